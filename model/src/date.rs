@@ -1,0 +1,207 @@
+//! Calendar dates and UTC timestamps without a date library: the widget ships
+//! this code to browsers, so it stays small, and both sides compute the same dates.
+
+use core::fmt;
+
+/// A civil date (proleptic Gregorian), as the spec's `YYYY-MM-DD`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    year: i32,
+    month: u8,
+    day: u8,
+}
+
+pub fn is_leap(year: i32) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+pub fn days_in_month(year: i32, month: u8) -> u8 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ if is_leap(year) => 29,
+        _ => 28,
+    }
+}
+
+impl Date {
+    pub fn new(year: i32, month: u8, day: u8) -> Option<Date> {
+        if !(1..=9999).contains(&year) || !(1..=12).contains(&month) {
+            return None;
+        }
+        if day == 0 || day > days_in_month(year, month) {
+            return None;
+        }
+        Some(Date { year, month, day })
+    }
+
+    pub fn year(self) -> i32 {
+        self.year
+    }
+    pub fn month(self) -> u8 {
+        self.month
+    }
+    pub fn day(self) -> u8 {
+        self.day
+    }
+
+    /// Strict ISO `YYYY-MM-DD` (what `<input type="date">` produces).
+    pub fn parse_iso(s: &str) -> Option<Date> {
+        let b = s.as_bytes();
+        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+            return None;
+        }
+        let num = |r: core::ops::Range<usize>| -> Option<u32> {
+            let mut v = 0u32;
+            for &c in &b[r] {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                v = v * 10 + (c - b'0') as u32;
+            }
+            Some(v)
+        };
+        Date::new(num(0..4)? as i32, num(5..7)? as u8, num(8..10)? as u8)
+    }
+
+    /// The date part of an ISO date or date-time (`2026-12-10T00:00:00.000Z`).
+    pub fn parse_iso_prefix(s: &str) -> Option<Date> {
+        s.get(..10).and_then(Date::parse_iso)
+    }
+
+    /// Same day `months` later, clamped to the end of a shorter month
+    /// (Jan 31 + 1 month = Feb 28/29).
+    pub fn add_months(self, months: u32) -> Option<Date> {
+        let total = self.year as i64 * 12 + (self.month as i64 - 1) + months as i64;
+        let year = (total / 12) as i32;
+        let month = (total % 12) as u8 + 1;
+        if year > 9999 {
+            return None;
+        }
+        let day = self.day.min(days_in_month(year, month));
+        Date::new(year, month, day)
+    }
+
+    pub fn add_days(self, days: i64) -> Option<Date> {
+        Date::from_days_since_epoch(self.days_since_epoch() + days)
+    }
+
+    /// Days since 1970-01-01 (H. Hinnant's days_from_civil).
+    pub fn days_since_epoch(self) -> i64 {
+        let y = self.year as i64 - if self.month <= 2 { 1 } else { 0 };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let m = self.month as i64;
+        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + self.day as i64 - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146097 + doe - 719468
+    }
+
+    pub fn from_days_since_epoch(z: i64) -> Option<Date> {
+        let z = z + 719468;
+        let era = z.div_euclid(146097);
+        let doe = z - era * 146097;
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = (doy - (153 * mp + 2) / 5 + 1) as u8;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+        let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+        Date::new(i32::try_from(y).ok()?, m, d)
+    }
+
+    /// `dd/mm/aaaa`, as Brazilians write dates.
+    pub fn format_br(self) -> String {
+        format!("{:02}/{:02}/{:04}", self.day, self.month, self.year)
+    }
+
+    /// The spec's date-time form of a due date: midnight UTC.
+    pub fn to_iso_midnight_utc(self) -> String {
+        format!("{self}T00:00:00.000Z")
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// ISO 8601 UTC with milliseconds (`2026-11-23T03:30:18.123Z`) from Unix milliseconds.
+pub fn iso_utc_from_millis(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    let date = Date::from_days_since_epoch(days).unwrap_or(Date {
+        year: 1970,
+        month: 1,
+        day: 1,
+    });
+    let (h, m, s, milli) = (
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000,
+    );
+    format!("{date}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_only_real_iso_dates() {
+        assert_eq!(Date::parse_iso("2026-02-28"), Date::new(2026, 2, 28));
+        for bad in [
+            "2026-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "26-01-01",
+            "2026/01/01",
+            "2026-1-01",
+            "",
+            "2026-01-01T00:00:00Z",
+        ] {
+            assert_eq!(Date::parse_iso(bad), None, "{bad}");
+        }
+        assert!(Date::parse_iso("2028-02-29").is_some());
+    }
+
+    #[test]
+    fn month_arithmetic_clamps_to_month_end() {
+        let d = Date::new(2026, 1, 31).unwrap();
+        assert_eq!(d.add_months(1).unwrap().to_string(), "2026-02-28");
+        assert_eq!(d.add_months(2).unwrap().to_string(), "2026-03-31");
+        assert_eq!(d.add_months(13).unwrap().to_string(), "2027-02-28");
+        assert_eq!(
+            Date::new(2027, 12, 31)
+                .unwrap()
+                .add_months(2)
+                .unwrap()
+                .to_string(),
+            "2028-02-29"
+        );
+    }
+
+    #[test]
+    fn epoch_days_round_trip() {
+        assert_eq!(Date::new(1970, 1, 1).unwrap().days_since_epoch(), 0);
+        assert_eq!(Date::new(2000, 3, 1).unwrap().days_since_epoch(), 11017);
+        for z in (-1000..30000).step_by(7) {
+            assert_eq!(
+                Date::from_days_since_epoch(z).unwrap().days_since_epoch(),
+                z
+            );
+        }
+    }
+
+    #[test]
+    fn timestamps_are_iso_utc() {
+        assert_eq!(iso_utc_from_millis(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            iso_utc_from_millis(1_795_318_218_123),
+            "2026-11-22T03:30:18.123Z"
+        );
+        assert_eq!(Date::new(2026, 12, 10).unwrap().format_br(), "10/12/2026");
+    }
+}

@@ -1,0 +1,136 @@
+//! The spec's enums, spelled exactly as on the wire. Requests carry them as
+//! strings so an unknown value becomes a field error instead of a parse failure.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! wire_enum {
+    ($(#[$m:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum $name {
+            $(#[serde(rename = $text)] $variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            pub fn parse(s: &str) -> Option<$name> {
+                match s { $($text => Some($name::$variant),)+ _ => None }
+            }
+        }
+
+        impl core::fmt::Display for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+wire_enum!(InvoiceType {
+    Single = "SINGLE",
+    Installment = "INSTALLMENT",
+    Recurring = "RECURRING",
+    Subscription = "SUBSCRIPTION",
+});
+
+wire_enum!(PaymentType { Pix = "PIX", Boleto = "BOLETO" });
+
+wire_enum!(Frequency {
+    Weekly = "WEEKLY",
+    Fortweekly = "FORTWEEKLY",
+    Monthly = "MONTHLY",
+    Bimonthly = "BIMONTHLY",
+    Quarterly = "QUARTERLY",
+    Semester = "SEMESTER",
+    Yearly = "YEARLY",
+});
+
+wire_enum!(NotificationType {
+    SendFirstInvoiceBy = "SEND_FIRST_INVOICE_BY",
+    InvoiceGenerated = "INVOICE_GENERATED",
+    InvoiceChanged = "INVOICE_CHANGED",
+    SendInvoiceReminder = "SEND_INVOICE_REMINDER",
+    SendInvoiceAtDay = "SEND_INVOICE_AT_DAY",
+    SendInvoiceCodeAtDay = "SEND_INVOICE_CODE_AT_DAY",
+    InvoiceFail = "INVOICE_FAIL",
+    InvoiceResend = "INVOICE_RESEND",
+    InvoiceConfirmPayment = "INVOICE_CONFIRM_PAYMENT",
+});
+
+wire_enum!(Channel { Email = "Email", WhatsApp = "WhatsApp", Sms = "SMS" });
+
+wire_enum!(HookType {
+    InvoiceCreated = "INVOICE_CREATED",
+    InvoiceDeleted = "INVOICE_DELETED",
+    PaymentGenerated = "PAYMENT_GENERATED",
+    PaymentConfirmed = "PAYMENT_CONFIRMED",
+});
+
+wire_enum!(InstallmentStatus {
+    WaitingPayment = "WAITING_PAYMENT",
+    Confirmed = "CONFIRMED",
+    Reversed = "REVERSED",
+});
+
+/// Which of the four notification arrays of the invoice detail a configured
+/// notification is listed in (the spec names the arrays, not the mapping).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotificationGroup {
+    BeforeDueDate,
+    AfterDueDate,
+    AfterPayment,
+    SendTypes,
+}
+
+impl NotificationType {
+    pub fn group(self) -> NotificationGroup {
+        use NotificationType::*;
+        match self {
+            SendInvoiceReminder => NotificationGroup::BeforeDueDate,
+            InvoiceResend | InvoiceFail => NotificationGroup::AfterDueDate,
+            InvoiceConfirmPayment => NotificationGroup::AfterPayment,
+            SendFirstInvoiceBy | InvoiceGenerated | InvoiceChanged | SendInvoiceAtDay
+            | SendInvoiceCodeAtDay => NotificationGroup::SendTypes,
+        }
+    }
+
+    /// `period` (days before/after) applies only to these two types.
+    pub fn takes_period(self) -> bool {
+        matches!(
+            self,
+            NotificationType::SendInvoiceReminder | NotificationType::InvoiceResend
+        )
+    }
+}
+
+impl InvoiceType {
+    pub fn is_periodic(self) -> bool {
+        matches!(self, InvoiceType::Recurring | InvoiceType::Subscription)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_round_trip_exactly() {
+        for t in NotificationType::ALL {
+            assert_eq!(NotificationType::parse(t.as_str()), Some(*t));
+        }
+        assert_eq!(Channel::parse("WhatsApp"), Some(Channel::WhatsApp));
+        assert_eq!(Channel::parse("whatsapp"), None);
+        assert_eq!(Frequency::parse("FORTWEEKLY"), Some(Frequency::Fortweekly));
+        assert_eq!(
+            serde_json::to_string(&InstallmentStatus::WaitingPayment).unwrap(),
+            "\"WAITING_PAYMENT\""
+        );
+        assert_eq!(serde_json::to_string(&Channel::Sms).unwrap(), "\"SMS\"");
+    }
+}

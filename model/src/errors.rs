@@ -1,0 +1,249 @@
+//! Field errors keyed by API field path (`fullName`, `address.zipcode`,
+//! `notifications[1].period`), the key format of garde's reports, so a server
+//! error and a browser error land on the same form field.
+
+use std::collections::BTreeMap;
+
+use crate::Lang;
+
+/// The wire form: field path → messages.
+pub type Errors = BTreeMap<String, Vec<String>>;
+
+/// One broken rule. Kept as data so it can be rendered in either language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    Required,
+    MinChars(usize),
+    MaxChars(usize),
+    Cpf,
+    Cnpj,
+    DocumentLength,
+    Email,
+    Phone,
+    Uf,
+    Cep,
+    Uuid,
+    IsoDate,
+    OneOf(&'static [&'static str]),
+    AtLeastOne,
+    Duplicate,
+    MinPrice,
+    MaxPrice,
+    TooManyDecimals,
+    Negative,
+    IntRange(i64, i64),
+    OnlyWhen(&'static str),
+    PeriodMin,
+    HttpsUrl,
+    Url,
+    EndDateAfterDue,
+    RecurringNeedsEnd,
+    InstallmentBelowMin,
+    CustomerNotFound,
+    /// The JSON value has the wrong type; the text names what was expected.
+    WrongType(&'static str),
+}
+
+/// Minimum days for `notifications[].period`.
+pub const MIN_PERIOD_DAYS: i64 = 5;
+pub const MAX_PERIOD_DAYS: i64 = 365;
+
+impl Msg {
+    pub fn render(&self, lang: Lang) -> String {
+        use Msg::*;
+        let pt = lang == Lang::PtBr;
+        match self {
+            Required => t(pt, "Campo obrigatório.", "This field is required."),
+            MinChars(n) => {
+                if pt {
+                    format!("Use pelo menos {n} caracteres.")
+                } else {
+                    format!("Use at least {n} characters.")
+                }
+            }
+            MaxChars(n) => {
+                if pt {
+                    format!("Use no máximo {n} caracteres.")
+                } else {
+                    format!("Use at most {n} characters.")
+                }
+            }
+            Cpf => t(
+                pt,
+                "CPF inválido: confira os dígitos.",
+                "Invalid CPF: check the digits.",
+            ),
+            Cnpj => t(
+                pt,
+                "CNPJ inválido: confira os dígitos.",
+                "Invalid CNPJ: check the digits.",
+            ),
+            DocumentLength => t(
+                pt,
+                "Informe um CPF (11 dígitos) ou CNPJ (14 caracteres).",
+                "Enter a CPF (11 digits) or a CNPJ (14 characters).",
+            ),
+            Email => t(pt, "E-mail inválido.", "Invalid e-mail address."),
+            Phone => t(
+                pt,
+                "Telefone inválido: inclua o código do país e o DDD, como +55 (11) 98765-4321.",
+                "Invalid phone: include the country and area codes, like +55 (11) 98765-4321.",
+            ),
+            Uf => t(
+                pt,
+                "UF inválida: use a sigla de um dos 27 estados.",
+                "Invalid state: use one of the 27 two-letter codes.",
+            ),
+            Cep => t(
+                pt,
+                "CEP inválido: são 8 dígitos.",
+                "Invalid CEP: it has 8 digits.",
+            ),
+            Uuid => t(
+                pt,
+                "Identificador inválido (UUID esperado).",
+                "Invalid identifier (a UUID is expected).",
+            ),
+            IsoDate => t(
+                pt,
+                "Data inválida (use AAAA-MM-DD).",
+                "Invalid date (use YYYY-MM-DD).",
+            ),
+            OneOf(allowed) => {
+                if pt {
+                    format!(
+                        "Valor não permitido. Use um destes: {}.",
+                        allowed.join(", ")
+                    )
+                } else {
+                    format!("Value not allowed. Use one of: {}.", allowed.join(", "))
+                }
+            }
+            AtLeastOne => t(
+                pt,
+                "Escolha pelo menos uma opção.",
+                "Choose at least one option.",
+            ),
+            Duplicate => t(pt, "Valor repetido.", "Duplicated value."),
+            MinPrice => t(
+                pt,
+                "O valor mínimo é R$ 5,00.",
+                "The minimum amount is R$ 5.00.",
+            ),
+            MaxPrice => t(
+                pt,
+                "O valor máximo é R$ 99.999.999,99.",
+                "The maximum amount is R$ 99,999,999.99.",
+            ),
+            TooManyDecimals => t(
+                pt,
+                "Use no máximo 2 casas decimais.",
+                "Use at most 2 decimal places.",
+            ),
+            Negative => t(
+                pt,
+                "O valor não pode ser negativo.",
+                "The amount cannot be negative.",
+            ),
+            IntRange(a, b) => {
+                if pt {
+                    format!("Use um número inteiro entre {a} e {b}.")
+                } else {
+                    format!("Use a whole number between {a} and {b}.")
+                }
+            }
+            OnlyWhen(cond) => {
+                if pt {
+                    format!("Só se aplica quando {cond}.")
+                } else {
+                    format!("Only applies when {cond}.")
+                }
+            }
+            PeriodMin => {
+                if pt {
+                    format!("O período mínimo é de {MIN_PERIOD_DAYS} dias.")
+                } else {
+                    format!("The minimum period is {MIN_PERIOD_DAYS} days.")
+                }
+            }
+            HttpsUrl => t(
+                pt,
+                "Informe uma URL HTTPS válida.",
+                "Enter a valid HTTPS URL.",
+            ),
+            Url => t(
+                pt,
+                "Informe uma URL http(s) válida.",
+                "Enter a valid http(s) URL.",
+            ),
+            EndDateAfterDue => t(
+                pt,
+                "A data final deve ser posterior ao vencimento.",
+                "The end date must be after the due date.",
+            ),
+            RecurringNeedsEnd => t(
+                pt,
+                "Uma cobrança recorrente precisa de data final ou parcela final.",
+                "A recurring invoice needs an end date or an end installment.",
+            ),
+            InstallmentBelowMin => t(
+                pt,
+                "Cada parcela deve ser de pelo menos R$ 5,00.",
+                "Each installment must be at least R$ 5.00.",
+            ),
+            CustomerNotFound => t(pt, "Cliente não encontrado.", "Customer not found."),
+            WrongType(expected) => {
+                if pt {
+                    format!("Tipo inválido: esperado {}.", expected_pt(expected))
+                } else {
+                    format!("Wrong type: expected {expected}.")
+                }
+            }
+        }
+    }
+}
+
+fn t(pt: bool, pt_text: &str, en_text: &str) -> String {
+    if pt { pt_text } else { en_text }.to_string()
+}
+
+fn expected_pt(expected: &str) -> &str {
+    match expected {
+        "a number" => "um número",
+        "a whole number" => "um número inteiro",
+        "a string" => "um texto",
+        "a boolean" => "verdadeiro ou falso",
+        "an array" => "uma lista",
+        "an object" => "um objeto",
+        other => other,
+    }
+}
+
+/// Broken rules collected while checking a request, in field order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Violations(pub Vec<(String, Msg)>);
+
+impl Violations {
+    pub fn add(&mut self, path: impl Into<String>, msg: Msg) {
+        self.0.push((path.into(), msg));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn has(&self, path: &str) -> bool {
+        self.0.iter().any(|(p, _)| p == path)
+    }
+
+    pub fn render(&self, lang: Lang) -> Errors {
+        let mut errors = Errors::new();
+        for (path, msg) in &self.0 {
+            errors
+                .entry(path.clone())
+                .or_default()
+                .push(msg.render(lang));
+        }
+        errors
+    }
+}

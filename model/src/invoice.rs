@@ -1,0 +1,594 @@
+//! Invoices: the creation request and its rules, and both response forms.
+
+use serde::{Deserialize, Serialize};
+
+use crate::br;
+use crate::customer::{max_chars, present, CustomerDetail, CustomerRef};
+use crate::date::Date;
+use crate::enums::*;
+use crate::errors::{Errors, Msg, Violations, MAX_PERIOD_DAYS, MIN_PERIOD_DAYS};
+use crate::money::{self, MoneyError, MAX_CENTS, MIN_PRICE_CENTS};
+use crate::plan::MAX_INSTALLMENTS;
+use crate::Lang;
+
+pub const DESCRIPTION_MAX: usize = 350;
+pub const EXTERNAL_ID_MAX: usize = 100;
+pub const END_SUBSCRIPTION_MAX: usize = 100;
+pub const MAX_NOTIFICATIONS: usize = 20;
+pub const MAX_WEBHOOKS: usize = 20;
+pub const MAX_END_INSTALLMENT: i64 = 1000;
+
+/// `POST /invoices/applications/invoices` body. Enums are strings and every
+/// field is optional here, so that each problem becomes a keyed field error.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceRequest {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_date: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_types: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installment_count: Option<i64>,
+    /// Reais, as on the wire. Converted to cents by [`InvoiceRequest::check`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invoice_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frequency: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_date: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_installment: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_subscription: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notifications: Option<Vec<NotificationRequest>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhooks: Option<Vec<WebhookRequest>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect_to: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_by_customer: Option<bool>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationRequest {
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookRequest {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// An invoice request that passed every rule, typed and normalised.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewInvoice {
+    pub customer_id: String,
+    pub external_id: String,
+    pub due_date: Date,
+    pub payment_types: Vec<PaymentType>,
+    pub installment_count: u32,
+    /// 0 when `price_by_customer` (the payer sets the amount).
+    pub price_cents: i64,
+    pub description: Option<String>,
+    pub invoice_type: InvoiceType,
+    pub frequency: Option<Frequency>,
+    pub end_date: Option<Date>,
+    pub end_installment: Option<u32>,
+    pub end_subscription: Option<String>,
+    pub notifications: Vec<NewNotification>,
+    pub webhooks: Vec<NewWebhook>,
+    pub redirect_to: Option<String>,
+    pub price_by_customer: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewNotification {
+    pub kind: NotificationType,
+    pub channel: Channel,
+    pub period: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewWebhook {
+    pub hook_type: HookType,
+    pub url: String,
+}
+
+/// A required or optional enum given as text.
+fn enum_field<T: Copy>(
+    v: &mut Violations,
+    path: &str,
+    value: &Option<String>,
+    required: bool,
+    parse: fn(&str) -> Option<T>,
+    names: &'static [&'static str],
+) -> Option<T> {
+    match value.as_deref().map(str::trim) {
+        None | Some("") => {
+            if required {
+                v.add(path, Msg::Required);
+            }
+            None
+        }
+        Some(s) => parse(s).or_else(|| {
+            v.add(path, Msg::OneOf(names));
+            None
+        }),
+    }
+}
+
+fn date_field(v: &mut Violations, path: &str, value: &Option<String>) -> Option<Date> {
+    let s = present(value)?;
+    Date::parse_iso(s).or_else(|| {
+        v.add(path, Msg::IsoDate);
+        None
+    })
+}
+
+fn int_in(v: &mut Violations, path: &str, n: i64, min: i64, max: i64) -> Option<u32> {
+    if (min..=max).contains(&n) {
+        Some(n as u32)
+    } else {
+        v.add(path, Msg::IntRange(min, max));
+        None
+    }
+}
+
+/// The price rule: required unless priceByCustomer, R$ 5,00 to the boleto
+/// maximum, at most two decimals.
+fn price_field(v: &mut Violations, price: Option<f64>) -> Option<i64> {
+    let Some(reais) = price else {
+        v.add("price", Msg::Required);
+        return None;
+    };
+    match money::reais_to_cents(reais) {
+        Ok(c) if c < MIN_PRICE_CENTS => v.add("price", Msg::MinPrice),
+        Ok(c) if c > MAX_CENTS => v.add("price", Msg::MaxPrice),
+        Ok(c) => return Some(c),
+        Err(MoneyError::TooManyDecimals) => v.add("price", Msg::TooManyDecimals),
+        Err(MoneyError::Negative) => v.add("price", Msg::MinPrice),
+        Err(MoneyError::TooLarge) => v.add("price", Msg::MaxPrice),
+        Err(MoneyError::NotANumber) => v.add("price", Msg::WrongType("a number")),
+    }
+    None
+}
+
+const PERIODIC: &str = "invoiceType = RECURRING | SUBSCRIPTION";
+
+impl InvoiceRequest {
+    pub fn check(&self) -> Result<NewInvoice, Violations> {
+        let mut v = Violations::default();
+
+        let customer_id = match present(&self.customer_id) {
+            None => {
+                v.add("customerId", Msg::Required);
+                None
+            }
+            Some(s) if !br::uuid_is_valid(s) => {
+                v.add("customerId", Msg::Uuid);
+                None
+            }
+            Some(s) => Some(s.to_ascii_lowercase()),
+        };
+
+        let external_id = match present(&self.external_id) {
+            None => {
+                v.add("externalId", Msg::Required);
+                None
+            }
+            Some(s) => max_chars(&mut v, "externalId", s, EXTERNAL_ID_MAX).then(|| s.to_string()),
+        };
+
+        let due_date = date_field(&mut v, "dueDate", &self.due_date);
+        if present(&self.due_date).is_none() {
+            v.add("dueDate", Msg::Required);
+        }
+
+        let mut payment_types = Vec::new();
+        match &self.payment_types {
+            None => v.add("paymentTypes", Msg::Required),
+            Some(list) if list.is_empty() => v.add("paymentTypes", Msg::AtLeastOne),
+            Some(list) => {
+                for (i, raw) in list.iter().enumerate() {
+                    let path = format!("paymentTypes[{i}]");
+                    match PaymentType::parse(raw.trim()) {
+                        None => v.add(path, Msg::OneOf(PaymentType::NAMES)),
+                        Some(t) if payment_types.contains(&t) => v.add(path, Msg::Duplicate),
+                        Some(t) => payment_types.push(t),
+                    }
+                }
+            }
+        }
+
+        let invoice_type = enum_field(
+            &mut v,
+            "invoiceType",
+            &self.invoice_type,
+            false,
+            InvoiceType::parse,
+            InvoiceType::NAMES,
+        );
+        let type_ok = invoice_type.is_some() || present(&self.invoice_type).is_none();
+        let invoice_type = invoice_type.unwrap_or(InvoiceType::Single);
+        let price_by_customer = self.price_by_customer.unwrap_or(false);
+
+        if price_by_customer && type_ok && invoice_type != InvoiceType::Single {
+            v.add("priceByCustomer", Msg::OnlyWhen("invoiceType = SINGLE"));
+        }
+        let price_cents = if price_by_customer {
+            Some(0)
+        } else {
+            price_field(&mut v, self.price)
+        };
+
+        let installment_count = match self.installment_count {
+            None => {
+                v.add("installmentCount", Msg::Required);
+                None
+            }
+            Some(n) if invoice_type == InvoiceType::Installment => {
+                int_in(&mut v, "installmentCount", n, 2, MAX_INSTALLMENTS as i64)
+            }
+            // SINGLE, and each charge of RECURRING / SUBSCRIPTION, is one installment.
+            Some(n) => int_in(&mut v, "installmentCount", n, 1, 1),
+        };
+        if let (Some(count), Some(cents)) = (installment_count, price_cents) {
+            if count > 1 && cents / (count as i64) < MIN_PRICE_CENTS && !v.has("price") {
+                v.add("installmentCount", Msg::InstallmentBelowMin);
+            }
+        }
+
+        let description = present(&self.description).and_then(|s| {
+            max_chars(&mut v, "description", s, DESCRIPTION_MAX).then(|| s.to_string())
+        });
+
+        // Fields of periodic invoices.
+        let periodic = invoice_type.is_periodic();
+        let frequency = enum_field(
+            &mut v,
+            "frequency",
+            &self.frequency,
+            periodic && type_ok,
+            Frequency::parse,
+            Frequency::NAMES,
+        );
+        let end_date = date_field(&mut v, "endDate", &self.end_date);
+        let end_installment = self
+            .end_installment
+            .and_then(|n| int_in(&mut v, "endInstallment", n, 1, MAX_END_INSTALLMENT));
+        let end_subscription = present(&self.end_subscription).and_then(|s| {
+            max_chars(&mut v, "endSubscription", s, END_SUBSCRIPTION_MAX).then(|| s.to_string())
+        });
+        if type_ok && !periodic {
+            if present(&self.frequency).is_some() && !v.has("frequency") {
+                v.add("frequency", Msg::OnlyWhen(PERIODIC));
+            }
+            if present(&self.end_date).is_some() && !v.has("endDate") {
+                v.add("endDate", Msg::OnlyWhen(PERIODIC));
+            }
+        }
+        if type_ok
+            && invoice_type != InvoiceType::Recurring
+            && self.end_installment.is_some()
+            && !v.has("endInstallment")
+        {
+            v.add("endInstallment", Msg::OnlyWhen("invoiceType = RECURRING"));
+        }
+        if type_ok && invoice_type != InvoiceType::Subscription && end_subscription.is_some() {
+            v.add(
+                "endSubscription",
+                Msg::OnlyWhen("invoiceType = SUBSCRIPTION"),
+            );
+        }
+        if invoice_type == InvoiceType::Recurring
+            && type_ok
+            && present(&self.end_date).is_none()
+            && self.end_installment.is_none()
+        {
+            v.add("endDate", Msg::RecurringNeedsEnd);
+        }
+        if let (Some(due), Some(end)) = (due_date, end_date) {
+            if end <= due && periodic {
+                v.add("endDate", Msg::EndDateAfterDue);
+            }
+        }
+
+        let mut notifications = Vec::new();
+        let list = self.notifications.as_deref().unwrap_or_default();
+        if list.len() > MAX_NOTIFICATIONS {
+            v.add("notifications", Msg::IntRange(0, MAX_NOTIFICATIONS as i64));
+        }
+        for (i, n) in list.iter().enumerate() {
+            let p = |f: &str| format!("notifications[{i}].{f}");
+            let kind = enum_field(
+                &mut v,
+                &p("type"),
+                &n.kind,
+                true,
+                NotificationType::parse,
+                NotificationType::NAMES,
+            );
+            let channel = enum_field(
+                &mut v,
+                &p("channel"),
+                &n.channel,
+                true,
+                Channel::parse,
+                Channel::NAMES,
+            );
+            let period = match (kind, n.period) {
+                (Some(k), Some(_)) if !k.takes_period() => {
+                    v.add(
+                        p("period"),
+                        Msg::OnlyWhen("type = SEND_INVOICE_REMINDER | INVOICE_RESEND"),
+                    );
+                    None
+                }
+                (_, Some(d)) if d < MIN_PERIOD_DAYS => {
+                    v.add(p("period"), Msg::PeriodMin);
+                    None
+                }
+                (_, Some(d)) => int_in(&mut v, &p("period"), d, MIN_PERIOD_DAYS, MAX_PERIOD_DAYS),
+                // A reminder or resend with no period waits the minimum.
+                (Some(k), None) if k.takes_period() => Some(MIN_PERIOD_DAYS as u32),
+                _ => None,
+            };
+            if let (Some(kind), Some(channel)) = (kind, channel) {
+                notifications.push(NewNotification {
+                    kind,
+                    channel,
+                    period,
+                });
+            }
+        }
+
+        let mut webhooks = Vec::new();
+        let list = self.webhooks.as_deref().unwrap_or_default();
+        if list.len() > MAX_WEBHOOKS {
+            v.add("webhooks", Msg::IntRange(0, MAX_WEBHOOKS as i64));
+        }
+        for (i, w) in list.iter().enumerate() {
+            let hook_type = enum_field(
+                &mut v,
+                &format!("webhooks[{i}].hookType"),
+                &w.hook_type,
+                true,
+                HookType::parse,
+                HookType::NAMES,
+            );
+            let url = match present(&w.url) {
+                None => {
+                    v.add(format!("webhooks[{i}].url"), Msg::Required);
+                    None
+                }
+                Some(u) => match br::parse_http_url(u) {
+                    Some(parts) if parts.https => Some(u.to_string()),
+                    _ => {
+                        v.add(format!("webhooks[{i}].url"), Msg::HttpsUrl);
+                        None
+                    }
+                },
+            };
+            if let (Some(hook_type), Some(url)) = (hook_type, url) {
+                webhooks.push(NewWebhook { hook_type, url });
+            }
+        }
+
+        let redirect_to = present(&self.redirect_to).and_then(|u| {
+            if br::parse_http_url(u).is_some() {
+                Some(u.to_string())
+            } else {
+                v.add("redirectTo", Msg::Url);
+                None
+            }
+        });
+
+        if !v.is_empty() {
+            return Err(v);
+        }
+        // Every `None` above added a violation, so these are all present.
+        let (
+            Some(customer_id),
+            Some(external_id),
+            Some(due_date),
+            Some(installment_count),
+            Some(price_cents),
+        ) = (
+            customer_id,
+            external_id,
+            due_date,
+            installment_count,
+            price_cents,
+        )
+        else {
+            return Err(v);
+        };
+        Ok(NewInvoice {
+            customer_id,
+            external_id,
+            due_date,
+            payment_types,
+            installment_count,
+            price_cents,
+            description,
+            invoice_type,
+            frequency: if periodic { frequency } else { None },
+            end_date,
+            end_installment,
+            end_subscription,
+            notifications,
+            webhooks,
+            redirect_to,
+            price_by_customer,
+        })
+    }
+
+    /// Every broken rule, keyed by API field path, in `lang`.
+    pub fn validate(&self, lang: Lang) -> Errors {
+        self.check()
+            .err()
+            .map(|v| v.render(lang))
+            .unwrap_or_default()
+    }
+}
+
+// ---- Responses ----
+
+/// Installment in the creation form (`status`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InstallmentCreated {
+    pub id: String,
+    pub installment: u32,
+    #[serde(with = "crate::money::reais")]
+    pub price: i64,
+    #[serde(with = "crate::money::reais")]
+    pub price_paid: i64,
+    pub status: InstallmentStatus,
+    pub due_date: String,
+}
+
+/// Installment in the detail form (`_status`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Installment {
+    pub id: String,
+    pub invoice_id: String,
+    pub installment: u32,
+    #[serde(with = "crate::money::reais")]
+    pub price: i64,
+    #[serde(with = "crate::money::reais")]
+    pub price_paid: i64,
+    pub due_date: String,
+    #[serde(rename = "_status")]
+    pub status: InstallmentStatus,
+    pub created_at: String,
+    pub updated_at: Option<String>,
+    pub deleted_at: Option<String>,
+    pub last_view_at: Option<String>,
+    pub paid_at: Option<String>,
+    pub payment_received_at: Option<String>,
+    pub views_count: u32,
+}
+
+/// Payment type in the creation form (`type`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentTypeCreated {
+    pub invoice_id: String,
+    #[serde(rename = "type")]
+    pub kind: PaymentType,
+}
+
+/// Payment type in the detail form (`paymentTypeAccepted`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentTypeDetail {
+    pub invoice_id: String,
+    pub payment_type_accepted: PaymentType,
+}
+
+/// A configured notification, as listed in the four detail arrays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationConfig {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: NotificationType,
+    pub channel: Channel,
+    pub period: Option<u32>,
+    pub created_at: String,
+}
+
+/// A configured webhook of the invoice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookConfig {
+    pub id: String,
+    pub hook_type: HookType,
+    pub url: String,
+    pub created_at: String,
+}
+
+/// `items` of the detail form: empty in the spec, element shape not shown.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Item {}
+
+/// The invoice as returned by creation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceCreated {
+    pub id: String,
+    pub description: Option<String>,
+    pub invoice_type: InvoiceType,
+    #[serde(with = "crate::money::reais")]
+    pub price: i64,
+    pub due_date: String,
+    pub installment_count: u32,
+    pub customer: CustomerRef,
+    pub installments: Vec<InstallmentCreated>,
+    pub payment_types: Vec<PaymentTypeCreated>,
+    pub url: String,
+    pub external_id: String,
+    pub created_at: String,
+    pub price_by_customer: bool,
+}
+
+/// The invoice as returned by the detail operation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceDetail {
+    pub id: String,
+    pub external_id: String,
+    pub description: Option<String>,
+    pub invoice_type: InvoiceType,
+    #[serde(with = "crate::money::reais")]
+    pub price: i64,
+    pub price_by_customer: bool,
+    pub due_date: String,
+    pub end_date: Option<String>,
+    pub end_installment: Option<u32>,
+    pub end_subscription: Option<String>,
+    pub frequency: Option<Frequency>,
+    pub installment_count: u32,
+    pub customer: CustomerDetail,
+    pub redirect_to: Option<String>,
+    pub installments: Vec<Installment>,
+    pub items: Vec<Item>,
+    pub notification_before_due_date: Vec<NotificationConfig>,
+    pub notification_after_due_date: Vec<NotificationConfig>,
+    pub notification_after_payment: Vec<NotificationConfig>,
+    pub notification_send_types: Vec<NotificationConfig>,
+    pub webhooks: Vec<WebhookConfig>,
+    pub payment_types: Vec<PaymentTypeDetail>,
+    pub created_at: String,
+    pub url: String,
+}
+
+/// The error envelope of every failed request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorEnvelope {
+    pub code: u16,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Errors>,
+}

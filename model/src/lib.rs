@@ -1,0 +1,22 @@
+//! paylink's shared model: every type of the invoicing service's interface,
+//! money in integer cents, the validation rules (keyed by API field path), and
+//! the installment plan. Built for wasm32 (the widget) and native (the server),
+//! so each rule is written once and runs on both sides.
+
+pub mod br;
+pub mod customer;
+pub mod date;
+pub mod enums;
+pub mod errors;
+pub mod invoice;
+pub mod lang;
+pub mod money;
+pub mod plan;
+
+pub use customer::*;
+pub use date::Date;
+pub use enums::*;
+pub use errors::{Errors, Msg, Violations};
+pub use invoice::*;
+pub use lang::Lang;
+pub use plan::{installment_plan, PlannedInstallment, MAX_INSTALLMENTS};
