@@ -1,0 +1,170 @@
+//! One error type for every route. Whatever goes wrong, a client gets the
+//! spec's envelope `{code, message, errors?}` with the real HTTP status, in
+//! the language it asked for; axum's plain-text rejections never leak out.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use paylink_model::{ErrorEnvelope, Errors, Lang, Violations};
+
+#[derive(Debug)]
+pub struct AppError {
+    pub status: StatusCode,
+    pub message: String,
+    pub errors: Option<Errors>,
+}
+
+/// The fixed messages of the envelope, in both languages.
+#[derive(Clone, Copy, Debug)]
+pub enum Reason {
+    Unauthorized,
+    RouteNotFound,
+    MethodNotAllowed,
+    InvoiceNotFound,
+    InvalidInvoiceId,
+    MalformedJson,
+    NotAnObject,
+    UnsupportedMediaType,
+    PayloadTooLarge,
+    Validation,
+    Internal,
+    Unavailable,
+    ProxyNotConfigured,
+    UpstreamUnreachable,
+    UpstreamTimeout,
+}
+
+impl Reason {
+    pub fn status(self) -> StatusCode {
+        use Reason::*;
+        match self {
+            Unauthorized => StatusCode::UNAUTHORIZED,
+            RouteNotFound | InvoiceNotFound => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            InvalidInvoiceId | MalformedJson | NotAnObject => StatusCode::BAD_REQUEST,
+            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Validation => StatusCode::UNPROCESSABLE_ENTITY,
+            Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Unavailable | ProxyNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
+            UpstreamUnreachable => StatusCode::BAD_GATEWAY,
+            UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
+        }
+    }
+
+    pub fn message(self, lang: Lang) -> &'static str {
+        use Reason::*;
+        let (pt, en) = match self {
+            Unauthorized => ("Token ausente ou inválido.", "Missing or invalid token."),
+            RouteNotFound => ("Rota não encontrada.", "Route not found."),
+            MethodNotAllowed => (
+                "Método não permitido nesta rota.",
+                "Method not allowed on this route.",
+            ),
+            InvoiceNotFound => ("Fatura não encontrada.", "Invoice not found."),
+            InvalidInvoiceId => (
+                "O id da fatura deve ser um UUID.",
+                "The invoice id must be a UUID.",
+            ),
+            MalformedJson => (
+                "JSON malformado no corpo da requisição.",
+                "Malformed JSON in the request body.",
+            ),
+            NotAnObject => (
+                "O corpo deve ser um objeto JSON.",
+                "The body must be a JSON object.",
+            ),
+            UnsupportedMediaType => (
+                "Envie o corpo com Content-Type: application/json.",
+                "Send the body with Content-Type: application/json.",
+            ),
+            PayloadTooLarge => (
+                "Corpo da requisição maior que 1 MiB.",
+                "Request body larger than 1 MiB.",
+            ),
+            Validation => (
+                "Dados inválidos: confira os campos indicados.",
+                "Invalid data: check the fields listed.",
+            ),
+            Internal => (
+                "Erro interno. Tente novamente.",
+                "Internal error. Please try again.",
+            ),
+            Unavailable => (
+                "Serviço indisponível no momento. Tente novamente.",
+                "Service unavailable right now. Please try again.",
+            ),
+            ProxyNotConfigured => (
+                "O proxy não tem um token configurado.",
+                "The proxy has no token configured.",
+            ),
+            UpstreamUnreachable => (
+                "O serviço de cobrança não respondeu.",
+                "The invoicing service could not be reached.",
+            ),
+            UpstreamTimeout => (
+                "O serviço de cobrança demorou demais para responder.",
+                "The invoicing service took too long to answer.",
+            ),
+        };
+        match lang {
+            Lang::PtBr => pt,
+            Lang::En => en,
+        }
+    }
+}
+
+impl AppError {
+    pub fn new(reason: Reason, lang: Lang) -> Self {
+        AppError {
+            status: reason.status(),
+            message: reason.message(lang).to_string(),
+            errors: None,
+        }
+    }
+
+    pub fn validation(violations: &Violations, lang: Lang) -> Self {
+        AppError {
+            errors: Some(violations.render(lang)),
+            ..AppError::new(Reason::Validation, lang)
+        }
+    }
+
+    /// Logs the cause (never the request's secrets) and answers a plain 500.
+    pub fn internal(cause: impl std::fmt::Display, lang: Lang) -> Self {
+        tracing::error!(%cause, "internal error");
+        AppError::new(Reason::Internal, lang)
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let mut res = (
+            self.status,
+            Json(ErrorEnvelope {
+                code: self.status.as_u16(),
+                message: self.message,
+                errors: self.errors,
+            }),
+        )
+            .into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            res.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"paylink\""),
+            );
+        }
+        res
+    }
+}
+
+/// Storage failures are internal errors; the handler picks the language.
+pub trait OrInternal<T> {
+    fn or_internal(self, lang: Lang) -> Result<T, AppError>;
+}
+
+impl<T, E: std::fmt::Display> OrInternal<T> for Result<T, E> {
+    fn or_internal(self, lang: Lang) -> Result<T, AppError> {
+        self.map_err(|e| AppError::internal(e, lang))
+    }
+}

@@ -1,0 +1,24 @@
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+
+use crate::error::{AppError, Reason};
+use crate::extract::ReqLang;
+use crate::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/healthz", get(health_get))
+}
+
+/// 200 once the database answers; 503 envelope otherwise.
+async fn health_get(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    ReqLang(lang): ReqLang,
+) -> Result<Json<Value>, AppError> {
+    state
+        .db
+        .ping()
+        .await
+        .map_err(|_| AppError::new(Reason::Unavailable, lang))?;
+    Ok(Json(json!({ "status": "ok" })))
+}

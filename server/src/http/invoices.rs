@@ -1,0 +1,215 @@
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use paylink_model::*;
+use sqlx::Row;
+
+use crate::auth::Authed;
+use crate::db::{initial_plan, new_id, now_iso, InvoiceRows};
+use crate::error::{AppError, OrInternal, Reason};
+use crate::extract::{ApiJson, ReqLang};
+use crate::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/invoices/applications/invoices", post(invoices_create))
+        .route("/invoices/applications/invoices/{id}", get(invoices_get))
+}
+
+/// Creates an invoice with its installments: 200 with the creation form.
+async fn invoices_create(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+    ApiJson(req): ApiJson<InvoiceRequest>,
+) -> Result<Json<InvoiceCreated>, AppError> {
+    let inv = req.check().map_err(|v| AppError::validation(&v, lang))?;
+    // Rule 4: the customer must exist and be this application's.
+    let Some(customer) = state
+        .db
+        .find_customer(&app.id, &inv.customer_id, false)
+        .await
+        .or_internal(lang)?
+    else {
+        let mut v = Violations::default();
+        v.add("customerId", Msg::CustomerNotFound);
+        return Err(AppError::validation(&v, lang));
+    };
+    let id = new_id();
+    let created_at = now_iso();
+    let plan = initial_plan(&inv);
+    let installment_ids = state
+        .db
+        .insert_invoice(&app, &id, &inv, &plan, &created_at)
+        .await
+        .or_internal(lang)?;
+    Ok(Json(InvoiceCreated {
+        url: state.pay_url(&id),
+        description: inv.description,
+        invoice_type: inv.invoice_type,
+        price: inv.price_cents,
+        due_date: inv.due_date.to_iso_midnight_utc(),
+        installment_count: plan.len() as u32,
+        customer: CustomerRef {
+            id: customer.id,
+            full_name: customer.full_name,
+        },
+        installments: plan
+            .iter()
+            .zip(installment_ids)
+            .map(|(p, installment_id)| InstallmentCreated {
+                id: installment_id,
+                installment: p.number,
+                price: p.price_cents,
+                price_paid: 0,
+                status: InstallmentStatus::WaitingPayment,
+                due_date: p.due_date.to_iso_midnight_utc(),
+            })
+            .collect(),
+        payment_types: inv
+            .payment_types
+            .iter()
+            .map(|&kind| PaymentTypeCreated {
+                invoice_id: id.clone(),
+                kind,
+            })
+            .collect(),
+        external_id: inv.external_id,
+        created_at,
+        price_by_customer: inv.price_by_customer,
+        id,
+    }))
+}
+
+/// The invoice in the detail form; 404 for unknown, deleted, or another
+/// application's invoice (the caller cannot tell them apart).
+async fn invoices_get(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+    Path(id): Path<String>,
+) -> Result<Json<InvoiceDetail>, AppError> {
+    if !br::uuid_is_valid(&id) {
+        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
+    }
+    let rows = state
+        .db
+        .load_invoice(&app.id, &id.to_ascii_lowercase())
+        .await
+        .or_internal(lang)?
+        .ok_or_else(|| AppError::new(Reason::InvoiceNotFound, lang))?;
+    detail_from_rows(&state, rows)
+        .map(Json)
+        .map_err(|e| AppError::internal(e, lang))
+}
+
+/// Turns stored rows into the detail form. Stored enum text that does not
+/// parse is a storage fault, reported as such rather than guessed at.
+pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDetail, String> {
+    fn parse<T>(text: &str, f: fn(&str) -> Option<T>) -> Result<T, String> {
+        f(text).ok_or_else(|| format!("unexpected stored value {text:?}"))
+    }
+    let due = |s: String| {
+        Date::parse_iso(&s)
+            .map(Date::to_iso_midnight_utc)
+            .ok_or_else(|| format!("bad stored date {s:?}"))
+    };
+    let r = &rows.invoice;
+    let id: String = r.get("id");
+
+    let installments = rows
+        .installments
+        .iter()
+        .map(|i| {
+            Ok(Installment {
+                id: i.get("id"),
+                invoice_id: id.clone(),
+                installment: i.get::<i64, _>("number") as u32,
+                price: i.get("price_cents"),
+                price_paid: i.get("price_paid_cents"),
+                due_date: due(i.get("due_date"))?,
+                status: parse(i.get::<&str, _>("status"), InstallmentStatus::parse)?,
+                created_at: i.get("created_at"),
+                updated_at: i.get("updated_at"),
+                deleted_at: i.get("deleted_at"),
+                last_view_at: i.get("last_view_at"),
+                paid_at: i.get("paid_at"),
+                payment_received_at: i.get("payment_received_at"),
+                views_count: i.get::<i64, _>("views_count") as u32,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+
+    let (mut before, mut after, mut paid, mut send) = (vec![], vec![], vec![], vec![]);
+    for n in &rows.notifications {
+        let kind = parse(n.get::<&str, _>("type"), NotificationType::parse)?;
+        let config = NotificationConfig {
+            id: n.get("id"),
+            kind,
+            channel: parse(n.get::<&str, _>("channel"), Channel::parse)?,
+            period: n.get::<Option<i64>, _>("period").map(|p| p as u32),
+            created_at: n.get("created_at"),
+        };
+        match kind.group() {
+            NotificationGroup::BeforeDueDate => before.push(config),
+            NotificationGroup::AfterDueDate => after.push(config),
+            NotificationGroup::AfterPayment => paid.push(config),
+            NotificationGroup::SendTypes => send.push(config),
+        }
+    }
+    let webhooks = rows
+        .webhooks
+        .iter()
+        .map(|w| {
+            Ok(WebhookConfig {
+                id: w.get("id"),
+                hook_type: parse(w.get::<&str, _>("hook_type"), HookType::parse)?,
+                url: w.get("url"),
+                created_at: w.get("created_at"),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let payment_types = rows
+        .payment_types
+        .iter()
+        .map(|t| {
+            Ok(PaymentTypeDetail {
+                invoice_id: id.clone(),
+                payment_type_accepted: parse(t, PaymentType::parse)?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+
+    Ok(InvoiceDetail {
+        url: state.pay_url(&id),
+        external_id: r.get("external_id"),
+        description: r.get("description"),
+        invoice_type: parse(r.get::<&str, _>("invoice_type"), InvoiceType::parse)?,
+        price: r.get("price_cents"),
+        price_by_customer: r.get("price_by_customer"),
+        due_date: due(r.get("due_date"))?,
+        end_date: r
+            .get::<Option<String>, _>("end_date")
+            .map(due)
+            .transpose()?,
+        end_installment: r.get::<Option<i64>, _>("end_installment").map(|n| n as u32),
+        end_subscription: r.get("end_subscription"),
+        frequency: r
+            .get::<Option<&str>, _>("frequency")
+            .map(|f| parse(f, Frequency::parse))
+            .transpose()?,
+        installment_count: r.get::<i64, _>("installment_count") as u32,
+        customer: rows.customer,
+        redirect_to: r.get("redirect_to"),
+        installments,
+        items: Vec::new(),
+        notification_before_due_date: before,
+        notification_after_due_date: after,
+        notification_after_payment: paid,
+        notification_send_types: send,
+        webhooks,
+        payment_types,
+        created_at: r.get("created_at"),
+        id,
+    })
+}

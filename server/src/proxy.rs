@@ -1,0 +1,202 @@
+//! The proxy the widget calls. It holds the token (the browser never sees
+//! it), forwards exactly three operations, and answers every failure of the
+//! upstream with an envelope instead of hanging.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use tower::ServiceExt;
+
+use crate::error::{AppError, Reason};
+use crate::extract::lang_of;
+
+/// Where the proxy sends requests, and with which token.
+#[derive(Clone)]
+pub struct ProxyConfig {
+    pub token: String,
+    /// `None`: paylink's own service, called in-process.
+    pub upstream: Option<String>,
+}
+
+#[derive(Clone)]
+struct Proxy {
+    token: HeaderValue,
+    upstream: Upstream,
+}
+
+#[derive(Clone)]
+enum Upstream {
+    Local(Router),
+    Remote {
+        base: String,
+        client: reqwest::Client,
+    },
+}
+
+/// Request headers worth forwarding; everything else (cookies, the browser's
+/// own Authorization) stays behind.
+const FORWARDED: [header::HeaderName; 2] = [header::CONTENT_TYPE, header::ACCEPT_LANGUAGE];
+
+pub fn router(config: Option<ProxyConfig>, service: Router) -> Router {
+    let proxy = config.and_then(|c| {
+        let mut token = HeaderValue::from_str(&format!("Basic {}", c.token.trim())).ok()?;
+        token.set_sensitive(true);
+        let upstream = match c.upstream {
+            None => Upstream::Local(service),
+            Some(base) => Upstream::Remote {
+                base: base.trim_end_matches('/').to_string(),
+                client: reqwest::Client::builder()
+                    .connect_timeout(Duration::from_secs(5))
+                    .timeout(Duration::from_secs(15))
+                    .build()
+                    .ok()?,
+            },
+        };
+        Some(Arc::new(Proxy { token, upstream }))
+    });
+    Router::new()
+        .route("/api/customers", post(api_customers_create))
+        .route("/api/invoices", post(api_invoices_create))
+        .route("/api/invoices/{id}", get(api_invoices_get))
+        .with_state(proxy)
+}
+
+type ProxyState = State<Option<Arc<Proxy>>>;
+
+async fn api_customers_create(State(p): ProxyState, headers: HeaderMap, body: Bytes) -> Response {
+    forward(
+        p,
+        Method::POST,
+        "/invoices/applications/customers".into(),
+        headers,
+        body,
+    )
+    .await
+}
+
+async fn api_invoices_create(State(p): ProxyState, headers: HeaderMap, body: Bytes) -> Response {
+    forward(
+        p,
+        Method::POST,
+        "/invoices/applications/invoices".into(),
+        headers,
+        body,
+    )
+    .await
+}
+
+async fn api_invoices_get(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    // Only a UUID may be spliced into the upstream path (no `../` tricks).
+    if !paylink_model::br::uuid_is_valid(&id) {
+        return AppError::new(Reason::InvalidInvoiceId, lang_of(&headers)).into_response();
+    }
+    forward(
+        p,
+        Method::GET,
+        format!("/invoices/applications/invoices/{id}"),
+        headers,
+        Bytes::new(),
+    )
+    .await
+}
+
+async fn forward(
+    proxy: Option<Arc<Proxy>>,
+    method: Method,
+    path: String,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let lang = lang_of(&headers);
+    let Some(proxy) = proxy else {
+        return AppError::new(Reason::ProxyNotConfigured, lang).into_response();
+    };
+    let result = match &proxy.upstream {
+        Upstream::Local(service) => {
+            let mut req = Request::builder().method(method).uri(path);
+            for name in FORWARDED {
+                if let Some(v) = headers.get(&name) {
+                    req = req.header(name, v);
+                }
+            }
+            let req = req
+                .header(header::AUTHORIZATION, proxy.token.clone())
+                .body(Body::from(body))
+                .expect("a request built from valid parts");
+            Ok(service
+                .clone()
+                .oneshot(req)
+                .await
+                .unwrap_or_else(|never| match never {}))
+        }
+        Upstream::Remote { base, client } => {
+            remote(client, base, method, &path, &headers, &proxy.token, body).await
+        }
+    };
+    match result {
+        Ok(res) => pass_through(res),
+        Err(reason) => AppError::new(reason, lang).into_response(),
+    }
+}
+
+async fn remote(
+    client: &reqwest::Client,
+    base: &str,
+    method: Method,
+    path: &str,
+    headers: &HeaderMap,
+    token: &HeaderValue,
+    body: Bytes,
+) -> Result<Response, Reason> {
+    let mut req = client
+        .request(method, format!("{base}{path}"))
+        .header(header::AUTHORIZATION, token.clone());
+    for name in FORWARDED {
+        if let Some(v) = headers.get(&name) {
+            req = req.header(name, v);
+        }
+    }
+    let res = req.body(body).send().await.map_err(upstream_reason)?;
+    let status =
+        StatusCode::from_u16(res.status().as_u16()).map_err(|_| Reason::UpstreamUnreachable)?;
+    let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
+    let bytes = res.bytes().await.map_err(upstream_reason)?;
+    let mut out = Response::new(Body::from(bytes));
+    *out.status_mut() = status;
+    if let Some(ct) = content_type {
+        out.headers_mut().insert(header::CONTENT_TYPE, ct);
+    }
+    Ok(out)
+}
+
+fn upstream_reason(e: reqwest::Error) -> Reason {
+    if e.is_timeout() {
+        Reason::UpstreamTimeout
+    } else {
+        Reason::UpstreamUnreachable
+    }
+}
+
+/// Status and body go back unchanged (envelopes included); of the headers
+/// only Content-Type does, so no `WWW-Authenticate` prompts the browser.
+fn pass_through(res: Response) -> Response {
+    let (parts, body) = res.into_parts();
+    let mut out = Response::new(body);
+    *out.status_mut() = parts.status;
+    if let Some(ct) = parts.headers.get(header::CONTENT_TYPE) {
+        out.headers_mut().insert(header::CONTENT_TYPE, ct.clone());
+    }
+    out.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    out
+}

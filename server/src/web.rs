@@ -1,0 +1,70 @@
+//! The built widget (`dist/`): hashed assets with a year of cache, the SPA's
+//! pages (`/`, `/invoices/{id}`, `/pay/{id}`) answered with `index.html`,
+//! responses compressed (brotli or gzip) as the browser accepts.
+
+use std::path::PathBuf;
+
+use axum::extract::Request;
+use axum::http::{header, HeaderValue};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::get_service;
+use axum::Router;
+use tower_http::compression::CompressionLayer;
+use tower_http::services::{ServeDir, ServeFile};
+
+pub fn router(dist: PathBuf) -> Router {
+    let index = ServeFile::new(dist.join("index.html"));
+    let assets = ServeDir::new(&dist)
+        .append_index_html_on_directories(false)
+        .not_found_service(axum::routing::any(crate::route_not_found));
+    Router::new()
+        .route("/", get_service(index.clone()))
+        .route("/invoices/{id}", get_service(index.clone()))
+        .route("/pay/{id}", get_service(index))
+        .fallback_service(assets)
+        .layer(middleware::from_fn(cache_headers))
+        .layer(CompressionLayer::new())
+}
+
+/// trunk names assets `name-<16 hex>.ext`: those never change, so browsers
+/// may keep them for a year; pages must be revalidated to pick up new hashes.
+async fn cache_headers(req: Request, next: Next) -> Response {
+    let hashed = is_hashed_asset(req.uri().path());
+    let mut res = next.run(req).await;
+    if res.status().is_success() {
+        let value = if hashed {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+        res.headers_mut().insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+    }
+    res
+}
+
+pub fn is_hashed_asset(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or("");
+    let stem = stem.strip_suffix("_bg").unwrap_or(stem);
+    stem.rsplit_once('-')
+        .is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn recognises_trunk_hashed_names() {
+        assert!(super::is_hashed_asset(
+            "/paylink-widget-1a2b3c4d5e6f7a8b_bg.wasm"
+        ));
+        assert!(super::is_hashed_asset("/main-0123456789abcdef.css"));
+        assert!(!super::is_hashed_asset("/index.html"));
+        assert!(!super::is_hashed_asset("/config.json"));
+    }
+}
