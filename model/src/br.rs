@@ -100,6 +100,14 @@ pub fn check_phone(input: &str) -> Result<String, Msg> {
         }
     } else if s.starts_with('0') {
         return Err(Msg::Phone);
+    } else if let Some(nanp) = s.strip_prefix('1') {
+        // Country code 1 (North America): area code [2-9][0-8]x, exchange
+        // [2-9]xx, 10 digits. This also rejects a Brazilian mobile typed
+        // without +55 (`(11) 98765-4321`), which would otherwise pass as +1.
+        let b = nanp.as_bytes();
+        if b.len() != 10 || b[0] < b'2' || b[1] == b'9' || b[3] < b'2' {
+            return Err(Msg::Phone);
+        }
     }
     Ok(s)
 }

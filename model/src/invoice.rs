@@ -245,6 +245,10 @@ impl InvoiceRequest {
                 v.add("installmentCount", Msg::Required);
                 None
             }
+            // An unknown invoiceType is already an error: only the outer bounds apply.
+            Some(n) if !type_ok => {
+                int_in(&mut v, "installmentCount", n, 1, MAX_INSTALLMENTS as i64)
+            }
             Some(n) if invoice_type == InvoiceType::Installment => {
                 int_in(&mut v, "installmentCount", n, 2, MAX_INSTALLMENTS as i64)
             }
@@ -252,7 +256,11 @@ impl InvoiceRequest {
             Some(n) => int_in(&mut v, "installmentCount", n, 1, 1),
         };
         if let (Some(count), Some(cents)) = (installment_count, price_cents) {
-            if count > 1 && cents / (count as i64) < MIN_PRICE_CENTS && !v.has("price") {
+            if count > 1
+                && !price_by_customer
+                && cents / (count as i64) < MIN_PRICE_CENTS
+                && !v.has("price")
+            {
                 v.add("installmentCount", Msg::InstallmentBelowMin);
             }
         }

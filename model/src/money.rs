@@ -3,7 +3,7 @@
 use crate::Lang;
 
 /// The largest amount a boleto can carry: its value field has 10 digits.
-pub const MAX_CENTS: i64 = 99_999_999_99;
+pub const MAX_CENTS: i64 = 9_999_999_999;
 /// The spec's minimum invoice price, R$ 5,00.
 pub const MIN_PRICE_CENTS: i64 = 500;
 

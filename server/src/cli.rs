@@ -7,7 +7,12 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-use crate::{app, auth, db::Db, proxy::ProxyConfig, AppState, Options};
+use crate::{
+    app, auth,
+    db::Db,
+    proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT},
+    AppState, Options,
+};
 
 #[derive(Parser)]
 #[command(
@@ -173,6 +178,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         proxy: token.map(|token| ProxyConfig {
             token,
             upstream: args.upstream.clone(),
+            timeout: DEFAULT_UPSTREAM_TIMEOUT,
         }),
         dist,
     };

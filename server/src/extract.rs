@@ -62,6 +62,19 @@ pub fn is_json(headers: &axum::http::HeaderMap) -> bool {
 }
 
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8], lang: Lang) -> Result<T, AppError> {
+    // Derived structs would also accept a JSON array (by position): refuse
+    // anything but an object up front.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        let valid = serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok();
+        return Err(AppError::new(
+            if valid {
+                Reason::NotAnObject
+            } else {
+                Reason::MalformedJson
+            },
+            lang,
+        ));
+    }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     let parsed: Result<T, _> = serde_path_to_error::deserialize(de);
     let err = match parsed {

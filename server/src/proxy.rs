@@ -22,7 +22,12 @@ pub struct ProxyConfig {
     pub token: String,
     /// `None`: paylink's own service, called in-process.
     pub upstream: Option<String>,
+    /// Total time allowed to a remote upstream before a 504 envelope.
+    pub timeout: Duration,
 }
+
+/// A remote upstream gets this long to answer before the browser gets a 504.
+pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
 
 #[derive(Clone)]
 struct Proxy {
@@ -52,8 +57,8 @@ pub fn router(config: Option<ProxyConfig>, service: Router) -> Router {
             Some(base) => Upstream::Remote {
                 base: base.trim_end_matches('/').to_string(),
                 client: reqwest::Client::builder()
-                    .connect_timeout(Duration::from_secs(5))
-                    .timeout(Duration::from_secs(15))
+                    .connect_timeout(Duration::from_secs(5).min(c.timeout))
+                    .timeout(c.timeout)
                     .build()
                     .ok()?,
             },

@@ -1,0 +1,105 @@
+use base64::Engine;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn every_operation_refuses_a_missing_or_bad_token() {
+    let app = spawn_app().await;
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    let (app_id, _) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let cases = [
+        (None, "no Authorization header"),
+        (Some(format!("Bearer {}", app.token)), "wrong scheme"),
+        (Some("Basic".to_string()), "scheme without token"),
+        (
+            Some("Basic !!!not-base64!!!".to_string()),
+            "token that is not Base64",
+        ),
+        (
+            Some(format!("Basic {}", b64("no-colon"))),
+            "token without a secret",
+        ),
+        (
+            Some(format!("Basic {}", b64(&format!("{app_id}:wrong-secret")))),
+            "right application, wrong secret",
+        ),
+        (
+            Some(format!(
+                "Basic {}",
+                b64("6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11:secret")
+            )),
+            "unknown application",
+        ),
+    ];
+    for (header, why) in cases {
+        for (method, path) in [
+            ("POST", "/invoices/applications/customers"),
+            ("POST", "/invoices/applications/invoices"),
+            (
+                "GET",
+                "/invoices/applications/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+            ),
+        ] {
+            let mut req = app.client.request(method.parse().unwrap(), app.url(path));
+            if method == "POST" {
+                req = req.json(&json!({ "fullName": "Maria" }));
+            }
+            if let Some(h) = &header {
+                req = req.header("Authorization", h);
+            }
+            let res = req.send().await.unwrap();
+            assert_eq!(
+                res.headers()["www-authenticate"],
+                "Basic realm=\"paylink\"",
+                "{why}"
+            );
+            envelope(res, StatusCode::UNAUTHORIZED).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_token_sees_only_its_own_application() {
+    let app = spawn_app().await;
+    let other = app.other_token().await;
+    let customer = app.customer_id().await;
+    let invoice = body(app.post_invoice(&invoice_body(&customer)).await).await;
+    let id = invoice["id"].as_str().unwrap();
+
+    // Another application cannot read the invoice: indistinguishable from unknown.
+    envelope(app.get_invoice_as(&other, id).await, StatusCode::NOT_FOUND).await;
+    // Nor bill the customer.
+    let res = app
+        .post_as(
+            &other,
+            "/invoices/applications/invoices",
+            &invoice_body(&customer),
+        )
+        .await;
+    let errors = envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert!(errors["customerId"].is_array(), "{errors}");
+    // The owner still can.
+    assert_eq!(app.get_invoice(id).await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_token_is_stored_only_as_a_hash() {
+    let app = spawn_app().await;
+    let (_, secret) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let db_file = app._dir.path().join("paylink.db");
+    let mut bytes = std::fs::read(&db_file).unwrap();
+    for suffix in ["-wal", "-shm"] {
+        bytes.extend(std::fs::read(format!("{}{suffix}", db_file.display())).unwrap_or_default());
+    }
+    let hay = String::from_utf8_lossy(&bytes);
+    assert!(!hay.contains(&secret), "the secret is stored in clear");
+    // And the token still works, so what is stored is enough to check it.
+    assert_eq!(
+        app.post_customer(&serde_json::json!({ "fullName": "Maria" }))
+            .await
+            .status(),
+        StatusCode::CREATED
+    );
+}

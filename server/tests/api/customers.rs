@@ -1,0 +1,181 @@
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::*;
+
+fn is_uuid(v: &Value) -> bool {
+    v.as_str().is_some_and(|s| uuid::Uuid::parse_str(s).is_ok())
+}
+
+fn is_iso_utc(v: &Value) -> bool {
+    v.as_str()
+        .is_some_and(|s| s.len() == 24 && s.ends_with('Z') && &s[10..11] == "T")
+}
+
+#[tokio::test]
+async fn creates_a_customer_with_normalised_fields_and_an_address_id() {
+    let app = spawn_app().await;
+    let res = app
+        .post_customer(&json!({
+            "fullName": "  Maria da Silva ",
+            "document": "529.982.247-25",
+            "business": "Silva Aulas ME",
+            "email": "maria@example.com.br",
+            "phone": "+55 (11) 98765-4321",
+            "observations": "prefere PIX",
+            "address": {
+                "address": "Av. Paulista", "number": "1000", "complement": "cj 12",
+                "neighborhood": "Bela Vista", "city": "São Paulo", "state": "sp", "zipcode": "01310-100"
+            }
+        }))
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let c = body(res).await;
+    assert!(
+        is_uuid(&c["id"]) && is_uuid(&c["userId"]) && is_uuid(&c["applicationId"]),
+        "{c}"
+    );
+    assert!(is_iso_utc(&c["createdAt"]), "{c}");
+    assert_eq!(c["deletedAt"], Value::Null);
+    assert_eq!(c["fullName"], "Maria da Silva");
+    assert_eq!(c["document"], "52998224725");
+    assert_eq!(c["phone"], "5511987654321");
+    assert_eq!(c["address"]["state"], "SP");
+    assert_eq!(c["address"]["zipcode"], "01310100");
+    assert_eq!(c["address"]["city"], "São Paulo");
+    assert!(is_uuid(&c["address"]["id"]));
+}
+
+#[tokio::test]
+async fn only_full_name_is_required() {
+    let app = spawn_app().await;
+    let res = app.post_customer(&json!({ "fullName": "Ana" })).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let c = body(res).await;
+    for field in [
+        "document",
+        "business",
+        "email",
+        "phone",
+        "observations",
+        "address",
+    ] {
+        assert_eq!(c[field], Value::Null, "{field}");
+    }
+}
+
+#[tokio::test]
+async fn accepts_the_alphanumeric_cnpj() {
+    let app = spawn_app().await;
+    let res = app
+        .post_customer(&json!({ "fullName": "Empresa Nova", "document": "12.abc.345/01de-35" }))
+        .await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(body(res).await["document"], "12ABC34501DE35");
+}
+
+#[tokio::test]
+async fn rejects_each_bad_field_on_its_own_path() {
+    let app = spawn_app().await;
+    let cases = [
+        (json!({}), "fullName", "missing fullName"),
+        (
+            json!({ "fullName": "Al" }),
+            "fullName",
+            "fullName under 3 characters",
+        ),
+        (json!({ "fullName": "   " }), "fullName", "blank fullName"),
+        (
+            json!({ "fullName": "Maria", "document": "529.982.247-26" }),
+            "document",
+            "CPF with a wrong check digit",
+        ),
+        (
+            json!({ "fullName": "Maria", "document": "111.111.111-11" }),
+            "document",
+            "CPF of repeated digits",
+        ),
+        (
+            json!({ "fullName": "Maria", "document": "11.222.333/0001-82" }),
+            "document",
+            "CNPJ with a wrong check digit",
+        ),
+        (
+            json!({ "fullName": "Maria", "document": "1234" }),
+            "document",
+            "document of 4 digits",
+        ),
+        (
+            json!({ "fullName": "Maria", "email": "maria@" }),
+            "email",
+            "e-mail without domain",
+        ),
+        (
+            json!({ "fullName": "Maria", "email": "maria example.com" }),
+            "email",
+            "e-mail with a space",
+        ),
+        (
+            json!({ "fullName": "Maria", "phone": "98765-4321" }),
+            "phone",
+            "phone without country and area code",
+        ),
+        (
+            json!({ "fullName": "Maria", "address": { "state": "XX" } }),
+            "address.state",
+            "unknown UF",
+        ),
+        (
+            json!({ "fullName": "Maria", "address": { "zipcode": "0131010" } }),
+            "address.zipcode",
+            "CEP of 7 digits",
+        ),
+        (
+            json!({ "fullName": "x".repeat(151) }),
+            "fullName",
+            "fullName too long",
+        ),
+    ];
+    for (req, field, why) in cases {
+        let res = app.post_customer(&req).await;
+        let errors = envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+        let messages = errors[field]
+            .as_array()
+            .unwrap_or_else(|| panic!("{why}: no error on {field}: {errors}"));
+        assert!(!messages.is_empty(), "{why}");
+        assert_eq!(
+            errors.as_object().unwrap().len(),
+            1,
+            "{why}: only {field} is wrong: {errors}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn reports_every_broken_field_at_once_in_english_when_asked() {
+    let app = spawn_app().await;
+    let res = app
+        .client
+        .post(app.url("/invoices/applications/customers"))
+        .header("Authorization", format!("Basic {}", app.token))
+        .header("Accept-Language", "en-US,en;q=0.9")
+        .json(&json!({ "fullName": "Al", "email": "nope", "address": { "zipcode": "1" } }))
+        .send()
+        .await
+        .unwrap();
+    let errors = envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let keys: Vec<&String> = errors.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["address.zipcode", "email", "fullName"]);
+    assert_eq!(errors["fullName"][0], "Use at least 3 characters.");
+}
+
+#[tokio::test]
+async fn messages_are_portuguese_by_default() {
+    let app = spawn_app().await;
+    let errors = envelope(
+        app.post_customer(&json!({ "fullName": "Al" })).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(errors["fullName"][0], "Use pelo menos 3 caracteres.");
+}

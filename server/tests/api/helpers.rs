@@ -1,0 +1,156 @@
+use std::sync::Arc;
+
+use paylink_server::{app, auth, db::Db, proxy::ProxyConfig, AppState, Options};
+use reqwest::{Client, Response, StatusCode};
+use serde_json::{json, Value};
+
+pub struct TestApp {
+    pub addr: String,
+    pub token: String,
+    pub db: Db,
+    pub client: Client,
+    pub _dir: tempfile::TempDir,
+}
+
+/// A paylink server on a free port with a fresh database file and one application.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| None).await
+}
+
+/// Like [`spawn_app`]; `proxy` picks the proxy configuration from the app's own token.
+pub async fn spawn_app_with(proxy: impl FnOnce(&str) -> Option<ProxyConfig>) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(dir.path().join("paylink.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let (_, token) = auth::create_token(&db, "test-app").await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = format!("http://{}", listener.local_addr().unwrap());
+    let state = AppState {
+        db: db.clone(),
+        public_url: Arc::from(addr.as_str()),
+    };
+    let options = Options {
+        proxy: proxy(&token),
+        dist: None,
+    };
+    tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
+    TestApp {
+        addr,
+        token,
+        db,
+        client: Client::new(),
+        _dir: dir,
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.addr)
+    }
+
+    /// A second application on the same server, for tenancy tests.
+    pub async fn other_token(&self) -> String {
+        auth::create_token(&self.db, "other-app").await.unwrap().1
+    }
+
+    pub async fn post_as(&self, token: &str, path: &str, body: &Value) -> Response {
+        self.client
+            .post(self.url(path))
+            .header("Authorization", format!("Basic {token}"))
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn post_customer(&self, body: &Value) -> Response {
+        self.post_as(&self.token, "/invoices/applications/customers", body)
+            .await
+    }
+
+    pub async fn post_invoice(&self, body: &Value) -> Response {
+        self.post_as(&self.token, "/invoices/applications/invoices", body)
+            .await
+    }
+
+    pub async fn get_invoice_as(&self, token: &str, id: &str) -> Response {
+        self.client
+            .get(self.url(&format!("/invoices/applications/invoices/{id}")))
+            .header("Authorization", format!("Basic {token}"))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn get_invoice(&self, id: &str) -> Response {
+        self.get_invoice_as(&self.token, id).await
+    }
+
+    /// Creates a valid customer and returns its id.
+    pub async fn customer_id(&self) -> String {
+        let res = self
+            .post_customer(&json!({ "fullName": "Maria da Silva" }))
+            .await;
+        assert_eq!(res.status(), StatusCode::CREATED);
+        body(res).await["id"].as_str().unwrap().to_string()
+    }
+}
+
+pub async fn body(res: Response) -> Value {
+    let text = res.text().await.unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// Asserts an error envelope: `code` equals the HTTP status, a message is
+/// present, and returns the `errors` map (or Null).
+pub async fn envelope(res: Response, status: StatusCode) -> Value {
+    assert_eq!(res.status(), status);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json"),
+        "envelope must be JSON"
+    );
+    let v = body(res).await;
+    assert_eq!(v["code"], status.as_u16(), "{v}");
+    assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+    v.get("errors").cloned().unwrap_or(Value::Null)
+}
+
+/// A valid invoice request of 3 installments for `customer_id`.
+pub fn invoice_body(customer_id: &str) -> Value {
+    json!({
+        "customerId": customer_id,
+        "externalId": "order-42",
+        "dueDate": "2027-01-31",
+        "paymentTypes": ["PIX", "BOLETO"],
+        "installmentCount": 3,
+        "invoiceType": "INSTALLMENT",
+        "price": 100.00,
+        "description": "Curso de violão — 3x",
+        "redirectTo": "https://loja.example.com/obrigado",
+        "notifications": [
+            { "type": "SEND_INVOICE_REMINDER", "channel": "Email", "period": 5 },
+            { "type": "INVOICE_RESEND", "channel": "SMS", "period": 7 },
+            { "type": "INVOICE_CONFIRM_PAYMENT", "channel": "WhatsApp" },
+            { "type": "INVOICE_GENERATED", "channel": "Email" }
+        ],
+        "webhooks": [
+            { "hookType": "PAYMENT_CONFIRMED", "url": "https://loja.example.com/hooks/paylink" }
+        ]
+    })
+}
+
+/// Merges `patch` into a JSON object (null removes the key).
+pub fn with(mut base: Value, patch: Value) -> Value {
+    for (k, v) in patch.as_object().unwrap() {
+        if v.is_null() {
+            base.as_object_mut().unwrap().remove(k);
+        } else {
+            base[k] = v.clone();
+        }
+    }
+    base
+}

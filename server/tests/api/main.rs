@@ -1,0 +1,11 @@
+//! The invoicing service over real HTTP against a real SQLite file: one test
+//! binary, each test on its own server (port 0) and its own database.
+
+mod helpers;
+
+mod auth;
+mod cli;
+mod customers;
+mod envelope;
+mod invoices;
+mod proxy;

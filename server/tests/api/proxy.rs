@@ -1,0 +1,243 @@
+//! The widget's proxy: three operations forwarded with the token added on the
+//! server, nothing else, and no way for the token to reach the browser.
+
+use std::time::Duration;
+
+use paylink_server::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+fn local(token: &str) -> Option<ProxyConfig> {
+    Some(ProxyConfig {
+        token: token.to_string(),
+        upstream: None,
+        timeout: DEFAULT_UPSTREAM_TIMEOUT,
+    })
+}
+
+/// Asserts that nothing of the response carries the token, then returns its body.
+async fn no_token(app: &TestApp, res: reqwest::Response) -> (StatusCode, serde_json::Value) {
+    let (_, secret) = paylink_server::auth::parse_token(&app.token).unwrap();
+    for (name, value) in res.headers() {
+        let v = value.to_str().unwrap_or("");
+        assert!(
+            !v.contains(&app.token) && !v.contains(&secret),
+            "token in header {name}"
+        );
+    }
+    let status = res.status();
+    let text = res.text().await.unwrap();
+    assert!(
+        !text.contains(&app.token) && !text.contains(&secret),
+        "token in body"
+    );
+    (status, serde_json::from_str(&text).unwrap())
+}
+
+#[tokio::test]
+async fn forwards_the_three_operations_without_the_browser_holding_a_token() {
+    let app = spawn_app_with(local).await;
+    let res = app
+        .client
+        .post(app.url("/api/customers"))
+        .json(&json!({ "fullName": "Maria da Silva" }))
+        .send()
+        .await
+        .unwrap();
+    let (status, customer) = no_token(&app, res).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let res = app
+        .client
+        .post(app.url("/api/invoices"))
+        .json(&invoice_body(customer["id"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap();
+    let (status, created) = no_token(&app, res).await;
+    assert_eq!(status, StatusCode::OK, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let res = app
+        .client
+        .get(app.url(&format!("/api/invoices/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let (status, detail) = no_token(&app, res).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(detail["installments"].as_array().unwrap().len(), 3);
+    // The same invoice through the service directly: the proxy changed nothing.
+    assert_eq!(body(app.get_invoice(id).await).await, detail);
+}
+
+#[tokio::test]
+async fn passes_error_envelopes_through_unchanged() {
+    let app = spawn_app_with(local).await;
+    let res = app
+        .client
+        .post(app.url("/api/customers"))
+        .header("Accept-Language", "en")
+        .json(&json!({ "fullName": "Al", "address": { "zipcode": "123" } }))
+        .send()
+        .await
+        .unwrap();
+    let (status, v) = no_token(&app, res).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["errors"]["fullName"][0], "Use at least 3 characters.");
+    assert!(v["errors"]["address.zipcode"].is_array());
+}
+
+#[tokio::test]
+async fn ignores_an_authorization_header_sent_by_the_browser() {
+    let app = spawn_app_with(local).await;
+    let other = app.other_token().await;
+    let res = app
+        .client
+        .post(app.url("/api/customers"))
+        .header("Authorization", format!("Basic {other}"))
+        .json(&json!({ "fullName": "Maria" }))
+        .send()
+        .await
+        .unwrap();
+    let (_, customer) = no_token(&app, res).await;
+    let (own_app, _) = paylink_server::auth::parse_token(&app.token).unwrap();
+    assert_eq!(
+        customer["applicationId"],
+        own_app.as_str(),
+        "the proxy's own token decides"
+    );
+}
+
+#[tokio::test]
+async fn forwards_nothing_else() {
+    let app = spawn_app_with(local).await;
+    let cases = [
+        ("GET", "/api/customers", StatusCode::METHOD_NOT_ALLOWED),
+        (
+            "GET",
+            "/api/customers/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "DELETE",
+            "/api/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+        (
+            "GET",
+            "/api/invoices/..%2F..%2Fcustomers",
+            StatusCode::BAD_REQUEST,
+        ),
+        ("GET", "/api/healthz", StatusCode::NOT_FOUND),
+        (
+            "GET",
+            "/api/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+            StatusCode::NOT_FOUND,
+        ),
+    ];
+    for (method, path, status) in cases {
+        let res = app
+            .client
+            .request(method.parse().unwrap(), app.url(path))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), status, "{method} {path}");
+        envelope(res, status).await;
+    }
+}
+
+#[tokio::test]
+async fn answers_503_when_no_token_is_configured() {
+    let app = spawn_app().await;
+    let res = app
+        .client
+        .post(app.url("/api/customers"))
+        .json(&json!({ "fullName": "Maria" }))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::SERVICE_UNAVAILABLE).await;
+}
+
+#[tokio::test]
+async fn forwards_to_a_remote_upstream() {
+    let upstream = spawn_app().await;
+    let token = upstream.token.clone();
+    let base = upstream.addr.clone();
+    let proxy = spawn_app_with(move |_| {
+        Some(ProxyConfig {
+            token,
+            upstream: Some(base),
+            timeout: DEFAULT_UPSTREAM_TIMEOUT,
+        })
+    })
+    .await;
+    let res = proxy
+        .client
+        .post(proxy.url("/api/customers"))
+        .json(&json!({ "fullName": "Remota" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let (upstream_app, _) = paylink_server::auth::parse_token(&upstream.token).unwrap();
+    assert_eq!(body(res).await["applicationId"], upstream_app.as_str());
+}
+
+#[tokio::test]
+async fn an_unreachable_upstream_is_a_502_envelope() {
+    // A port that was free a moment ago: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let app = spawn_app_with(move |t| {
+        Some(ProxyConfig {
+            token: t.into(),
+            upstream: Some(format!("http://127.0.0.1:{port}")),
+            timeout: DEFAULT_UPSTREAM_TIMEOUT,
+        })
+    })
+    .await;
+    let res = app
+        .client
+        .post(app.url("/api/customers"))
+        .json(&json!({ "fullName": "Maria" }))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::BAD_GATEWAY).await;
+}
+
+#[tokio::test]
+async fn a_slow_upstream_is_a_504_envelope_not_a_hang() {
+    // Accepts connections and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = silent.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = silent.accept().await {
+            held.push(sock);
+        }
+    });
+    let app = spawn_app_with(move |t| {
+        Some(ProxyConfig {
+            token: t.into(),
+            upstream: Some(format!("http://127.0.0.1:{port}")),
+            timeout: Duration::from_millis(300),
+        })
+    })
+    .await;
+    let res = app
+        .client
+        .post(app.url("/api/customers"))
+        .json(&json!({ "fullName": "Maria" }))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::GATEWAY_TIMEOUT).await;
+}
