@@ -60,11 +60,14 @@ pub fn service(state: AppState) -> Router {
 pub fn app(state: AppState, options: Options) -> Router {
     let service = service(state);
     let proxy = proxy::router(options.proxy, service.clone());
-    let mut router = service.merge(proxy);
-    if let Some(dist) = options.dist {
-        router = router.merge(web::router(dist));
-    }
-    envelope_layers(router.fallback(route_not_found))
+    let router = service.merge(proxy);
+    // The widget's file server is the fallback when there is a widget;
+    // whatever it does not have is the 404 envelope.
+    let router = match options.dist {
+        Some(dist) => router.merge(web::router(dist)),
+        None => router.fallback(route_not_found),
+    };
+    envelope_layers(router)
 }
 
 /// Turns the last non-envelope answers (wrong method, panics, over-limit

@@ -17,6 +17,8 @@ pub fn router(dist: PathBuf) -> Router {
     let index = ServeFile::new(dist.join("index.html"));
     let assets = ServeDir::new(&dist)
         .append_index_html_on_directories(false)
+        // POST to an unknown path is a 404 envelope too, not an empty 405.
+        .call_fallback_on_method_not_allowed(true)
         .not_found_service(axum::routing::any(crate::route_not_found));
     Router::new()
         .route("/", get_service(index.clone()))

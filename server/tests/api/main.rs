@@ -9,3 +9,4 @@ mod customers;
 mod envelope;
 mod invoices;
 mod proxy;
+mod web;

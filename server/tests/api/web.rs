@@ -1,0 +1,129 @@
+//! The built widget as paylink serves it: MIME types, compression, caching and
+//! the SPA's routes.
+
+use std::sync::Arc;
+
+use paylink_server::{app, auth, db::Db, AppState, Options};
+use reqwest::StatusCode;
+
+async fn spawn_with_dist() -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    std::fs::create_dir(&dist).unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>paylink</title><script src=\"/paylink-widget-0123456789abcdef.js\"></script>").unwrap();
+    // A wasm module large and repetitive enough to be worth compressing.
+    let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+    wasm.extend(std::iter::repeat_n(b"paylink ".as_slice(), 4000).flatten());
+    std::fs::write(dist.join("paylink-widget-0123456789abcdef_bg.wasm"), &wasm).unwrap();
+    std::fs::write(
+        dist.join("paylink-widget-0123456789abcdef.js"),
+        "export default function(){}\n".repeat(100),
+    )
+    .unwrap();
+    let db = Db::open(dir.path().join("p.db").to_str().unwrap())
+        .await
+        .unwrap();
+    auth::create_token(&db, "t").await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = format!("http://{}", listener.local_addr().unwrap());
+    let state = AppState {
+        db,
+        public_url: Arc::from(addr.as_str()),
+    };
+    let options = Options {
+        proxy: None,
+        dist: Some(dist),
+    };
+    tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
+    (addr, dir)
+}
+
+#[tokio::test]
+async fn serves_wasm_compressed_with_its_mime_type_and_a_long_cache() {
+    let (addr, _dir) = spawn_with_dist().await;
+    // No automatic decompression: we want to see what the server sent.
+    let client = reqwest::Client::builder()
+        .no_brotli()
+        .no_gzip()
+        .build()
+        .unwrap();
+    let res = client
+        .get(format!("{addr}/paylink-widget-0123456789abcdef_bg.wasm"))
+        .header("Accept-Encoding", "br, gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/wasm");
+    assert_eq!(res.headers()["content-encoding"], "br");
+    assert_eq!(
+        res.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let compressed = res.bytes().await.unwrap();
+    assert!(
+        compressed.len() < 32_008 / 4,
+        "brotli should shrink it: {}",
+        compressed.len()
+    );
+
+    let res = client
+        .get(format!("{addr}/paylink-widget-0123456789abcdef.js"))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["content-encoding"], "gzip");
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
+}
+
+#[tokio::test]
+async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
+    let (addr, _dir) = spawn_with_dist().await;
+    for path in [
+        "/",
+        "/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+        "/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+    ] {
+        let res = reqwest::get(format!("{addr}{path}")).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        assert_eq!(
+            res.headers()["cache-control"],
+            "no-cache",
+            "{path}: pages must pick up new asset hashes"
+        );
+        assert!(res.text().await.unwrap().contains("<title>paylink</title>"));
+    }
+    let res = reqwest::get(format!("{addr}/nothing-here.js"))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let v: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(v["code"], 404);
+    let res = reqwest::Client::new()
+        .post(format!("{addr}/nothing"))
+        .body("x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert_eq!(res.json::<serde_json::Value>().await.unwrap()["code"], 404);
+    // The API is still the API.
+    assert_eq!(
+        reqwest::get(format!("{addr}/healthz"))
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::OK
+    );
+}
