@@ -3,6 +3,7 @@
 //! the installment plan. Built for wasm32 (the widget) and native (the server),
 //! so each rule is written once and runs on both sides.
 
+pub mod boleto;
 pub mod br;
 pub mod customer;
 pub mod date;
@@ -11,6 +12,7 @@ pub mod errors;
 pub mod invoice;
 pub mod lang;
 pub mod money;
+pub mod pix;
 pub mod plan;
 
 pub use customer::*;
