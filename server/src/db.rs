@@ -5,7 +5,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use paylink_model::{
-    Address, Customer, CustomerDetail, InvoiceType, NewCustomer, NewInvoice, PlannedInstallment,
+    Customer, CustomerDetail, InvoiceCreated, InvoiceType, NewInvoice, PlannedInstallment,
 };
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
@@ -18,15 +18,63 @@ pub struct Db {
 }
 
 pub fn now_iso() -> String {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
-    paylink_model::date::iso_utc_from_millis(ms)
+    paylink_model::date::iso_utc_from_millis(now_millis())
 }
 
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+/// An `Idempotency-Key` and the answer given to the request that first used it.
+#[derive(Clone, Debug)]
+pub struct Idem {
+    pub key: String,
+    /// SHA-256 of the operation and the parsed request, so formatting does not matter.
+    pub request_hash: String,
+    pub status: u16,
+    pub body: String,
+}
+
+/// Records the key as the transaction's first write. A concurrent request
+/// with the same key waits on the row lock and then fails on the primary key,
+/// so only one of them creates anything. A record older than 24 h is replaced.
+async fn claim_key(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    app_id: &str,
+    idem: &Idem,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "DELETE FROM idempotency_keys WHERE application_id = $1 AND key = $2 AND created_at <= $3",
+    )
+    .bind(app_id)
+    .bind(&idem.key)
+    .bind(iso_hours_ago(24))
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO idempotency_keys (application_id, key, request_hash, status_code, response_body, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(app_id)
+    .bind(&idem.key)
+    .bind(&idem.request_hash)
+    .bind(idem.status as i64)
+    .bind(&idem.body)
+    .bind(now_iso())
+    .execute(&mut **tx)
+    .await
+    .map(|_| ())
+}
+
+fn now_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn iso_hours_ago(hours: i64) -> String {
+    paylink_model::date::iso_utc_from_millis(now_millis() - hours * 3_600_000)
 }
 
 /// A stored application (the owner of a token).
@@ -110,19 +158,23 @@ impl Db {
         }))
     }
 
+    /// Stores a customer built by the handler (ids and timestamps included),
+    /// with its idempotency record when the request carried a key.
     pub async fn insert_customer(
         &self,
         app: &Application,
-        c: &NewCustomer,
-    ) -> Result<Customer, DbError> {
-        let id = new_id();
-        let created_at = now_iso();
+        c: &Customer,
+        idem: Option<&Idem>,
+    ) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
+        if let Some(idem) = idem {
+            claim_key(&mut tx, &app.id, idem).await?;
+        }
         sqlx::query(
             "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
-        .bind(&id)
+        .bind(&c.id)
         .bind(&app.id)
         .bind(&app.user_id)
         .bind(&c.full_name)
@@ -131,55 +183,46 @@ impl Db {
         .bind(&c.email)
         .bind(&c.phone)
         .bind(&c.observations)
-        .bind(&created_at)
+        .bind(&c.created_at)
         .execute(&mut *tx)
         .await?;
-        let address = match &c.address {
-            None => None,
-            Some(a) => {
-                let address_id = new_id();
-                sqlx::query(
-                    "INSERT INTO addresses (id, customer_id, address, number, complement, neighborhood, city, state, zipcode)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                )
-                .bind(&address_id)
-                .bind(&id)
-                .bind(&a.address)
-                .bind(&a.number)
-                .bind(&a.complement)
-                .bind(&a.neighborhood)
-                .bind(&a.city)
-                .bind(&a.state)
-                .bind(&a.zipcode)
-                .execute(&mut *tx)
-                .await?;
-                Some(Address {
-                    id: address_id,
-                    address: a.address.clone(),
-                    number: a.number.clone(),
-                    complement: a.complement.clone(),
-                    neighborhood: a.neighborhood.clone(),
-                    city: a.city.clone(),
-                    state: a.state.clone(),
-                    zipcode: a.zipcode.clone(),
-                })
-            }
-        };
-        tx.commit().await?;
-        Ok(Customer {
-            id,
-            full_name: c.full_name.clone(),
-            document: c.document.clone(),
-            business: c.business.clone(),
-            email: c.email.clone(),
-            phone: c.phone.clone(),
-            observations: c.observations.clone(),
-            address,
-            user_id: app.user_id.clone(),
-            application_id: app.id.clone(),
-            created_at,
-            deleted_at: None,
-        })
+        if let Some(a) = &c.address {
+            sqlx::query(
+                "INSERT INTO addresses (id, customer_id, address, number, complement, neighborhood, city, state, zipcode)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(&a.id)
+            .bind(&c.id)
+            .bind(&a.address)
+            .bind(&a.number)
+            .bind(&a.complement)
+            .bind(&a.neighborhood)
+            .bind(&a.city)
+            .bind(&a.state)
+            .bind(&a.zipcode)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await
+    }
+
+    /// The stored answer to an earlier request with this key, if younger than 24 h.
+    pub async fn find_idempotent(&self, app_id: &str, key: &str) -> Result<Option<Idem>, DbError> {
+        let row = sqlx::query(
+            "SELECT key, request_hash, status_code, response_body FROM idempotency_keys
+             WHERE application_id = $1 AND key = $2 AND created_at > $3",
+        )
+        .bind(app_id)
+        .bind(key)
+        .bind(iso_hours_ago(24))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| Idem {
+            key: r.get("key"),
+            request_hash: r.get("request_hash"),
+            status: r.get::<i64, _>("status_code") as u16,
+            body: r.get("response_body"),
+        }))
     }
 
     /// The customer in its invoice-detail form, only if it belongs to
@@ -219,16 +262,21 @@ impl Db {
     }
 
     /// Stores an invoice with its installments, payment types, notifications
-    /// and webhooks in one transaction: all of it or nothing.
+    /// and webhooks in one transaction: all of it or nothing. `created` is
+    /// the response (its ids are the rows' ids); `plan` gives the due dates.
     pub async fn insert_invoice(
         &self,
         app: &Application,
-        id: &str,
         inv: &NewInvoice,
+        created: &InvoiceCreated,
         plan: &[PlannedInstallment],
-        created_at: &str,
-    ) -> Result<Vec<String>, DbError> {
+        idem: Option<&Idem>,
+    ) -> Result<(), DbError> {
+        let (id, created_at) = (created.id.as_str(), created.created_at.as_str());
         let mut tx = self.pool.begin().await?;
+        if let Some(idem) = idem {
+            claim_key(&mut tx, &app.id, idem).await?;
+        }
         sqlx::query(
             "INSERT INTO invoices (id, application_id, customer_id, external_id, description, invoice_type, price_cents,
                 price_by_customer, due_date, installment_count, frequency, end_date, end_installment, end_subscription,
@@ -253,14 +301,12 @@ impl Db {
         .bind(created_at)
         .execute(&mut *tx)
         .await?;
-        let mut installment_ids = Vec::with_capacity(plan.len());
-        for p in plan {
-            let installment_id = new_id();
+        for (p, created) in plan.iter().zip(&created.installments) {
             sqlx::query(
                 "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at)
                  VALUES ($1, $2, $3, $4, 0, $5, 'WAITING_PAYMENT', $6)",
             )
-            .bind(&installment_id)
+            .bind(&created.id)
             .bind(id)
             .bind(p.number as i64)
             .bind(p.price_cents)
@@ -268,7 +314,6 @@ impl Db {
             .bind(created_at)
             .execute(&mut *tx)
             .await?;
-            installment_ids.push(installment_id);
         }
         for (pos, t) in inv.payment_types.iter().enumerate() {
             sqlx::query("INSERT INTO invoice_payment_types (invoice_id, position, payment_type) VALUES ($1, $2, $3)")
@@ -307,8 +352,7 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         }
-        tx.commit().await?;
-        Ok(installment_ids)
+        tx.commit().await
     }
 
     /// All rows of an invoice of `app_id`, or `None` (unknown, deleted, or

@@ -32,6 +32,8 @@ pub enum Reason {
     ProxyNotConfigured,
     UpstreamUnreachable,
     UpstreamTimeout,
+    BadIdempotencyKey,
+    IdempotencyKeyReused,
 }
 
 impl Reason {
@@ -41,10 +43,12 @@ impl Reason {
             Unauthorized => StatusCode::UNAUTHORIZED,
             RouteNotFound | InvoiceNotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            InvalidInvoiceId | MalformedJson | NotAnObject => StatusCode::BAD_REQUEST,
+            InvalidInvoiceId | MalformedJson | NotAnObject | BadIdempotencyKey => {
+                StatusCode::BAD_REQUEST
+            }
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Validation => StatusCode::UNPROCESSABLE_ENTITY,
+            Validation | IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Unavailable | ProxyNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
             UpstreamUnreachable => StatusCode::BAD_GATEWAY,
@@ -105,6 +109,14 @@ impl Reason {
             UpstreamTimeout => (
                 "O serviço de cobrança demorou demais para responder.",
                 "The invoicing service took too long to answer.",
+            ),
+            BadIdempotencyKey => (
+                "Idempotency-Key inválida: use de 1 a 255 caracteres ASCII visíveis.",
+                "Invalid Idempotency-Key: use 1 to 255 visible ASCII characters.",
+            ),
+            IdempotencyKeyReused => (
+                "Esta Idempotency-Key já foi usada com outra requisição.",
+                "This Idempotency-Key was already used with a different request.",
             ),
         };
         match lang {

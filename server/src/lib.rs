@@ -7,6 +7,7 @@ pub mod db;
 pub mod error;
 pub mod extract;
 pub mod http;
+pub mod idempotency;
 pub mod proxy;
 pub mod web;
 

@@ -46,7 +46,11 @@ enum Upstream {
 
 /// Request headers worth forwarding; everything else (cookies, the browser's
 /// own Authorization) stays behind.
-const FORWARDED: [header::HeaderName; 2] = [header::CONTENT_TYPE, header::ACCEPT_LANGUAGE];
+const FORWARDED: [header::HeaderName; 3] = [
+    header::CONTENT_TYPE,
+    header::ACCEPT_LANGUAGE,
+    header::HeaderName::from_static(crate::idempotency::HEADER),
+];
 
 pub fn router(config: Option<ProxyConfig>, service: Router) -> Router {
     let proxy = config.and_then(|c| {

@@ -1,12 +1,15 @@
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::post;
-use axum::{Json, Router};
-use paylink_model::{Customer, CustomerRequest};
+use axum::Router;
+use paylink_model::{Address, Customer, CustomerRequest};
 
 use crate::auth::Authed;
-use crate::error::{AppError, OrInternal};
+use crate::db::{new_id, now_iso};
+use crate::error::AppError;
 use crate::extract::{ApiJson, ReqLang};
+use crate::idempotency::{create_once, request_hash, IdempotencyKey};
 use crate::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -18,13 +21,44 @@ async fn customers_create(
     State(state): State<AppState>,
     Authed(app): Authed,
     ReqLang(lang): ReqLang,
+    IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<CustomerRequest>,
-) -> Result<(StatusCode, Json<Customer>), AppError> {
+) -> Result<Response, AppError> {
     let new = req.check().map_err(|v| AppError::validation(&v, lang))?;
-    let customer = state
-        .db
-        .insert_customer(&app, &new)
-        .await
-        .or_internal(lang)?;
-    Ok((StatusCode::CREATED, Json(customer)))
+    let customer = Customer {
+        id: new_id(),
+        full_name: new.full_name,
+        document: new.document,
+        business: new.business,
+        email: new.email,
+        phone: new.phone,
+        observations: new.observations,
+        address: new.address.map(|a| Address {
+            id: new_id(),
+            address: a.address,
+            number: a.number,
+            complement: a.complement,
+            neighborhood: a.neighborhood,
+            city: a.city,
+            state: a.state,
+            zipcode: a.zipcode,
+        }),
+        user_id: app.user_id.clone(),
+        application_id: app.id.clone(),
+        created_at: now_iso(),
+        deleted_at: None,
+    };
+    let hash = request_hash("customers.create", &req);
+    let (db, app, stored) = (&state.db, &app, &customer);
+    create_once(
+        db,
+        &app.id,
+        lang,
+        key,
+        hash,
+        StatusCode::CREATED,
+        &customer,
+        move |idem| async move { db.insert_customer(app, stored, idem.as_ref()).await },
+    )
+    .await
 }

@@ -1,4 +1,6 @@
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use paylink_model::*;
@@ -8,6 +10,7 @@ use crate::auth::Authed;
 use crate::db::{initial_plan, new_id, now_iso, InvoiceRows};
 use crate::error::{AppError, OrInternal, Reason};
 use crate::extract::{ApiJson, ReqLang};
+use crate::idempotency::{create_once, request_hash, IdempotencyKey};
 use crate::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -21,8 +24,9 @@ async fn invoices_create(
     State(state): State<AppState>,
     Authed(app): Authed,
     ReqLang(lang): ReqLang,
+    IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<InvoiceRequest>,
-) -> Result<Json<InvoiceCreated>, AppError> {
+) -> Result<Response, AppError> {
     let inv = req.check().map_err(|v| AppError::validation(&v, lang))?;
     // Rule 4: the customer must exist and be this application's.
     let Some(customer) = state
@@ -38,14 +42,9 @@ async fn invoices_create(
     let id = new_id();
     let created_at = now_iso();
     let plan = initial_plan(&inv);
-    let installment_ids = state
-        .db
-        .insert_invoice(&app, &id, &inv, &plan, &created_at)
-        .await
-        .or_internal(lang)?;
-    Ok(Json(InvoiceCreated {
+    let created = InvoiceCreated {
         url: state.pay_url(&id),
-        description: inv.description,
+        description: inv.description.clone(),
         invoice_type: inv.invoice_type,
         price: inv.price_cents,
         due_date: inv.due_date.to_iso_midnight_utc(),
@@ -56,9 +55,8 @@ async fn invoices_create(
         },
         installments: plan
             .iter()
-            .zip(installment_ids)
-            .map(|(p, installment_id)| InstallmentCreated {
-                id: installment_id,
+            .map(|p| InstallmentCreated {
+                id: new_id(),
                 installment: p.number,
                 price: p.price_cents,
                 price_paid: 0,
@@ -74,11 +72,27 @@ async fn invoices_create(
                 kind,
             })
             .collect(),
-        external_id: inv.external_id,
+        external_id: inv.external_id.clone(),
         created_at,
         price_by_customer: inv.price_by_customer,
         id,
-    }))
+    };
+    let hash = request_hash("invoices.create", &req);
+    let (db, app, inv, stored, plan) = (&state.db, &app, &inv, &created, &plan);
+    create_once(
+        db,
+        &app.id,
+        lang,
+        key,
+        hash,
+        StatusCode::OK,
+        &created,
+        move |idem| async move {
+            db.insert_invoice(app, inv, stored, plan, idem.as_ref())
+                .await
+        },
+    )
+    .await
 }
 
 /// The invoice in the detail form; 404 for unknown, deleted, or another

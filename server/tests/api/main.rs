@@ -7,6 +7,7 @@ mod auth;
 mod cli;
 mod customers;
 mod envelope;
+mod idempotency;
 mod invoices;
 mod proxy;
 mod web;

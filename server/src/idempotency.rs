@@ -1,0 +1,126 @@
+//! `Idempotency-Key` on the two creations, with Stripe's semantics: a retry
+//! with the same key and the same request within 24 h gets the first answer
+//! (same ids, same status) and creates nothing; the same key with another
+//! request is a 422; of concurrent requests with one key, one creates.
+
+use std::future::Future;
+
+use axum::body::Body;
+use axum::extract::FromRequestParts;
+use axum::http::{header, request::Parts, HeaderValue, StatusCode};
+use axum::response::Response;
+use paylink_model::Lang;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::db::{Db, DbError, Idem};
+use crate::error::{AppError, OrInternal, Reason};
+use crate::extract::lang_of;
+
+pub const HEADER: &str = "idempotency-key";
+
+/// The request's `Idempotency-Key`, if any: 1 to 255 visible ASCII characters.
+pub struct IdempotencyKey(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let Some(value) = parts.headers.get(HEADER) else {
+            return Ok(IdempotencyKey(None));
+        };
+        let key =
+            value.to_str().ok().map(str::trim).filter(|k| {
+                (1..=255).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic())
+            });
+        match key {
+            Some(k) => Ok(IdempotencyKey(Some(k.to_string()))),
+            None => Err(AppError::new(
+                Reason::BadIdempotencyKey,
+                lang_of(&parts.headers),
+            )),
+        }
+    }
+}
+
+/// Digest of the operation and the parsed request (not the raw bytes, so
+/// whitespace and key order do not make two equal requests differ).
+pub fn request_hash(operation: &str, request: &impl Serialize) -> String {
+    let json = serde_json::to_string(request).unwrap_or_default();
+    let digest = Sha256::new()
+        .chain_update(operation)
+        .chain_update(b"\n")
+        .chain_update(json)
+        .finalize();
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn json_response(status: StatusCode, body: String, replayed: bool) -> Response {
+    let mut res = Response::new(Body::from(body));
+    *res.status_mut() = status;
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    if replayed {
+        res.headers_mut()
+            .insert("idempotent-replayed", HeaderValue::from_static("true"));
+    }
+    res
+}
+
+fn replay(stored: Idem, request_hash: &str, lang: Lang) -> Result<Response, AppError> {
+    if stored.request_hash != request_hash {
+        return Err(AppError::new(Reason::IdempotencyKeyReused, lang));
+    }
+    let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
+    Ok(json_response(status, stored.body, true))
+}
+
+fn is_unique_violation(e: &DbError) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+/// Answers `response` after `insert` stores it, or replays the stored answer
+/// of an earlier request with the same key.
+#[allow(clippy::too_many_arguments)]
+pub async fn create_once<T, F, Fut>(
+    db: &Db,
+    app_id: &str,
+    lang: Lang,
+    key: Option<String>,
+    request_hash: String,
+    status: StatusCode,
+    response: &T,
+    insert: F,
+) -> Result<Response, AppError>
+where
+    T: Serialize,
+    F: FnOnce(Option<Idem>) -> Fut,
+    Fut: Future<Output = Result<(), DbError>>,
+{
+    let body = serde_json::to_string(response).or_internal(lang)?;
+    let idem = key.map(|key| Idem {
+        key,
+        request_hash,
+        status: status.as_u16(),
+        body: body.clone(),
+    });
+    if let Some(i) = &idem {
+        if let Some(stored) = db.find_idempotent(app_id, &i.key).await.or_internal(lang)? {
+            return replay(stored, &i.request_hash, lang);
+        }
+    }
+    match insert(idem.clone()).await {
+        Ok(()) => Ok(json_response(status, body, false)),
+        // A concurrent request with the same key committed first: answer as it did.
+        Err(e) if is_unique_violation(&e) && idem.is_some() => {
+            let i = idem.expect("checked above");
+            match db.find_idempotent(app_id, &i.key).await.or_internal(lang)? {
+                Some(stored) => replay(stored, &i.request_hash, lang),
+                None => Err(AppError::internal(e, lang)),
+            }
+        }
+        Err(e) => Err(AppError::internal(e, lang)),
+    }
+}
