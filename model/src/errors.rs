@@ -35,6 +35,7 @@ pub enum Msg {
     OnlyWhen(&'static str),
     PeriodMin,
     HttpsUrl,
+    InternalHost,
     Url,
     EndDateAfterDue,
     RecurringNeedsEnd,
@@ -166,6 +167,11 @@ impl Msg {
                     format!("The minimum period is {MIN_PERIOD_DAYS} days.")
                 }
             }
+            InternalHost => t(
+                pt,
+                "O endereço aponta para uma rede interna; use um host público.",
+                "The address points to an internal network; use a public host.",
+            ),
             HttpsUrl => t(
                 pt,
                 "Informe uma URL HTTPS válida.",

@@ -113,6 +113,13 @@ pub struct NewWebhook {
     pub url: String,
 }
 
+/// Server settings that change a rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Accept `http://` webhook URLs and loopback/private hosts (local tests only).
+    pub allow_insecure_webhooks: bool,
+}
+
 /// A required or optional enum given as text.
 fn enum_field<T: Copy>(
     v: &mut Violations,
@@ -175,7 +182,12 @@ fn price_field(v: &mut Violations, price: Option<f64>) -> Option<i64> {
 const PERIODIC: &str = "invoiceType = RECURRING | SUBSCRIPTION";
 
 impl InvoiceRequest {
+    /// [`InvoiceRequest::check_with`] with the production defaults.
     pub fn check(&self) -> Result<NewInvoice, Violations> {
+        self.check_with(CheckOptions::default())
+    }
+
+    pub fn check_with(&self, opts: CheckOptions) -> Result<NewInvoice, Violations> {
         let mut v = Violations::default();
 
         let customer_id = match present(&self.customer_id) {
@@ -388,10 +400,10 @@ impl InvoiceRequest {
                     v.add(format!("webhooks[{i}].url"), Msg::Required);
                     None
                 }
-                Some(u) => match br::parse_http_url(u) {
-                    Some(parts) if parts.https => Some(u.to_string()),
-                    _ => {
-                        v.add(format!("webhooks[{i}].url"), Msg::HttpsUrl);
+                Some(u) => match br::check_webhook_url(u, opts.allow_insecure_webhooks) {
+                    Ok(()) => Some(u.to_string()),
+                    Err(msg) => {
+                        v.add(format!("webhooks[{i}].url"), msg);
                         None
                     }
                 },

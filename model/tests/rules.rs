@@ -1267,8 +1267,8 @@ fn webhook_url_must_be_https_without_credentials() {
             "https://api.loja.com.br:8443/hook?token=abc#x",
             "port, query and fragment",
         ),
-        ("https://localhost/hook", "single-label host"),
-        ("https://192.168.0.10/hook", "IPv4"),
+        ("https://hooks/hook", "single-label host"),
+        ("https://203.0.114.10/hook", "public IPv4"),
         ("https://[2001:db8::1]:8443/hook", "bracketed IPv6"),
         ("https://api.loja.com.br", "no path"),
     ] {
@@ -1306,11 +1306,31 @@ fn webhook_url_must_be_https_without_credentials() {
         ("https://[zz::1]/hook", "not an IPv6 address"),
         ("https://api.loja.com.br\\@evil.example", "backslash"),
         ("javascript:alert(1)", "script"),
+        ("https://localhost/hook", "localhost"),
+        ("https://127.0.0.1/hook", "loopback IPv4"),
+        ("https://192.168.0.10/hook", "private IPv4"),
+        ("https://10.1.2.3/hook", "private 10/8"),
+        (
+            "https://169.254.169.254/latest/meta-data",
+            "link-local (cloud metadata)",
+        ),
+        ("https://100.64.0.1/hook", "carrier-grade NAT"),
+        ("https://[::1]/hook", "loopback IPv6"),
+        ("https://[fd00::1]/hook", "unique-local IPv6"),
+        ("https://[::ffff:127.0.0.1]/hook", "IPv4-mapped loopback"),
     ] {
         let mut req = installment();
         req.webhooks.as_mut().unwrap()[0].url = s(url);
         assert_invoice_errors(&req, &["webhooks[0].url"], why);
     }
+    // Local receivers are allowed only when the server says so (tests).
+    let mut req = installment();
+    req.webhooks.as_mut().unwrap()[0].url = s("http://127.0.0.1:9000/hook");
+    let opts = paylink_model::CheckOptions {
+        allow_insecure_webhooks: true,
+    };
+    assert!(req.check_with(opts).is_ok());
+    assert!(req.check().is_err());
     for (url, why) in [(None, "url missing"), (s("  "), "url blank")] {
         let mut req = installment();
         req.webhooks.as_mut().unwrap()[0].url = url;
