@@ -1,4 +1,4 @@
-//! `paylink` command line: `serve`, `token create`.
+//! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -10,8 +10,9 @@ use clap::{Parser, Subcommand};
 use crate::{
     app, auth,
     db::Db,
+    payments,
     proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT},
-    AppState, Options,
+    webhooks, AppState, Options,
 };
 
 #[derive(Parser)]
@@ -33,6 +34,92 @@ enum Command {
     Token {
         #[command(subcommand)]
         command: TokenCommand,
+    },
+    /// Sandbox payments: confirm or reverse an installment as a bank would.
+    Simulate {
+        #[command(subcommand)]
+        command: SimulateCommand,
+    },
+    /// Invoice administration.
+    Invoice {
+        #[command(subcommand)]
+        command: InvoiceCommand,
+    },
+    /// Application-level webhooks, the signing secret, and deliveries.
+    Webhook {
+        #[command(subcommand)]
+        command: WebhookCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum SimulateCommand {
+    /// Confirm the payment of an installment (default: the next one waiting).
+    Pay {
+        invoice_id: String,
+        #[arg(long)]
+        installment: Option<u32>,
+        /// PIX or BOLETO (default: the invoice's first accepted type).
+        #[arg(long)]
+        method: Option<String>,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+    /// Reverse a confirmed payment.
+    Reverse {
+        invoice_id: String,
+        #[arg(long)]
+        installment: u32,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum InvoiceCommand {
+    /// Soft-delete an invoice (a 404 from then on; fires INVOICE_DELETED).
+    Delete {
+        invoice_id: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum WebhookCommand {
+    /// Register an application-level webhook.
+    Add {
+        #[arg(long)]
+        token_name: String,
+        #[arg(long)]
+        hook_type: String,
+        #[arg(long)]
+        url: String,
+        /// Accept http:// and internal hosts (local testing only).
+        #[arg(long)]
+        allow_insecure: bool,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+    /// Print the application's signing secret (`whsec_...`).
+    Secret {
+        #[arg(long)]
+        token_name: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+    /// List delivery attempts (all, or of one event).
+    Deliveries {
+        #[arg(long)]
+        event: Option<String>,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+    /// Queue an event for delivery again.
+    Redeliver {
+        event_id: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
     },
 }
 
@@ -59,6 +146,9 @@ struct ServeArgs {
     /// Sandbox mode (simulated payments); the README's run command uses it.
     #[arg(long)]
     sandbox: bool,
+    /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
+    #[arg(long)]
+    allow_insecure_webhooks: bool,
 }
 
 #[derive(Subcommand)]
@@ -121,7 +211,108 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Serve(args) => serve(args).await,
+        Command::Simulate { command } => simulate(command).await,
+        Command::Invoice {
+            command: InvoiceCommand::Delete { invoice_id, db },
+        } => {
+            payments::delete_invoice(&open(&db).await?, &invoice_id)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("invoice {invoice_id} deleted");
+            Ok(())
+        }
+        Command::Webhook { command } => webhook(command).await,
     }
+}
+
+async fn simulate(command: SimulateCommand) -> Result<(), String> {
+    let paid = match command {
+        SimulateCommand::Pay {
+            invoice_id,
+            installment,
+            method,
+            db,
+        } => {
+            let method = match method.as_deref() {
+                None => None,
+                Some(m) => Some(
+                    paylink_model::PaymentType::parse(&m.to_ascii_uppercase())
+                        .ok_or_else(|| format!("--method must be PIX or BOLETO, not {m:?}"))?,
+                ),
+            };
+            payments::simulate_pay(&open(&db).await?, &invoice_id, installment, method).await
+        }
+        SimulateCommand::Reverse {
+            invoice_id,
+            installment,
+            db,
+        } => payments::simulate_reverse(&open(&db).await?, &invoice_id, installment).await,
+    }
+    .map_err(|e| e.to_string())?;
+    println!("installment {} is now {}", paid.installment, paid.status);
+    Ok(())
+}
+
+async fn application(db: &Db, name: &str) -> Result<crate::db::Application, String> {
+    db.find_application_by_name(name)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no application named {name:?} (see `paylink token create`)"))
+}
+
+async fn webhook(command: WebhookCommand) -> Result<(), String> {
+    match command {
+        WebhookCommand::Add {
+            token_name,
+            hook_type,
+            url,
+            allow_insecure,
+            db,
+        } => {
+            let db = open(&db).await?;
+            let app = application(&db, &token_name).await?;
+            let kind = paylink_model::HookType::parse(&hook_type).ok_or_else(|| {
+                format!(
+                    "--hook-type must be one of {}",
+                    paylink_model::HookType::NAMES.join(", ")
+                )
+            })?;
+            paylink_model::br::check_webhook_url(&url, allow_insecure)
+                .map_err(|m| m.render(paylink_model::Lang::En))?;
+            let id = webhooks::add_app_webhook(&db, &app.id, kind, &url)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("webhook {id}: {hook_type} -> {url}");
+        }
+        WebhookCommand::Secret { token_name, db } => {
+            let db = open(&db).await?;
+            let app = application(&db, &token_name).await?;
+            println!(
+                "{}",
+                db.webhook_secret(&app.id)
+                    .await
+                    .map_err(|e| e.to_string())?
+            );
+        }
+        WebhookCommand::Deliveries { event, db } => {
+            let rows = webhooks::list_deliveries(&open(&db).await?, event.as_deref())
+                .await
+                .map_err(|e| e.to_string())?;
+            for r in rows {
+                println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            }
+        }
+        WebhookCommand::Redeliver { event_id, db } => {
+            let n = webhooks::redeliver(&open(&db).await?, &event_id)
+                .await
+                .map_err(|e| e.to_string())?;
+            if n == 0 {
+                return Err(format!("event {event_id} has no deliveries to repeat"));
+            }
+            println!("{n} deliveries queued for event {event_id}");
+        }
+    }
+    Ok(())
 }
 
 async fn open(path: &str) -> Result<Db, String> {
@@ -170,7 +361,9 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     if dist.is_none() {
         tracing::warn!(dist = %args.dist.display(), "no built widget found: pages are not served");
     }
+    tokio::spawn(webhooks::Deliverer::new(db.clone(), args.allow_insecure_webhooks).run());
     let state = AppState {
+        allow_insecure_webhooks: args.allow_insecure_webhooks,
         db,
         public_url: Arc::from(public_url.as_str()),
     };

@@ -5,7 +5,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use paylink_model::{
-    Customer, CustomerDetail, InvoiceCreated, InvoiceType, NewInvoice, PlannedInstallment,
+    Customer, CustomerDetail, HookType, InvoiceCreated, InvoiceType, NewInvoice, PlannedInstallment,
 };
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
@@ -14,7 +14,7 @@ pub type DbError = sqlx::Error;
 
 #[derive(Clone)]
 pub struct Db {
-    pool: SqlitePool,
+    pub(crate) pool: SqlitePool,
 }
 
 pub fn now_iso() -> String {
@@ -352,6 +352,29 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         }
+        // The outbox: INVOICE_CREATED, and PAYMENT_GENERATED for each
+        // installment's charge, committed with the invoice itself.
+        let event = |kind, installment| crate::events::NewEvent {
+            application_id: &app.id,
+            invoice_id: id,
+            external_id: &inv.external_id,
+            kind,
+            installment,
+            method: None,
+        };
+        crate::events::record(&mut tx, event(HookType::InvoiceCreated, None)).await?;
+        for i in &created.installments {
+            let snapshot = crate::events::InstallmentSnapshot {
+                id: i.id.clone(),
+                installment: i.installment,
+                price: i.price,
+                price_paid: i.price_paid,
+                status: i.status.as_str().to_string(),
+                due_date: i.due_date.clone(),
+            };
+            crate::events::record(&mut tx, event(HookType::PaymentGenerated, Some(snapshot)))
+                .await?;
+        }
         tx.commit().await
     }
 
@@ -426,4 +449,41 @@ pub fn initial_plan(inv: &NewInvoice) -> Vec<PlannedInstallment> {
         1
     };
     paylink_model::installment_plan(inv.price_cents, count, inv.due_date)
+}
+
+/// ISO timestamp `after` from now.
+pub fn iso_in(after: Duration) -> String {
+    paylink_model::date::iso_utc_from_millis(now_millis() + after.as_millis() as i64)
+}
+
+impl Db {
+    /// The application's webhook signing secret, created on first use.
+    pub async fn webhook_secret(&self, app_id: &str) -> Result<String, DbError> {
+        // Set only where still empty, so two callers racing agree on one secret.
+        sqlx::query(
+            "UPDATE applications SET webhook_secret = $1 WHERE id = $2 AND webhook_secret IS NULL",
+        )
+        .bind(crate::webhooks::new_secret())
+        .bind(app_id)
+        .execute(&self.pool)
+        .await?;
+        sqlx::query_scalar("SELECT webhook_secret FROM applications WHERE id = $1")
+            .bind(app_id)
+            .fetch_one(&self.pool)
+            .await
+    }
+
+    pub async fn find_application_by_name(
+        &self,
+        name: &str,
+    ) -> Result<Option<Application>, DbError> {
+        let id: Option<String> = sqlx::query_scalar("SELECT id FROM applications WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        match id {
+            Some(id) => self.find_application(&id).await,
+            None => Ok(None),
+        }
+    }
 }

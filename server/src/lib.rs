@@ -5,11 +5,14 @@ pub mod auth;
 pub mod cli;
 pub mod db;
 pub mod error;
+pub mod events;
 pub mod extract;
 pub mod http;
 pub mod idempotency;
+pub mod payments;
 pub mod proxy;
 pub mod web;
+pub mod webhooks;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -31,6 +34,8 @@ pub struct AppState {
     pub db: db::Db,
     /// Base of payment links: `{public_url}/pay/{invoice id}`.
     pub public_url: Arc<str>,
+    /// Accept http:// and internal webhook hosts (local tests only).
+    pub allow_insecure_webhooks: bool,
 }
 
 impl AppState {

@@ -27,7 +27,12 @@ async fn invoices_create(
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<InvoiceRequest>,
 ) -> Result<Response, AppError> {
-    let inv = req.check().map_err(|v| AppError::validation(&v, lang))?;
+    let opts = CheckOptions {
+        allow_insecure_webhooks: state.allow_insecure_webhooks,
+    };
+    let inv = req
+        .check_with(opts)
+        .map_err(|v| AppError::validation(&v, lang))?;
     // Rule 4: the customer must exist and be this application's.
     let Some(customer) = state
         .db

@@ -113,3 +113,185 @@ fn a_database_path_that_cannot_be_opened_is_a_clear_error() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open database"));
 }
+
+fn paylink(args: &[&str], db: &std::path::Path) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "paylink {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn serve(db: &std::path::Path) -> (std::process::Child, String) {
+    let mut child = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--allow-insecure-webhooks",
+            "--db",
+        ])
+        .arg(db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (
+        child,
+        line.trim()
+            .strip_prefix("paylink listening on ")
+            .unwrap()
+            .to_string(),
+    )
+}
+
+/// The README's merchant story: webhooks registered with the CLI while the
+/// server runs, the receiver down for the first attempts, the server killed
+/// (-9) in the middle of the retries and restarted, a payment simulated from
+/// the CLI; every event still arrives, signed with the printed secret.
+#[tokio::test]
+async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("events.db");
+    let token = paylink(&["token", "create", "--name", "loja"], &db)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    let rx = crate::receiver::Receiver::start().await;
+    for kind in ["INVOICE_CREATED", "PAYMENT_GENERATED", "PAYMENT_CONFIRMED"] {
+        paylink(
+            &[
+                "webhook",
+                "add",
+                "--token-name",
+                "loja",
+                "--hook-type",
+                kind,
+                "--url",
+                &rx.url,
+                "--allow-insecure",
+            ],
+            &db,
+        );
+    }
+    let secret = paylink(&["webhook", "secret", "--token-name", "loja"], &db)
+        .trim()
+        .to_string();
+    rx.fail_with(&[(500, None), (500, None)]);
+
+    let (mut server, addr) = serve(&db);
+    let client = reqwest::Client::new();
+    let auth = format!("Basic {token}");
+    let customer: serde_json::Value = client
+        .post(format!("{addr}/invoices/applications/customers"))
+        .header("Authorization", &auth)
+        .json(&json!({ "fullName": "Maria" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut req = crate::helpers::invoice_body(customer["id"].as_str().unwrap());
+    req["webhooks"] = json!([]);
+    req["installmentCount"] = json!(2);
+    let invoice: serde_json::Value = client
+        .post(format!("{addr}/invoices/applications/invoices"))
+        .header("Authorization", &auth)
+        .json(&req)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = invoice["id"].as_str().unwrap().to_string();
+
+    // Both failures happen at once (first attempts); kill before the 5 s retries.
+    rx.wait_for(10, "the two failed first attempts", |g| g.len() >= 2)
+        .await;
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (mut server, _) = serve(&db);
+    paylink(
+        &[
+            "simulate",
+            "pay",
+            &id,
+            "--installment",
+            "2",
+            "--method",
+            "PIX",
+        ],
+        &db,
+    );
+
+    let got = rx
+        .wait_for(20, "every event answered 200", |g| {
+            // The first two receipts were answered 500; the rest were accepted.
+            let mut ids: Vec<&str> = g.iter().skip(2).map(|r| r.id.as_str()).collect();
+            ids.sort();
+            ids.dedup();
+            ids.len() == 4
+        })
+        .await;
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut by_id = std::collections::BTreeMap::new();
+    for r in &got {
+        assert!(r.verify(&secret), "signed: {}", r.body);
+        by_id
+            .entry(r.id.clone())
+            .or_insert_with(Vec::new)
+            .push(r.json());
+    }
+    let mut types: Vec<String> = by_id
+        .values()
+        .map(|v| v[0]["type"].as_str().unwrap().to_string())
+        .collect();
+    types.sort();
+    assert_eq!(
+        types,
+        [
+            "INVOICE_CREATED",
+            "PAYMENT_CONFIRMED",
+            "PAYMENT_GENERATED",
+            "PAYMENT_GENERATED"
+        ]
+    );
+    for copies in by_id.values() {
+        assert!(
+            copies.windows(2).all(|w| w[0] == w[1]),
+            "a duplicate is the same event"
+        );
+    }
+    let deliveries = paylink(&["webhook", "deliveries"], &db);
+    assert_eq!(deliveries.lines().count(), 4);
+    assert!(
+        deliveries
+            .lines()
+            .all(|l| l.contains("\"status\":\"succeeded\"")),
+        "{deliveries}"
+    );
+
+    // Illegal transitions are clear errors from the CLI.
+    let again = Command::new(BIN)
+        .args(["simulate", "pay", &id, "--installment", "2", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already paid"));
+}

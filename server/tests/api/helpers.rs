@@ -19,6 +19,16 @@ pub async fn spawn_app() -> TestApp {
 
 /// Like [`spawn_app`]; `proxy` picks the proxy configuration from the app's own token.
 pub async fn spawn_app_with(proxy: impl FnOnce(&str) -> Option<ProxyConfig>) -> TestApp {
+    spawn(proxy, false).await
+}
+
+/// A server whose webhooks may go to local receivers (http://127.0.0.1), with
+/// its delivery worker running.
+pub async fn spawn_app_insecure() -> TestApp {
+    spawn(|_| None, true).await
+}
+
+async fn spawn(proxy: impl FnOnce(&str) -> Option<ProxyConfig>, insecure: bool) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path().join("paylink.db").to_str().unwrap())
         .await
@@ -29,7 +39,9 @@ pub async fn spawn_app_with(proxy: impl FnOnce(&str) -> Option<ProxyConfig>) -> 
     let state = AppState {
         db: db.clone(),
         public_url: Arc::from(addr.as_str()),
+        allow_insecure_webhooks: insecure,
     };
+    tokio::spawn(paylink_server::webhooks::Deliverer::new(db.clone(), insecure).run());
     let options = Options {
         proxy: proxy(&token),
         dist: None,

@@ -10,4 +10,6 @@ mod envelope;
 mod idempotency;
 mod invoices;
 mod proxy;
+mod receiver;
 mod web;
+mod webhooks;

@@ -29,6 +29,7 @@ async fn spawn_with_dist() -> (String, tempfile::TempDir) {
     let state = AppState {
         db,
         public_url: Arc::from(addr.as_str()),
+        allow_insecure_webhooks: false,
     };
     let options = Options {
         proxy: None,

@@ -1,0 +1,229 @@
+//! The invoice lifecycle beyond creation: simulated payments and reversals
+//! (sandbox), and soft deletion. Each change and its event are one transaction.
+
+use paylink_model::{HookType, InstallmentStatus, PaymentType};
+use sqlx::Row;
+
+use crate::db::{now_iso, Db, DbError};
+use crate::events::{self, InstallmentSnapshot, NewEvent};
+
+#[derive(Debug)]
+pub enum LifecycleError {
+    InvoiceNotFound,
+    InstallmentNotFound(u32),
+    NothingToPay,
+    AlreadyPaid(u32),
+    NotPaid(u32),
+    MethodNotAccepted(PaymentType),
+    Db(DbError),
+}
+
+impl std::fmt::Display for LifecycleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LifecycleError::InvoiceNotFound => write!(f, "invoice not found (or deleted)"),
+            LifecycleError::InstallmentNotFound(n) => {
+                write!(f, "the invoice has no installment {n}")
+            }
+            LifecycleError::NothingToPay => write!(f, "every installment is already paid"),
+            LifecycleError::AlreadyPaid(n) => write!(f, "installment {n} is already paid"),
+            LifecycleError::NotPaid(n) => {
+                write!(f, "installment {n} is not paid, so it cannot be reversed")
+            }
+            LifecycleError::MethodNotAccepted(m) => write!(f, "the invoice does not accept {m}"),
+            LifecycleError::Db(e) => write!(f, "database error: {e}"),
+        }
+    }
+}
+
+impl From<DbError> for LifecycleError {
+    fn from(e: DbError) -> Self {
+        LifecycleError::Db(e)
+    }
+}
+
+struct InvoiceHead {
+    application_id: String,
+    external_id: String,
+}
+
+async fn invoice_head(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    invoice_id: &str,
+) -> Result<InvoiceHead, LifecycleError> {
+    let row = sqlx::query(
+        "SELECT application_id, external_id FROM invoices WHERE id = $1 AND deleted_at IS NULL",
+    )
+    .bind(invoice_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(LifecycleError::InvoiceNotFound)?;
+    Ok(InvoiceHead {
+        application_id: row.get("application_id"),
+        external_id: row.get("external_id"),
+    })
+}
+
+/// Confirms the payment of installment `number` (default: the first one
+/// waiting for payment), as the bank would: `CONFIRMED`, paid in full, with
+/// `paidAt`, `paymentReceivedAt`, `updatedAt`; fires `PAYMENT_CONFIRMED`.
+pub async fn simulate_pay(
+    db: &Db,
+    invoice_id: &str,
+    number: Option<u32>,
+    method: Option<PaymentType>,
+) -> Result<InstallmentSnapshot, LifecycleError> {
+    // Writing first takes SQLite's write lock at once, so the read below
+    // cannot go stale under a concurrent payment.
+    let mut tx = db.pool.begin().await?;
+    sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
+        .bind(invoice_id)
+        .execute(&mut *tx)
+        .await?;
+    let head = invoice_head(&mut tx, invoice_id).await?;
+    let accepted: Vec<String> = sqlx::query_scalar(
+        "SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position",
+    )
+    .bind(invoice_id)
+    .fetch_all(&mut *tx)
+    .await?;
+    let method = match method {
+        Some(m) if !accepted.iter().any(|a| a == m.as_str()) => {
+            return Err(LifecycleError::MethodNotAccepted(m))
+        }
+        Some(m) => m,
+        None => accepted
+            .first()
+            .and_then(|a| PaymentType::parse(a))
+            .unwrap_or(PaymentType::Pix),
+    };
+    let row = match number {
+        Some(n) => sqlx::query("SELECT id, number, price_cents, status, due_date FROM installments WHERE invoice_id = $1 AND number = $2")
+            .bind(invoice_id)
+            .bind(n as i64)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or(LifecycleError::InstallmentNotFound(n))?,
+        None => sqlx::query(
+            "SELECT id, number, price_cents, status, due_date FROM installments
+             WHERE invoice_id = $1 AND status = 'WAITING_PAYMENT' ORDER BY number LIMIT 1",
+        )
+        .bind(invoice_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(LifecycleError::NothingToPay)?,
+    };
+    let n = row.get::<i64, _>("number") as u32;
+    if row.get::<&str, _>("status") != InstallmentStatus::WaitingPayment.as_str() {
+        return Err(LifecycleError::AlreadyPaid(n));
+    }
+    let now = now_iso();
+    let price: i64 = row.get("price_cents");
+    sqlx::query(
+        "UPDATE installments SET status = 'CONFIRMED', price_paid_cents = price_cents, paid_at = $1,
+                payment_received_at = $1, updated_at = $1 WHERE id = $2",
+    )
+    .bind(&now)
+    .bind(row.get::<&str, _>("id"))
+    .execute(&mut *tx)
+    .await?;
+    let snapshot = InstallmentSnapshot {
+        id: row.get("id"),
+        installment: n,
+        price,
+        price_paid: price,
+        status: InstallmentStatus::Confirmed.as_str().into(),
+        due_date: due_iso(row.get("due_date")),
+    };
+    events::record(
+        &mut tx,
+        NewEvent {
+            application_id: &head.application_id,
+            invoice_id,
+            external_id: &head.external_id,
+            kind: HookType::PaymentConfirmed,
+            installment: Some(snapshot.clone()),
+            method: Some(method),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(snapshot)
+}
+
+/// Reverses a confirmed payment: `REVERSED`, `updatedAt` set.
+pub async fn simulate_reverse(
+    db: &Db,
+    invoice_id: &str,
+    number: u32,
+) -> Result<InstallmentSnapshot, LifecycleError> {
+    let mut tx = db.pool.begin().await?;
+    sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
+        .bind(invoice_id)
+        .execute(&mut *tx)
+        .await?;
+    invoice_head(&mut tx, invoice_id).await?;
+    let row = sqlx::query("SELECT id, price_cents, price_paid_cents, status, due_date FROM installments WHERE invoice_id = $1 AND number = $2")
+        .bind(invoice_id)
+        .bind(number as i64)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(LifecycleError::InstallmentNotFound(number))?;
+    if row.get::<&str, _>("status") != InstallmentStatus::Confirmed.as_str() {
+        return Err(LifecycleError::NotPaid(number));
+    }
+    sqlx::query("UPDATE installments SET status = 'REVERSED', updated_at = $1 WHERE id = $2")
+        .bind(now_iso())
+        .bind(row.get::<&str, _>("id"))
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(InstallmentSnapshot {
+        id: row.get("id"),
+        installment: number,
+        price: row.get("price_cents"),
+        price_paid: row.get("price_paid_cents"),
+        status: InstallmentStatus::Reversed.as_str().into(),
+        due_date: due_iso(row.get("due_date")),
+    })
+}
+
+/// Soft-deletes an invoice (`deletedAt`); it is a 404 from then on. Fires `INVOICE_DELETED`.
+pub async fn delete_invoice(db: &Db, invoice_id: &str) -> Result<(), LifecycleError> {
+    let mut tx = db.pool.begin().await?;
+    let now = now_iso();
+    let changed =
+        sqlx::query("UPDATE invoices SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL")
+            .bind(&now)
+            .bind(invoice_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+    if changed == 0 {
+        return Err(LifecycleError::InvoiceNotFound);
+    }
+    let row = sqlx::query("SELECT application_id, external_id FROM invoices WHERE id = $1")
+        .bind(invoice_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    events::record(
+        &mut tx,
+        NewEvent {
+            application_id: row.get("application_id"),
+            invoice_id,
+            external_id: row.get("external_id"),
+            kind: HookType::InvoiceDeleted,
+            installment: None,
+            method: None,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+fn due_iso(date: String) -> String {
+    paylink_model::Date::parse_iso(&date)
+        .map(paylink_model::Date::to_iso_midnight_utc)
+        .unwrap_or(date)
+}

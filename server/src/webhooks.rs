@@ -1,0 +1,430 @@
+//! Webhook delivery, the Standard Webhooks way: signed (`webhook-id`,
+//! `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`),
+//! at-least-once from the `deliveries` outbox, retried on the Standard
+//! Webhooks schedule, and never to an internal address unless allowed.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use sqlx::Row;
+
+use crate::db::{new_id, now_iso, Db, DbError};
+
+/// Delay before retry n (after the n-th failed attempt): 5 s, 5 min, 30 min,
+/// 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. The first attempt is immediate; after
+/// the tenth the delivery is `failed`.
+pub const RETRY_SCHEDULE: [u64; 9] = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
+pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a worker holds a claimed delivery before another may take it.
+const LEASE: Duration = Duration::from_secs(60);
+
+/// `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the secret
+/// after its `whsec_` prefix, base64-decoded.
+pub fn sign(secret: &str, msg_id: &str, timestamp: i64, body: &str) -> Option<String> {
+    let key = STANDARD
+        .decode(secret.strip_prefix("whsec_").unwrap_or(secret))
+        .ok()?;
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).ok()?;
+    mac.update(format!("{msg_id}.{timestamp}.{body}").as_bytes());
+    Some(format!(
+        "v1,{}",
+        STANDARD.encode(mac.finalize().into_bytes())
+    ))
+}
+
+pub fn new_secret() -> String {
+    let mut raw = [0u8; 24];
+    getrandom::getrandom(&mut raw).expect("the OS random source is available");
+    format!("whsec_{}", STANDARD.encode(raw))
+}
+
+/// Resolves names and drops internal addresses, so the connection is only
+/// ever made to a public one (a name that resolves to 127.0.0.1 at send
+/// time, DNS rebinding included, gets nowhere).
+struct PublicOnly;
+
+impl reqwest::dns::Resolve for PublicOnly {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let host = name.as_str().to_string();
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
+                .await?
+                .filter(|a| !paylink_model::br::ip_is_internal(a.ip()))
+                .collect();
+            if addrs.is_empty() {
+                return Err(format!("{host} resolves only to internal addresses").into());
+            }
+            Ok(Box::new(addrs.into_iter()) as reqwest::dns::Addrs)
+        })
+    }
+}
+
+#[derive(Clone)]
+pub struct Deliverer {
+    db: Db,
+    client: reqwest::Client,
+    allow_insecure: bool,
+}
+
+enum Outcome {
+    Success(u16),
+    /// Retry later: status (if any), error text, server's Retry-After.
+    Retry(Option<u16>, String, Option<u64>),
+    /// 410 Gone: the endpoint asked never to be called again.
+    Gone,
+    /// Will never work (refused address or scheme): no retries.
+    Refused(String),
+}
+
+impl Deliverer {
+    pub fn new(db: Db, allow_insecure: bool) -> Deliverer {
+        let mut builder = reqwest::Client::builder()
+            .timeout(SEND_TIMEOUT)
+            .connect_timeout(Duration::from_secs(5))
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent("paylink-webhooks/1");
+        if !allow_insecure {
+            builder = builder.dns_resolver(Arc::new(PublicOnly));
+        }
+        Deliverer {
+            db,
+            client: builder.build().expect("a valid HTTP client"),
+            allow_insecure,
+        }
+    }
+
+    /// Runs forever: delivers what is due, then waits a little. Everything it
+    /// needs is in the database, so a restart (or a CLI write) loses nothing.
+    pub async fn run(self) {
+        loop {
+            match self.deliver_due().await {
+                Ok(n) if n > 0 => continue,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "webhook delivery pass failed"),
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+    }
+
+    /// One pass: claims up to 16 due deliveries and sends them concurrently.
+    pub async fn deliver_due(&self) -> Result<usize, DbError> {
+        let now = now_iso();
+        let due: Vec<String> = sqlx::query(
+            "SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1
+               AND (locked_until IS NULL OR locked_until < $1)
+             ORDER BY next_attempt_at LIMIT 16",
+        )
+        .bind(&now)
+        .fetch_all(&self.db.pool)
+        .await?
+        .iter()
+        .map(|r| r.get("id"))
+        .collect();
+        let lease = crate::db::iso_in(LEASE);
+        let mut tasks = tokio::task::JoinSet::new();
+        for id in due {
+            // Only the worker whose UPDATE changes the row owns the delivery.
+            let claimed = sqlx::query(
+                "UPDATE deliveries SET locked_until = $1 WHERE id = $2 AND status = 'pending'
+                   AND (locked_until IS NULL OR locked_until < $3)",
+            )
+            .bind(&lease)
+            .bind(&id)
+            .bind(&now)
+            .execute(&self.db.pool)
+            .await?
+            .rows_affected()
+                == 1;
+            if claimed {
+                let me = self.clone();
+                tasks.spawn(async move {
+                    if let Err(e) = me.deliver(&id).await {
+                        tracing::warn!(delivery = %id, error = %e, "webhook delivery failed to record");
+                    }
+                });
+            }
+        }
+        let n = tasks.len();
+        tasks.join_all().await;
+        Ok(n)
+    }
+
+    async fn deliver(&self, delivery_id: &str) -> Result<(), DbError> {
+        let row = sqlx::query(
+            "SELECT d.url, d.attempts, e.id AS event_id, e.payload, e.application_id
+             FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = $1",
+        )
+        .bind(delivery_id)
+        .fetch_one(&self.db.pool)
+        .await?;
+        let url: String = row.get("url");
+        let event_id: String = row.get("event_id");
+        let payload: String = row.get("payload");
+        let attempts: i64 = row.get::<i64, _>("attempts") + 1;
+        let secret = self
+            .db
+            .webhook_secret(row.get::<&str, _>("application_id"))
+            .await?;
+
+        let started = Instant::now();
+        let outcome = self.send(&url, &event_id, &payload, &secret).await;
+        let ms = started.elapsed().as_millis() as i64;
+        let now = now_iso();
+        let (code, error) = match &outcome {
+            Outcome::Success(c) => (Some(*c), None),
+            Outcome::Retry(c, e, _) => (*c, Some(e.clone())),
+            Outcome::Gone => (Some(410), Some("410 Gone: endpoint disabled".to_string())),
+            Outcome::Refused(e) => (None, Some(e.clone())),
+        };
+        let (status, next) = match &outcome {
+            Outcome::Success(_) => ("succeeded", None),
+            Outcome::Gone => ("disabled", None),
+            Outcome::Refused(_) => ("failed", None),
+            Outcome::Retry(..) if attempts >= MAX_ATTEMPTS => ("failed", None),
+            Outcome::Retry(_, _, retry_after) => {
+                let base = RETRY_SCHEDULE[(attempts - 1) as usize];
+                let delay = retry_after.map_or_else(|| jitter(base), |s| s.min(86_400));
+                (
+                    "pending",
+                    Some(crate::db::iso_in(Duration::from_secs(delay))),
+                )
+            }
+        };
+        let mut tx = self.db.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(new_id())
+        .bind(delivery_id)
+        .bind(&now)
+        .bind(code.map(i64::from))
+        .bind(&error)
+        .bind(ms)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, locked_until = NULL,
+                    last_status_code = $4, last_error = $5, updated_at = $6 WHERE id = $7",
+        )
+        .bind(status)
+        .bind(attempts)
+        .bind(&next)
+        .bind(code.map(i64::from))
+        .bind(&error)
+        .bind(&now)
+        .bind(delivery_id)
+        .execute(&mut *tx)
+        .await?;
+        if matches!(outcome, Outcome::Gone) {
+            // 410: the endpoint (this URL, for this application) asked never
+            // to be called again, whatever webhook rows point at it.
+            let app_id: &str = row.get("application_id");
+            sqlx::query("UPDATE app_webhooks SET disabled_at = $1 WHERE application_id = $2 AND url = $3 AND disabled_at IS NULL")
+                .bind(&now)
+                .bind(app_id)
+                .bind(&url)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "UPDATE invoice_webhooks SET disabled_at = $1 WHERE url = $3 AND disabled_at IS NULL
+                   AND invoice_id IN (SELECT id FROM invoices WHERE application_id = $2)",
+            )
+            .bind(&now)
+            .bind(app_id)
+            .bind(&url)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "UPDATE deliveries SET status = 'disabled', updated_at = $1 WHERE url = $3 AND status = 'pending'
+                   AND event_id IN (SELECT id FROM events WHERE application_id = $2)",
+            )
+            .bind(&now)
+            .bind(app_id)
+            .bind(&url)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await
+    }
+
+    async fn send(&self, url: &str, msg_id: &str, body: &str, secret: &str) -> Outcome {
+        if let Err(msg) = paylink_model::br::check_webhook_url(url, self.allow_insecure) {
+            return Outcome::Refused(format!("refused URL: {msg:?}"));
+        }
+        let timestamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
+        let Some(signature) = sign(secret, msg_id, timestamp, body) else {
+            return Outcome::Refused("the application's webhook secret is unreadable".into());
+        };
+        let res = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("webhook-id", msg_id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header("webhook-signature", signature)
+            .body(body.to_string())
+            .send()
+            .await;
+        match res {
+            Ok(r) if r.status().is_success() => Outcome::Success(r.status().as_u16()),
+            Ok(r) if r.status().as_u16() == 410 => Outcome::Gone,
+            Ok(r) => {
+                let retry_after = r
+                    .headers()
+                    .get("retry-after")
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.trim().parse::<u64>().ok());
+                Outcome::Retry(
+                    Some(r.status().as_u16()),
+                    format!("HTTP {}", r.status()),
+                    retry_after,
+                )
+            }
+            Err(e) => Outcome::Retry(None, error_chain(&e), None),
+        }
+    }
+}
+
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// ±10 % so that many endpoints failing together do not retry together.
+fn jitter(secs: u64) -> u64 {
+    let mut b = [0u8; 2];
+    let _ = getrandom::getrandom(&mut b);
+    let r = u16::from_le_bytes(b) as f64 / u16::MAX as f64; // 0..=1
+    ((secs as f64) * (0.9 + 0.2 * r)).round().max(1.0) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signs_like_the_standard_webhooks_reference() {
+        // The example of the Standard Webhooks specification.
+        let sig = sign(
+            "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265330,
+            r#"{"test": 2432232314}"#,
+        );
+        assert_eq!(
+            sig.as_deref(),
+            Some("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+        );
+    }
+
+    #[test]
+    fn jitter_stays_within_ten_percent() {
+        for _ in 0..100 {
+            let j = jitter(300);
+            assert!((270..=330).contains(&j), "{j}");
+        }
+    }
+}
+
+/// Registers an application-level webhook (used for an event type when the
+/// invoice has no webhook of that type).
+pub async fn add_app_webhook(
+    db: &Db,
+    app_id: &str,
+    hook_type: paylink_model::HookType,
+    url: &str,
+) -> Result<String, DbError> {
+    let id = new_id();
+    sqlx::query("INSERT INTO app_webhooks (id, application_id, hook_type, url, created_at) VALUES ($1, $2, $3, $4, $5)")
+        .bind(&id)
+        .bind(app_id)
+        .bind(hook_type.as_str())
+        .bind(url)
+        .bind(now_iso())
+        .execute(&db.pool)
+        .await?;
+    Ok(id)
+}
+
+/// One row of `paylink webhook deliveries`.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryRow {
+    pub id: String,
+    pub event_id: String,
+    pub event_type: String,
+    pub url: String,
+    pub status: String,
+    pub attempts: i64,
+    pub next_attempt_at: Option<String>,
+    pub last_status_code: Option<i64>,
+    pub last_error: Option<String>,
+}
+
+pub async fn list_deliveries(db: &Db, event_id: Option<&str>) -> Result<Vec<DeliveryRow>, DbError> {
+    let rows = sqlx::query(
+        "SELECT d.id, d.event_id, e.type, d.url, d.status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error
+         FROM deliveries d JOIN events e ON e.id = d.event_id
+         WHERE ($1 IS NULL OR d.event_id = $1) ORDER BY d.created_at, d.id",
+    )
+    .bind(event_id)
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|r| DeliveryRow {
+            id: r.get("id"),
+            event_id: r.get("event_id"),
+            event_type: r.get("type"),
+            url: r.get("url"),
+            status: r.get("status"),
+            attempts: r.get("attempts"),
+            next_attempt_at: r.get("next_attempt_at"),
+            last_status_code: r.get("last_status_code"),
+            last_error: r.get("last_error"),
+        })
+        .collect())
+}
+
+/// Sends an event again to every endpoint it was delivered to (same
+/// `webhook-id`, so receivers can drop it if they already have it).
+/// Returns how many deliveries were queued; 0 means no such event.
+pub async fn redeliver(db: &Db, event_id: &str) -> Result<usize, DbError> {
+    let mut tx = db.pool.begin().await?;
+    let targets = sqlx::query(
+        "SELECT DISTINCT webhook_source, webhook_id, url FROM deliveries WHERE event_id = $1",
+    )
+    .bind(event_id)
+    .fetch_all(&mut *tx)
+    .await?;
+    let now = now_iso();
+    for t in &targets {
+        crate::events::insert_delivery(
+            &mut tx,
+            event_id,
+            t.get("webhook_source"),
+            t.get("webhook_id"),
+            t.get("url"),
+            &now,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(targets.len())
+}

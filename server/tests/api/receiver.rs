@@ -1,0 +1,137 @@
+//! A real HTTP receiver for webhooks: records what arrives and answers with
+//! the statuses a test scripts (then 200).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::post;
+use axum::Router;
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub id: String,
+    pub timestamp: String,
+    pub signature: String,
+    pub body: String,
+}
+
+impl Received {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap()
+    }
+
+    /// The README's verification recipe, written independently of the server:
+    /// HMAC-SHA256 over "{webhook-id}.{webhook-timestamp}.{body}" with the
+    /// base64-decoded secret after `whsec_`, compared with each `v1,` signature.
+    pub fn verify(&self, secret: &str) -> bool {
+        let key = base64::engine::general_purpose::STANDARD
+            .decode(&secret["whsec_".len()..])
+            .unwrap();
+        let mut mac = Hmac::<Sha256>::new_from_slice(&key).unwrap();
+        mac.update(format!("{}.{}.{}", self.id, self.timestamp, self.body).as_bytes());
+        let expected =
+            base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes());
+        self.signature
+            .split(' ')
+            .any(|s| s.strip_prefix("v1,") == Some(expected.as_str()))
+    }
+}
+
+/// A status to answer, with an optional `Retry-After`.
+type Scripted = (u16, Option<&'static str>);
+
+#[derive(Clone, Default)]
+pub struct Receiver {
+    pub url: String,
+    got: Arc<Mutex<Vec<Received>>>,
+    /// Statuses to answer before answering 200.
+    script: Arc<Mutex<VecDeque<Scripted>>>,
+}
+
+impl Receiver {
+    pub async fn start() -> Receiver {
+        Receiver::start_on("127.0.0.1:0").await
+    }
+
+    pub async fn start_on(addr: &str) -> Receiver {
+        let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+        let r = Receiver {
+            url: format!("http://{}/hooks", listener.local_addr().unwrap()),
+            ..Default::default()
+        };
+        let app = Router::new()
+            .route("/hooks", post(receive))
+            .with_state(r.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        r
+    }
+
+    /// Answer these statuses (with an optional Retry-After) first.
+    pub fn fail_with(&self, statuses: &[Scripted]) {
+        self.script.lock().unwrap().extend(statuses.iter().copied());
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.got.lock().unwrap().clone()
+    }
+
+    /// Waits until `pred` holds for what arrived (or fails after `secs`).
+    pub async fn wait_for(
+        &self,
+        secs: u64,
+        what: &str,
+        pred: impl Fn(&[Received]) -> bool,
+    ) -> Vec<Received> {
+        for _ in 0..secs * 20 {
+            let got = self.received();
+            if pred(&got) {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!(
+            "timed out waiting for {what}; received {:#?}",
+            self.received()
+        );
+    }
+
+    pub fn types(got: &[Received]) -> Vec<String> {
+        got.iter()
+            .map(|r| r.json()["type"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+async fn receive(State(r): State<Receiver>, headers: HeaderMap, body: String) -> impl IntoResponse {
+    let h = |n: &str| {
+        headers
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string()
+    };
+    r.got.lock().unwrap().push(Received {
+        id: h("webhook-id"),
+        timestamp: h("webhook-timestamp"),
+        signature: h("webhook-signature"),
+        body,
+    });
+    let next = r.script.lock().unwrap().pop_front();
+    match next {
+        Some((status, retry_after)) => {
+            let mut res = StatusCode::from_u16(status).unwrap().into_response();
+            if let Some(ra) = retry_after {
+                res.headers_mut().insert("retry-after", ra.parse().unwrap());
+            }
+            res
+        }
+        None => StatusCode::OK.into_response(),
+    }
+}
