@@ -537,6 +537,23 @@ pub struct NotificationConfig {
     pub channel: Channel,
     pub period: Option<u32>,
     pub created_at: String,
+    /// What this notification has scheduled: when each send is (or was) due
+    /// and its delivery state. Absent from older servers, hence the default.
+    #[serde(default)]
+    pub sends: Vec<NotificationSend>,
+}
+
+/// One scheduled send of a configured notification.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationSend {
+    /// The installment it is about (its number), if any.
+    pub installment: Option<u32>,
+    /// ISO 8601 UTC date-time the rule makes it due at.
+    pub due_at: String,
+    /// `pending`, `sent`, `failed` or `skipped`.
+    pub status: String,
+    pub sent_at: Option<String>,
 }
 
 /// A configured webhook of the invoice.

@@ -21,4 +21,4 @@ pub use enums::*;
 pub use errors::{Errors, Msg, Violations};
 pub use invoice::*;
 pub use lang::Lang;
-pub use plan::{installment_plan, PlannedInstallment, MAX_INSTALLMENTS};
+pub use plan::{installment_plan, periodic_due, PlannedInstallment, MAX_INSTALLMENTS};

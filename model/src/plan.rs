@@ -109,3 +109,41 @@ mod tests {
         }
     }
 }
+
+/// Due date of charge `index` (0-based) of a RECURRING or SUBSCRIPTION
+/// invoice: WEEKLY every 7 days, FORTWEEKLY every 14, MONTHLY, BIMONTHLY,
+/// QUARTERLY, SEMESTER and YEARLY every 1, 2, 3, 6 and 12 months, counted
+/// from the first due date and clamped to the month's end (like the plan).
+pub fn periodic_due(first: Date, frequency: crate::Frequency, index: u32) -> Option<Date> {
+    use crate::Frequency::*;
+    match frequency {
+        Weekly => first.add_days(7 * index as i64),
+        Fortweekly => first.add_days(14 * index as i64),
+        Monthly => first.add_months(index),
+        Bimonthly => first.add_months(2 * index),
+        Quarterly => first.add_months(3 * index),
+        Semester => first.add_months(6 * index),
+        Yearly => first.add_months(12 * index),
+    }
+}
+
+#[cfg(test)]
+mod periodic_tests {
+    use super::*;
+    use crate::Frequency;
+
+    #[test]
+    fn every_frequency_steps_from_the_first_due_date() {
+        let first = Date::parse_iso("2026-01-31").unwrap();
+        let due = |f, i| periodic_due(first, f, i).unwrap().to_string();
+        assert_eq!(due(Frequency::Weekly, 1), "2026-02-07");
+        assert_eq!(due(Frequency::Fortweekly, 2), "2026-02-28");
+        assert_eq!(due(Frequency::Monthly, 1), "2026-02-28");
+        assert_eq!(due(Frequency::Monthly, 2), "2026-03-31");
+        assert_eq!(due(Frequency::Bimonthly, 2), "2026-05-31");
+        assert_eq!(due(Frequency::Quarterly, 1), "2026-04-30");
+        assert_eq!(due(Frequency::Semester, 1), "2026-07-31");
+        assert_eq!(due(Frequency::Yearly, 1), "2027-01-31");
+        assert_eq!(due(Frequency::Monthly, 0), "2026-01-31");
+    }
+}

@@ -50,6 +50,11 @@ enum Command {
         #[command(subcommand)]
         command: WebhookCommand,
     },
+    /// Payer notifications (e-mail, WhatsApp, SMS) and their sends.
+    Notifications {
+        #[command(subcommand)]
+        command: crate::notifications::NotificationsCommand,
+    },
 }
 
 #[derive(Subcommand)]
@@ -149,6 +154,15 @@ struct ServeArgs {
     /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
     #[arg(long)]
     allow_insecure_webhooks: bool,
+    /// SMTP relay for Email notifications: smtp://host:port (plain SMTP, no TLS).
+    #[arg(long, requires = "smtp_from")]
+    smtp_url: Option<String>,
+    /// Sender of notification e-mails, e.g. "Loja <cobranca@loja.example>".
+    #[arg(long)]
+    smtp_from: Option<String>,
+    /// HTTP provider for WhatsApp and SMS notifications (one JSON POST per message).
+    #[arg(long)]
+    notify_http_url: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -222,6 +236,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Webhook { command } => webhook(command).await,
+        Command::Notifications { command } => crate::notifications::cli(command).await,
     }
 }
 
@@ -358,10 +373,29 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .join("index.html")
         .is_file()
         .then(|| args.dist.clone());
+    if let Some(dir) = dist.clone() {
+        // Before listening, so the first visitor already gets the small files.
+        match tokio::task::spawn_blocking(move || crate::web::precompress(&dir)).await {
+            Ok(Ok(n)) if n > 0 => tracing::info!(files = n, "precompressed the widget"),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot precompress the widget; compressing on the fly")
+            }
+            Err(e) => tracing::warn!(error = %e, "precompression task failed"),
+        }
+    }
     if dist.is_none() {
         tracing::warn!(dist = %args.dist.display(), "no built widget found: pages are not served");
     }
     tokio::spawn(webhooks::Deliverer::new(db.clone(), args.allow_insecure_webhooks).run());
+    let notify = crate::notifications::NotifyConfig::new(
+        &public_url,
+        args.smtp_url.as_deref(),
+        args.smtp_from.as_deref(),
+        args.notify_http_url.as_deref(),
+    )?;
+    tokio::spawn(crate::notifications::Notifier::new(db.clone(), notify).run());
+    tokio::spawn(crate::scheduler::run(db.clone()));
     let state = AppState {
         allow_insecure_webhooks: args.allow_insecure_webhooks,
         db,

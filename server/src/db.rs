@@ -94,6 +94,8 @@ pub struct InvoiceRows {
     pub payment_types: Vec<String>,
     pub notifications: Vec<sqlx::sqlite::SqliteRow>,
     pub webhooks: Vec<sqlx::sqlite::SqliteRow>,
+    /// Each scheduled notification send, with its notification's id.
+    pub notification_sends: Vec<(String, paylink_model::NotificationSend)>,
 }
 
 impl Db {
@@ -375,6 +377,14 @@ impl Db {
             crate::events::record(&mut tx, event(HookType::PaymentGenerated, Some(snapshot)))
                 .await?;
         }
+        // Payer notifications of the new installments, in the same transaction.
+        let new: Vec<_> = created
+            .installments
+            .iter()
+            .zip(plan)
+            .map(|(i, p)| (i.id.as_str(), p.number, p.due_date))
+            .collect();
+        crate::notifications::schedule_for_new_installments(&mut tx, id, &new).await?;
         tx.commit().await
     }
 
@@ -435,6 +445,7 @@ impl Db {
             payment_types,
             notifications,
             webhooks,
+            notification_sends: crate::notifications::sends_of_invoice(&self.pool, id).await?,
         }))
     }
 }

@@ -9,8 +9,10 @@ pub mod events;
 pub mod extract;
 pub mod http;
 pub mod idempotency;
+pub mod notifications;
 pub mod payments;
 pub mod proxy;
+pub mod scheduler;
 pub mod web;
 pub mod webhooks;
 

@@ -147,6 +147,7 @@ pub async fn simulate_pay(
         },
     )
     .await?;
+    crate::notifications::on_payment_confirmed(&mut tx, invoice_id, &snapshot.id).await?;
     tx.commit().await?;
     Ok(snapshot)
 }
@@ -177,6 +178,7 @@ pub async fn simulate_reverse(
         .bind(row.get::<&str, _>("id"))
         .execute(&mut *tx)
         .await?;
+    crate::notifications::on_installment_changed(&mut tx, invoice_id, row.get("id")).await?;
     tx.commit().await?;
     Ok(InstallmentSnapshot {
         id: row.get("id"),

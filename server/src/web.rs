@@ -16,6 +16,8 @@ use tower_http::services::{ServeDir, ServeFile};
 pub fn router(dist: PathBuf) -> Router {
     let index = ServeFile::new(dist.join("index.html"));
     let assets = ServeDir::new(&dist)
+        .precompressed_br()
+        .precompressed_gzip()
         .append_index_html_on_directories(false)
         // POST to an unknown path is a 404 envelope too, not an empty 405.
         .call_fallback_on_method_not_allowed(true)
@@ -27,6 +29,50 @@ pub fn router(dist: PathBuf) -> Router {
         .fallback_service(assets)
         .layer(middleware::from_fn(cache_headers))
         .layer(CompressionLayer::new())
+}
+
+/// Writes `.br` (quality 11) and `.gz` (level 9) beside every text or wasm
+/// asset that lacks them, so browsers get the smallest file without the
+/// server compressing on each request. Best effort: a read-only `dist/` is
+/// still served, compressed on the fly.
+pub fn precompress(dist: &std::path::Path) -> std::io::Result<usize> {
+    use std::io::Write;
+    let mut written = 0;
+    for entry in std::fs::read_dir(dist)? {
+        let path = entry?.path();
+        let compressible = matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("wasm" | "js" | "css" | "html" | "svg" | "json")
+        );
+        if !compressible || !path.is_file() {
+            continue;
+        }
+        let data = std::fs::read(&path)?;
+        let modified = std::fs::metadata(&path)?.modified()?;
+        let fresh = |ext: &str| {
+            std::fs::metadata(format!("{}.{ext}", path.display()))
+                .and_then(|m| m.modified())
+                .is_ok_and(|m| m >= modified)
+        };
+        if !fresh("br") {
+            let mut out = Vec::new();
+            let params = brotli::enc::BrotliEncoderParams {
+                quality: 11,
+                lgwin: 22,
+                ..Default::default()
+            };
+            brotli::BrotliCompress(&mut data.as_slice(), &mut out, &params)?;
+            std::fs::write(format!("{}.br", path.display()), out)?;
+            written += 1;
+        }
+        if !fresh("gz") {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            gz.write_all(&data)?;
+            std::fs::write(format!("{}.gz", path.display()), gz.finish()?)?;
+            written += 1;
+        }
+    }
+    Ok(written)
 }
 
 /// trunk names assets `name-<16 hex>.ext`: those never change, so browsers

@@ -162,8 +162,15 @@ pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDe
     let (mut before, mut after, mut paid, mut send) = (vec![], vec![], vec![], vec![]);
     for n in &rows.notifications {
         let kind = parse(n.get::<&str, _>("type"), NotificationType::parse)?;
+        let config_id: String = n.get("id");
         let config = NotificationConfig {
-            id: n.get("id"),
+            sends: rows
+                .notification_sends
+                .iter()
+                .filter(|(of, _)| *of == config_id)
+                .map(|(_, send)| send.clone())
+                .collect(),
+            id: config_id,
             kind,
             channel: parse(n.get::<&str, _>("channel"), Channel::parse)?,
             period: n.get::<Option<i64>, _>("period").map(|p| p as u32),

@@ -19,16 +19,28 @@ pub async fn spawn_app() -> TestApp {
 
 /// Like [`spawn_app`]; `proxy` picks the proxy configuration from the app's own token.
 pub async fn spawn_app_with(proxy: impl FnOnce(&str) -> Option<ProxyConfig>) -> TestApp {
-    spawn(proxy, false).await
+    spawn(proxy, false, None).await
+}
+
+/// A server whose notifier sends Email to `smtp_url` (from
+/// `paylink@loja.example`) and WhatsApp/SMS to `http_url`; a channel left out
+/// keeps its sends pending.
+pub async fn spawn_app_with_channels(smtp_url: Option<&str>, http_url: Option<&str>) -> TestApp {
+    let channels = (smtp_url.map(str::to_string), http_url.map(str::to_string));
+    spawn(|_| None, true, Some(channels)).await
 }
 
 /// A server whose webhooks may go to local receivers (http://127.0.0.1), with
 /// its delivery worker running.
 pub async fn spawn_app_insecure() -> TestApp {
-    spawn(|_| None, true).await
+    spawn(|_| None, true, None).await
 }
 
-async fn spawn(proxy: impl FnOnce(&str) -> Option<ProxyConfig>, insecure: bool) -> TestApp {
+async fn spawn(
+    proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
+    insecure: bool,
+    channels: Option<(Option<String>, Option<String>)>,
+) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path().join("paylink.db").to_str().unwrap())
         .await
@@ -42,6 +54,16 @@ async fn spawn(proxy: impl FnOnce(&str) -> Option<ProxyConfig>, insecure: bool) 
         allow_insecure_webhooks: insecure,
     };
     tokio::spawn(paylink_server::webhooks::Deliverer::new(db.clone(), insecure).run());
+    if let Some((smtp, http)) = channels {
+        let config = paylink_server::notifications::NotifyConfig::new(
+            &addr,
+            smtp.as_deref(),
+            Some("paylink <paylink@loja.example>"),
+            http.as_deref(),
+        )
+        .unwrap();
+        tokio::spawn(paylink_server::notifications::Notifier::new(db.clone(), config).run());
+    }
     let options = Options {
         proxy: proxy(&token),
         dist: None,

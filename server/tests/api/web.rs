@@ -7,6 +7,10 @@ use paylink_server::{app, auth, db::Db, AppState, Options};
 use reqwest::StatusCode;
 
 async fn spawn_with_dist() -> (String, tempfile::TempDir) {
+    spawn_dist(true).await
+}
+
+async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let dist = dir.path().join("dist");
     std::fs::create_dir(&dist).unwrap();
@@ -20,6 +24,18 @@ async fn spawn_with_dist() -> (String, tempfile::TempDir) {
         "export default function(){}\n".repeat(100),
     )
     .unwrap();
+    if precompressed {
+        assert_eq!(
+            paylink_server::web::precompress(&dist).unwrap(),
+            6,
+            "index, wasm and js, each .br and .gz"
+        );
+        assert_eq!(
+            paylink_server::web::precompress(&dist).unwrap(),
+            0,
+            "up-to-date files are kept"
+        );
+    }
     let db = Db::open(dir.path().join("p.db").to_str().unwrap())
         .await
         .unwrap();
@@ -79,6 +95,24 @@ async fn serves_wasm_compressed_with_its_mime_type_and_a_long_cache() {
         .to_str()
         .unwrap()
         .contains("javascript"));
+}
+
+#[tokio::test]
+async fn compresses_on_the_fly_when_nothing_was_precompressed() {
+    let (addr, _dir) = spawn_dist(false).await;
+    let client = reqwest::Client::builder()
+        .no_brotli()
+        .no_gzip()
+        .build()
+        .unwrap();
+    let res = client
+        .get(format!("{addr}/paylink-widget-0123456789abcdef_bg.wasm"))
+        .header("Accept-Encoding", "br")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["content-encoding"], "br");
+    assert_eq!(res.headers()["content-type"], "application/wasm");
 }
 
 #[tokio::test]
