@@ -247,3 +247,36 @@ mod tests {
         );
     }
 }
+
+/// The barcode as an SVG of Interleaved 2 of 5 bars (narrow 1 unit, wide 3),
+/// with quiet zones, scalable to the printed size.
+pub fn itf_svg(digits: &str) -> Option<String> {
+    let pattern = itf_pattern(digits)?;
+    let (quiet, height) = (10u32, 50u32);
+    let mut x = quiet;
+    let mut bars = String::new();
+    for (i, wide) in pattern.iter().enumerate() {
+        let w = if *wide { 3 } else { 1 };
+        if i % 2 == 0 {
+            bars.push_str(&format!(
+                "<rect x=\"{x}\" y=\"0\" width=\"{w}\" height=\"{height}\"/>"
+            ));
+        }
+        x += w;
+    }
+    let width = x + quiet;
+    Some(format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{digits}\" preserveAspectRatio=\"none\"><rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/><g fill=\"#000\">{bars}</g></svg>"
+    ))
+}
+
+#[cfg(test)]
+mod svg_tests {
+    #[test]
+    fn draws_one_rect_per_bar() {
+        let svg = super::itf_svg("0019").unwrap();
+        // start (2 bars) + 2 pairs × 5 bars + stop (2 bars).
+        assert_eq!(svg.matches("<rect x=").count(), 14);
+        assert!(super::itf_svg("123").is_none(), "odd digit count");
+    }
+}

@@ -12,6 +12,7 @@ pub mod errors;
 pub mod invoice;
 pub mod lang;
 pub mod money;
+pub mod payer;
 pub mod pix;
 pub mod plan;
 
@@ -21,4 +22,5 @@ pub use enums::*;
 pub use errors::{Errors, Msg, Violations};
 pub use invoice::*;
 pub use lang::Lang;
+pub use payer::*;
 pub use plan::{installment_plan, periodic_due, PlannedInstallment, MAX_INSTALLMENTS};

@@ -29,7 +29,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the invoicing API, the widget's proxy and the widget.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Manage application tokens.
     Token {
         #[command(subcommand)]
@@ -154,6 +154,24 @@ struct ServeArgs {
     /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
     #[arg(long)]
     allow_insecure_webhooks: bool,
+    /// Merchant name on the payer page and in the PIX code (at most 25 characters are used).
+    #[arg(long, default_value = "Loja Exemplo")]
+    merchant_name: String,
+    /// Merchant city in the PIX code.
+    #[arg(long, default_value = "Sao Paulo")]
+    merchant_city: String,
+    /// The PIX key that receives payments.
+    #[arg(long, default_value = "pix@paylink.example")]
+    pix_key: String,
+    /// Boleto bank code (3 digits).
+    #[arg(long, default_value = "001")]
+    boleto_bank: String,
+    /// Boleto agreement (convênio, 7 digits).
+    #[arg(long, default_value = "1234567")]
+    boleto_agreement: String,
+    /// Boleto wallet (carteira, 2 digits).
+    #[arg(long, default_value = "17")]
+    boleto_wallet: String,
     /// SMTP relay for Email notifications: smtp://host:port (plain SMTP, no TLS).
     #[arg(long, requires = "smtp_from")]
     smtp_url: Option<String>,
@@ -224,7 +242,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             println!("{token}");
             Ok(())
         }
-        Command::Serve(args) => serve(args).await,
+        Command::Serve(args) => serve(*args).await,
         Command::Simulate { command } => simulate(command).await,
         Command::Invoice {
             command: InvoiceCommand::Delete { invoice_id, db },
@@ -354,6 +372,31 @@ fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
         .filter(|t| !t.trim().is_empty()))
 }
 
+fn payer_config(args: &ServeArgs) -> Result<crate::payer::PayerConfig, String> {
+    let digits = |s: &str, n: usize, flag: &str| {
+        (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.to_string())
+            .ok_or_else(|| format!("{flag} must be {n} digits"))
+    };
+    if args.pix_key.trim().is_empty()
+        || args.merchant_name.trim().is_empty()
+        || args.merchant_city.trim().is_empty()
+    {
+        return Err("--pix-key, --merchant-name and --merchant-city must not be empty".into());
+    }
+    Ok(crate::payer::PayerConfig {
+        merchant_name: args.merchant_name.clone(),
+        merchant_city: args.merchant_city.clone(),
+        pix_key: args.pix_key.clone(),
+        boleto: paylink_model::boleto::BoletoConfig {
+            bank_code: digits(&args.boleto_bank, 3, "--boleto-bank")?,
+            agreement: digits(&args.boleto_agreement, 7, "--boleto-agreement")?,
+            wallet: digits(&args.boleto_wallet, 2, "--boleto-wallet")?,
+        },
+        sandbox: args.sandbox,
+    })
+}
+
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let db = open(&args.db).await?;
     let listener = tokio::net::TcpListener::bind(args.listen)
@@ -408,6 +451,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             timeout: DEFAULT_UPSTREAM_TIMEOUT,
         }),
         dist,
+        payer: payer_config(&args)?,
     };
     let router = app(state, options);
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.

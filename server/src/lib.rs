@@ -10,6 +10,7 @@ pub mod extract;
 pub mod http;
 pub mod idempotency;
 pub mod notifications;
+pub mod payer;
 pub mod payments;
 pub mod proxy;
 pub mod scheduler;
@@ -53,6 +54,8 @@ pub struct Options {
     pub proxy: Option<proxy::ProxyConfig>,
     /// The built widget (`dist/`); `None` serves no pages.
     pub dist: Option<PathBuf>,
+    /// Merchant identity, PIX key and boleto agreement for the payer page; sandbox mode.
+    pub payer: payer::PayerConfig,
 }
 
 /// The invoicing service alone (what `--upstream` points at).
@@ -66,8 +69,13 @@ pub fn service(state: AppState) -> Router {
 
 /// Everything `paylink serve` answers: service, proxy, widget; every error an envelope.
 pub fn app(state: AppState, options: Options) -> Router {
+    let db = state.db.clone();
     let service = service(state);
-    let proxy = proxy::router(options.proxy, service.clone());
+    let payer = proxy::PayerOptions {
+        config: options.payer,
+        db: Some(db),
+    };
+    let proxy = proxy::router(options.proxy, service.clone(), payer);
     let router = service.merge(proxy);
     // The widget's file server is the fallback when there is a widget;
     // whatever it does not have is the 404 envelope.

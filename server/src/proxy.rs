@@ -52,7 +52,15 @@ const FORWARDED: [header::HeaderName; 3] = [
     header::HeaderName::from_static(crate::idempotency::HEADER),
 ];
 
-pub fn router(config: Option<ProxyConfig>, service: Router) -> Router {
+/// The payer page's needs: who is paid, and (with paylink's own service
+/// as upstream) the database for view counts and sandbox payments.
+#[derive(Clone)]
+pub struct PayerOptions {
+    pub config: crate::payer::PayerConfig,
+    pub db: Option<crate::db::Db>,
+}
+
+pub fn router(config: Option<ProxyConfig>, service: Router, payer: PayerOptions) -> Router {
     let proxy = config.and_then(|c| {
         let mut token = HeaderValue::from_str(&format!("Basic {}", c.token.trim())).ok()?;
         token.set_sensitive(true);
@@ -69,11 +77,113 @@ pub fn router(config: Option<ProxyConfig>, service: Router) -> Router {
         };
         Some(Arc::new(Proxy { token, upstream }))
     });
+    let local = proxy
+        .as_ref()
+        .is_some_and(|p| matches!(p.upstream, Upstream::Local(_)));
+    let payer_state = PayerState {
+        proxy: proxy.clone(),
+        db: if local { payer.db } else { None },
+        config: Arc::new(payer.config),
+    };
+    let payer_routes = Router::new()
+        .route("/api/pay/{id}", get(api_pay_get))
+        .route("/api/pay/{id}/view", post(api_pay_view))
+        .route("/api/pay/{id}/simulate", post(api_pay_simulate))
+        .with_state(payer_state);
     Router::new()
         .route("/api/customers", post(api_customers_create))
         .route("/api/invoices", post(api_invoices_create))
         .route("/api/invoices/{id}", get(api_invoices_get))
         .with_state(proxy)
+        .merge(payer_routes)
+}
+
+#[derive(Clone)]
+struct PayerState {
+    proxy: Option<Arc<Proxy>>,
+    db: Option<crate::db::Db>,
+    config: Arc<crate::payer::PayerConfig>,
+}
+
+/// The payer page's view of an invoice (no private data; PIX and boleto codes).
+async fn api_pay_get(
+    State(s): State<PayerState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let lang = lang_of(&headers);
+    if !paylink_model::br::uuid_is_valid(&id) {
+        return AppError::new(Reason::InvalidInvoiceId, lang).into_response();
+    }
+    let res = forward(
+        s.proxy,
+        Method::GET,
+        format!("/invoices/applications/invoices/{id}"),
+        headers,
+        Bytes::new(),
+    )
+    .await;
+    if !res.status().is_success() {
+        return res;
+    }
+    let bytes = match axum::body::to_bytes(res.into_body(), 16 * 1024 * 1024).await {
+        Ok(b) => b,
+        Err(_) => return AppError::new(Reason::UpstreamUnreachable, lang).into_response(),
+    };
+    match serde_json::from_slice::<paylink_model::InvoiceDetail>(&bytes) {
+        Ok(detail) => {
+            let mut out = axum::Json(crate::payer::payer_view(&detail, &s.config)).into_response();
+            out.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            out
+        }
+        Err(e) => AppError::internal(format!("upstream invoice detail: {e}"), lang).into_response(),
+    }
+}
+
+/// Counts a view of the payer page (paylink's own service only).
+async fn api_pay_view(
+    State(s): State<PayerState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let lang = lang_of(&headers);
+    let Some(db) = s.db.filter(|_| paylink_model::br::uuid_is_valid(&id)) else {
+        return AppError::new(Reason::RouteNotFound, lang).into_response();
+    };
+    match crate::payer::record_view(&db, &id.to_ascii_lowercase()).await {
+        Ok(true) => StatusCode::NO_CONTENT.into_response(),
+        Ok(false) => AppError::new(Reason::InvoiceNotFound, lang).into_response(),
+        Err(e) => AppError::internal(e, lang).into_response(),
+    }
+}
+
+/// Sandbox only: pays the next open installment as the bank would.
+async fn api_pay_simulate(
+    State(s): State<PayerState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let lang = lang_of(&headers);
+    let Some(db) =
+        s.db.clone()
+            .filter(|_| s.config.sandbox && paylink_model::br::uuid_is_valid(&id))
+    else {
+        return AppError::new(Reason::RouteNotFound, lang).into_response();
+    };
+    match crate::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await {
+        Ok(_) => api_pay_get(State(s), headers, Path(id)).await,
+        Err(crate::payments::LifecycleError::InvoiceNotFound) => {
+            AppError::new(Reason::InvoiceNotFound, lang).into_response()
+        }
+        Err(crate::payments::LifecycleError::Db(e)) => AppError::internal(e, lang).into_response(),
+        Err(e) => AppError {
+            status: StatusCode::CONFLICT,
+            message: e.to_string(),
+            errors: None,
+        }
+        .into_response(),
+    }
 }
 
 type ProxyState = State<Option<Arc<Proxy>>>;

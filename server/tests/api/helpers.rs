@@ -19,7 +19,7 @@ pub async fn spawn_app() -> TestApp {
 
 /// Like [`spawn_app`]; `proxy` picks the proxy configuration from the app's own token.
 pub async fn spawn_app_with(proxy: impl FnOnce(&str) -> Option<ProxyConfig>) -> TestApp {
-    spawn(proxy, false, None).await
+    spawn(proxy, false, None, true).await
 }
 
 /// A server whose notifier sends Email to `smtp_url` (from
@@ -27,19 +27,33 @@ pub async fn spawn_app_with(proxy: impl FnOnce(&str) -> Option<ProxyConfig>) -> 
 /// keeps its sends pending.
 pub async fn spawn_app_with_channels(smtp_url: Option<&str>, http_url: Option<&str>) -> TestApp {
     let channels = (smtp_url.map(str::to_string), http_url.map(str::to_string));
-    spawn(|_| None, true, Some(channels)).await
+    spawn(|_| None, true, Some(channels), true).await
 }
 
 /// A server whose webhooks may go to local receivers (http://127.0.0.1), with
 /// its delivery worker running.
 pub async fn spawn_app_insecure() -> TestApp {
-    spawn(|_| None, true, None).await
+    spawn(|_| None, true, None, true).await
+}
+
+/// The proxy on paylink's own service, not in sandbox mode (as in production).
+pub async fn spawn_app_production() -> TestApp {
+    spawn(local_proxy, false, None, false).await
+}
+
+pub fn local_proxy(token: &str) -> Option<ProxyConfig> {
+    Some(ProxyConfig {
+        token: token.to_string(),
+        upstream: None,
+        timeout: paylink_server::proxy::DEFAULT_UPSTREAM_TIMEOUT,
+    })
 }
 
 async fn spawn(
     proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
     insecure: bool,
     channels: Option<(Option<String>, Option<String>)>,
+    sandbox: bool,
 ) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path().join("paylink.db").to_str().unwrap())
@@ -67,6 +81,10 @@ async fn spawn(
     let options = Options {
         proxy: proxy(&token),
         dist: None,
+        payer: paylink_server::payer::PayerConfig {
+            sandbox,
+            ..Default::default()
+        },
     };
     tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
     TestApp {

@@ -50,6 +50,7 @@ async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
     let options = Options {
         proxy: None,
         dist: Some(dist),
+        payer: Default::default(),
     };
     tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
     (addr, dir)

@@ -1,0 +1,64 @@
+//! What the payer page shows: the invoice without the merchant's private
+//! data (no document, e-mail, phone, webhooks or notifications), with the
+//! PIX and boleto codes of each open installment.
+
+use serde::{Deserialize, Serialize};
+
+use crate::enums::{InstallmentStatus, PaymentType};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PayerView {
+    pub id: String,
+    pub merchant_name: String,
+    pub description: Option<String>,
+    #[serde(with = "crate::money::reais")]
+    pub price: i64,
+    pub price_by_customer: bool,
+    /// The payer's own name, to reassure them the charge is theirs.
+    pub customer_name: String,
+    pub installments: Vec<PayerInstallment>,
+    pub payment_types: Vec<PaymentType>,
+    pub redirect_to: Option<String>,
+    pub url: String,
+    /// The number of the next installment waiting for payment, if any.
+    pub next_open: Option<u32>,
+    /// Sandbox server: the page may offer "simulate payment".
+    pub sandbox: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PayerInstallment {
+    pub installment: u32,
+    #[serde(with = "crate::money::reais")]
+    pub price: i64,
+    #[serde(with = "crate::money::reais")]
+    pub price_paid: i64,
+    pub due_date: String,
+    pub status: InstallmentStatus,
+    /// Only for open installments of invoices that accept PIX.
+    pub pix: Option<PixCode>,
+    /// Only for open installments of invoices that accept BOLETO.
+    pub boleto: Option<BoletoCode>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PixCode {
+    /// The BR Code ("copia e cola").
+    pub payload: String,
+    /// The same payload as an SVG QR code.
+    pub qr_svg: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BoletoCode {
+    /// The 47-digit linha digitável, formatted as printed.
+    pub line: String,
+    /// The 44-digit barcode.
+    pub barcode: String,
+    /// The barcode as Interleaved 2 of 5 bars in SVG.
+    pub barcode_svg: String,
+}

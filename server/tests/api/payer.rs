@@ -1,0 +1,220 @@
+//! The payer page's data through the proxy: no private data, PIX and boleto
+//! codes for open installments only, views counted, sandbox payments.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::*;
+
+async fn created(app: &TestApp, patch: Value) -> String {
+    let res = app
+        .client
+        .post(app.url("/api/customers"))
+        .json(&json!({ "fullName": "Maria da Silva", "document": "529.982.247-25", "email": "maria@example.com", "phone": "+55 11 98765-4321" }))
+        .send()
+        .await
+        .unwrap();
+    let customer = body(res).await;
+    let req = with(invoice_body(customer["id"].as_str().unwrap()), patch);
+    let res = app
+        .client
+        .post(app.url("/api/invoices"))
+        .json(&req)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    body(res).await["id"].as_str().unwrap().to_string()
+}
+
+async fn pay_view(app: &TestApp, id: &str) -> Value {
+    let res = app
+        .client
+        .get(app.url(&format!("/api/pay/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    body(res).await
+}
+
+/// An independent BR Code reader: TLV fields and the CRC16 of field 63.
+fn parse_br_code(payload: &str) -> std::collections::BTreeMap<String, String> {
+    let mut fields = std::collections::BTreeMap::new();
+    let mut rest = payload;
+    while rest.len() >= 4 {
+        let (id, len) = (&rest[..2], rest[2..4].parse::<usize>().unwrap());
+        fields.insert(id.to_string(), rest[4..4 + len].to_string());
+        rest = &rest[4 + len..];
+    }
+    assert!(rest.is_empty(), "trailing bytes in {payload}");
+    let body = &payload[..payload.len() - 4];
+    let mut crc: u16 = 0xFFFF;
+    for b in body.bytes() {
+        crc ^= (b as u16) << 8;
+        for _ in 0..8 {
+            crc = if crc & 0x8000 != 0 {
+                (crc << 1) ^ 0x1021
+            } else {
+                crc << 1
+            };
+        }
+    }
+    assert_eq!(format!("{crc:04X}"), fields["63"], "CRC of {payload}");
+    fields
+}
+
+#[tokio::test]
+async fn shows_codes_for_open_installments_and_no_private_data() {
+    let app = spawn_app_with(local_proxy).await;
+    let id = created(&app, json!({})).await;
+    let v = pay_view(&app, &id).await;
+    let text = v.to_string();
+    for private in [
+        "52998224725",
+        "maria@example.com",
+        "5511987654321",
+        "hooks/paylink",
+        "SEND_INVOICE_REMINDER",
+    ] {
+        assert!(!text.contains(private), "payer view leaks {private}");
+    }
+    assert_eq!(v["customerName"], "Maria da Silva");
+    assert_eq!(v["merchantName"], "Loja Exemplo");
+    assert_eq!(v["nextOpen"], 1);
+    assert_eq!(v["sandbox"], true);
+    let inst = v["installments"].as_array().unwrap();
+    assert_eq!(inst.len(), 3);
+    for i in inst {
+        let pix = parse_br_code(i["pix"]["payload"].as_str().unwrap());
+        assert_eq!(pix["53"], "986");
+        assert_eq!(pix["58"], "BR");
+        assert_eq!(pix["54"], format!("{:.2}", i["price"].as_f64().unwrap()));
+        assert!(pix["26"].contains("br.gov.bcb.pix"));
+        assert!(
+            i["pix"]["qrSvg"].as_str().unwrap().starts_with("<?xml")
+                || i["pix"]["qrSvg"].as_str().unwrap().contains("<svg")
+        );
+        let line: String = i["boleto"]["line"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect();
+        let barcode = i["boleto"]["barcode"].as_str().unwrap();
+        assert_eq!(line.len(), 47);
+        assert_eq!(barcode.len(), 44);
+        // Cross-check: the line carries the barcode's bank+currency, free field, DV, factor and value.
+        assert_eq!(&line[0..4], &barcode[0..4]);
+        assert_eq!(&line[32..33], &barcode[4..5]);
+        assert_eq!(&line[33..47], &barcode[5..19]);
+        assert_eq!(
+            format!("{}{}{}", &line[4..9], &line[10..20], &line[21..31]),
+            &barcode[19..44]
+        );
+        let cents = (i["price"].as_f64().unwrap() * 100.0).round() as i64;
+        assert_eq!(barcode[9..19].parse::<i64>().unwrap(), cents);
+    }
+}
+
+#[tokio::test]
+async fn only_accepted_types_and_only_open_installments_get_codes() {
+    let app = spawn_app_with(local_proxy).await;
+    let id = created(&app, json!({ "paymentTypes": ["BOLETO"] })).await;
+    let res = app
+        .client
+        .post(app.url(&format!("/api/pay/{id}/simulate")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let v = body(res).await;
+    let inst = v["installments"].as_array().unwrap();
+    assert_eq!(inst[0]["status"], "CONFIRMED");
+    assert!(
+        inst[0]["boleto"].is_null(),
+        "a paid installment has no code"
+    );
+    assert!(inst[1]["boleto"].is_object());
+    assert!(inst.iter().all(|i| i["pix"].is_null()), "PIX not accepted");
+    assert_eq!(v["nextOpen"], 2);
+}
+
+#[tokio::test]
+async fn views_are_counted_on_the_highlighted_installment() {
+    let app = spawn_app_with(local_proxy).await;
+    let id = created(&app, json!({})).await;
+    for _ in 0..2 {
+        let res = app
+            .client
+            .post(app.url(&format!("/api/pay/{id}/view")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    }
+    let d = body(app.get_invoice(&id).await).await;
+    assert_eq!(d["installments"][0]["viewsCount"], 2);
+    assert!(d["installments"][0]["lastViewAt"].is_string());
+    assert_eq!(d["installments"][1]["viewsCount"], 0);
+    let res = app
+        .client
+        .post(app.url("/api/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11/view"))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::NOT_FOUND).await;
+}
+
+#[tokio::test]
+async fn bad_ids_and_paid_invoices_get_clear_errors() {
+    let app = spawn_app_with(local_proxy).await;
+    let res = app
+        .client
+        .get(app.url("/api/pay/not-a-uuid"))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::BAD_REQUEST).await;
+    let res = app
+        .client
+        .get(app.url("/api/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::NOT_FOUND).await;
+    let id = created(&app, json!({ "installmentCount": 2, "price": 20 })).await;
+    for _ in 0..2 {
+        app.client
+            .post(app.url(&format!("/api/pay/{id}/simulate")))
+            .send()
+            .await
+            .unwrap();
+    }
+    let res = app
+        .client
+        .post(app.url(&format!("/api/pay/{id}/simulate")))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::CONFLICT).await;
+    assert!(pay_view(&app, &id).await["nextOpen"].is_null());
+}
+
+#[tokio::test]
+async fn simulate_is_not_there_outside_the_sandbox() {
+    let app = spawn_app_production().await;
+    let id = created(&app, json!({})).await;
+    let res = app
+        .client
+        .post(app.url(&format!("/api/pay/{id}/simulate")))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::NOT_FOUND).await;
+    assert_eq!(pay_view(&app, &id).await["sandbox"], false);
+    assert_eq!(
+        body(app.get_invoice(&id).await).await["installments"][0]["_status"],
+        "WAITING_PAYMENT"
+    );
+}
