@@ -10,7 +10,7 @@ export REPO
 export PATH="$REPO/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 # One shared target/ for cargo, trunk and wasm-pack: a CARGO_TARGET_DIR left over in the
-# caller's shell would make scripts/run look for target/release/paylink in the wrong place.
+# caller's shell would make scripts/run look for target/server/paylink in the wrong place.
 unset CARGO_TARGET_DIR
 
 # wasm-pack test and wasm-bindgen-test-runner use this instead of downloading a chromedriver.
