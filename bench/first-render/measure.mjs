@@ -1,0 +1,103 @@
+// First render: time from navigation start to an interactive customer form, in headless
+// Chromium, for the widget (served by a real `paylink serve`) and for a plain static HTML form
+// with the same fields (static-form.html, served by a tiny node http server), in the same run.
+// Usage: PAYLINK_BIN=... PAYLINK_DIST=... node measure.mjs [runs]
+//
+// The clock: `performance.now()` in the page (0 = navigation start, so it includes the HTML
+// request, the wasm download, compile and first render) at the first moment `[name="fullName"]`
+// exists and is enabled, seen by a MutationObserver installed before any page script runs.
+// The widget renders client-side, so that element only exists once the wasm has run and its
+// event handlers are attached; after the clock stops (untimed), typing a CPF into
+// `[name="document"]` must give the mask `529.982.247-25`, proving the form is live.
+// Every run uses a fresh browser context with the HTTP cache disabled.
+import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { launchBrowser, startPaylink } from "../../tests/e2e/harness.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const RUNS = Number(process.argv[2] || 20);
+const WARMUP = 2;
+
+// Installed in every page before its own scripts: records when the form becomes interactive.
+function readyProbe() {
+  const ready = () => {
+    if (window.__firstRender !== undefined) return;
+    const el = document.querySelector('[name="fullName"]');
+    if (el && !el.disabled) window.__firstRender = performance.now();
+  };
+  new MutationObserver(ready).observe(document, { childList: true, subtree: true, attributes: true });
+  document.addEventListener("DOMContentLoaded", ready);
+}
+
+async function measure(browser, url, expectDocument) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    await page.addInitScript(readyProbe);
+    await page.goto(url, { waitUntil: "commit" });
+    const handle = await page.waitForFunction(() => window.__firstRender, null, { timeout: 30000, polling: 10 });
+    const ms = await handle.jsonValue();
+    // Where the widget's time goes: when its .wasm finished downloading (none for the static form).
+    const wasm = await page.evaluate(() => performance.getEntriesByType("resource").find((r) => r.name.endsWith(".wasm"))?.responseEnd ?? null);
+    // Untimed: the form really is live.
+    await page.locator('[name="document"]').fill("52998224725");
+    const value = await page.locator('[name="document"]').inputValue();
+    if (value !== expectDocument) throw new Error(`${url}: [name="document"] reads ${JSON.stringify(value)}, expected ${JSON.stringify(expectDocument)}`);
+    return { ms, wasm };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+async function main() {
+  const html = readFileSync(join(here, "static-form.html"));
+  const staticServer = createServer((req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": html.length, "Cache-Control": "no-store" });
+    res.end(html);
+  });
+  await new Promise((r) => staticServer.listen(0, "127.0.0.1", r));
+  const staticUrl = `http://127.0.0.1:${staticServer.address().port}/`;
+
+  let paylink, browser;
+  try {
+    paylink = await startPaylink({ bin: process.env.PAYLINK_BIN, dist: resolve(process.env.PAYLINK_DIST), name: "bench" });
+    browser = await launchBrowser();
+    const widgetUrl = paylink.url + "/";
+    const times = { static: [], widget: [], wasm: [] };
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      // Interleaved, so drift in machine load hits both alike.
+      const s = await measure(browser, staticUrl, "52998224725");
+      const w = await measure(browser, widgetUrl, "529.982.247-25");
+      if (i >= WARMUP) {
+        times.static.push(s.ms);
+        times.widget.push(w.ms);
+        times.wasm.push(w.wasm);
+      }
+    }
+    const ms = (x) => x.toFixed(1).padStart(8);
+    const row = (name, xs) => console.log(`${name.padEnd(12)}${ms(median(xs))}${ms(Math.min(...xs))}${ms(Math.max(...xs))}`);
+    console.log(`first render: navigation start -> interactive customer form, ms (${RUNS} runs, Chromium ${browser.version()})`);
+    console.log(`${"".padEnd(12)}${"median".padStart(8)}${"min".padStart(8)}${"max".padStart(8)}`);
+    row("static-form", times.static);
+    row("widget", times.widget);
+    if (times.wasm.every((x) => x != null)) row("  .wasm in", times.wasm);
+    console.log(`ratio       ${(median(times.widget) / median(times.static)).toFixed(2).padStart(8)}   (widget / static, target <= 2)`);
+  } finally {
+    await browser?.close().catch(() => {});
+    await paylink?.stop();
+    staticServer.close();
+  }
+}
+
+await main();
