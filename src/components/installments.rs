@@ -1,0 +1,92 @@
+//! The installments table: the live preview of the invoice form and the
+//! installments of a created invoice (with paid amount and status).
+
+use leptos::prelude::*;
+use paylink_model::money::format_brl;
+use paylink_model::{Date, InstallmentStatus, Lang, PlannedInstallment};
+
+use crate::components::table::{table, Cell};
+use crate::i18n::{self, K};
+
+/// One line of the table. `paid`/`status` are shown when the table has them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub number: u32,
+    /// `dd/mm/aaaa`.
+    pub due: String,
+    pub cents: i64,
+    pub paid: Option<i64>,
+    pub status: Option<InstallmentStatus>,
+}
+
+impl Row {
+    pub fn planned(p: &PlannedInstallment) -> Row {
+        Row {
+            number: p.number,
+            due: p.due_date.format_br(),
+            cents: p.price_cents,
+            paid: None,
+            status: None,
+        }
+    }
+}
+
+/// An ISO date or date-time of the API as `dd/mm/aaaa` (as given if unreadable).
+pub fn br_date(iso: &str) -> String {
+    Date::parse_iso_prefix(iso)
+        .map(Date::format_br)
+        .unwrap_or_else(|| iso.to_string())
+}
+
+fn badge(s: InstallmentStatus) -> &'static str {
+    match s {
+        InstallmentStatus::WaitingPayment => "badge waiting",
+        InstallmentStatus::Confirmed => "badge confirmed",
+        InstallmentStatus::Reversed => "badge reversed",
+    }
+}
+
+/// `detail`: also the paid and status columns (a created invoice).
+pub fn installment_table(l: Lang, caption: &'static str, rows: Vec<Row>, detail: bool) -> AnyView {
+    let total: i64 = rows.iter().map(|r| r.cents).sum();
+    let paid_total: i64 = rows.iter().filter_map(|r| r.paid).sum();
+    let mut head = vec![
+        (K::InstallmentNo.t(l), ""),
+        (K::DueDate.t(l), ""),
+        (K::Amount.t(l), "num"),
+    ];
+    let mut foot = vec![
+        Cell::new(K::Total.t(l)),
+        Cell::default(),
+        Cell::num(format_brl(total, l)),
+    ];
+    if detail {
+        head.push((K::Paid.t(l), "num"));
+        head.push((K::Status.t(l), ""));
+        foot.push(Cell::num(format_brl(paid_total, l)));
+        foot.push(Cell::default());
+    }
+    let rows = rows
+        .into_iter()
+        .map(|r| {
+            let mut cells = vec![
+                Cell::new(r.number.to_string()),
+                Cell::new(r.due),
+                Cell::num(format_brl(r.cents, l)),
+            ];
+            if detail {
+                cells.push(Cell::num(format_brl(r.paid.unwrap_or(0), l)));
+                cells.push(match r.status {
+                    Some(s) => Cell {
+                        text: i18n::status(l, s).to_string(),
+                        badge: badge(s),
+                        ..Cell::default()
+                    },
+                    None => Cell::default(),
+                });
+            }
+            cells
+        })
+        .collect();
+    table("installments", caption, head, rows, Some(foot))
+}

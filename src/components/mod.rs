@@ -1,0 +1,7 @@
+//! Reusable pieces of the screens.
+
+pub mod editors;
+pub mod field;
+pub mod installments;
+pub mod lang_switch;
+pub mod table;

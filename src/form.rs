@@ -1,0 +1,412 @@
+//! Form validation state shared by the customer and invoice forms.
+//!
+//! The rules live in `paylink_model`; a form only says how to build its
+//! request and validate it (`check`) and which API field paths it shows
+//! (`field_of`). This module decides *when* errors are shown:
+//!
+//! * on blur of a field, its own error (if any) appears;
+//! * on submit, every error appears and nothing is sent if there is one;
+//! * on every change afterwards, the errors already shown are re-checked
+//!   (so they update and disappear as soon as the field is fixed);
+//! * errors from the server land on the field with the same API path, and
+//!   the rest go to the form-level alert.
+
+use std::collections::BTreeMap;
+
+use leptos::prelude::*;
+use paylink_model::{ErrorEnvelope, Errors, Lang};
+use wasm_bindgen::JsCast;
+
+use crate::api;
+use crate::i18n::K;
+
+/// Messages shown on one field; `server` when they came from the server
+/// (those stay until the field is edited, since the browser cannot re-check them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    pub msgs: Vec<String>,
+    pub server: bool,
+}
+
+/// Field path → what is shown on it.
+pub type ErrorMap = BTreeMap<String, Shown>;
+
+/// The form-level alert (`role="alert"`): a message and the details that
+/// could not be put on a field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alert {
+    pub message: String,
+    pub details: Vec<String>,
+}
+
+/// Maps model/server errors (API paths) onto form fields. Errors whose path
+/// no visible field takes are returned as `"path: message"` lines.
+pub fn place(errors: &Errors, field_of: impl Fn(&str) -> Option<String>) -> (Errors, Vec<String>) {
+    let mut placed = Errors::new();
+    let mut rest = Vec::new();
+    for (path, msgs) in errors {
+        match field_of(path) {
+            Some(field) => placed
+                .entry(field)
+                .or_default()
+                .extend(msgs.iter().cloned()),
+            None => rest.extend(msgs.iter().map(|m| format!("{path}: {m}"))),
+        }
+    }
+    (placed, rest)
+}
+
+/// Applies a server error envelope to the shown errors: each `errors` entry
+/// lands on its field (`notifications[0].period` on that row's period input);
+/// returns the alert for what did not land on a field, or for an envelope
+/// without field errors (not found, invalid token, server failure).
+pub fn apply_envelope(
+    shown: &mut ErrorMap,
+    env: &ErrorEnvelope,
+    field_of: impl Fn(&str) -> Option<String>,
+) -> Option<Alert> {
+    let errors = match &env.errors {
+        Some(e) if !e.is_empty() => e,
+        _ => {
+            return Some(Alert {
+                message: env.message.clone(),
+                details: Vec::new(),
+            })
+        }
+    };
+    let (placed, rest) = place(errors, field_of);
+    for (field, msgs) in placed {
+        shown.insert(field, Shown { msgs, server: true });
+    }
+    (!rest.is_empty()).then(|| Alert {
+        message: env.message.clone(),
+        details: rest,
+    })
+}
+
+/// Renumbers the shown errors of an editor after row `removed` is deleted:
+/// `notifications[2].type` becomes `notifications[1].type`, row `removed`'s go.
+pub fn shift_rows(shown: &mut ErrorMap, list: &str, removed: usize) {
+    let prefix = format!("{list}[");
+    let old = std::mem::take(shown);
+    for (key, v) in old {
+        let Some(rest) = key.strip_prefix(&prefix) else {
+            shown.insert(key, v);
+            continue;
+        };
+        let Some((idx, tail)) = rest.split_once(']') else {
+            shown.insert(key, v);
+            continue;
+        };
+        match idx.parse::<usize>() {
+            Ok(i) if i == removed => {}
+            Ok(i) if i > removed => {
+                shown.insert(format!("{prefix}{}]{tail}", i - 1), v);
+            }
+            _ => {
+                shown.insert(key, v);
+            }
+        }
+    }
+}
+
+/// A new text signal. Not inlined: the forms create ~30 of them, and each
+/// inlined `RwSignal::new` is a copy of the arena-insertion code.
+#[inline(never)]
+pub fn text_signal(init: &str) -> RwSignal<String> {
+    RwSignal::new(init.to_string())
+}
+
+/// A new flag signal (not inlined, like [`text_signal`]).
+#[inline(never)]
+pub fn flag_signal(init: bool) -> RwSignal<bool> {
+    RwSignal::new(init)
+}
+
+/// The DOM id of a field's control, from its API path
+/// (`notifications[0].period` → `f-notifications-0--period`).
+pub fn field_id(path: &str) -> String {
+    let mut id = String::with_capacity(path.len() + 2);
+    id.push_str("f-");
+    id.extend(
+        path.chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }),
+    );
+    id
+}
+
+/// The id of the element holding a field's error message.
+pub fn error_id(path: &str) -> String {
+    let mut id = field_id(path);
+    id.push_str("-err");
+    id
+}
+
+/// Reactive validation state of one `<form>`. `Copy`, so views capture it freely.
+#[derive(Clone, Copy)]
+pub struct Form {
+    /// The `<form>` element's id (to focus its first invalid field).
+    pub id: &'static str,
+    pub errors: RwSignal<ErrorMap>,
+    pub alert: RwSignal<Option<Alert>>,
+    lang: RwSignal<Lang>,
+    check: Callback<Lang, Errors>,
+    field_of: Callback<String, Option<String>>,
+}
+
+impl Form {
+    /// `check` validates the current values with the model (API paths →
+    /// messages); `field_of` maps an API path to the visible field showing it.
+    pub fn new(
+        id: &'static str,
+        lang: RwSignal<Lang>,
+        check: impl Fn(Lang) -> Errors + Send + Sync + 'static,
+        field_of: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
+    ) -> Form {
+        Form {
+            id,
+            errors: RwSignal::new(ErrorMap::new()),
+            alert: RwSignal::new(None),
+            lang,
+            check: Callback::new(check),
+            field_of: Callback::new(move |p: String| field_of(&p)),
+        }
+    }
+
+    fn client(&self) -> (Errors, Vec<String>) {
+        let errors = self.check.run(self.lang.get_untracked());
+        place(&errors, |p| self.field_of.run(p.to_string()))
+    }
+
+    /// The field at `path` lost focus: show its error, or clear a browser one.
+    pub fn blur(&self, path: &str) {
+        let (client, _) = self.client();
+        let shown = self.errors.with_untracked(|m| m.get(path).cloned());
+        if shown.as_ref().is_some_and(|s| s.server) {
+            return; // the server said so; only an edit clears it
+        }
+        match (client.get(path), shown) {
+            (Some(msgs), Some(s)) if &s.msgs == msgs => {}
+            (Some(msgs), _) => self.errors.update(|m| {
+                m.insert(
+                    path.to_string(),
+                    Shown {
+                        msgs: msgs.clone(),
+                        server: false,
+                    },
+                );
+            }),
+            (None, Some(_)) => self.errors.update(|m| {
+                m.remove(path);
+            }),
+            (None, None) => {}
+        }
+    }
+
+    /// A field changed (input/change event): re-check the errors already
+    /// shown, including a server error on this very field. Shows no new ones.
+    pub fn changed(&self, path: &str) {
+        if self.errors.with_untracked(|m| m.is_empty()) {
+            return;
+        }
+        let (client, _) = self.client();
+        // (Loops rather than `collect()`: collecting into a BTreeMap sorts,
+        // and the sort code is a few KB of wasm.)
+        let mut next = ErrorMap::new();
+        self.errors.with_untracked(|m| {
+            for (k, s) in m {
+                if s.server && k != path {
+                    next.insert(k.clone(), s.clone());
+                } else if let Some(msgs) = client.get(k) {
+                    next.insert(
+                        k.clone(),
+                        Shown {
+                            msgs: msgs.clone(),
+                            server: false,
+                        },
+                    );
+                }
+            }
+        });
+        if self.errors.with_untracked(|m| *m != next) {
+            self.errors.set(next);
+        }
+    }
+
+    /// Re-renders the browser's messages after a language switch.
+    pub fn relocalize(&self) {
+        self.changed("");
+    }
+
+    /// Validates everything before sending. Shows every error, focuses the
+    /// first invalid field and returns false when there is one.
+    pub fn submit(&self) -> bool {
+        let (client, rest) = self.client();
+        let ok = client.is_empty() && rest.is_empty();
+        let mut shown = ErrorMap::new();
+        for (k, msgs) in client {
+            shown.insert(
+                k,
+                Shown {
+                    msgs,
+                    server: false,
+                },
+            );
+        }
+        self.errors.set(shown);
+        self.alert.set((!ok).then(|| Alert {
+            message: K::FixErrors.t(self.lang.get_untracked()).to_string(),
+            details: rest,
+        }));
+        if !ok {
+            self.focus_first_invalid();
+        }
+        ok
+    }
+
+    /// Shows a failed call: field errors on their fields, the rest in the alert.
+    pub fn server_error(&self, err: &api::Error) {
+        let lang = self.lang.get_untracked();
+        let alert = match err {
+            api::Error::Api(env) => {
+                let mut shown = self.errors.get_untracked();
+                let alert = apply_envelope(&mut shown, env, |p| self.field_of.run(p.to_string()));
+                self.errors.set(shown);
+                alert
+            }
+            api::Error::Network => Some(Alert {
+                message: K::Network.t(lang).to_string(),
+                details: Vec::new(),
+            }),
+            api::Error::BadResponse => Some(Alert {
+                message: K::BadResponse.t(lang).to_string(),
+                details: Vec::new(),
+            }),
+        };
+        self.alert.set(alert);
+        self.focus_first_invalid();
+    }
+
+    /// The message shown on `path`, if any (tracked).
+    pub fn error(&self, path: &str) -> Option<String> {
+        self.errors.with(|m| m.get(path).map(|s| s.msgs.join(" ")))
+    }
+
+    /// Focuses the first control, in page order, whose name has an error.
+    pub fn focus_first_invalid(&self) {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Ok(list) = doc.query_selector_all(&format!("#{} [name]", self.id)) else {
+            return;
+        };
+        let errors = self.errors.get_untracked();
+        for i in 0..list.length() {
+            let Some(el) = list.item(i) else { continue };
+            let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() else {
+                continue;
+            };
+            if el
+                .get_attribute("name")
+                .is_some_and(|n| errors.contains_key(&n))
+            {
+                let _ = el.focus();
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(msgs: &[&str], server: bool) -> Shown {
+        Shown {
+            msgs: msgs.iter().map(|m| m.to_string()).collect(),
+            server,
+        }
+    }
+
+    #[test]
+    fn ids_are_safe_for_selectors() {
+        assert_eq!(field_id("fullName"), "f-fullName");
+        assert_eq!(field_id("address.zipcode"), "f-address-zipcode");
+        assert_eq!(
+            field_id("notifications[0].period"),
+            "f-notifications-0--period"
+        );
+        assert_eq!(error_id("webhooks[1].url"), "f-webhooks-1--url-err");
+    }
+
+    #[test]
+    fn envelope_errors_land_on_fields_and_the_rest_in_the_alert() {
+        let env = ErrorEnvelope {
+            code: 422,
+            message: "Falha de validação".into(),
+            errors: Some(
+                [
+                    ("notifications[0].period", "mínimo 5"),
+                    ("customerId", "não encontrado"),
+                    ("items", "?"),
+                ]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), vec![v.to_string()]))
+                .collect(),
+            ),
+        };
+        let mut m = ErrorMap::new();
+        let alert = apply_envelope(&mut m, &env, |p| (p != "items").then(|| p.to_string()));
+        assert_eq!(
+            m.get("notifications[0].period"),
+            Some(&shown(&["mínimo 5"], true))
+        );
+        assert_eq!(m.get("customerId"), Some(&shown(&["não encontrado"], true)));
+        let alert = alert.unwrap();
+        assert_eq!(alert.message, "Falha de validação");
+        assert_eq!(alert.details, ["items: ?"]);
+
+        // All placed: no alert.
+        let mut m = ErrorMap::new();
+        let all = ErrorEnvelope {
+            errors: Some([("customerId".to_string(), vec!["x".to_string()])].into()),
+            ..env.clone()
+        };
+        assert_eq!(apply_envelope(&mut m, &all, |p| Some(p.to_string())), None);
+
+        // No field errors: the message is the alert.
+        let bare = ErrorEnvelope {
+            code: 401,
+            message: "Token inválido".into(),
+            errors: None,
+        };
+        let alert = apply_envelope(&mut ErrorMap::new(), &bare, |_| None).unwrap();
+        assert_eq!(alert.message, "Token inválido");
+        assert!(alert.details.is_empty());
+    }
+
+    #[test]
+    fn removing_a_row_renumbers_the_rows_after_it() {
+        let mut m = ErrorMap::new();
+        for k in [
+            "notifications[0].type",
+            "notifications[1].period",
+            "notifications[3].channel",
+            "notificationsX",
+            "webhooks[2].url",
+        ] {
+            m.insert(k.to_string(), shown(&["x"], false));
+        }
+        shift_rows(&mut m, "notifications", 1);
+        let keys: Vec<&str> = m.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "notificationsX",
+                "notifications[0].type",
+                "notifications[2].channel",
+                "webhooks[2].url"
+            ]
+        );
+    }
+}

@@ -1,0 +1,335 @@
+//! Every string the widget shows, in pt-BR (default) and English.
+//!
+//! Validation messages are not here: they come from `paylink_model` already
+//! rendered in the selected language, so the browser and the server say the
+//! same thing.
+
+use paylink_model::{Channel, Frequency, HookType, InstallmentStatus, InvoiceType, Lang};
+use paylink_model::{NotificationType, PaymentType};
+
+/// Keys of the interface texts. `K::FullName.t(lang)` gives the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum K {
+    Tagline,
+    Language,
+    // customer form
+    NewCustomer,
+    FullName,
+    Document,
+    Business,
+    Email,
+    Phone,
+    Observations,
+    AddressLegend,
+    Street,
+    Number,
+    Complement,
+    Neighborhood,
+    City,
+    State,
+    Zipcode,
+    Select,
+    CreateCustomer,
+    HaveCustomer,
+    CustomerCreated,
+    // invoice form
+    NewInvoice,
+    CustomerId,
+    ExternalId,
+    DueDate,
+    PaymentTypes,
+    InvoiceTypeLabel,
+    InstallmentCount,
+    FrequencyLabel,
+    EndDate,
+    EndInstallment,
+    EndSubscription,
+    Price,
+    PriceByCustomer,
+    Description,
+    Notifications,
+    NotificationType,
+    Channel,
+    PeriodDays,
+    AddNotification,
+    NotificationN,
+    Webhooks,
+    WebhookN,
+    HookType,
+    WebhookUrl,
+    AddWebhook,
+    Remove,
+    RedirectTo,
+    Preview,
+    PreviewEmpty,
+    CreateInvoice,
+    BackToCustomer,
+    Sending,
+    PriceFormat,
+    FixErrors,
+    Optional,
+    // views
+    Invoice,
+    Payment,
+    Amount,
+    AmountByPayer,
+    Customer,
+    Contact,
+    Installments,
+    InstallmentNo,
+    Paid,
+    Status,
+    Total,
+    Accepted,
+    PaymentLink,
+    CopyLink,
+    Copied,
+    CopyFailed,
+    ConfiguredNotifications,
+    ConfiguredWebhooks,
+    None,
+    Loading,
+    Days,
+    NotFound,
+    GoHome,
+    Network,
+    BadResponse,
+    // payer page
+    InvoiceFrom,
+    HowToPay,
+    AllPaid,
+    PixQr,
+    PixCode,
+    CopyPix,
+    BoletoLine,
+    CopyBoleto,
+    Simulate,
+    BackToSite,
+}
+
+impl K {
+    pub fn t(self, lang: Lang) -> &'static str {
+        let (pt, en) = self.pair();
+        if lang == Lang::PtBr {
+            pt
+        } else {
+            en
+        }
+    }
+
+    fn pair(self) -> (&'static str, &'static str) {
+        use K::*;
+        match self {
+            Tagline => (
+                "Cobranças por PIX e boleto",
+                "Invoices paid by PIX and boleto",
+            ),
+            Language => ("Idioma", "Language"),
+            NewCustomer => ("Novo cliente", "New customer"),
+            FullName => ("Nome completo", "Full name"),
+            Document => ("CPF ou CNPJ", "CPF or CNPJ"),
+            Business => ("Razão social", "Company name"),
+            Email => ("E-mail", "E-mail"),
+            Phone => ("Telefone", "Phone"),
+            Observations => ("Observações internas", "Internal notes"),
+            AddressLegend => ("Endereço", "Address"),
+            Street => ("Logradouro", "Street"),
+            Number => ("Número", "Number"),
+            Complement => ("Complemento", "Complement"),
+            Neighborhood => ("Bairro", "Neighborhood"),
+            City => ("Cidade", "City"),
+            State => ("UF", "State"),
+            Zipcode => ("CEP", "Postal code (CEP)"),
+            Select => ("Selecione", "Select"),
+            CreateCustomer => ("Cadastrar cliente", "Create customer"),
+            HaveCustomer => (
+                "Já tenho o ID do cliente: criar cobrança",
+                "I have the customer ID: create an invoice",
+            ),
+            CustomerCreated => ("Cliente cadastrado:", "Customer created:"),
+            NewInvoice => ("Nova cobrança", "New invoice"),
+            CustomerId => ("ID do cliente", "Customer ID"),
+            ExternalId => ("ID externo (seu sistema)", "External ID (your system)"),
+            DueDate => ("Vencimento", "Due date"),
+            PaymentTypes => ("Formas de pagamento", "Payment methods"),
+            InvoiceTypeLabel => ("Tipo de cobrança", "Invoice type"),
+            InstallmentCount => ("Número de parcelas", "Number of installments"),
+            FrequencyLabel => ("Frequência", "Frequency"),
+            EndDate => ("Data final", "End date"),
+            EndInstallment => ("Parcela final", "Last installment"),
+            EndSubscription => ("Término da assinatura", "Subscription end"),
+            Price => ("Valor (R$)", "Amount (R$)"),
+            PriceByCustomer => ("O pagador define o valor", "The payer sets the amount"),
+            Description => ("Descrição para o pagador", "Description for the payer"),
+            Notifications => ("Notificações ao pagador", "Payer notifications"),
+            NotificationType => ("Evento", "Event"),
+            Channel => ("Canal", "Channel"),
+            PeriodDays => ("Dias (mínimo 5)", "Days (at least 5)"),
+            AddNotification => ("Adicionar notificação", "Add notification"),
+            NotificationN => ("Notificação", "Notification"),
+            Webhooks => ("Webhooks", "Webhooks"),
+            WebhookN => ("Webhook", "Webhook"),
+            HookType => ("Evento", "Event"),
+            WebhookUrl => ("URL (HTTPS)", "URL (HTTPS)"),
+            AddWebhook => ("Adicionar webhook", "Add webhook"),
+            Remove => ("Remover", "Remove"),
+            RedirectTo => (
+                "Redirecionar após o pagamento (URL)",
+                "Redirect after payment (URL)",
+            ),
+            Preview => ("Prévia das parcelas", "Installment preview"),
+            PreviewEmpty => (
+                "Informe valor e vencimento para ver as parcelas.",
+                "Enter an amount and a due date to see the installments.",
+            ),
+            CreateInvoice => ("Criar cobrança", "Create invoice"),
+            BackToCustomer => ("Voltar ao cadastro de cliente", "Back to the customer form"),
+            Sending => ("Enviando…", "Sending…"),
+            PriceFormat => (
+                "Valor inválido: use o formato 1.234,56.",
+                "Invalid amount: use the format 1.234,56.",
+            ),
+            FixErrors => ("Corrija os campos indicados.", "Fix the fields shown."),
+            Optional => ("opcional", "optional"),
+            Invoice => ("Cobrança", "Invoice"),
+            Payment => ("Pagamento", "Payment"),
+            Amount => ("Valor", "Amount"),
+            AmountByPayer => ("Definido pelo pagador", "Set by the payer"),
+            Customer => ("Cliente", "Customer"),
+            Contact => ("Contato", "Contact"),
+            Installments => ("Parcelas", "Installments"),
+            InstallmentNo => ("Parcela", "Installment"),
+            Paid => ("Pago", "Paid"),
+            Status => ("Situação", "Status"),
+            Total => ("Total", "Total"),
+            Accepted => ("Formas de pagamento aceitas", "Accepted payment methods"),
+            PaymentLink => ("Link de pagamento", "Payment link"),
+            CopyLink => ("Copiar link", "Copy link"),
+            Copied => ("Copiado.", "Copied."),
+            CopyFailed => (
+                "Não foi possível copiar; selecione o link e copie manualmente.",
+                "Could not copy; select the link and copy it by hand.",
+            ),
+            ConfiguredNotifications => ("Notificações configuradas", "Configured notifications"),
+            ConfiguredWebhooks => ("Webhooks configurados", "Configured webhooks"),
+            None => ("Nenhum.", "None."),
+            Loading => ("Carregando…", "Loading…"),
+            Days => ("Dias", "Days"),
+            NotFound => ("Página não encontrada.", "Page not found."),
+            GoHome => ("Criar uma cobrança", "Create an invoice"),
+            Network => (
+                "Falha de conexão. Verifique a rede e tente de novo.",
+                "Connection failed. Check the network and try again.",
+            ),
+            BadResponse => (
+                "Resposta inesperada do servidor.",
+                "Unexpected response from the server.",
+            ),
+            InvoiceFrom => ("Cobrança de", "Invoice from"),
+            HowToPay => ("Como pagar", "How to pay"),
+            AllPaid => (
+                "Todas as parcelas estão pagas. Obrigado!",
+                "Every installment is paid. Thank you!",
+            ),
+            PixQr => ("QR Code PIX", "PIX QR code"),
+            PixCode => ("PIX copia e cola", "PIX copy-and-paste code"),
+            CopyPix => ("Copiar código PIX", "Copy PIX code"),
+            BoletoLine => ("Linha digitável", "Boleto number"),
+            CopyBoleto => ("Copiar linha digitável", "Copy boleto number"),
+            Simulate => ("Simular pagamento (sandbox)", "Simulate payment (sandbox)"),
+            BackToSite => ("Voltar ao site", "Back to the site"),
+        }
+    }
+}
+
+fn pick(lang: Lang, pt: &'static str, en: &'static str) -> &'static str {
+    if lang == Lang::PtBr {
+        pt
+    } else {
+        en
+    }
+}
+
+pub fn invoice_type(lang: Lang, v: InvoiceType) -> &'static str {
+    match v {
+        InvoiceType::Single => pick(lang, "Avulsa", "Single"),
+        InvoiceType::Installment => pick(lang, "Parcelada", "Installments"),
+        InvoiceType::Recurring => pick(lang, "Recorrente", "Recurring"),
+        InvoiceType::Subscription => pick(lang, "Assinatura", "Subscription"),
+    }
+}
+
+pub fn payment_type(_lang: Lang, v: PaymentType) -> &'static str {
+    match v {
+        PaymentType::Pix => "PIX",
+        PaymentType::Boleto => "Boleto",
+    }
+}
+
+pub fn frequency(lang: Lang, v: Frequency) -> &'static str {
+    match v {
+        Frequency::Weekly => pick(lang, "Semanal", "Weekly"),
+        Frequency::Fortweekly => pick(lang, "Quinzenal", "Fortnightly"),
+        Frequency::Monthly => pick(lang, "Mensal", "Monthly"),
+        Frequency::Bimonthly => pick(lang, "Bimestral", "Every two months"),
+        Frequency::Quarterly => pick(lang, "Trimestral", "Quarterly"),
+        Frequency::Semester => pick(lang, "Semestral", "Every six months"),
+        Frequency::Yearly => pick(lang, "Anual", "Yearly"),
+    }
+}
+
+pub fn notification_type(lang: Lang, v: NotificationType) -> &'static str {
+    use NotificationType::*;
+    match v {
+        SendFirstInvoiceBy => pick(lang, "Envio da primeira cobrança", "First invoice sent"),
+        InvoiceGenerated => pick(lang, "Cobrança gerada", "Invoice generated"),
+        InvoiceChanged => pick(lang, "Cobrança alterada", "Invoice changed"),
+        SendInvoiceReminder => pick(
+            lang,
+            "Lembrete antes do vencimento",
+            "Reminder before the due date",
+        ),
+        SendInvoiceAtDay => pick(
+            lang,
+            "Cobrança no dia do vencimento",
+            "Invoice on the due date",
+        ),
+        SendInvoiceCodeAtDay => pick(
+            lang,
+            "Código de pagamento no vencimento",
+            "Payment code on the due date",
+        ),
+        InvoiceFail => pick(lang, "Falha na cobrança", "Invoice failed"),
+        InvoiceResend => pick(
+            lang,
+            "Reenvio após o vencimento",
+            "Resend after the due date",
+        ),
+        InvoiceConfirmPayment => pick(lang, "Confirmação de pagamento", "Payment confirmation"),
+    }
+}
+
+pub fn channel(_lang: Lang, v: Channel) -> &'static str {
+    match v {
+        Channel::Email => "E-mail",
+        Channel::WhatsApp => "WhatsApp",
+        Channel::Sms => "SMS",
+    }
+}
+
+pub fn hook_type(lang: Lang, v: HookType) -> &'static str {
+    match v {
+        HookType::InvoiceCreated => pick(lang, "Cobrança criada", "Invoice created"),
+        HookType::InvoiceDeleted => pick(lang, "Cobrança excluída", "Invoice deleted"),
+        HookType::PaymentGenerated => pick(lang, "Pagamento gerado", "Payment generated"),
+        HookType::PaymentConfirmed => pick(lang, "Pagamento confirmado", "Payment confirmed"),
+    }
+}
+
+pub fn status(lang: Lang, v: InstallmentStatus) -> &'static str {
+    match v {
+        InstallmentStatus::WaitingPayment => pick(lang, "Aguardando pagamento", "Awaiting payment"),
+        InstallmentStatus::Confirmed => pick(lang, "Pago", "Paid"),
+        InstallmentStatus::Reversed => pick(lang, "Estornado", "Reversed"),
+    }
+}

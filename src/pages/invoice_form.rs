@@ -1,0 +1,459 @@
+//! The invoice form: type-dependent fields, a pt-BR currency input, the
+//! notifications and webhooks editors and a live installment preview from
+//! `paylink_model::installment_plan` (the function the server uses).
+
+use leptos::prelude::*;
+use paylink_model::errors::Msg;
+use paylink_model::money::{cents_to_reais, format_brl_input, parse_brl};
+use paylink_model::{
+    installment_plan, Date, Errors, Frequency, InvoiceRequest, InvoiceType, Lang, PaymentType,
+    PlannedInstallment, DESCRIPTION_MAX, MAX_INSTALLMENTS,
+};
+
+use crate::api;
+use crate::components::editors::{
+    trimmed, whole, NotificationRow, NotificationsEditor, WebhookRow, WebhooksEditor,
+};
+use crate::components::field::{alert_box, checkbox, error_text, field, select, Kind, Opts};
+use crate::components::installments::{installment_table, Row};
+use crate::form::{flag_signal, text_signal, Form};
+use crate::i18n::{self, K};
+use crate::pages::customer_form::text;
+use crate::{Ctx, Merchant, Step};
+
+/// What the person typed in the invoice form.
+#[derive(Clone, Copy)]
+pub struct InvoiceFields {
+    pub customer_id: RwSignal<String>,
+    pub external_id: RwSignal<String>,
+    pub due_date: RwSignal<String>,
+    pub pix: RwSignal<bool>,
+    pub boleto: RwSignal<bool>,
+    /// Wire name (`SINGLE`…).
+    pub invoice_type: RwSignal<String>,
+    pub installment_count: RwSignal<String>,
+    pub frequency: RwSignal<String>,
+    pub end_date: RwSignal<String>,
+    pub end_installment: RwSignal<String>,
+    pub end_subscription: RwSignal<String>,
+    /// pt-BR currency text (`1.234,56`).
+    pub price: RwSignal<String>,
+    pub price_by_customer: RwSignal<bool>,
+    pub description: RwSignal<String>,
+    pub redirect_to: RwSignal<String>,
+    pub notifications: RwSignal<Vec<NotificationRow>>,
+    pub webhooks: RwSignal<Vec<WebhookRow>>,
+}
+
+/// A short random id for `externalId` (`PL-` and 6 base-36 characters).
+pub fn random_external_id() -> String {
+    const DIGITS: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut n = (js_sys::Math::random() * 2_176_782_336.0) as u64; // 36^6
+    let mut id = String::from("PL-");
+    for _ in 0..6 {
+        id.push(DIGITS[(n % 36) as usize] as char);
+        n /= 36;
+    }
+    id
+}
+
+/// Today + `days` in the browser's time zone, as `YYYY-MM-DD`.
+fn days_from_today(days: i64) -> String {
+    let now = js_sys::Date::new_0();
+    Date::new(
+        now.get_full_year() as i32,
+        (now.get_month() + 1) as u8,
+        now.get_date() as u8,
+    )
+    .and_then(|d| d.add_days(days))
+    .map(|d| d.to_string())
+    .unwrap_or_default()
+}
+
+/// `1234,5` → `1.234,50` when it is a valid amount (on blur of the price).
+fn reformat_price(s: &str) -> Option<String> {
+    parse_brl(s).map(format_brl_input)
+}
+
+/// `notifications[3].period` → `(3, "period")` for `list` = `notifications`.
+fn row_of<'a>(path: &'a str, list: &str) -> Option<(usize, &'a str)> {
+    let rest = path.strip_prefix(list)?.strip_prefix('[')?;
+    let (idx, tail) = rest.split_once(']')?;
+    Some((idx.parse().ok()?, tail.strip_prefix('.')?))
+}
+
+impl Default for InvoiceFields {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl InvoiceFields {
+    pub fn new() -> Self {
+        let s = || text_signal("");
+        InvoiceFields {
+            customer_id: s(),
+            external_id: text_signal(&random_external_id()),
+            due_date: text_signal(&days_from_today(7)),
+            pix: flag_signal(true),
+            boleto: flag_signal(true),
+            invoice_type: text_signal(InvoiceType::Single.as_str()),
+            installment_count: text_signal("2"),
+            frequency: text_signal(Frequency::Monthly.as_str()),
+            end_date: s(),
+            end_installment: s(),
+            end_subscription: s(),
+            price: s(),
+            price_by_customer: flag_signal(false),
+            description: s(),
+            redirect_to: s(),
+            notifications: RwSignal::new(Vec::new()),
+            webhooks: RwSignal::new(Vec::new()),
+        }
+    }
+
+    /// The selected invoice type (tracked).
+    pub fn kind(&self) -> InvoiceType {
+        self.invoice_type
+            .with(|t| InvoiceType::parse(t))
+            .unwrap_or(InvoiceType::Single)
+    }
+
+    fn kind_untracked(&self) -> InvoiceType {
+        untrack(|| self.kind())
+    }
+
+    /// Whether the payer sets the amount (only offered for SINGLE; tracked).
+    pub fn by_customer(&self) -> bool {
+        self.kind() == InvoiceType::Single && self.price_by_customer.get()
+    }
+
+    /// The request to send (only the fields that apply to the selected type)
+    /// and the fields whose text could not be read as a number.
+    pub fn build(&self, lang: Lang) -> (InvoiceRequest, Errors) {
+        let t = self.kind_untracked();
+        let mut bad = Errors::new();
+        let mut int = |path: String, s: RwSignal<String>| match s.with_untracked(|v| whole(v)) {
+            Ok(n) => n,
+            Err(()) => {
+                bad.insert(path, vec![Msg::WrongType("a whole number").render(lang)]);
+                None
+            }
+        };
+        let installment_count = match t {
+            InvoiceType::Installment => int("installmentCount".into(), self.installment_count),
+            _ => Some(1),
+        };
+        let end_installment = match t {
+            InvoiceType::Recurring => int("endInstallment".into(), self.end_installment),
+            _ => None,
+        };
+        let by_customer = untrack(|| self.by_customer());
+        let price = match text(self.price) {
+            Some(s) if !by_customer => match parse_brl(&s) {
+                Some(cents) => Some(cents_to_reais(cents)),
+                None => {
+                    bad.insert("price".into(), vec![K::PriceFormat.t(lang).to_string()]);
+                    None
+                }
+            },
+            _ => None,
+        };
+        let mut payment_types = Vec::new();
+        if self.pix.get_untracked() {
+            payment_types.push(PaymentType::Pix.as_str().to_string());
+        }
+        if self.boleto.get_untracked() {
+            payment_types.push(PaymentType::Boleto.as_str().to_string());
+        }
+        let notifications: Vec<_> = self.notifications.with_untracked(|rows| {
+            rows.iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let (req, not_a_number) = r.request();
+                    if not_a_number {
+                        bad.insert(
+                            format!("notifications[{i}].period"),
+                            vec![Msg::WrongType("a whole number").render(lang)],
+                        );
+                    }
+                    req
+                })
+                .collect()
+        });
+        let webhooks: Vec<_> = self
+            .webhooks
+            .with_untracked(|rows| rows.iter().map(WebhookRow::request).collect());
+        let periodic = t.is_periodic();
+        let req = InvoiceRequest {
+            customer_id: text(self.customer_id),
+            external_id: text(self.external_id),
+            due_date: text(self.due_date),
+            payment_types: Some(payment_types),
+            installment_count,
+            price,
+            description: self.description.with_untracked(|v| trimmed(v)),
+            invoice_type: Some(t.as_str().to_string()),
+            frequency: if periodic { text(self.frequency) } else { None },
+            end_date: if t == InvoiceType::Recurring {
+                text(self.end_date)
+            } else {
+                None
+            },
+            end_installment,
+            end_subscription: if t == InvoiceType::Subscription {
+                text(self.end_subscription)
+            } else {
+                None
+            },
+            notifications: (!notifications.is_empty()).then_some(notifications),
+            webhooks: (!webhooks.is_empty()).then_some(webhooks),
+            redirect_to: text(self.redirect_to),
+            price_by_customer: by_customer.then_some(true),
+        };
+        (req, bad)
+    }
+
+    /// The model's verdict on the current values (plus unreadable numbers).
+    pub fn check(&self, lang: Lang) -> Errors {
+        let (req, bad) = self.build(lang);
+        let mut errors = req.validate(lang);
+        errors.extend(bad);
+        errors
+    }
+
+    /// The visible field that shows the error of API path `path`.
+    pub fn field_of(&self, path: &str) -> Option<String> {
+        let t = self.kind_untracked();
+        let shown = match path {
+            "customerId" | "externalId" | "dueDate" | "paymentTypes" | "invoiceType"
+            | "description" | "redirectTo" => true,
+            "price" => !untrack(|| self.by_customer()),
+            "priceByCustomer" => t == InvoiceType::Single,
+            "installmentCount" => t == InvoiceType::Installment,
+            "frequency" => t.is_periodic(),
+            "endDate" | "endInstallment" => t == InvoiceType::Recurring,
+            "endSubscription" => t == InvoiceType::Subscription,
+            _ => {
+                if path.starts_with("paymentTypes[") {
+                    return Some("paymentTypes".to_string());
+                }
+                if let Some((i, f)) = row_of(path, "notifications") {
+                    self.notifications.with_untracked(|rows| {
+                        rows.get(i).is_some_and(|r| match f {
+                            "type" | "channel" => true,
+                            "period" => r.takes_period(),
+                            _ => false,
+                        })
+                    })
+                } else if let Some((i, f)) = row_of(path, "webhooks") {
+                    matches!(f, "hookType" | "url")
+                        && self.webhooks.with_untracked(|rows| i < rows.len())
+                } else {
+                    false
+                }
+            }
+        };
+        shown.then(|| path.to_string())
+    }
+
+    /// The installments the server will create for the current values
+    /// (tracked; empty until amount, count and due date are valid).
+    pub fn plan(&self) -> Vec<PlannedInstallment> {
+        let t = self.kind();
+        if self.by_customer() {
+            return Vec::new();
+        }
+        let Some(cents) = self.price.with(|p| parse_brl(p)) else {
+            return Vec::new();
+        };
+        let count = if t == InvoiceType::Installment {
+            match self.installment_count.with(|c| c.trim().parse::<u32>()) {
+                Ok(n) if (1..=MAX_INSTALLMENTS).contains(&n) => n,
+                _ => return Vec::new(),
+            }
+        } else {
+            1
+        };
+        match self.due_date.with(|d| Date::parse_iso(d.trim())) {
+            Some(due) => installment_plan(cents, count, due),
+            None => Vec::new(),
+        }
+    }
+
+    pub fn form(self, lang: RwSignal<Lang>) -> Form {
+        Form::new(
+            "invoice-form",
+            lang,
+            move |l| self.check(l),
+            move |p| self.field_of(p),
+        )
+    }
+}
+
+#[component]
+pub fn InvoiceForm(l: Lang, merchant: Merchant) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let f = merchant.invoice;
+    let form = merchant.invoice_form;
+
+    let save = Action::new_local(move |req: &InvoiceRequest| {
+        let req = req.clone();
+        let lang = ctx.lang.get_untracked();
+        async move {
+            match api::create_invoice(&req, lang).await {
+                Ok(id) => {
+                    // A fresh reconciliation id for the next invoice.
+                    f.external_id.set(random_external_id());
+                    ctx.navigate(&format!("/invoices/{id}"));
+                }
+                Err(e) => form.server_error(&e),
+            }
+        }
+    });
+    let pending = save.pending();
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if !pending.get_untracked() && form.submit() {
+            save.dispatch_local(f.build(ctx.lang.get_untracked()).0);
+        }
+    };
+
+    let customer_note = move || {
+        merchant.created.with(|c| {
+            c.as_ref()
+                .filter(|c| f.customer_id.with(|id| id.trim() == c.id))
+                .map(|c| {
+                    view! { <p class="note">{K::CustomerCreated.t(l)} " " <strong>{c.full_name.clone()}</strong></p> }
+                })
+        })
+    };
+
+    let types: Vec<_> = InvoiceType::ALL
+        .iter()
+        .map(|t| (t.as_str(), i18n::invoice_type(l, *t)))
+        .collect();
+    let frequencies: Vec<_> = Frequency::ALL
+        .iter()
+        .map(|q| (q.as_str(), i18n::frequency(l, *q)))
+        .collect();
+
+    let o = Opts::default;
+    let number = Opts {
+        kind: Kind::Number,
+        inputmode: "numeric",
+        ..o()
+    };
+    // Fields that depend on the invoice type.
+    let by_type = move || {
+        match f.kind() {
+        InvoiceType::Single => ().into_any(),
+        InvoiceType::Installment => field(
+            form,
+            "installmentCount",
+            K::InstallmentCount.t(l),
+            f.installment_count,
+            Opts { required: true, ..number },
+        ),
+        InvoiceType::Recurring => view! {
+            <div class="cols">
+                {select(form, "frequency", K::FrequencyLabel.t(l), f.frequency, frequencies.clone(), "", true)}
+                {field(form, "endDate", K::EndDate.t(l), f.end_date, Opts { kind: Kind::Date, ..o() })}
+                {field(form, "endInstallment", K::EndInstallment.t(l), f.end_installment, number)}
+            </div>
+        }
+        .into_any(),
+        InvoiceType::Subscription => view! {
+            <div class="cols">
+                {select(form, "frequency", K::FrequencyLabel.t(l), f.frequency, frequencies.clone(), "", true)}
+                {field(form, "endSubscription", K::EndSubscription.t(l), f.end_subscription, o())}
+            </div>
+        }
+        .into_any(),
+    }
+    };
+    let by_customer_box = move || {
+        (f.kind() == InvoiceType::Single).then(|| {
+            checkbox(
+                form,
+                "priceByCustomer",
+                "",
+                "f-priceByCustomer",
+                K::PriceByCustomer.t(l),
+                f.price_by_customer,
+            )
+        })
+    };
+    let price = move || {
+        (!f.by_customer()).then(|| {
+            field(
+                form,
+                "price",
+                K::Price.t(l),
+                f.price,
+                Opts {
+                    required: true,
+                    inputmode: "decimal",
+                    placeholder: "0,00",
+                    reformat: Some(reformat_price),
+                    ..o()
+                },
+            )
+        })
+    };
+    let plan = Memo::new(move |_| f.plan());
+    let preview = move || {
+        let plan = plan.get();
+        if plan.is_empty() {
+            view! { <p class="muted">{K::PreviewEmpty.t(l)}</p> }.into_any()
+        } else {
+            let rows = plan.iter().map(Row::planned).collect();
+            installment_table(l, K::Preview.t(l), rows, false)
+        }
+    };
+    let back = move |_| {
+        merchant.step.set(Step::Customer);
+        crate::focus_main();
+    };
+
+    view! {
+        <form id="invoice-form" class="card" novalidate on:submit=on_submit>
+            <h1>{K::NewInvoice.t(l)}</h1>
+            {customer_note}
+            {alert_box(form)}
+            <div class="cols">
+                {field(form, "customerId", K::CustomerId.t(l), f.customer_id, Opts { required: true, placeholder: "00000000-0000-0000-0000-000000000000", ..o() })}
+                {field(form, "externalId", K::ExternalId.t(l), f.external_id, Opts { required: true, ..o() })}
+            </div>
+            <div class="cols">
+                {field(form, "dueDate", K::DueDate.t(l), f.due_date, Opts { kind: Kind::Date, required: true, ..o() })}
+                {select(form, "invoiceType", K::InvoiceTypeLabel.t(l), f.invoice_type, types, "", false)}
+            </div>
+            <fieldset class="group">
+                <legend>{K::PaymentTypes.t(l)} <span class="req" aria-hidden="true">" *"</span></legend>
+                <div class="checks">
+                    {checkbox(form, "paymentTypes", "PIX", "f-paymentTypes-PIX", "PIX", f.pix)}
+                    {checkbox(form, "paymentTypes", "BOLETO", "f-paymentTypes-BOLETO", "Boleto", f.boleto)}
+                </div>
+                {error_text(form, "paymentTypes")}
+            </fieldset>
+            {by_type}
+            {by_customer_box}
+            {price}
+            {field(form, "description", K::Description.t(l), f.description, Opts { kind: Kind::Area, counter: DESCRIPTION_MAX, ..o() })}
+            <NotificationsEditor l form rows=f.notifications />
+            <WebhooksEditor l form rows=f.webhooks />
+            {field(form, "redirectTo", K::RedirectTo.t(l), f.redirect_to, Opts { kind: Kind::Url, placeholder: "https://", ..o() })}
+            <section class="preview" aria-label=K::Preview.t(l)>
+                <h2>{K::Preview.t(l)}</h2>
+                {preview}
+            </section>
+            <div class="actions">
+                <button type="submit" class="primary" aria-disabled=move || pending.get().then_some("true")>
+                    {move || if pending.get() { K::Sending.t(l) } else { K::CreateInvoice.t(l) }}
+                </button>
+                <button type="button" class="link" on:click=back>{K::BackToCustomer.t(l)}</button>
+            </div>
+        </form>
+    }
+}

@@ -1,0 +1,214 @@
+//! `/invoices/{id}`: the merchant's detail of an invoice, fetched with
+//! `GET /api/invoices/{id}`: amount, customer, installments, payment types,
+//! the payment link, and the notification and webhook settings.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use paylink_model::br::{mask_document, mask_phone};
+use paylink_model::money::format_brl;
+use paylink_model::{InvoiceDetail, Lang};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::api;
+use crate::components::installments::{br_date, installment_table, Row};
+use crate::components::table::{table, Cell};
+use crate::i18n::{self, K};
+use crate::Ctx;
+
+/// The text shown for a failed call.
+pub fn error_text(l: Lang, e: &api::Error) -> String {
+    match e {
+        api::Error::Api(env) => env.message.clone(),
+        api::Error::Network => K::Network.t(l).to_string(),
+        api::Error::BadResponse => K::BadResponse.t(l).to_string(),
+    }
+}
+
+#[component]
+pub fn InvoiceView(l: Lang, id: String) -> impl IntoView {
+    let invoice = LocalResource::new(move || {
+        let id = id.clone();
+        async move { api::get_invoice(&id, l).await }
+    });
+    // `with`, not `get`: no copy of the whole invoice on each render.
+    move || {
+        invoice.with(|r| match r {
+            None => {
+                view! { <p class="card muted" aria-busy="true">{K::Loading.t(l)}</p> }.into_any()
+            }
+            Some(Err(e)) => view! {
+                <div class="card">
+                    <div class="alert" role="alert"><p>{error_text(l, e)}</p></div>
+                </div>
+            }
+            .into_any(),
+            Some(Ok(inv)) => invoice_body(l, inv),
+        })
+    }
+}
+
+/// Copies `url` with the asynchronous clipboard API and reports the outcome.
+pub fn copy(url: String, done: RwSignal<Option<bool>>) {
+    spawn_local(async move {
+        let nav = window().navigator();
+        let has_clipboard = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
+            .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+        let ok = has_clipboard
+            && JsFuture::from(nav.clipboard().write_text(&url))
+                .await
+                .is_ok();
+        done.set(Some(ok));
+    });
+}
+
+fn invoice_body(l: Lang, inv: &InvoiceDetail) -> AnyView {
+    let ctx = expect_context::<Ctx>();
+    let copied = RwSignal::new(None::<bool>);
+    let c = &inv.customer;
+    let contact: Vec<String> = [
+        c.document.as_deref().map(mask_document),
+        c.email.clone(),
+        c.phone.as_deref().map(mask_phone),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    // (label, value, class) of the facts list, shown by one loop.
+    let mut facts: Vec<(&'static str, String, &'static str)> = vec![
+        (
+            K::Amount.t(l),
+            if inv.price_by_customer {
+                K::AmountByPayer.t(l).to_string()
+            } else {
+                format_brl(inv.price, l)
+            },
+            "amount",
+        ),
+        (K::DueDate.t(l), br_date(&inv.due_date), ""),
+        (
+            K::InvoiceTypeLabel.t(l),
+            i18n::invoice_type(l, inv.invoice_type).to_string(),
+            "",
+        ),
+        (K::Customer.t(l), c.full_name.clone(), ""),
+    ];
+    if !contact.is_empty() {
+        facts.push((K::Contact.t(l), contact.join(" · "), ""));
+    }
+    if let Some(d) = &inv.description {
+        facts.push((K::Description.t(l), d.clone(), "wide description"));
+    }
+    let facts = facts
+        .into_iter()
+        .map(|(dt, dd, class)| view! { <div class=class><dt>{dt}</dt><dd>{dd}</dd></div> })
+        .collect_view();
+
+    let rows: Vec<Row> = inv
+        .installments
+        .iter()
+        .map(|i| Row {
+            number: i.installment,
+            due: br_date(&i.due_date),
+            cents: i.price,
+            paid: Some(i.price_paid),
+            status: Some(i.status),
+        })
+        .collect();
+    let types = inv
+        .payment_types
+        .iter()
+        .map(|p| view! { <li class="chip">{i18n::payment_type(l, p.payment_type_accepted)}</li> })
+        .collect_view();
+    let url = inv.url.clone();
+    let settings = settings(l, inv);
+
+    view! {
+        <article class="card invoice">
+            <h1>{K::Invoice.t(l)}</h1>
+            <dl class="facts">{facts}</dl>
+
+            <section aria-label=K::PaymentLink.t(l)>
+                <h2>{K::PaymentLink.t(l)}</h2>
+                <p class="paylink"><a href=url.clone() class="url">{url.clone()}</a></p>
+                <p>
+                    <button type="button" class="secondary" on:click=move |_| copy(url.clone(), copied)>{K::CopyLink.t(l)}</button>
+                    " "
+                    <span role="status" class="muted">
+                        {move || copied.get().map(|ok| if ok { K::Copied.t(l) } else { K::CopyFailed.t(l) })}
+                    </span>
+                </p>
+            </section>
+
+            <section aria-label=K::Accepted.t(l)>
+                <h2>{K::Accepted.t(l)}</h2>
+                <ul class="chips">{types}</ul>
+            </section>
+
+            <section aria-label=K::Installments.t(l)>
+                <h2>{K::Installments.t(l)}</h2>
+                {installment_table(l, K::Installments.t(l), rows, true)}
+            </section>
+
+            {settings}
+
+            <p><a href="/" on:click=ctx.link("/")>{K::NewInvoice.t(l)}</a></p>
+        </article>
+    }
+    .into_any()
+}
+
+/// The notification and webhook settings (merchant detail only).
+fn settings(l: Lang, inv: &InvoiceDetail) -> AnyView {
+    let notifications: Vec<Vec<Cell>> = [
+        &inv.notification_before_due_date,
+        &inv.notification_after_due_date,
+        &inv.notification_after_payment,
+        &inv.notification_send_types,
+    ]
+    .into_iter()
+    .flatten()
+    .map(|n| {
+        vec![
+            Cell::new(i18n::notification_type(l, n.kind)),
+            Cell::new(i18n::channel(l, n.channel)),
+            Cell::num(n.period.map(|p| p.to_string()).unwrap_or_default()),
+        ]
+    })
+    .collect();
+    let webhooks: Vec<Vec<Cell>> = inv
+        .webhooks
+        .iter()
+        .map(|w| {
+            vec![
+                Cell::new(i18n::hook_type(l, w.hook_type)),
+                Cell {
+                    class: "break",
+                    ..Cell::new(w.url.clone())
+                },
+            ]
+        })
+        .collect();
+    let section = |title: K, head: Vec<(&'static str, &'static str)>, rows: Vec<Vec<Cell>>| {
+        let body = if rows.is_empty() {
+            view! { <p class="muted">{K::None.t(l)}</p> }.into_any()
+        } else {
+            table("", title.t(l), head, rows, None)
+        };
+        view! {
+            <section aria-label=title.t(l)>
+                <h2>{title.t(l)}</h2>
+                {body}
+            </section>
+        }
+    };
+    view! {
+        {section(
+            K::ConfiguredNotifications,
+            vec![(K::NotificationType.t(l), ""), (K::Channel.t(l), ""), (K::Days.t(l), "num")],
+            notifications,
+        )}
+        {section(K::ConfiguredWebhooks, vec![(K::HookType.t(l), ""), ("URL", "")], webhooks)}
+    }
+    .into_any()
+}

@@ -1,0 +1,204 @@
+//! `/pay/{id}`: the payer's page, from `GET /api/pay/{id}` (the model's
+//! `PayerView`: no document, e-mail, phone, notifications or webhooks).
+//! Shows what is owed, how to pay the next open installment (PIX QR and
+//! "copia e cola", boleto line), the installments and the payment link.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use paylink_model::money::format_brl;
+use paylink_model::{Lang, PayerView};
+
+use crate::api;
+use crate::components::installments::{br_date, installment_table, Row};
+use crate::i18n::{self, K};
+use crate::pages::invoice_view::{copy, error_text};
+
+#[component]
+pub fn PayView(l: Lang, id: String) -> impl IntoView {
+    // Count the visit (best effort), once per invoice and page load: the
+    // screen re-renders on a language switch, which is not a new visit.
+    thread_local! {
+        static RECORDED: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if RECORDED.with(|r| {
+        let mut r = r.borrow_mut();
+        let new = !r.contains(&id);
+        if new {
+            r.push(id.clone());
+        }
+        new
+    }) {
+        let id = id.clone();
+        spawn_local(async move { api::record_view(&id).await });
+    }
+    let page = {
+        let id = id.clone();
+        LocalResource::new(move || {
+            let id = id.clone();
+            async move { api::get_pay(&id, l).await }
+        })
+    };
+    let simulate = Action::new_local(move |id: &String| {
+        let id = id.clone();
+        async move {
+            let res = api::simulate_payment(&id, l).await.map(|_| ());
+            page.refetch();
+            res
+        }
+    });
+    move || {
+        page.with(|r| match r {
+            None => {
+                view! { <p class="card muted" aria-busy="true">{K::Loading.t(l)}</p> }.into_any()
+            }
+            Some(Err(e)) => view! {
+                <div class="card">
+                    <div class="alert" role="alert"><p>{error_text(l, e)}</p></div>
+                </div>
+            }
+            .into_any(),
+            Some(Ok(p)) => pay_body(l, p, simulate),
+        })
+    }
+}
+
+fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Error>>) -> AnyView {
+    let copied = RwSignal::new(None::<bool>);
+    let mut facts: Vec<(&'static str, String, &'static str)> = vec![
+        (
+            K::Amount.t(l),
+            if p.price_by_customer {
+                K::AmountByPayer.t(l).to_string()
+            } else {
+                format_brl(p.price, l)
+            },
+            "amount",
+        ),
+        (K::Customer.t(l), p.customer_name.clone(), ""),
+    ];
+    if let Some(d) = &p.description {
+        facts.push((K::Description.t(l), d.clone(), "wide description"));
+    }
+    let facts = facts
+        .into_iter()
+        .map(|(dt, dd, class)| view! { <div class=class><dt>{dt}</dt><dd>{dd}</dd></div> })
+        .collect_view();
+
+    // How to pay the next open installment.
+    let next = p
+        .next_open
+        .and_then(|n| p.installments.iter().find(|i| i.installment == n));
+    let how = match next {
+        None => view! { <p class="note">{K::AllPaid.t(l)}</p> }.into_any(),
+        Some(i) => {
+            let pix = i.pix.clone().map(|pix| {
+                let code = pix.payload.clone();
+                view! {
+                    <div class="method">
+                        <h3>"PIX"</h3>
+                        // The QR is drawn by paylink's server from the model's BR Code.
+                        <div class="qr" role="img" aria-label=K::PixQr.t(l) inner_html=pix.qr_svg></div>
+                        <p class="label">{K::PixCode.t(l)}</p>
+                        <p class="code">{pix.payload}</p>
+                        <button type="button" class="secondary" on:click=move |_| copy(code.clone(), copied)>
+                            {K::CopyPix.t(l)}
+                        </button>
+                    </div>
+                }
+            });
+            let boleto = i.boleto.clone().map(|b| {
+                let line = b.line.clone();
+                view! {
+                    <div class="method">
+                        <h3>"Boleto"</h3>
+                        <p class="label">{K::BoletoLine.t(l)}</p>
+                        <p class="code">{b.line}</p>
+                        <div class="barcode" aria-hidden="true" inner_html=b.barcode_svg></div>
+                        <button type="button" class="secondary" on:click=move |_| copy(line.clone(), copied)>
+                            {K::CopyBoleto.t(l)}
+                        </button>
+                    </div>
+                }
+            });
+            view! {
+                <h2>
+                    {K::InstallmentNo.t(l)} " " {i.installment} " · " {format_brl(i.price - i.price_paid, l)}
+                    " · " {K::DueDate.t(l)} " " {br_date(&i.due_date)}
+                </h2>
+                <div class="methods">{pix}{boleto}</div>
+            }
+            .into_any()
+        }
+    };
+
+    let rows: Vec<Row> = p
+        .installments
+        .iter()
+        .map(|i| Row {
+            number: i.installment,
+            due: br_date(&i.due_date),
+            cents: i.price,
+            paid: Some(i.price_paid),
+            status: Some(i.status),
+        })
+        .collect();
+    let types = p
+        .payment_types
+        .iter()
+        .map(|t| view! { <li class="chip">{i18n::payment_type(l, *t)}</li> })
+        .collect_view();
+    let url = p.url.clone();
+    let id = p.id.clone();
+    let sandbox = (p.sandbox && next.is_some()).then(|| {
+        let pending = simulate.pending();
+        view! {
+            <p>
+                <button type="button" class="secondary" aria-disabled=move || pending.get().then_some("true")
+                    on:click=move |_| {
+                        if !pending.get_untracked() {
+                            simulate.dispatch_local(id.clone());
+                        }
+                    }>
+                    {K::Simulate.t(l)}
+                </button>
+            </p>
+        }
+    });
+    let back = p
+        .redirect_to
+        .clone()
+        .filter(|_| next.is_none())
+        .map(|href| view! { <p><a href=href>{K::BackToSite.t(l)}</a></p> });
+
+    view! {
+        <article class="card invoice pay">
+            <p class="muted">{K::InvoiceFrom.t(l)} " " <strong>{p.merchant_name.clone()}</strong></p>
+            <h1>{K::Payment.t(l)}</h1>
+            <dl class="facts">{facts}</dl>
+            <section aria-label=K::HowToPay.t(l)>
+                {how}
+                <p role="status" class="muted">
+                    {move || copied.get().map(|ok| if ok { K::Copied.t(l) } else { K::CopyFailed.t(l) })}
+                </p>
+                {sandbox}
+                {back}
+            </section>
+            <section aria-label=K::Installments.t(l)>
+                <h2>{K::Installments.t(l)}</h2>
+                {installment_table(l, K::Installments.t(l), rows, true)}
+            </section>
+            <section aria-label=K::Accepted.t(l)>
+                <h2>{K::Accepted.t(l)}</h2>
+                <ul class="chips">{types}</ul>
+            </section>
+            <section aria-label=K::PaymentLink.t(l)>
+                <h2>{K::PaymentLink.t(l)}</h2>
+                <p class="paylink"><a href=url.clone() class="url">{url.clone()}</a></p>
+                <p>
+                    <button type="button" class="secondary" on:click=move |_| copy(url.clone(), copied)>{K::CopyLink.t(l)}</button>
+                </p>
+            </section>
+        </article>
+    }
+    .into_any()
+}

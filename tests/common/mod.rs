@@ -1,0 +1,198 @@
+//! Helpers of the browser component tests: mount the app in a fresh `<div>`,
+//! fire DOM events, fake `window.fetch`.
+
+#![allow(dead_code)]
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+#[wasm_bindgen(inline_js = r#"
+export function mock_fetch(status, body) {
+  window.__paylinkCalls = [];
+  window.fetch = async (url, init) => {
+    const headers = init && init.headers;
+    window.__paylinkCalls.push({
+      url: String(url),
+      method: init && init.method,
+      body: init && init.body,
+      lang: headers && headers.get ? headers.get('Accept-Language') : null,
+    });
+    return new Response(body, { status, headers: { 'Content-Type': 'application/json' } });
+  };
+}
+export function fetch_count() {
+  return window.__paylinkCalls ? window.__paylinkCalls.length : 0;
+}
+export function all_calls() {
+  return JSON.stringify(window.__paylinkCalls || []);
+}
+export function last_call() {
+  const c = window.__paylinkCalls || [];
+  return c.length ? JSON.stringify(c[c.length - 1]) : '';
+}
+"#)]
+extern "C" {
+    /// Replaces `window.fetch` with a stub answering every call with `status` and `body`.
+    pub fn mock_fetch(status: u16, body: &str);
+    /// How many calls reached the stub.
+    pub fn fetch_count() -> u32;
+    /// The last call as JSON: `{url, method, body, lang}`.
+    pub fn last_call() -> String;
+    /// Every call as a JSON array.
+    pub fn all_calls() -> String;
+}
+
+/// The app mounted at `path`, in its own `<div>`; unmounted and removed on drop.
+pub struct Mounted {
+    pub root: HtmlElement,
+    _handle: Box<dyn std::any::Any>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.root.remove();
+    }
+}
+
+pub fn mount_at(path: &str) -> Mounted {
+    let w = window();
+    w.history()
+        .unwrap()
+        .replace_state_with_url(&JsValue::NULL, "", Some(path))
+        .unwrap();
+    let doc = document();
+    let root: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle = leptos::mount::mount_to(root.clone(), paylink_widget::App);
+    Mounted {
+        root,
+        _handle: Box::new(handle),
+    }
+}
+
+/// Lets Leptos update the DOM after an event: a tick of its executor, then a
+/// macrotask (so effects scheduled by effects, e.g. memo-driven attributes
+/// or rows rebuilt in a list, have run too).
+pub async fn tick() {
+    leptos::task::tick().await;
+    sleep(0).await;
+    leptos::task::tick().await;
+}
+
+/// Waits `ms` milliseconds (lets fetch promises and the executor run).
+pub async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    JsFuture::from(p).await.unwrap();
+}
+
+pub fn q(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+pub fn q_opt(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).unwrap()
+}
+
+pub fn q_all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().unchecked_into())
+        .collect()
+}
+
+/// The control with `name` (first match).
+pub fn named(root: &Element, name: &str) -> Element {
+    q(root, &format!("[name=\"{name}\"]"))
+}
+
+pub fn input(root: &Element, name: &str) -> HtmlInputElement {
+    named(root, name).unchecked_into()
+}
+
+pub fn fire(el: &Element, event: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict(event, &init).unwrap();
+    el.dispatch_event(&ev).unwrap();
+}
+
+/// Types `text` into an input or textarea (sets the value, fires `input`).
+pub async fn type_text(root: &Element, name: &str, text: &str) {
+    let el = named(root, name);
+    js_sys::Reflect::set(&el, &"value".into(), &text.into()).unwrap();
+    fire(&el, "input");
+    tick().await;
+}
+
+/// Leaves a field (fires `blur`).
+pub async fn blur(root: &Element, name: &str) {
+    fire(&named(root, name), "blur");
+    tick().await;
+}
+
+/// Chooses `value` in a `<select>` (fires `change`).
+pub async fn choose(root: &Element, name: &str, value: &str) {
+    let el: HtmlSelectElement = named(root, name).unchecked_into();
+    el.set_value(value);
+    fire(&el, "input");
+    fire(&el, "change");
+    tick().await;
+}
+
+pub async fn click(el: &Element) {
+    el.unchecked_ref::<HtmlElement>().click();
+    tick().await;
+}
+
+/// Clicks the button whose text contains `text`.
+pub async fn click_button(root: &Element, text: &str) {
+    let b = q_all(root, "button")
+        .into_iter()
+        .find(|b| b.text_content().unwrap_or_default().contains(text))
+        .unwrap_or_else(|| panic!("no button with text {text}"));
+    click(&b).await;
+}
+
+pub async fn submit(root: &Element, form_id: &str) {
+    click(&q(root, &format!("#{form_id} button[type=submit]"))).await;
+}
+
+/// The message shown for a field: it must be invalid and described by a
+/// non-empty message element.
+pub fn error_of(root: &Element, name: &str) -> Option<String> {
+    let el = named(root, name);
+    if el.get_attribute("aria-invalid").as_deref() != Some("true") {
+        return None;
+    }
+    let id = el
+        .get_attribute("aria-describedby")
+        .expect("an invalid field has aria-describedby");
+    let msg = document()
+        .get_element_by_id(&id)
+        .unwrap_or_else(|| panic!("aria-describedby={id} names no element"));
+    let text = msg.text_content().unwrap_or_default();
+    assert!(!text.is_empty(), "the message of {name} is empty");
+    Some(text)
+}
+
+pub fn text(el: &Element) -> String {
+    el.text_content().unwrap_or_default()
+}
+
+/// The `name` of the focused element.
+pub fn focused_name() -> Option<String> {
+    document()
+        .active_element()
+        .and_then(|e| e.get_attribute("name"))
+}
+
+pub const CUSTOMER_ID: &str = "3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b";

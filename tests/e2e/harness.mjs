@@ -1,0 +1,134 @@
+// Shared by the end-to-end tests (tests/e2e/run.mjs) and the first-render benchmark
+// (bench/first-render/measure.mjs): a real `paylink serve` on a temporary SQLite file,
+// and Debian's Chromium driven by playwright-core (never a downloaded browser).
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { chromium } from "playwright-core";
+
+export const CHROMIUM = process.env.PAYLINK_CHROMIUM || "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-dev-shm-usage",
+];
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+// Children to kill if this process ends early (exception, Ctrl-C): a server must never outlive a run.
+const children = new Set();
+function killAll() {
+  for (const c of children) {
+    try {
+      c.kill("SIGKILL");
+    } catch {}
+  }
+}
+process.on("exit", killAll);
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+/** Resolves when `promise` does, rejects with `what` after `ms`. */
+export function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Creates an application token on a fresh database and starts `paylink serve` with it.
+ * Returns { url, token, secret, dir, logs(), stop() }. The token is never printed.
+ */
+export async function startPaylink({ bin, dist, name = "e2e" }) {
+  if (!bin) throw new Error("PAYLINK_BIN is not set (path of the built paylink binary)");
+  if (!dist) throw new Error("PAYLINK_DIST is not set (the built widget, dist/)");
+  const dir = mkdtempSync(join(tmpdir(), "paylink-e2e-"));
+  const db = join(dir, "e2e.db");
+  const tokenFile = join(dir, "token");
+
+  // `token create` prints the token as its last line of stdout.
+  const out = execFileSync(bin, ["token", "create", "--db", db, "--name", name], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const token = out.trim().split("\n").pop().trim();
+  const decoded = Buffer.from(token, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (!token || colon < 1) throw new Error("paylink token create: last line is not Base64(appId:secret)");
+  const secret = decoded.slice(colon + 1);
+  writeFileSync(tokenFile, token + "\n", { mode: 0o600 });
+
+  const child = spawn(
+    bin,
+    ["serve", "--listen", "127.0.0.1:0", "--db", db, "--dist", dist, "--token-file", tokenFile],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || "warn" } },
+  );
+  children.add(child);
+  const log = [];
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (d) => log.push(d));
+  let exited = null;
+  const exit = new Promise((resolve) =>
+    child.on("exit", (code, signal) => {
+      exited = { code, signal };
+      children.delete(child);
+      resolve();
+    }),
+  );
+
+  const stop = async () => {
+    if (!exited) {
+      child.kill("SIGTERM");
+      const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exit;
+      clearTimeout(killer);
+    }
+    if (!process.env.PAYLINK_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    // First stdout line: `paylink listening on http://ADDR`; later lines are kept in the log.
+    const lines = createInterface({ input: child.stdout });
+    const first = await withTimeout(
+      new Promise((resolve, reject) => {
+        lines.once("line", resolve);
+        child.once("exit", (code) => reject(new Error(`paylink serve exited (${code}) before listening`)));
+      }),
+      30000,
+      "paylink serve's first line",
+    );
+    lines.on("line", (l) => log.push(l + "\n"));
+    const m = /^paylink listening on (http:\/\/\S+)$/.exec(first.trim());
+    if (!m) throw new Error(`unexpected first line from paylink serve: ${JSON.stringify(first)}`);
+    const url = m[1].replace(/\/$/, "");
+
+    // Ready once /healthz answers 200.
+    const deadline = Date.now() + 15000;
+    for (;;) {
+      try {
+        const r = await fetch(url + "/healthz");
+        if (r.status === 200) break;
+      } catch {}
+      if (exited) throw new Error(`paylink serve exited: ${JSON.stringify(exited)}`);
+      if (Date.now() > deadline) throw new Error("paylink serve: /healthz not 200 after 15 s");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return { url, token, secret, dir, logs: () => log.join(""), stop };
+  } catch (e) {
+    await stop();
+    e.message += `\n--- paylink serve output ---\n${log.join("")}`;
+    throw e;
+  }
+}

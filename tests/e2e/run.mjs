@@ -1,0 +1,659 @@
+// End-to-end tests: Debian's Chromium (playwright-core) against a real `paylink serve` on a
+// real SQLite file. Run by scripts/test as
+//   PAYLINK_BIN=target/debug/paylink PAYLINK_DIST=dist node tests/e2e/run.mjs
+// Prints each test's name and outcome; exits 1 if any test fails.
+//
+// The widget is driven only through its public contract (issue 4): `name` = API field path,
+// `<label for>`, `aria-invalid` + `aria-describedby`, `<button type="submit">`, installments in a
+// `<table>`, the payment link an `<a href>` = the invoice url; texts only where the contract
+// has none (buttons, section names), in pt-BR (the default language).
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { launchBrowser, startPaylink, withTimeout } from "./harness.mjs";
+
+const BIN = process.env.PAYLINK_BIN;
+const DIST = process.env.PAYLINK_DIST && resolve(process.env.PAYLINK_DIST);
+const TEST_TIMEOUT = 90_000;
+const WAIT = 15_000; // how long a condition may take to become true
+
+// ---------------------------------------------------------------- a tiny runner
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+// ---------------------------------------------------------------- recording
+
+/** Every request and response the browser made during the whole run (token check). */
+const traffic = [];
+/** Page HTML snapshots (token check). */
+const snapshots = [];
+
+/** A fresh browser context whose traffic is recorded; `api` lists its /api requests. */
+async function openPage(browser) {
+  const context = await browser.newContext({ locale: "pt-BR" });
+  const pending = [];
+  const api = [];
+  const problems = [];
+  context.on("request", (req) => {
+    const entry = { kind: "request", method: req.method(), url: req.url() };
+    traffic.push(entry);
+    if (new URL(req.url()).pathname.startsWith("/api/")) api.push(entry);
+    pending.push(
+      (async () => {
+        entry.headers = await req.allHeaders().catch(() => req.headers());
+        entry.body = req.postDataBuffer() ?? Buffer.alloc(0);
+      })(),
+    );
+  });
+  context.on("response", (res) => {
+    const entry = { kind: "response", status: res.status(), url: res.url(), method: res.request().method() };
+    traffic.push(entry);
+    pending.push(
+      (async () => {
+        entry.headers = await res.allHeaders().catch(() => res.headers());
+        entry.body = await res.body().catch(() => Buffer.alloc(0)); // redirects have none
+      })(),
+    );
+  });
+  context.on("requestfailed", (req) => problems.push(`request failed: ${req.method()} ${req.url()} ${req.failure()?.errorText}`));
+  const page = await context.newPage();
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
+  });
+  return {
+    page,
+    api,
+    problems,
+    async snapshot(label) {
+      snapshots.push({ label, url: page.url(), html: await page.content() });
+    },
+    async close() {
+      await Promise.allSettled(pending);
+      await context.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- waiting and reading
+
+/** Polls `fn` until it returns a truthy value (returned) or `ms` pass; `describe()` explains a timeout. */
+async function until(fn, what, describe = async () => "", ms = WAIT) {
+  const deadline = Date.now() + ms;
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) {
+      const seen = await describe().catch(() => "");
+      throw new Error(`timed out after ${ms} ms waiting for: ${what}${seen ? `\n    observed: ${seen}` : ""}${last ? `\n    last error: ${last.message}` : ""}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const byName = (page, name) => page.locator(`[name="${name}"]`);
+
+/** aria-invalid, aria-describedby and the text of the elements it points to, for the control named `name`. */
+function fieldState(page, name) {
+  return page.evaluate((name) => {
+    const els = document.querySelectorAll(`[name="${CSS.escape(name)}"]`);
+    if (els.length === 0) return { exists: false };
+    const el = els[0];
+    const describedby = el.getAttribute("aria-describedby");
+    const ids = (describedby || "").split(/\s+/).filter(Boolean);
+    const targets = ids.map((id) => document.getElementById(id));
+    return {
+      exists: true,
+      count: els.length,
+      value: el.value,
+      invalid: el.getAttribute("aria-invalid"),
+      describedby,
+      missingTargets: ids.filter((_, i) => !targets[i]),
+      message: targets.map((t) => (t ? t.textContent.trim() : "")).filter(Boolean).join(" "),
+    };
+  }, name);
+}
+
+/** Waits until the field named `name` is marked invalid with exactly `message` (or any message if null). */
+async function expectFieldError(page, name, message) {
+  let s;
+  await until(
+    async () => {
+      s = await fieldState(page, name);
+      return s.exists && s.invalid === "true" && s.missingTargets.length === 0 && s.message && (message == null || s.message === message);
+    },
+    `[name="${name}"] aria-invalid="true" and aria-describedby -> ${message == null ? "a message" : JSON.stringify(message)}`,
+    async () => JSON.stringify(s),
+  );
+  return s;
+}
+
+/** Names of every control currently marked aria-invalid="true". */
+const invalidNames = (page) =>
+  page.evaluate(() => [...document.querySelectorAll('[aria-invalid="true"]')].map((e) => e.getAttribute("name") || `<${e.tagName.toLowerCase()}#${e.id}>`));
+
+/** `R$ 1.234,56` (any spaces) -> 123456 */
+function cents(text) {
+  const m = /R\$\s*([\d.]+,\d{2})/.exec(text.replace(/\u00a0/g, " "));
+  if (!m) throw new Error(`not a BRL amount: ${JSON.stringify(text)}`);
+  return Number(m[1].replace(/\./g, "").replace(",", ""));
+}
+
+/**
+ * Reads the installments table (the `<table>` named "Parcelas"): its body rows as
+ * { number, due, amount } with the amount in cents. Columns are found by header text.
+ */
+async function readInstallments(page) {
+  const table = page.getByRole("table", { name: /^(Parcelas|Installments)$/ });
+  await table.waitFor({ timeout: WAIT });
+  const rows = await table.evaluate((t) => {
+    const heads = [...t.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    const col = (re) => heads.findIndex((h) => re.test(h));
+    const iNo = col(/^(Parcela|Installment)$/);
+    const iDue = col(/^(Vencimento|Due date)$/i);
+    const iAmount = col(/^(Valor|Amount)$/);
+    return [...t.querySelectorAll("tbody tr")].map((tr) => {
+      const cells = [...tr.children].map((c) => c.textContent.trim());
+      return { number: cells[iNo], due: cells[iDue], amountText: cells[iAmount] };
+    });
+  });
+  return rows.map((r) => ({ ...r, amount: cents(r.amountText ?? "") }));
+}
+
+/** The JSON body of a recorded-or-awaited response. */
+async function json(res) {
+  return JSON.parse((await res.body()).toString("utf8"));
+}
+
+const isApi = (method, path) => (res) => {
+  const u = new URL(res.url());
+  return res.request().method() === method && u.pathname === path;
+};
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+function assertEqual(actual, expected, what) {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
+}
+
+// ---------------------------------------------------------------- the flows
+
+const CUSTOMER = {
+  fullName: "Maria da Silva",
+  document: "52998224725",
+  email: "maria@example.com",
+  phone: "+55 (11) 98765-4321",
+  "address.zipcode": "01310-100",
+  "address.address": "Avenida Paulista",
+  "address.number": "1000",
+  "address.city": "São Paulo",
+  "address.state": "SP",
+};
+const WEBHOOK_URL = "https://example.com/hooks/paylink-e2e";
+
+/** Fills the customer form (fill() fires `input`, like typing a paste). */
+async function fillCustomer(page, values) {
+  for (const [name, value] of Object.entries(values)) {
+    const el = byName(page, name);
+    if ((await el.evaluate((e) => e.tagName)) === "SELECT") await el.selectOption(value);
+    else await el.fill(value);
+  }
+}
+
+const submitButton = (page, formName) => page.locator(`form:has([name="${formName}"]) button[type="submit"]`);
+
+let server; // { url, token, secret, ... }
+let browser;
+
+test("whole flow: invalid customer -> errors, no request; customer; 3-installment invoice; detail; payment link -> payer view", async () => {
+  const s = await openPage(browser);
+  const { page, api } = s;
+  try {
+    await page.goto(server.url + "/");
+    await byName(page, "fullName").waitFor({ timeout: WAIT });
+
+    // 1. An invalid customer: errors on those fields, nothing sent.
+    await fillCustomer(page, { fullName: "Al", document: "52998224724" });
+    assertEqual(await byName(page, "document").inputValue(), "529.982.247-24", "document mask while typing");
+    await submitButton(page, "fullName").click();
+    const nameErr = await expectFieldError(page, "fullName", "Use pelo menos 3 caracteres.");
+    const docErr = await expectFieldError(page, "document", "CPF inválido: confira os dígitos.");
+    assert(nameErr.describedby !== docErr.describedby, "fullName and document point to the same message element");
+    assertEqual((await invalidNames(page)).sort(), ["document", "fullName"], "fields marked invalid");
+    // Negative check: the submit handler sends synchronously when the form is valid, so a request
+    // would already be on its way; give the network a moment to show one before asserting none.
+    await page.waitForTimeout(300);
+    assertEqual(api.map((r) => `${r.method} ${r.url}`), [], "requests to /api after an invalid submit");
+    await s.snapshot("customer form with errors");
+
+    // 2. A valid customer: 201, and the errors are gone.
+    await fillCustomer(page, CUSTOMER);
+    assertEqual(await byName(page, "document").inputValue(), "529.982.247-25", "document mask");
+    const customerRes = page.waitForResponse(isApi("POST", "/api/customers"), { timeout: WAIT });
+    await submitButton(page, "fullName").click();
+    const cres = await customerRes;
+    assertEqual(cres.status(), 201, "POST /api/customers status");
+    // The recorder that saw no request above does see this one.
+    assert(api.some((r) => r.method === "POST" && r.url.endsWith("/api/customers")), "the /api recorder missed POST /api/customers");
+    const customer = await json(cres);
+    const sent = JSON.parse(cres.request().postData());
+    assertEqual(
+      [sent.document, sent.phone, sent.address?.zipcode, sent.address?.state],
+      ["52998224725", "5511987654321", "01310100", "SP"],
+      "normalised customer values sent",
+    );
+
+    // 3. The invoice form for that customer: 3 installments of R$ 100,00, PIX only,
+    //    one notification and one webhook (which the payer view must not show).
+    await until(async () => (await byName(page, "customerId").inputValue().catch(() => "")) === customer.id, "customerId prefilled with the created customer's id", async () => byName(page, "customerId").inputValue().catch((e) => e.message));
+    await byName(page, "invoiceType").selectOption("INSTALLMENT");
+    await byName(page, "installmentCount").fill("3");
+    await byName(page, "dueDate").fill("2027-01-31");
+    await page.locator('input[type="checkbox"][name="paymentTypes"][value="PIX"]').check();
+    await page.locator('input[type="checkbox"][name="paymentTypes"][value="BOLETO"]').uncheck();
+    await byName(page, "price").fill("100,00");
+    await byName(page, "description").fill("Curso de violão (e2e)");
+    await page.getByRole("button", { name: /notifica/i }).click();
+    await byName(page, "notifications[0].type").selectOption("SEND_INVOICE_REMINDER");
+    await byName(page, "notifications[0].channel").selectOption("Email");
+    await byName(page, "notifications[0].period").fill("5");
+    await page.getByRole("button", { name: /webhook/i }).click();
+    await byName(page, "webhooks[0].hookType").selectOption("PAYMENT_CONFIRMED");
+    await byName(page, "webhooks[0].url").fill(WEBHOOK_URL);
+
+    const invoiceRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
+    await submitButton(page, "customerId").click();
+    const ires = await invoiceRes;
+    const created = await json(ires);
+    assertEqual(ires.status(), 200, `POST /api/invoices status (body ${JSON.stringify(created).slice(0, 300)})`);
+    const isent = JSON.parse(ires.request().postData());
+    assertEqual(
+      [isent.customerId, isent.invoiceType, isent.installmentCount, isent.price, isent.dueDate, isent.paymentTypes],
+      [customer.id, "INSTALLMENT", 3, 100, "2027-01-31", ["PIX"]],
+      "invoice request",
+    );
+    assert(/^https?:\/\//.test(created.url), `invoice url ${created.url}`);
+
+    // 4. The detail view: 3 rows summing to R$ 100,00, settings shown, the payment link.
+    await page.waitForURL((u) => u.pathname === `/invoices/${created.id}`, { timeout: WAIT });
+    let rows = [];
+    await until(async () => (rows = await readInstallments(page)).length === 3, "3 installment rows on the detail view", async () => JSON.stringify(rows));
+    assertEqual(rows.map((r) => r.amount), [3334, 3333, 3333], "installment amounts (cents)");
+    assertEqual(rows.reduce((a, r) => a + r.amount, 0), 10000, "sum of installments");
+    assertEqual(rows.map((r) => r.due), ["31/01/2027", "28/02/2027", "31/03/2027"], "installment due dates");
+    const notifRegion = page.getByRole("region", { name: /notifica/i });
+    const hookRegion = page.getByRole("region", { name: /webhook/i });
+    await until(async () => (await hookRegion.count()) === 1 && (await hookRegion.innerText()).includes(WEBHOOK_URL), "the detail view's webhooks section lists the webhook");
+    assertEqual(await notifRegion.count(), 1, "notifications sections on the detail view");
+
+    const link = page.locator(`a[href="${created.url}"]`);
+    await until(async () => (await link.count()) >= 1, `an <a href="${created.url}"> (the invoice url)`, async () =>
+      JSON.stringify(await page.$$eval("a", (as) => as.map((a) => a.getAttribute("href")))),
+    );
+    await s.snapshot("invoice detail");
+
+    // 5. Following the payment link opens the payer view: installments, no settings.
+    await link.first().click();
+    await page.waitForURL(created.url, { timeout: WAIT });
+    assertEqual(new URL(page.url()).pathname, `/pay/${created.id}`, "payment link path");
+    await until(async () => (rows = await readInstallments(page)).length === 3, "3 installment rows on the payer view", async () => JSON.stringify(rows));
+    assertEqual(rows.map((r) => r.amount), [3334, 3333, 3333], "payer view installment amounts");
+    assertEqual(await page.getByRole("region", { name: /notifica/i }).count(), 0, "notification sections on the payer view");
+    assertEqual(await page.getByRole("region", { name: /webhook/i }).count(), 0, "webhook sections on the payer view");
+    const payerText = await page.locator("body").innerText();
+    assert(!payerText.includes(WEBHOOK_URL), "the payer view shows the webhook url");
+    assert(!/webhook/i.test(payerText), "the payer view mentions webhooks");
+    assertEqual(await page.locator("input, select, textarea").count(), 0, "form controls on the payer view");
+    await s.snapshot("payer view");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+/** Presses Tab until the focused element matches `selector` (at most 40 times). */
+async function tabTo(page, selector) {
+  for (let i = 0; i < 40; i++) {
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) return;
+    await page.keyboard.press("Tab");
+  }
+  const at = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120));
+  throw new Error(`keyboard: 40 Tabs did not reach ${selector} (focus is on ${at})`);
+}
+
+/** Presses `key` on the focused select until its value is `value` (at most 40 times). */
+async function keyToOption(page, key, value) {
+  for (let i = 0; i < 40; i++) {
+    if ((await page.evaluate(() => document.activeElement?.value)) === value) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`keyboard: ${key} did not reach option ${value}`);
+}
+
+test("keyboard only: customer form and installment invoice with Tab, typing and Enter", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    await page.goto(server.url + "/");
+    await byName(page, "fullName").waitFor({ timeout: WAIT });
+
+    await tabTo(page, '[name="fullName"]');
+    await page.keyboard.type("Joana Teclado");
+    await tabTo(page, '[name="document"]');
+    await page.keyboard.type("11144477735");
+    await tabTo(page, '[name="email"]');
+    await page.keyboard.type("joana@example.com");
+    await tabTo(page, '[name="phone"]');
+    await page.keyboard.type("5521987654321");
+    await tabTo(page, '[name="address.zipcode"]');
+    await page.keyboard.type("20040020");
+    await tabTo(page, '[name="address.state"]');
+    await keyToOption(page, "ArrowDown", "RJ");
+    // Masks applied while typing, key by key.
+    assertEqual(
+      [await byName(page, "document").inputValue(), await byName(page, "phone").inputValue(), await byName(page, "address.zipcode").inputValue()],
+      ["111.444.777-35", "+55 (21) 98765-4321", "20040-020"],
+      "masked values typed with the keyboard",
+    );
+
+    await tabTo(page, 'button[type="submit"]');
+    const customerRes = page.waitForResponse(isApi("POST", "/api/customers"), { timeout: WAIT });
+    await page.keyboard.press("Enter");
+    const cres = await customerRes;
+    assertEqual(cres.status(), 201, "POST /api/customers status");
+    const customer = await json(cres);
+    assertEqual(JSON.parse(cres.request().postData()).address?.state, "RJ", "state chosen with the keyboard");
+
+    // The invoice form: Parcelada, 3 installments, R$ 100,00; the rest as prefilled.
+    await byName(page, "customerId").waitFor({ timeout: WAIT });
+    await tabTo(page, '[name="invoiceType"]');
+    await keyToOption(page, "ArrowDown", "INSTALLMENT");
+    await tabTo(page, '[name="installmentCount"]');
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type("3");
+    await tabTo(page, '[name="price"]');
+    await page.keyboard.type("100,00");
+    await tabTo(page, 'button[type="submit"]');
+    const invoiceRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
+    await page.keyboard.press("Enter");
+    const ires = await invoiceRes;
+    const created = await json(ires);
+    assertEqual(ires.status(), 200, `POST /api/invoices status (body ${JSON.stringify(created).slice(0, 300)})`);
+    assertEqual(created.customer?.id ?? JSON.parse(ires.request().postData()).customerId, customer.id, "invoice customer");
+    await page.waitForURL((u) => u.pathname === `/invoices/${created.id}`, { timeout: WAIT });
+    let rows = [];
+    await until(async () => (rows = await readInstallments(page)).length === 3, "3 installment rows", async () => JSON.stringify(rows));
+    assertEqual(rows.reduce((a, r) => a + r.amount, 0), 10000, "sum of installments");
+
+    // The payment link is reachable and followed with the keyboard too.
+    await tabTo(page, `a[href="${created.url}"]`);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(created.url, { timeout: WAIT });
+    await until(async () => (await readInstallments(page)).length === 3, "3 installment rows on the payer view");
+    await s.snapshot("keyboard: payer view");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+test("server-side error lands on its field: unknown customerId -> 422 errors.customerId on [name=customerId]", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    await page.goto(server.url + "/");
+    // The merchant already has a customer id: go straight to the invoice form.
+    await page.getByRole("button", { name: /ID do cliente/i }).click();
+    const unknown = randomUUID();
+    await byName(page, "customerId").fill(unknown);
+    await byName(page, "price").fill("100,00");
+    await byName(page, "dueDate").fill("2027-01-31");
+
+    const invoiceRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
+    await submitButton(page, "customerId").click();
+    const res = await invoiceRes;
+    const body = await json(res);
+    assertEqual(res.status(), 422, "POST /api/invoices status for an unknown customer");
+    assertEqual(JSON.parse(res.request().postData()).customerId, unknown, "customerId sent");
+    const msgs = body.errors?.customerId;
+    assert(Array.isArray(msgs) && msgs.length > 0, `422 envelope has errors.customerId: ${JSON.stringify(body)}`);
+
+    const st = await expectFieldError(page, "customerId", msgs.join(" "));
+    assertEqual(await invalidNames(page), ["customerId"], "fields marked invalid");
+    assertEqual(st.value, unknown, "the customerId typed is kept");
+    // Focus goes to the field the server rejected.
+    await until(() => page.evaluate(() => document.activeElement?.getAttribute("name") === "customerId"), "focus on [name=customerId]", () =>
+      page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120)),
+    );
+    await s.snapshot("invoice form with a server error");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+test("contract: every control has its API path as name and a visible <label for>", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    await page.goto(server.url + "/");
+    await byName(page, "fullName").waitFor({ timeout: WAIT });
+    const check = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll("form input, form select, form textarea")]
+          .map((el) => {
+            const name = el.getAttribute("name");
+            const label = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
+            const visible = label && label.getClientRects().length > 0 && label.textContent.trim() !== "";
+            return !name ? `<${el.tagName.toLowerCase()} id=${el.id}> has no name` : !visible ? `[name="${name}"] has no visible <label for>` : null;
+          })
+          .filter(Boolean),
+      );
+    assertEqual(await check(), [], "customer form controls without a name or visible label");
+    const names = await page.$$eval("form [name]", (els) => els.map((e) => e.getAttribute("name")));
+    for (const n of ["fullName", "document", "business", "email", "phone", "observations", "address.zipcode", "address.address", "address.number", "address.complement", "address.neighborhood", "address.city", "address.state"]) {
+      assert(names.includes(n), `customer form has no [name="${n}"]`);
+    }
+
+    await page.getByRole("button", { name: /ID do cliente/i }).click();
+    await byName(page, "customerId").waitFor({ timeout: WAIT });
+    await byName(page, "invoiceType").selectOption("INSTALLMENT");
+    await byName(page, "installmentCount").waitFor({ timeout: WAIT });
+    await page.getByRole("button", { name: /notifica/i }).click();
+    await page.getByRole("button", { name: /webhook/i }).click();
+    await byName(page, "webhooks[0].url").waitFor({ timeout: WAIT });
+    assertEqual(await check(), [], "invoice form controls without a name or visible label");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+const AXE = join(dirname(fileURLToPath(import.meta.url)), "../../node_modules/axe-core/axe.min.js");
+
+/** axe-core's WCAG 2.1 A/AA violations on the page as it is now, one line each. */
+async function axeViolations(page, label) {
+  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+  });
+  return violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.help} -> ${v.targets.join(", ")}`);
+}
+
+/** Creates a customer and a 3-installment invoice through the widget's proxy (which adds the token). */
+async function createInvoiceViaProxy() {
+  const post = async (path, body) => {
+    const r = await fetch(server.url + path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const j = await r.json();
+    if (!r.ok) throw new Error(`POST ${path}: ${r.status} ${JSON.stringify(j)}`);
+    return j;
+  };
+  const c = await post("/api/customers", { fullName: "Ana Acessível", document: "52998224725", email: "ana@example.com" });
+  return post("/api/invoices", {
+    customerId: c.id,
+    externalId: "e2e-a11y",
+    dueDate: "2027-01-31",
+    paymentTypes: ["PIX", "BOLETO"],
+    invoiceType: "INSTALLMENT",
+    installmentCount: 3,
+    price: 100,
+    description: "Acessibilidade (e2e)",
+    notifications: [{ type: "SEND_INVOICE_REMINDER", channel: "Email", period: 5 }],
+    webhooks: [{ hookType: "PAYMENT_CONFIRMED", url: WEBHOOK_URL }],
+  });
+}
+
+test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the forms (with errors), detail and payer view", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    const found = [];
+    await page.goto(server.url + "/");
+    await byName(page, "fullName").waitFor({ timeout: WAIT });
+    found.push(...(await axeViolations(page, "customer form")));
+    await byName(page, "fullName").fill("Al");
+    await submitButton(page, "fullName").click();
+    await expectFieldError(page, "fullName", null);
+    found.push(...(await axeViolations(page, "customer form with errors")));
+
+    await page.getByRole("button", { name: /ID do cliente/i }).click();
+    await byName(page, "invoiceType").selectOption("INSTALLMENT");
+    await byName(page, "price").fill("100,00");
+    await page.getByRole("button", { name: /notifica/i }).click();
+    await page.getByRole("button", { name: /webhook/i }).click();
+    await byName(page, "webhooks[0].url").waitFor({ timeout: WAIT });
+    await submitButton(page, "customerId").click();
+    await expectFieldError(page, "customerId", null);
+    found.push(...(await axeViolations(page, "invoice form with errors")));
+
+    const inv = await createInvoiceViaProxy();
+    await page.goto(`${server.url}/invoices/${inv.id}`);
+    await until(async () => (await readInstallments(page)).length === 3, "3 installment rows on the detail view");
+    found.push(...(await axeViolations(page, "invoice detail")));
+    await page.goto(inv.url);
+    await until(async () => (await readInstallments(page)).length === 3, "3 installment rows on the payer view");
+    found.push(...(await axeViolations(page, "payer view")));
+    assertEqual(found, [], "axe-core violations");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+/** Every file under `dir`, decompressed when it is .gz or .br. */
+function distFiles(dir) {
+  const out = [];
+  for (const f of readdirSync(dir, { recursive: true })) {
+    const p = join(dir, f);
+    if (!statSync(p).isFile()) continue;
+    let buf = readFileSync(p);
+    if (p.endsWith(".gz")) buf = gunzipSync(buf);
+    else if (p.endsWith(".br")) buf = brotliDecompressSync(buf);
+    out.push({ where: `dist/${relative(dir, p)}`, buf });
+  }
+  return out;
+}
+
+test("the token never appears: every request and response of the run, the pages' HTML, dist/", async () => {
+  // A fresh look at the pages that exist without the flow above, so this test stands alone too.
+  const s = await openPage(browser);
+  try {
+    for (const path of ["/", `/invoices/${randomUUID()}`, `/pay/${randomUUID()}`]) {
+      await s.page.goto(server.url + path);
+      await s.page.locator("main").waitFor({ timeout: WAIT });
+      await s.snapshot(path);
+    }
+  } finally {
+    await s.close();
+  }
+
+  const needles = [...new Set([server.token, server.secret, encodeURIComponent(server.token), encodeURIComponent(server.secret)])];
+  const haystacks = [];
+  for (const t of traffic) {
+    const label = `${t.kind} ${t.method} ${t.url}`;
+    haystacks.push({ where: `${label} (url)`, buf: Buffer.from(t.url) });
+    haystacks.push({ where: `${label} (headers)`, buf: Buffer.from(JSON.stringify(t.headers ?? {})) });
+    haystacks.push({ where: `${label} (body)`, buf: t.body ?? Buffer.alloc(0) });
+  }
+  for (const sn of snapshots) haystacks.push({ where: `page HTML: ${sn.label} (${sn.url})`, buf: Buffer.from(sn.html) });
+  const dist = distFiles(DIST);
+  haystacks.push(...dist);
+
+  const found = [];
+  for (const h of haystacks) {
+    for (const n of needles) if (h.buf.includes(n)) found.push(`${n === server.token ? "token" : "secret"} in ${h.where}`);
+  }
+  // Say where, without printing the token into the log.
+  const redact = (text) => needles.reduce((t, n) => t.split(n).join("<redacted>"), text);
+  found.splice(0, found.length, ...found.map(redact));
+  assertEqual(found, [], "places where the token or its secret appear");
+
+  // The check must have looked at something: the widget's assets, the API calls and their bodies.
+  const responses = traffic.filter((t) => t.kind === "response");
+  const apiCalls = responses.filter((t) => new URL(t.url).pathname.startsWith("/api/"));
+  assert(responses.some((t) => /\.wasm$/.test(new URL(t.url).pathname) && t.body?.length > 0), "no .wasm response was recorded");
+  assert(responses.some((t) => /\.js$/.test(new URL(t.url).pathname) && t.body?.length > 0), "no .js response was recorded");
+  // 204 No Content (the payer page's view count) has no body by definition.
+  const withBody = apiCalls.filter((t) => t.status !== 204);
+  assert(withBody.length >= 3 && withBody.every((t) => t.body?.length > 0), `too few /api responses with a body were recorded (${withBody.length})`);
+  assert(dist.some((f) => f.where.endsWith("index.html")), "dist/ has no index.html");
+  console.log(`    checked ${traffic.length} requests/responses, ${snapshots.length} page snapshots, ${dist.length} files in dist/`);
+});
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  let failed = 0;
+  let passed = 0;
+  try {
+    server = await startPaylink({ bin: BIN, dist: DIST });
+    browser = await launchBrowser();
+    console.log(`paylink e2e: ${server.url}, Chromium ${browser.version()}`);
+    for (const t of tests) {
+      const start = Date.now();
+      try {
+        await withTimeout(t.fn(), TEST_TIMEOUT, t.name);
+        passed++;
+        console.log(`ok     ${t.name} (${Date.now() - start} ms)`);
+      } catch (e) {
+        failed++;
+        console.log(`FAILED ${t.name} (${Date.now() - start} ms)`);
+        console.log("    " + String(e?.stack ?? e).split("\n").join("\n    "));
+        if (e?.problems?.length) console.log("    browser reported:\n      " + e.problems.slice(0, 20).join("\n      "));
+      }
+    }
+  } catch (e) {
+    failed++;
+    console.log(`FAILED setting up: ${e?.stack ?? e}`);
+  } finally {
+    await browser?.close().catch(() => {});
+    if (failed && server) console.log(`--- paylink serve log ---\n${server.logs().slice(-4000)}`);
+    await server?.stop();
+  }
+  console.log(`\n${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

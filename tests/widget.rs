@@ -1,0 +1,672 @@
+//! Browser component tests of the widget (`wasm-pack test --headless --chrome`).
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::*;
+use paylink_model::ErrorEnvelope;
+use paylink_widget::form::{apply_envelope, shift_rows, ErrorMap, Shown};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// ---------------------------------------------------------------- customer form
+
+#[wasm_bindgen_test]
+async fn masks_document_cep_and_phone_while_typing() {
+    let app = mount_at("/");
+    let r = &app.root;
+
+    type_text(r, "document", "39053344705").await;
+    assert_eq!(input(r, "document").value(), "390.533.447-05");
+    type_text(r, "document", "11222333000181").await;
+    assert_eq!(input(r, "document").value(), "11.222.333/0001-81");
+    type_text(r, "document", "3905").await;
+    assert_eq!(input(r, "document").value(), "390.5");
+
+    type_text(r, "address.zipcode", "01310100").await;
+    assert_eq!(input(r, "address.zipcode").value(), "01310-100");
+    type_text(r, "address.zipcode", "01310-1009999x").await;
+    assert_eq!(input(r, "address.zipcode").value(), "01310-100");
+
+    type_text(r, "phone", "5511987654321").await;
+    assert_eq!(input(r, "phone").value(), "+55 (11) 98765-4321");
+    type_text(r, "phone", "551134567890").await;
+    assert_eq!(input(r, "phone").value(), "+55 (11) 3456-7890");
+}
+
+#[wasm_bindgen_test]
+async fn every_control_has_its_api_name_and_a_label() {
+    let app = mount_at("/");
+    let r = &app.root;
+    for name in [
+        "fullName",
+        "document",
+        "business",
+        "email",
+        "phone",
+        "observations",
+        "address.address",
+        "address.number",
+        "address.complement",
+        "address.neighborhood",
+        "address.city",
+        "address.state",
+        "address.zipcode",
+    ] {
+        let el = named(r, name);
+        let id = el.id();
+        assert!(!id.is_empty(), "{name} has no id");
+        q(r, &format!("label[for=\"{id}\"]"));
+    }
+    // The UF select lists the 27 states (plus the blank option).
+    assert_eq!(q_all(r, "select[name=\"address.state\"] option").len(), 28);
+    for el in q_all(r, "input, select, textarea") {
+        assert!(el.get_attribute("name").is_some(), "a control without name");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn errors_appear_on_blur_and_clear_as_soon_as_fixed() {
+    let app = mount_at("/");
+    let r = &app.root;
+
+    // Typing alone shows nothing.
+    type_text(r, "fullName", "Jo").await;
+    assert_eq!(error_of(r, "fullName"), None);
+
+    // Leaving the field shows the model's message, wired for assistive tech.
+    blur(r, "fullName").await;
+    let msg = error_of(r, "fullName").expect("fullName invalid after blur");
+    assert!(msg.contains('3'), "{msg}");
+    assert_eq!(
+        named(r, "fullName")
+            .get_attribute("aria-describedby")
+            .unwrap(),
+        "f-fullName-err"
+    );
+
+    // Now every input re-checks it; fixed means gone.
+    type_text(r, "fullName", "Joana").await;
+    assert_eq!(error_of(r, "fullName"), None);
+    assert_eq!(named(r, "fullName").get_attribute("aria-describedby"), None);
+    assert_eq!(text(&q(r, "#f-fullName-err")), "");
+
+    // Masked field: CPF check digits.
+    type_text(r, "document", "39053344700").await;
+    blur(r, "document").await;
+    assert!(error_of(r, "document").unwrap().contains("CPF"));
+    type_text(r, "document", "39053344705").await;
+    assert_eq!(error_of(r, "document"), None);
+
+    // A valid field that becomes invalid while typing waits for the blur.
+    type_text(r, "email", "ana@example.com").await;
+    blur(r, "email").await;
+    type_text(r, "email", "ana@").await;
+    assert_eq!(error_of(r, "email"), None);
+    blur(r, "email").await;
+    assert!(error_of(r, "email").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn a_form_with_errors_sends_nothing_and_focuses_the_first_invalid_field() {
+    mock_fetch(200, "{}");
+    let app = mount_at("/");
+    let r = &app.root;
+
+    type_text(r, "address.zipcode", "0131").await;
+    submit(r, "customer-form").await;
+    sleep(20).await;
+
+    assert_eq!(fetch_count(), 0, "no request for an invalid form");
+    assert!(error_of(r, "fullName").is_some());
+    assert!(error_of(r, "address.zipcode").is_some());
+    assert!(q_opt(r, "[role=alert]").is_some());
+    assert_eq!(focused_name().as_deref(), Some("fullName"));
+}
+
+#[wasm_bindgen_test]
+async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
+    let customer = format!(
+        r#"{{"id":"{CUSTOMER_ID}","fullName":"Maria da Silva","document":"39053344705","business":null,
+        "email":null,"phone":"5511987654321","observations":null,
+        "address":{{"id":"a1","address":null,"number":null,"complement":null,"neighborhood":null,
+        "city":null,"state":"SP","zipcode":"01310100"}},
+        "userId":"u1","applicationId":"p1","createdAt":"2026-11-23T03:30:18.123Z","deletedAt":null}}"#
+    );
+    mock_fetch(200, &customer);
+    let app = mount_at("/");
+    let r = &app.root;
+
+    type_text(r, "fullName", "Maria da Silva").await;
+    type_text(r, "document", "39053344705").await;
+    type_text(r, "phone", "5511987654321").await;
+    type_text(r, "address.zipcode", "01310100").await;
+    choose(r, "address.state", "SP").await;
+    submit(r, "customer-form").await;
+    sleep(50).await;
+
+    assert_eq!(fetch_count(), 1);
+    let call: serde_json_lite::Value = serde_json_lite::parse(&last_call());
+    assert_eq!(call.get("url"), "/api/customers");
+    assert_eq!(call.get("method"), "POST");
+    assert_eq!(call.get("lang"), "pt-BR");
+    let body = call.get("body");
+    assert!(body.contains(r#""fullName":"Maria da Silva""#), "{body}");
+    assert!(body.contains(r#""document":"39053344705""#), "{body}");
+    assert!(body.contains(r#""phone":"5511987654321""#), "{body}");
+    assert!(body.contains(r#""zipcode":"01310100""#), "{body}");
+    assert!(body.contains(r#""state":"SP""#), "{body}");
+    assert!(
+        !body.contains("business"),
+        "blank fields are left out: {body}"
+    );
+
+    // Next step: the invoice form for that customer.
+    assert!(q_opt(r, "#invoice-form").is_some());
+    assert_eq!(input(r, "customerId").value(), CUSTOMER_ID);
+    assert!(text(r).contains("Maria da Silva"));
+}
+
+/// A minimal JSON reader for the test assertions (the widget has no JSON
+/// parser of its own: it uses the browser's).
+mod serde_json_lite {
+    use wasm_bindgen::JsValue;
+
+    pub struct Value(JsValue);
+
+    pub fn parse(s: &str) -> Value {
+        Value(js_sys::JSON::parse(s).unwrap())
+    }
+
+    impl Value {
+        pub fn get(&self, key: &str) -> String {
+            js_sys::Reflect::get(&self.0, &key.into())
+                .unwrap()
+                .as_string()
+                .unwrap_or_default()
+        }
+    }
+}
+
+// ---------------------------------------------------------------- invoice form
+
+async fn invoice_form(r: &web_sys::Element) {
+    click_button(r, "criar cobrança").await;
+    assert!(q_opt(r, "#invoice-form").is_some(), "invoice form shown");
+}
+
+#[wasm_bindgen_test]
+async fn installment_preview_splits_cents_like_the_server() {
+    let app = mount_at("/");
+    let r = &app.root;
+    invoice_form(r).await;
+
+    choose(r, "invoiceType", "INSTALLMENT").await;
+    type_text(r, "installmentCount", "3").await;
+    type_text(r, "price", "100,00").await;
+    type_text(r, "dueDate", "2026-01-31").await;
+
+    let rows = q_all(r, ".preview table tbody tr");
+    assert_eq!(rows.len(), 3);
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|tr| q_all(tr, "th, td").iter().map(text).collect())
+        .collect();
+    assert_eq!(cells[0], ["1", "31/01/2026", "R$ 33,34"]);
+    assert_eq!(cells[1], ["2", "28/02/2026", "R$ 33,33"]);
+    assert_eq!(cells[2], ["3", "31/03/2026", "R$ 33,33"]);
+    assert!(text(&q(r, ".preview table tfoot")).contains("R$ 100,00"));
+
+    // Only the fields of the selected type are shown.
+    assert!(q_opt(r, "[name=frequency]").is_none());
+    choose(r, "invoiceType", "RECURRING").await;
+    assert!(q_opt(r, "[name=installmentCount]").is_none());
+    assert!(q_opt(r, "[name=frequency]").is_some());
+    assert!(q_opt(r, "[name=endDate]").is_some());
+    assert!(q_opt(r, "[name=endInstallment]").is_some());
+    assert!(q_opt(r, "[name=endSubscription]").is_none());
+    choose(r, "invoiceType", "SUBSCRIPTION").await;
+    assert!(q_opt(r, "[name=endSubscription]").is_some());
+    assert!(q_opt(r, "[name=endDate]").is_none());
+    // A recurring or subscription charge is one installment at a time.
+    assert_eq!(q_all(r, ".preview table tbody tr").len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn price_by_customer_hides_the_price_and_description_counts_characters() {
+    let app = mount_at("/");
+    let r = &app.root;
+    invoice_form(r).await;
+
+    assert!(q_opt(r, "[name=price]").is_some());
+    let by_customer = input(r, "priceByCustomer");
+    by_customer.set_checked(true);
+    fire(&by_customer, "change");
+    tick().await;
+    assert!(q_opt(r, "[name=price]").is_none());
+
+    type_text(r, "description", "Mensalidade de março").await;
+    assert!(text(&q(r, ".counter")).contains("20/350"));
+
+    // The price input reformats to pt-BR on blur.
+    by_customer.set_checked(false);
+    fire(&by_customer, "change");
+    tick().await;
+    type_text(r, "price", "1234,5").await;
+    blur(r, "price").await;
+    assert_eq!(input(r, "price").value(), "1.234,50");
+}
+
+#[wasm_bindgen_test]
+async fn notification_period_only_for_reminder_and_resend() {
+    let app = mount_at("/");
+    let r = &app.root;
+    invoice_form(r).await;
+
+    click(&q(r, "#add-notifications")).await;
+    click(&q(r, "#add-notifications")).await;
+    assert!(q_opt(r, "[name=\"notifications[0].period\"]").is_some());
+    choose(r, "notifications[1].type", "INVOICE_GENERATED").await;
+    assert!(q_opt(r, "[name=\"notifications[1].period\"]").is_none());
+    choose(r, "notifications[1].type", "INVOICE_RESEND").await;
+    assert!(q_opt(r, "[name=\"notifications[1].period\"]").is_some());
+
+    // A period under 5 days is shown on its row.
+    type_text(r, "notifications[1].period", "3").await;
+    blur(r, "notifications[1].period").await;
+    assert!(error_of(r, "notifications[1].period").is_some());
+
+    // Removing row 0 moves row 1 (and its error) up.
+    click(&q_all(r, "button.remove")[0]).await;
+    assert!(q_opt(r, "[name=\"notifications[1].type\"]").is_none());
+    assert_eq!(input(r, "notifications[0].period").value(), "3");
+    assert!(error_of(r, "notifications[0].period").is_some());
+
+    click(&q(r, "#add-webhooks")).await;
+    assert!(q_opt(r, "[name=\"webhooks[0].hookType\"]").is_some());
+    type_text(r, "webhooks[0].url", "http://example.com").await;
+    blur(r, "webhooks[0].url").await;
+    assert!(error_of(r, "webhooks[0].url").unwrap().contains("HTTPS"));
+}
+
+#[wasm_bindgen_test]
+async fn invalid_invoice_sends_nothing() {
+    mock_fetch(200, "{}");
+    let app = mount_at("/");
+    let r = &app.root;
+    invoice_form(r).await;
+
+    let pix = input(r, "paymentTypes");
+    pix.set_checked(false);
+    fire(&pix, "change");
+    let boleto = q(r, "#f-paymentTypes-BOLETO");
+    boleto
+        .unchecked_ref::<web_sys::HtmlInputElement>()
+        .set_checked(false);
+    fire(&boleto, "change");
+    tick().await;
+    submit(r, "invoice-form").await;
+    sleep(20).await;
+
+    assert_eq!(fetch_count(), 0);
+    assert!(error_of(r, "customerId").is_some());
+    assert!(error_of(r, "price").is_some());
+    assert!(error_of(r, "paymentTypes").is_some());
+    assert_eq!(focused_name().as_deref(), Some("customerId"));
+
+    // Fixing the customer id clears that error at once.
+    type_text(r, "customerId", CUSTOMER_ID).await;
+    assert_eq!(error_of(r, "customerId"), None);
+}
+
+// ---------------------------------------------------------------- server errors
+
+#[wasm_bindgen_test]
+fn envelope_errors_map_to_fields_and_the_rest_to_the_alert() {
+    let mut shown = ErrorMap::new();
+    let env = ErrorEnvelope {
+        code: 422,
+        message: "Dados inválidos".into(),
+        errors: Some(
+            [
+                (
+                    "notifications[0].period".to_string(),
+                    vec!["mínimo 5".to_string()],
+                ),
+                ("paymentTypes[1]".to_string(), vec!["repetido".to_string()]),
+                ("installments".to_string(), vec!["?".to_string()]),
+            ]
+            .into_iter()
+            .collect(),
+        ),
+    };
+    let alert = apply_envelope(&mut shown, &env, |p| match p {
+        "notifications[0].period" => Some(p.to_string()),
+        p if p.starts_with("paymentTypes[") => Some("paymentTypes".to_string()),
+        _ => None,
+    })
+    .expect("an unplaced error goes to the alert");
+    assert_eq!(
+        shown.get("notifications[0].period"),
+        Some(&Shown {
+            msgs: vec!["mínimo 5".to_string()],
+            server: true
+        })
+    );
+    assert!(shown.contains_key("paymentTypes"));
+    assert_eq!(alert.message, "Dados inválidos");
+    assert_eq!(alert.details, ["installments: ?"]);
+
+    // Without field errors the message is the alert.
+    let not_found = ErrorEnvelope {
+        code: 404,
+        message: "Cobrança não encontrada".into(),
+        errors: None,
+    };
+    let alert = apply_envelope(&mut ErrorMap::new(), &not_found, |_| None).unwrap();
+    assert_eq!(alert.message, "Cobrança não encontrada");
+
+    // Removing row 0 renumbers the errors of the rows after it.
+    let mut m = ErrorMap::new();
+    for k in [
+        "notifications[0].type",
+        "notifications[2].period",
+        "webhooks[1].url",
+    ] {
+        m.insert(
+            k.to_string(),
+            Shown {
+                msgs: vec!["x".into()],
+                server: false,
+            },
+        );
+    }
+    shift_rows(&mut m, "notifications", 0);
+    let keys: Vec<&str> = m.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["notifications[1].period", "webhooks[1].url"]);
+}
+
+#[wasm_bindgen_test]
+async fn server_errors_land_on_their_fields_and_rows() {
+    mock_fetch(
+        422,
+        r#"{"code":422,"message":"Falha de validação",
+            "errors":{"notifications[0].period":["O período mínimo é de 5 dias."],
+                      "customerId":["Cliente não encontrado."],
+                      "webhooks[0].url":["Informe uma URL HTTPS válida."],
+                      "somethingElse":["?"]}}"#,
+    );
+    let app = mount_at("/");
+    let r = &app.root;
+    invoice_form(r).await;
+
+    type_text(r, "customerId", CUSTOMER_ID).await;
+    type_text(r, "price", "10,00").await;
+    click(&q(r, "#add-notifications")).await;
+    type_text(r, "notifications[0].period", "7").await;
+    click(&q(r, "#add-webhooks")).await;
+    type_text(r, "webhooks[0].url", "https://example.com/hook").await;
+    submit(r, "invoice-form").await;
+    sleep(50).await;
+
+    assert_eq!(fetch_count(), 1, "a valid form is sent");
+    let call = last_call();
+    assert!(call.contains("/api/invoices"), "{call}");
+    assert!(call.contains(r#"\"price\":10"#), "price in reais: {call}");
+
+    assert_eq!(
+        error_of(r, "notifications[0].period").as_deref(),
+        Some("O período mínimo é de 5 dias.")
+    );
+    assert_eq!(
+        error_of(r, "customerId").as_deref(),
+        Some("Cliente não encontrado.")
+    );
+    assert!(error_of(r, "webhooks[0].url").is_some());
+    let alert = text(&q(r, "#invoice-form [role=alert]"));
+    assert!(alert.contains("Falha de validação"), "{alert}");
+    assert!(alert.contains("somethingElse"), "{alert}");
+
+    // A server error stays on blur, and goes when the field is edited.
+    blur(r, "customerId").await;
+    assert!(error_of(r, "customerId").is_some());
+    type_text(r, "customerId", "9f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b").await;
+    assert_eq!(error_of(r, "customerId"), None);
+    assert!(error_of(r, "notifications[0].period").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn a_failed_call_without_field_errors_shows_the_envelope_message() {
+    mock_fetch(401, r#"{"code":401,"message":"Token inválido"}"#);
+    let app = mount_at("/");
+    let r = &app.root;
+    type_text(r, "fullName", "Maria da Silva").await;
+    submit(r, "customer-form").await;
+    sleep(50).await;
+    assert_eq!(fetch_count(), 1);
+    assert!(text(&q(r, "[role=alert]")).contains("Token inválido"));
+}
+
+// ---------------------------------------------------------------- language
+
+#[wasm_bindgen_test]
+async fn english_switch_translates_labels_and_messages() {
+    let app = mount_at("/");
+    let r = &app.root;
+    let label = |r: &web_sys::Element| text(&q(r, "label[for=f-fullName]"));
+    assert!(label(r).contains("Nome completo"));
+    type_text(r, "fullName", "Jo").await;
+    blur(r, "fullName").await;
+    assert!(error_of(r, "fullName").unwrap().contains("caracteres"));
+
+    click_button(r, "EN").await;
+    sleep(10).await;
+    assert!(label(r).contains("Full name"));
+    assert!(error_of(r, "fullName").unwrap().contains("characters"));
+    // What was typed survives the switch.
+    assert_eq!(input(r, "fullName").value(), "Jo");
+    assert_eq!(
+        document()
+            .document_element()
+            .unwrap()
+            .get_attribute("lang")
+            .as_deref(),
+        Some("en")
+    );
+
+    mock_fetch(422, r#"{"code":422,"message":"x","errors":{}}"#);
+    type_text(r, "fullName", "Joana").await;
+    submit(r, "customer-form").await;
+    sleep(50).await;
+    assert!(last_call().contains(r#""lang":"en""#));
+    click_button(r, "PT").await;
+}
+
+use leptos::prelude::{document, window};
+
+// ---------------------------------------------------------------- invoice views
+
+const DETAIL: &str = r#"{
+  "id":"7d1e0c9a-1111-4b2b-9c3d-000000000001","externalId":"PL-TEST01","description":"Mensalidade",
+  "invoiceType":"INSTALLMENT","price":100,"priceByCustomer":false,"dueDate":"2026-01-31T00:00:00.000Z",
+  "endDate":null,"endInstallment":null,"endSubscription":null,"frequency":null,"installmentCount":3,
+  "customer":{"id":"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b","fullName":"Maria da Silva","document":"39053344705",
+    "business":null,"email":"maria@example.com","userId":"u1","applicationId":"p1","phone":"5511987654321",
+    "addressId":null,"observations":null,"createdAt":"2026-01-01T00:00:00.000Z","deletedAt":null},
+  "redirectTo":null,
+  "installments":[
+    {"id":"i1","invoiceId":"x","installment":1,"price":33.34,"pricePaid":33.34,"dueDate":"2026-01-31T00:00:00.000Z",
+     "_status":"CONFIRMED","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":null,"deletedAt":null,"lastViewAt":null,
+     "paidAt":"2026-01-30T10:00:00.000Z","paymentReceivedAt":null,"viewsCount":2},
+    {"id":"i2","invoiceId":"x","installment":2,"price":33.33,"pricePaid":0,"dueDate":"2026-02-28T00:00:00.000Z",
+     "_status":"WAITING_PAYMENT","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":null,"deletedAt":null,"lastViewAt":null,
+     "paidAt":null,"paymentReceivedAt":null,"viewsCount":0},
+    {"id":"i3","invoiceId":"x","installment":3,"price":33.33,"pricePaid":0,"dueDate":"2026-03-31T00:00:00.000Z",
+     "_status":"WAITING_PAYMENT","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":null,"deletedAt":null,"lastViewAt":null,
+     "paidAt":null,"paymentReceivedAt":null,"viewsCount":0}],
+  "items":[],
+  "notificationBeforeDueDate":[{"id":"n1","type":"SEND_INVOICE_REMINDER","channel":"WhatsApp","period":5,"createdAt":"2026-01-01T00:00:00.000Z"}],
+  "notificationAfterDueDate":[],"notificationAfterPayment":[],"notificationSendTypes":[],
+  "webhooks":[{"id":"w1","hookType":"PAYMENT_CONFIRMED","url":"https://example.com/hook","createdAt":"2026-01-01T00:00:00.000Z"}],
+  "paymentTypes":[{"invoiceId":"x","paymentTypeAccepted":"PIX"},{"invoiceId":"x","paymentTypeAccepted":"BOLETO"}],
+  "createdAt":"2026-01-01T00:00:00.000Z","url":"https://paylink.example/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001"}"#;
+
+#[wasm_bindgen_test]
+async fn invoice_detail_shows_installments_link_and_settings() {
+    mock_fetch(200, DETAIL);
+    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001");
+    let r = &app.root;
+    sleep(50).await;
+
+    assert!(last_call().contains("/api/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001"));
+    let page = text(r);
+    assert!(page.contains("R$ 100,00"), "{page}");
+    assert!(page.contains("Mensalidade"));
+    assert!(page.contains("Maria da Silva"));
+    assert!(page.contains("390.533.447-05"));
+    let rows = q_all(r, "table.installments tbody tr");
+    assert_eq!(rows.len(), 3);
+    let first: Vec<String> = q_all(&rows[0], "th, td").iter().map(text).collect();
+    assert_eq!(first, ["1", "31/01/2026", "R$ 33,34", "R$ 33,34", "Pago"]);
+    assert!(text(&rows[1]).contains("Aguardando pagamento"));
+    let link = q(r, "a.url");
+    assert_eq!(
+        link.get_attribute("href").unwrap(),
+        "https://paylink.example/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001"
+    );
+    assert!(page.contains("PIX") && page.contains("Boleto"));
+    assert!(page.contains("Notificações configuradas"));
+    assert!(page.contains("Lembrete antes do vencimento"));
+    assert!(page.contains("https://example.com/hook"));
+    assert!(q_opt(r, "button.secondary").is_some(), "copy button");
+}
+
+const PAYER: &str = r#"{
+  "id":"7d1e0c9a-1111-4b2b-9c3d-000000000001","merchantName":"Loja Exemplo","description":"Mensalidade",
+  "price":100,"priceByCustomer":false,"customerName":"Maria da Silva",
+  "installments":[
+    {"installment":1,"price":33.34,"pricePaid":33.34,"dueDate":"2026-01-31T00:00:00.000Z","status":"CONFIRMED","pix":null,"boleto":null},
+    {"installment":2,"price":33.33,"pricePaid":0,"dueDate":"2026-02-28T00:00:00.000Z","status":"WAITING_PAYMENT",
+     "pix":{"payload":"00020101021226PIXPAYLOAD6304ABCD","qrSvg":"<svg xmlns='http://www.w3.org/2000/svg' id='qr-svg'></svg>"},
+     "boleto":{"line":"00190.00009 01234.567004 00000.001171 8 12340000003333","barcode":"00198123400000033330000001234567000000000117",
+               "barcodeSvg":"<svg xmlns='http://www.w3.org/2000/svg' id='bar-svg'></svg>"}},
+    {"installment":3,"price":33.33,"pricePaid":0,"dueDate":"2026-03-31T00:00:00.000Z","status":"WAITING_PAYMENT","pix":null,"boleto":null}],
+  "paymentTypes":["PIX","BOLETO"],"redirectTo":null,
+  "url":"https://paylink.example/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001","nextOpen":2,"sandbox":false}"#;
+
+#[wasm_bindgen_test]
+async fn payer_page_shows_how_to_pay_and_no_private_data() {
+    mock_fetch(200, PAYER);
+    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001");
+    let r = &app.root;
+    sleep(50).await;
+
+    let calls = all_calls();
+    assert!(
+        calls.contains(r#""url":"/api/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001","method":"GET""#),
+        "{calls}"
+    );
+    assert!(
+        calls.contains("/api/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001/view"),
+        "{calls}"
+    );
+    let page = text(r);
+    assert!(page.contains("Loja Exemplo"), "{page}");
+    assert!(page.contains("R$ 100,00"));
+    assert!(page.contains("Maria da Silva"));
+    // The next open installment: PIX QR and code, boleto line.
+    assert!(q_opt(r, ".qr svg#qr-svg").is_some(), "the QR is drawn");
+    assert!(page.contains("00020101021226PIXPAYLOAD6304ABCD"));
+    assert!(page.contains("00190.00009 01234.567004 00000.001171 8 12340000003333"));
+    assert!(page.contains("R$ 33,33"));
+    assert_eq!(q_all(r, "table.installments tbody tr").len(), 3);
+    assert_eq!(
+        q(r, "a.url").get_attribute("href").unwrap(),
+        "https://paylink.example/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001"
+    );
+    assert!(!page.contains("Notificações configuradas"));
+    assert!(
+        !page.contains("Simular"),
+        "no sandbox button on a real server"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_created_invoice_opens_its_detail_with_push_state() {
+    mock_fetch(200, r#"{"id":"7d1e0c9a-1111-4b2b-9c3d-000000000001"}"#);
+    let app = mount_at("/");
+    let r = &app.root;
+    invoice_form(r).await;
+    type_text(r, "customerId", CUSTOMER_ID).await;
+    type_text(r, "price", "10,00").await;
+    let external_id = input(r, "externalId").value();
+    assert!(external_id.starts_with("PL-"), "{external_id}");
+    submit(r, "invoice-form").await;
+    sleep(50).await;
+
+    let calls = all_calls();
+    assert!(
+        calls.contains(r#""url":"/api/invoices","method":"POST""#),
+        "{calls}"
+    );
+    assert!(
+        calls.contains(&format!(r#"\"externalId\":\"{external_id}\""#)),
+        "{calls}"
+    );
+    assert!(
+        calls.contains(r#"\"paymentTypes\":[\"PIX\",\"BOLETO\"]"#),
+        "{calls}"
+    );
+    assert!(calls.contains(r#"\"installmentCount\":1"#), "{calls}");
+    assert_eq!(
+        window().location().pathname().unwrap(),
+        "/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001"
+    );
+    assert!(
+        calls.contains(
+            r#""url":"/api/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001","method":"GET""#
+        ),
+        "the detail is fetched: {calls}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_missing_invoice_shows_the_envelope_message() {
+    mock_fetch(404, r#"{"code":404,"message":"Cobrança não encontrada"}"#);
+    let app = mount_at("/invoices/nope");
+    let r = &app.root;
+    sleep(50).await;
+    assert!(text(&q(r, "[role=alert]")).contains("Cobrança não encontrada"));
+}
+
+#[wasm_bindgen_test]
+async fn an_answer_that_breaks_the_contract_is_reported_not_shown() {
+    // `price` with three decimals and no installments: not an InvoiceDetail.
+    mock_fetch(200, r#"{"id":"x","price":10.005}"#);
+    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001");
+    let r = &app.root;
+    sleep(50).await;
+    assert!(text(&q(r, "[role=alert]")).contains("Resposta inesperada"));
+    assert!(q_opt(r, "table").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn editors_move_the_focus_for_keyboard_users() {
+    let app = mount_at("/");
+    let r = &app.root;
+    invoice_form(r).await;
+    click(&q(r, "#add-notifications")).await;
+    sleep(50).await;
+    assert_eq!(focused_name().as_deref(), Some("notifications[0].type"));
+    click(&q(r, "button.remove")).await;
+    sleep(50).await;
+    assert_eq!(
+        leptos::prelude::document()
+            .active_element()
+            .map(|e| e.id())
+            .as_deref(),
+        Some("add-notifications")
+    );
+}
