@@ -99,7 +99,7 @@ fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Err
                         // The QR is drawn by paylink's server from the model's BR Code.
                         <div class="qr" role="img" aria-label=K::PixQr.t(l) inner_html=pix.qr_svg></div>
                         <p class="label">{K::PixCode.t(l)}</p>
-                        <p class="code">{pix.payload}</p>
+                        <p class="code" data-pix-payload="">{pix.payload}</p>
                         <button type="button" class="secondary" on:click=move |_| copy(code.clone(), copied)>
                             {K::CopyPix.t(l)}
                         </button>
@@ -112,7 +112,7 @@ fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Err
                     <div class="method">
                         <h3>"Boleto"</h3>
                         <p class="label">{K::BoletoLine.t(l)}</p>
-                        <p class="code">{b.line}</p>
+                        <p class="code" data-boleto-line="">{b.line}</p>
                         <div class="barcode" aria-hidden="true" inner_html=b.barcode_svg></div>
                         <button type="button" class="secondary" on:click=move |_| copy(line.clone(), copied)>
                             {K::CopyBoleto.t(l)}

@@ -72,7 +72,8 @@ export async function startPaylink({ bin, dist, name = "e2e" }) {
 
   const child = spawn(
     bin,
-    ["serve", "--listen", "127.0.0.1:0", "--db", db, "--dist", dist, "--token-file", tokenFile],
+    // --sandbox, like the README's run command: the payer page offers "simulate payment".
+    ["serve", "--listen", "127.0.0.1:0", "--db", db, "--dist", dist, "--token-file", tokenFile, "--sandbox"],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || "warn" } },
   );
   children.add(child);

@@ -622,6 +622,103 @@ test("the token never appears: every request and response of the run, the pages'
   console.log(`    checked ${traffic.length} requests/responses, ${snapshots.length} page snapshots, ${dist.length} files in dist/`);
 });
 
+// ---------------------------------------------------------------- the payer page
+
+/** An independent BR Code reader: EMV TLV fields, and the CRC16-CCITT of field 63 checked. */
+function decodeBrCode(payload) {
+  const fields = {};
+  let i = 0;
+  while (i < payload.length) {
+    const id = payload.slice(i, i + 2);
+    const len = Number(payload.slice(i + 2, i + 4));
+    fields[id] = payload.slice(i + 4, i + 4 + len);
+    i += 4 + len;
+  }
+  let crc = 0xffff;
+  for (const byte of Buffer.from(payload.slice(0, -4), "ascii")) {
+    crc ^= byte << 8;
+    for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  assertEqual(fields["63"], crc.toString(16).toUpperCase().padStart(4, "0"), "BR Code CRC16");
+  return fields;
+}
+
+/** FEBRABAN modulo 10 of a linha digitável field, written here independently of the model. */
+function mod10(digits) {
+  let sum = 0;
+  [...digits].reverse().forEach((d, i) => {
+    const p = Number(d) * (i % 2 === 0 ? 2 : 1);
+    sum += Math.floor(p / 10) + (p % 10);
+  });
+  return (10 - (sum % 10)) % 10;
+}
+
+/** Creates a customer and an invoice straight through the API (the merchant's server would). */
+async function apiCreate(customer, invoice) {
+  const post = async (path, body) => {
+    const res = await fetch(server.url + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Basic ${server.token}` },
+      body: JSON.stringify(body),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const c = await post("/invoices/applications/customers", customer);
+  return post("/invoices/applications/invoices", { customerId: c.id, ...invoice });
+}
+
+test("payer page: PIX and boleto codes decode and cross-check, sandbox payment turns it paid, a hostile name stays text", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  const hostile = "<img src=x onerror=alert(1)>";
+  let dialogs = 0;
+  page.on("dialog", (d) => {
+    dialogs += 1;
+    d.dismiss().catch(() => {});
+  });
+  try {
+    const inv = await apiCreate(
+      { fullName: hostile },
+      { externalId: "e2e-pay", dueDate: "2027-01-31", paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 3, price: 100 },
+    );
+    await page.goto(inv.url.replace(/^https?:\/\/[^/]+/, server.url));
+    const pix = page.locator("[data-pix-payload]");
+    const line = page.locator("[data-boleto-line]");
+    await pix.first().waitFor({ timeout: WAIT });
+    assertEqual(await pix.count(), 1, "one PIX code (the next open installment)");
+    assertEqual(await line.count(), 1, "one boleto line (the next open installment)");
+
+    const f = decodeBrCode((await pix.textContent()).trim());
+    assertEqual([f["00"], f["53"], f["54"], f["58"]], ["01", "986", "33.34", "BR"], "BR Code fields");
+    assert(f["26"].startsWith("0014br.gov.bcb.pix"), `merchant account GUI: ${f["26"]}`);
+    assert(f["59"].length > 0 && f["60"].length > 0, "merchant name and city");
+
+    const digits = (await line.textContent()).replace(/\D/g, "");
+    assertEqual(digits.length, 47, "linha digitável length");
+    for (const [from, to] of [[0, 9], [10, 20], [21, 31]]) {
+      assertEqual(Number(digits[to]), mod10(digits.slice(from, to)), `check digit of field ${digits.slice(from, to)}`);
+    }
+    assertEqual(digits.slice(37), "0000003334", "boleto value of installment 1 (R$ 33,34)");
+
+    // The hostile name is shown as text, never as markup.
+    await page.getByText(hostile, { exact: true }).waitFor({ timeout: WAIT });
+    assertEqual(await page.locator('img[src="x"]').count(), 0, "an <img> injected by the customer's name");
+
+    // Sandbox: "simulate payment" pays installment 1; the page moves on to installment 2.
+    await page.getByRole("button", { name: /Simular pagamento/ }).click();
+    await until(async () => (await pix.textContent().catch(() => "")).includes("540533.33"), "the PIX code now charges installment 2 (R$ 33,33)");
+    const detail = await (await fetch(`${server.url}/invoices/applications/invoices/${inv.id}`, { headers: { Authorization: `Basic ${server.token}` } })).json();
+    assertEqual(detail.installments.map((i) => i._status), ["CONFIRMED", "WAITING_PAYMENT", "WAITING_PAYMENT"], "statuses after the sandbox payment");
+    assert(detail.installments[0].viewsCount >= 1, "the page view was counted");
+    assertEqual(dialogs, 0, "dialogs opened (script ran)");
+    await s.snapshot("payer page after a sandbox payment");
+  } finally {
+    await s.close();
+  }
+});
+
 // ---------------------------------------------------------------- main
 
 async function main() {
