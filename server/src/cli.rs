@@ -154,6 +154,9 @@ struct ServeArgs {
     /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
     #[arg(long)]
     allow_insecure_webhooks: bool,
+    /// Origins allowed to frame the widget (CSP frame-ancestors), e.g. "https://loja.example"; default: this origin only.
+    #[arg(long)]
+    frame_ancestors: Vec<String>,
     /// Merchant name on the payer page and in the PIX code (at most 25 characters are used).
     #[arg(long, default_value = "Loja Exemplo")]
     merchant_name: String,
@@ -372,6 +375,27 @@ fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
         .filter(|t| !t.trim().is_empty()))
 }
 
+/// `'self'` plus each configured origin, which must be a bare http(s) origin.
+fn frame_ancestors(origins: &[String]) -> Result<Option<String>, String> {
+    if origins.is_empty() {
+        return Ok(None);
+    }
+    let mut value = String::from("'self'");
+    for o in origins {
+        let parts = paylink_model::br::parse_http_url(o)
+            .filter(|_| !o.trim_end_matches('/').contains(['?', '#', ' ', ';']));
+        let path_free = o.splitn(4, '/').nth(3).is_none_or(str::is_empty);
+        if parts.is_none() || !path_free {
+            return Err(format!(
+                "--frame-ancestors {o:?} is not an origin like https://loja.example"
+            ));
+        }
+        value.push(' ');
+        value.push_str(o.trim_end_matches('/'));
+    }
+    Ok(Some(value))
+}
+
 fn payer_config(args: &ServeArgs) -> Result<crate::payer::PayerConfig, String> {
     let digits = |s: &str, n: usize, flag: &str| {
         (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
@@ -452,6 +476,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         }),
         dist,
         payer: payer_config(&args)?,
+        frame_ancestors: frame_ancestors(&args.frame_ancestors)?,
     };
     let router = app(state, options);
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.

@@ -54,6 +54,8 @@ pub struct Options {
     pub proxy: Option<proxy::ProxyConfig>,
     /// The built widget (`dist/`); `None` serves no pages.
     pub dist: Option<PathBuf>,
+    /// Who may frame the widget's pages (CSP `frame-ancestors`); default `'self'`.
+    pub frame_ancestors: Option<String>,
     /// Merchant identity, PIX key and boleto agreement for the payer page; sandbox mode.
     pub payer: payer::PayerConfig,
 }
@@ -80,7 +82,10 @@ pub fn app(state: AppState, options: Options) -> Router {
     // The widget's file server is the fallback when there is a widget;
     // whatever it does not have is the 404 envelope.
     let router = match options.dist {
-        Some(dist) => router.merge(web::router(dist)),
+        Some(dist) => router.merge(web::router(
+            dist,
+            options.frame_ancestors.as_deref().unwrap_or("'self'"),
+        )),
         None => router.fallback(route_not_found),
     };
     envelope_layers(router)

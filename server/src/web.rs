@@ -13,7 +13,46 @@ use axum::Router;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 
-pub fn router(dist: PathBuf) -> Router {
+/// The Content-Security-Policy of the widget's pages: scripts only from this
+/// origin plus trunk's inline loader (allowed by its hash, so no
+/// 'unsafe-inline'), wasm compilation allowed, framing only by `frame_ancestors`.
+pub fn content_security_policy(index_html: &str, frame_ancestors: &str) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let mut hashes = String::new();
+    let mut rest = index_html;
+    while let Some(start) = rest.find("<script") {
+        let after = &rest[start..];
+        let Some(open_end) = after.find('>') else {
+            break;
+        };
+        let Some(close) = after.find("</script>") else {
+            break;
+        };
+        let tag = &after[..open_end];
+        let body = &after[open_end + 1..close];
+        if !tag.contains(" src=") && !body.trim().is_empty() {
+            let digest = sha2::Sha256::digest(body.as_bytes());
+            hashes.push_str(&format!(
+                " 'sha256-{}'",
+                base64::engine::general_purpose::STANDARD.encode(digest)
+            ));
+        }
+        rest = &after[close + "</script>".len()..];
+    }
+    format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+         frame-ancestors {frame_ancestors}"
+    )
+}
+
+pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
+    let csp = std::fs::read_to_string(dist.join("index.html"))
+        .map(|html| content_security_policy(&html, frame_ancestors))
+        .unwrap_or_else(|_| content_security_policy("", frame_ancestors));
+    let csp = HeaderValue::from_str(&csp)
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     let index = ServeFile::new(dist.join("index.html"));
     let assets = ServeDir::new(&dist)
         .precompressed_br()
@@ -28,6 +67,23 @@ pub fn router(dist: PathBuf) -> Router {
         .route("/pay/{id}", get_service(index))
         .fallback_service(assets)
         .layer(middleware::from_fn(cache_headers))
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            let csp = csp.clone();
+            async move {
+                let mut res = next.run(req).await;
+                let h = res.headers_mut();
+                h.insert(header::CONTENT_SECURITY_POLICY, csp);
+                h.insert(
+                    header::REFERRER_POLICY,
+                    HeaderValue::from_static("same-origin"),
+                );
+                h.insert(
+                    header::X_CONTENT_TYPE_OPTIONS,
+                    HeaderValue::from_static("nosniff"),
+                );
+                res
+            }
+        }))
         .layer(CompressionLayer::new())
 }
 

@@ -85,6 +85,7 @@ async fn spawn(
             sandbox,
             ..Default::default()
         },
+        frame_ancestors: None,
     };
     tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
     TestApp {

@@ -6,6 +6,9 @@ use std::sync::Arc;
 use paylink_server::{app, auth, db::Db, AppState, Options};
 use reqwest::StatusCode;
 
+/// Like trunk's output: an inline module script that loads the bundle.
+const INDEX: &str = "<!doctype html><title>paylink</title><script type=\"module\">\nimport init from '/paylink-widget-0123456789abcdef.js';\nawait init();\n</script>";
+
 async fn spawn_with_dist() -> (String, tempfile::TempDir) {
     spawn_dist(true).await
 }
@@ -14,7 +17,7 @@ async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let dist = dir.path().join("dist");
     std::fs::create_dir(&dist).unwrap();
-    std::fs::write(dist.join("index.html"), "<!doctype html><title>paylink</title><script src=\"/paylink-widget-0123456789abcdef.js\"></script>").unwrap();
+    std::fs::write(dist.join("index.html"), INDEX).unwrap();
     // A wasm module large and repetitive enough to be worth compressing.
     let mut wasm = b"\0asm\x01\0\0\0".to_vec();
     wasm.extend(std::iter::repeat_n(b"paylink ".as_slice(), 4000).flatten());
@@ -51,6 +54,7 @@ async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
         proxy: None,
         dist: Some(dist),
         payer: Default::default(),
+        frame_ancestors: None,
     };
     tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
     (addr, dir)
@@ -162,4 +166,38 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
             .status(),
         StatusCode::OK
     );
+}
+
+#[tokio::test]
+async fn pages_carry_a_csp_that_allows_only_our_scripts() {
+    use base64::Engine;
+    use sha2::Digest;
+    let (addr, _dir) = spawn_with_dist().await;
+    let res = reqwest::get(format!("{addr}/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"))
+        .await
+        .unwrap();
+    let csp = res.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let inline = "\nimport init from '/paylink-widget-0123456789abcdef.js';\nawait init();\n";
+    let hash =
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(inline.as_bytes()));
+    assert!(
+        csp.contains(&format!(
+            "script-src 'self' 'wasm-unsafe-eval' 'sha256-{hash}';"
+        )),
+        "{csp}"
+    );
+    let script_src = csp
+        .split(';')
+        .find(|d| d.trim().starts_with("script-src"))
+        .unwrap();
+    assert!(
+        !script_src.contains("unsafe-inline"),
+        "inline scripts are allowed only by hash: {csp}"
+    );
+    assert!(csp.ends_with("frame-ancestors 'self'"), "{csp}");
+    assert_eq!(res.headers()["referrer-policy"], "same-origin");
+    assert_eq!(res.headers()["x-content-type-options"], "nosniff");
 }
