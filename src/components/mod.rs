@@ -4,4 +4,5 @@ pub mod editors;
 pub mod field;
 pub mod installments;
 pub mod lang_switch;
+pub mod poll;
 pub mod table;

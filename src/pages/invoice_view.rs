@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use paylink_model::br::{mask_document, mask_phone};
 use paylink_model::money::format_brl;
-use paylink_model::{InvoiceDetail, Lang};
+use paylink_model::{InstallmentStatus, InvoiceDetail, Lang};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
@@ -31,6 +31,20 @@ pub fn InvoiceView(l: Lang, id: String) -> impl IntoView {
         let id = id.clone();
         async move { api::get_invoice(&id, l).await }
     });
+    // A payment confirmed elsewhere shows up without a reload.
+    crate::components::poll::poll_while(
+        move || invoice.refetch(),
+        move || {
+            invoice.with_untracked(|r| match r {
+                None => true,
+                Some(Err(_)) => false,
+                Some(Ok(d)) => d
+                    .installments
+                    .iter()
+                    .any(|i| i.status == InstallmentStatus::WaitingPayment),
+            })
+        },
+    );
     // `with`, not `get`: no copy of the whole invoice on each render.
     move || {
         invoice.with(|r| match r {

@@ -38,6 +38,22 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
             async move { api::get_pay(&id, l).await }
         })
     };
+    // A payment confirmed elsewhere (the bank, the CLI) shows up without a reload.
+    crate::components::poll::poll_while(
+        move || page.refetch(),
+        move || {
+            page.with_untracked(|r| {
+                !matches!(
+                    r,
+                    Some(Err(_))
+                        | Some(Ok(PayerView {
+                            next_open: None,
+                            ..
+                        }))
+                )
+            })
+        },
+    );
     let simulate = Action::new_local(move |id: &String| {
         let id = id.clone();
         async move {

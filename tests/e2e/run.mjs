@@ -7,6 +7,7 @@
 // `<label for>`, `aria-invalid` + `aria-describedby`, `<button type="submit">`, installments in a
 // `<table>`, the payment link an `<a href>` = the invoice url; texts only where the contract
 // has none (buttons, section names), in pt-BR (the default language).
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -717,6 +718,35 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
     await s.snapshot("payer page after a sandbox payment");
   } finally {
     await s.close();
+  }
+});
+
+test("live: the detail and the payer page turn to paid after `paylink simulate pay`, without a reload", async () => {
+  const a = await openPage(browser);
+  const b = await openPage(browser);
+  try {
+    const inv = await apiCreate(
+      { fullName: "Joana Live" },
+      { externalId: "e2e-live", dueDate: "2027-03-10", paymentTypes: ["PIX"], installmentCount: 1, price: 42.5 },
+    );
+    await a.page.goto(`${server.url}/invoices/${inv.id}`);
+    await b.page.goto(`${server.url}/pay/${inv.id}`);
+    await b.page.locator("[data-pix-payload]").waitFor({ timeout: WAIT });
+    await readInstallments(a.page);
+    // A mark that a reload would wipe out.
+    for (const p of [a.page, b.page]) await p.evaluate(() => (window.__stillHere = true));
+
+    // The payment arrives from outside the browser: the CLI, on the server's database.
+    execFileSync(BIN, ["simulate", "pay", inv.id, "--db", join(server.dir, "e2e.db")]);
+
+    await b.page.getByText(/Todas as parcelas estão pagas/).waitFor({ timeout: WAIT });
+    assertEqual(await b.page.locator("[data-pix-payload]").count(), 0, "PIX code after payment");
+    const statusCell = a.page.getByRole("table", { name: /^Parcelas$/ }).locator("tbody tr").first();
+    await until(async () => /Pago/.test(await statusCell.textContent()), "the detail's installment shows Pago", async () => statusCell.textContent());
+    for (const p of [a.page, b.page]) assertEqual(await p.evaluate(() => window.__stillHere === true), true, "no reload happened");
+  } finally {
+    await a.close();
+    await b.close();
   }
 });
 
