@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use paylink_model::money::format_brl;
-use paylink_model::{Lang, PayerView};
+use paylink_model::{InstallmentStatus, Lang, PayerView};
 
 use crate::api;
 use crate::components::installments::{br_date, installment_table, Row};
@@ -54,6 +54,37 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
             })
         },
     );
+    // Installments seen paid so far; `None` until the first answer, which is
+    // the baseline (an invoice already paid when opened fires nothing).
+    let seen = StoredValue::new_local(None::<Vec<u32>>);
+    Effect::new(move |_| {
+        page.with(|r| {
+            if let Some(Ok(p)) = r {
+                let paid: Vec<u32> = p
+                    .installments
+                    .iter()
+                    .filter(|i| i.status == InstallmentStatus::Confirmed)
+                    .map(|i| i.installment)
+                    .collect();
+                if let Some(before) = seen.get_value() {
+                    let new: Vec<u32> = paid
+                        .iter()
+                        .copied()
+                        .filter(|n| !before.contains(n))
+                        .collect();
+                    for n in &new {
+                        emit_paid(&p.id, *n, p.next_open.is_none());
+                    }
+                    if !new.is_empty() && p.next_open.is_none() {
+                        if let Some(to) = &p.redirect_to {
+                            redirect_soon(to.clone());
+                        }
+                    }
+                }
+                seen.set_value(Some(paid));
+            }
+        })
+    });
     let simulate = Action::new_local(move |id: &String| {
         let id = id.clone();
         async move {
@@ -217,4 +248,39 @@ fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Err
         </article>
     }
     .into_any()
+}
+
+/// Tells the page hosting the widget: a DOM `CustomEvent` `paylink:paid`
+/// (bubbling, on `document`) with `{invoiceId, installment, allPaid}`.
+fn emit_paid(invoice_id: &str, installment: u32, all_paid: bool) {
+    let detail = js_sys::Object::new();
+    let set = |k: &str, v: wasm_bindgen::JsValue| {
+        let _ = js_sys::Reflect::set(&detail, &k.into(), &v);
+    };
+    set("invoiceId", invoice_id.into());
+    set("installment", installment.into());
+    set("allPaid", all_paid.into());
+    let init = web_sys::CustomEventInit::new();
+    init.set_bubbles(true);
+    init.set_detail(&detail);
+    if let (Some(doc), Ok(ev)) = (
+        web_sys::window().and_then(|w| w.document()),
+        web_sys::CustomEvent::new_with_event_init_dict("paylink:paid", &init),
+    ) {
+        let _ = doc.dispatch_event(&ev);
+    }
+}
+
+/// After the last installment is paid here, back to the merchant's site
+/// (`redirectTo`, an http(s) URL by the model's rule) in 4 s, time to read
+/// the confirmation; the link on the page works at once.
+fn redirect_soon(to: String) {
+    use wasm_bindgen::JsCast;
+    let Some(w) = web_sys::window() else { return };
+    let go = wasm_bindgen::closure::Closure::once_into_js(move || {
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().assign(&to);
+        }
+    });
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(go.unchecked_ref(), 4000);
 }
