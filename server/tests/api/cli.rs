@@ -258,6 +258,16 @@ async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
             ids.len() == 4
         })
         .await;
+    // The receiver has answered 200 to everything; wait until the server has
+    // recorded it too (it may answer before the row is written).
+    for _ in 0..200 {
+        let list = paylink(&["webhook", "deliveries"], &db);
+        if list.lines().count() == 4 && list.lines().all(|l| l.contains("\"status\":\"succeeded\""))
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     server.kill().unwrap();
     server.wait().unwrap();
     let mut by_id = std::collections::BTreeMap::new();
