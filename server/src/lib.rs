@@ -10,6 +10,7 @@ pub mod extract;
 pub mod http;
 pub mod idempotency;
 pub mod notifications;
+pub mod outbox;
 pub mod payer;
 pub mod payments;
 pub mod proxy;

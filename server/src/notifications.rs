@@ -39,8 +39,6 @@ pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
 /// `period` of a reminder or resend configured without one.
 pub const DEFAULT_PERIOD_DAYS: u32 = 5;
-/// How long a worker holds a claimed send before another may take it.
-const LEASE: Duration = Duration::from_secs(60);
 
 /// The instant of a date-based send: 12:00 UTC (09:00 in Brasília).
 pub fn at_noon_utc(date: Date) -> String {
@@ -601,33 +599,15 @@ impl Notifier {
         .iter()
         .map(|r| r.get("id"))
         .collect();
-        let lease = crate::db::iso_in(LEASE);
-        let mut tasks = tokio::task::JoinSet::new();
-        for id in due {
-            // Only the worker whose UPDATE changes the row owns the send.
-            let claimed = sqlx::query(
-                "UPDATE notification_sends SET locked_until = $1 WHERE id = $2 AND status = 'pending'
-                   AND (locked_until IS NULL OR locked_until < $3)",
-            )
-            .bind(&lease)
-            .bind(&id)
-            .bind(&now)
-            .execute(&self.db.pool)
-            .await?
-            .rows_affected()
-                == 1;
-            if claimed {
-                let me = self.clone();
-                tasks.spawn(async move {
-                    if let Err(e) = me.process(&id).await {
-                        tracing::warn!(send = %id, error = %e, "notification failed to record");
-                    }
-                });
+        crate::outbox::process_claimed(&self.db, "notification_sends", due, |id| {
+            let me = self.clone();
+            async move {
+                if let Err(e) = me.process(&id).await {
+                    tracing::warn!(send = %id, error = %e, "notification failed to record");
+                }
             }
-        }
-        let n = tasks.len();
-        tasks.join_all().await;
-        Ok(n)
+        })
+        .await
     }
 
     async fn process(&self, send_id: &str) -> Result<(), DbError> {

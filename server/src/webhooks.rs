@@ -21,8 +21,6 @@ use crate::db::{new_id, now_iso, Db, DbError};
 pub const RETRY_SCHEDULE: [u64; 9] = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
 pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
-/// How long a worker holds a claimed delivery before another may take it.
-const LEASE: Duration = Duration::from_secs(60);
 
 /// `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the secret
 /// after its `whsec_` prefix, base64-decoded.
@@ -126,33 +124,15 @@ impl Deliverer {
         .iter()
         .map(|r| r.get("id"))
         .collect();
-        let lease = crate::db::iso_in(LEASE);
-        let mut tasks = tokio::task::JoinSet::new();
-        for id in due {
-            // Only the worker whose UPDATE changes the row owns the delivery.
-            let claimed = sqlx::query(
-                "UPDATE deliveries SET locked_until = $1 WHERE id = $2 AND status = 'pending'
-                   AND (locked_until IS NULL OR locked_until < $3)",
-            )
-            .bind(&lease)
-            .bind(&id)
-            .bind(&now)
-            .execute(&self.db.pool)
-            .await?
-            .rows_affected()
-                == 1;
-            if claimed {
-                let me = self.clone();
-                tasks.spawn(async move {
-                    if let Err(e) = me.deliver(&id).await {
-                        tracing::warn!(delivery = %id, error = %e, "webhook delivery failed to record");
-                    }
-                });
+        crate::outbox::process_claimed(&self.db, "deliveries", due, |id| {
+            let me = self.clone();
+            async move {
+                if let Err(e) = me.deliver(&id).await {
+                    tracing::warn!(delivery = %id, error = %e, "webhook delivery failed to record");
+                }
             }
-        }
-        let n = tasks.len();
-        tasks.join_all().await;
-        Ok(n)
+        })
+        .await
     }
 
     async fn deliver(&self, delivery_id: &str) -> Result<(), DbError> {
