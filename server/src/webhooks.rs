@@ -355,6 +355,18 @@ pub struct DeliveryRow {
     pub next_attempt_at: Option<String>,
     pub last_status_code: Option<i64>,
     pub last_error: Option<String>,
+    /// Every attempt so far, oldest first.
+    pub attempt_log: Vec<AttemptRow>,
+}
+
+/// One attempt of a delivery.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptRow {
+    pub at: String,
+    pub status_code: Option<i64>,
+    pub error: Option<String>,
+    pub duration_ms: i64,
 }
 
 pub async fn list_deliveries(db: &Db, event_id: Option<&str>) -> Result<Vec<DeliveryRow>, DbError> {
@@ -366,10 +378,26 @@ pub async fn list_deliveries(db: &Db, event_id: Option<&str>) -> Result<Vec<Deli
     .bind(event_id)
     .fetch_all(&db.pool)
     .await?;
-    Ok(rows
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let id: String = r.get("id");
+        let attempt_log = sqlx::query(
+            "SELECT attempted_at, status_code, error, duration_ms FROM delivery_attempts
+             WHERE delivery_id = $1 ORDER BY attempted_at, id",
+        )
+        .bind(&id)
+        .fetch_all(&db.pool)
+        .await?
         .iter()
-        .map(|r| DeliveryRow {
-            id: r.get("id"),
+        .map(|a| AttemptRow {
+            at: a.get("attempted_at"),
+            status_code: a.get("status_code"),
+            error: a.get("error"),
+            duration_ms: a.get("duration_ms"),
+        })
+        .collect();
+        out.push(DeliveryRow {
+            id,
             event_id: r.get("event_id"),
             event_type: r.get("type"),
             url: r.get("url"),
@@ -378,8 +406,10 @@ pub async fn list_deliveries(db: &Db, event_id: Option<&str>) -> Result<Vec<Deli
             next_attempt_at: r.get("next_attempt_at"),
             last_status_code: r.get("last_status_code"),
             last_error: r.get("last_error"),
-        })
-        .collect())
+            attempt_log,
+        });
+    }
+    Ok(out)
 }
 
 /// Sends an event again to every endpoint it was delivered to (same

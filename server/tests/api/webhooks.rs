@@ -108,6 +108,8 @@ async fn a_receiver_that_fails_then_recovers_gets_the_event_with_the_same_id() {
     assert_eq!(got[0].body, got[1].body);
     let rows = deliveries_when(&app, |r| r.len() == 1 && r[0].status != "pending").await;
     assert_eq!(rows[0].status, "succeeded");
+    let codes: Vec<Option<i64>> = rows[0].attempt_log.iter().map(|a| a.status_code).collect();
+    assert_eq!(codes, [Some(500), Some(200)], "each attempt is listed");
     assert_eq!(rows[0].attempts, 2);
 }
 
