@@ -154,6 +154,10 @@ struct ServeArgs {
     /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
     #[arg(long)]
     allow_insecure_webhooks: bool,
+    /// Serve the merchant's forms (create customer/invoice through the proxy) on a
+    /// non-loopback address. Put paylink behind your own login when you do.
+    #[arg(long)]
+    operator_ui: bool,
     /// Origins allowed to frame the widget (CSP frame-ancestors), e.g. "https://loja.example"; default: this origin only.
     #[arg(long)]
     frame_ancestors: Vec<String>,
@@ -477,6 +481,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         dist,
         payer: payer_config(&args)?,
         frame_ancestors: frame_ancestors(&args.frame_ancestors)?,
+        public_only: !(addr.ip().is_loopback() || args.operator_ui),
     };
     let router = app(state, options);
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.

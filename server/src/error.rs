@@ -34,6 +34,7 @@ pub enum Reason {
     UpstreamTimeout,
     BadIdempotencyKey,
     IdempotencyKeyReused,
+    OperatorUiOff,
 }
 
 impl Reason {
@@ -51,6 +52,7 @@ impl Reason {
             Validation | IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Unavailable | ProxyNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
+            OperatorUiOff => StatusCode::FORBIDDEN,
             UpstreamUnreachable => StatusCode::BAD_GATEWAY,
             UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
         }
@@ -117,6 +119,10 @@ impl Reason {
             IdempotencyKeyReused => (
                 "Esta Idempotency-Key já foi usada com outra requisição.",
                 "This Idempotency-Key was already used with a different request.",
+            ),
+            OperatorUiOff => (
+                "Os formulários do lojista estão desligados neste endereço (use --operator-ui atrás do seu login).",
+                "The merchant's forms are off on this address (use --operator-ui behind your own login).",
             ),
         };
         match lang {

@@ -55,6 +55,9 @@ pub struct Options {
     pub proxy: Option<proxy::ProxyConfig>,
     /// The built widget (`dist/`); `None` serves no pages.
     pub dist: Option<PathBuf>,
+    /// Refuse the merchant's creations through the proxy: `serve` on a
+    /// non-loopback address without `--operator-ui` (anyone could reach them).
+    pub public_only: bool,
     /// Who may frame the widget's pages (CSP `frame-ancestors`); default `'self'`.
     pub frame_ancestors: Option<String>,
     /// Merchant identity, PIX key and boleto agreement for the payer page; sandbox mode.
@@ -78,7 +81,7 @@ pub fn app(state: AppState, options: Options) -> Router {
         config: options.payer,
         db: Some(db),
     };
-    let proxy = proxy::router(options.proxy, service.clone(), payer);
+    let proxy = proxy::router(options.proxy, service.clone(), payer, options.public_only);
     let router = service.merge(proxy);
     // The widget's file server is the fallback when there is a widget;
     // whatever it does not have is the 404 envelope.

@@ -33,6 +33,8 @@ pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
 struct Proxy {
     token: HeaderValue,
     upstream: Upstream,
+    /// The merchant's creation forms are off (see `Options::public_only`).
+    public_only: bool,
 }
 
 #[derive(Clone)]
@@ -60,7 +62,12 @@ pub struct PayerOptions {
     pub db: Option<crate::db::Db>,
 }
 
-pub fn router(config: Option<ProxyConfig>, service: Router, payer: PayerOptions) -> Router {
+pub fn router(
+    config: Option<ProxyConfig>,
+    service: Router,
+    payer: PayerOptions,
+    public_only: bool,
+) -> Router {
     let proxy = config.and_then(|c| {
         let mut token = HeaderValue::from_str(&format!("Basic {}", c.token.trim())).ok()?;
         token.set_sensitive(true);
@@ -75,7 +82,11 @@ pub fn router(config: Option<ProxyConfig>, service: Router, payer: PayerOptions)
                     .ok()?,
             },
         };
-        Some(Arc::new(Proxy { token, upstream }))
+        Some(Arc::new(Proxy {
+            token,
+            upstream,
+            public_only,
+        }))
     });
     let local = proxy
         .as_ref()
@@ -189,25 +200,11 @@ async fn api_pay_simulate(
 type ProxyState = State<Option<Arc<Proxy>>>;
 
 async fn api_customers_create(State(p): ProxyState, headers: HeaderMap, body: Bytes) -> Response {
-    forward(
-        p,
-        Method::POST,
-        "/invoices/applications/customers".into(),
-        headers,
-        body,
-    )
-    .await
+    create(p, "/invoices/applications/customers", headers, body).await
 }
 
 async fn api_invoices_create(State(p): ProxyState, headers: HeaderMap, body: Bytes) -> Response {
-    forward(
-        p,
-        Method::POST,
-        "/invoices/applications/invoices".into(),
-        headers,
-        body,
-    )
-    .await
+    create(p, "/invoices/applications/invoices", headers, body).await
 }
 
 async fn api_invoices_get(
@@ -227,6 +224,19 @@ async fn api_invoices_get(
         Bytes::new(),
     )
     .await
+}
+
+/// The merchant's creations, refused on a public address without `--operator-ui`.
+async fn create(
+    proxy: Option<Arc<Proxy>>,
+    path: &str,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if proxy.as_ref().is_some_and(|p| p.public_only) {
+        return AppError::new(Reason::OperatorUiOff, lang_of(&headers)).into_response();
+    }
+    forward(proxy, Method::POST, path.into(), headers, body).await
 }
 
 async fn forward(

@@ -316,3 +316,50 @@ async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already paid"));
 }
+
+/// On an address other than loopback the merchant's forms are off unless
+/// `--operator-ui` says the operator put paylink behind their own login.
+#[tokio::test]
+async fn serve_on_a_public_address_needs_operator_ui_for_the_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("public.db");
+    let token = paylink(&["token", "create", "--name", "loja"], &db)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    let token_file = dir.path().join("token");
+    std::fs::write(&token_file, &token).unwrap();
+    for (extra, expected) in [
+        (None, StatusCode::FORBIDDEN),
+        (Some("--operator-ui"), StatusCode::CREATED),
+    ] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["serve", "--listen", "0.0.0.0:0", "--db"])
+            .arg(&db)
+            .arg("--token-file")
+            .arg(&token_file);
+        if let Some(flag) = extra {
+            cmd.arg(flag);
+        }
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().rsplit(':').next().unwrap().to_string();
+        let res = reqwest::Client::new()
+            .post(format!("http://127.0.0.1:{port}/api/customers"))
+            .json(&json!({ "fullName": "Maria" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), expected, "{extra:?}");
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}

@@ -55,6 +55,21 @@ async fn spawn(
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
 ) -> TestApp {
+    spawn_full(proxy, insecure, channels, sandbox, false).await
+}
+
+/// The proxy as `serve` sets it up on a public address without `--operator-ui`.
+pub async fn spawn_app_public() -> TestApp {
+    spawn_full(local_proxy, false, None, false, true).await
+}
+
+async fn spawn_full(
+    proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
+    insecure: bool,
+    channels: Option<(Option<String>, Option<String>)>,
+    sandbox: bool,
+    public_only: bool,
+) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path().join("paylink.db").to_str().unwrap())
         .await
@@ -86,6 +101,7 @@ async fn spawn(
             ..Default::default()
         },
         frame_ancestors: None,
+        public_only,
     };
     tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
     TestApp {

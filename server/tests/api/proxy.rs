@@ -241,3 +241,33 @@ async fn a_slow_upstream_is_a_504_envelope_not_a_hang() {
         .unwrap();
     envelope(res, StatusCode::GATEWAY_TIMEOUT).await;
 }
+
+#[tokio::test]
+async fn a_public_address_without_operator_ui_refuses_the_merchants_creations() {
+    let app = spawn_app_public().await;
+    for (path, body) in [
+        ("/api/customers", json!({ "fullName": "Maria" })),
+        ("/api/invoices", json!({})),
+    ] {
+        let res = app
+            .client
+            .post(app.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        envelope(res, StatusCode::FORBIDDEN).await;
+    }
+    // The merchant's own server still creates through the API, and the invoice
+    // is still readable through the proxy (the payment link works).
+    let customer = app.customer_id().await;
+    let inv = body(app.post_invoice(&invoice_body(&customer)).await).await;
+    let id = inv["id"].as_str().unwrap();
+    let res = app
+        .client
+        .get(app.url(&format!("/api/pay/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+}

@@ -55,6 +55,7 @@ async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
         dist: Some(dist),
         payer: Default::default(),
         frame_ancestors: None,
+        public_only: false,
     };
     tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
     (addr, dir)
