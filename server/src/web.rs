@@ -144,10 +144,6 @@ async fn cache_headers(req: Request, next: Next) -> Response {
         };
         res.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
-        res.headers_mut().insert(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        );
     }
     res
 }

@@ -1,6 +1,5 @@
 //! Idempotency-Key: retries and double clicks create once.
 
-use paylink_server::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -152,14 +151,7 @@ async fn malformed_keys_are_refused() {
 
 #[tokio::test]
 async fn the_proxy_forwards_the_key() {
-    let app = spawn_app_with(|t| {
-        Some(ProxyConfig {
-            token: t.into(),
-            upstream: None,
-            timeout: DEFAULT_UPSTREAM_TIMEOUT,
-        })
-    })
-    .await;
+    let app = spawn_app_with(local_proxy).await;
     let send = || {
         app.client
             .post(app.url("/api/customers"))

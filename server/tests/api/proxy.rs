@@ -9,14 +9,6 @@ use serde_json::json;
 
 use crate::helpers::*;
 
-fn local(token: &str) -> Option<ProxyConfig> {
-    Some(ProxyConfig {
-        token: token.to_string(),
-        upstream: None,
-        timeout: DEFAULT_UPSTREAM_TIMEOUT,
-    })
-}
-
 /// Asserts that nothing of the response carries the token, then returns its body.
 async fn no_token(app: &TestApp, res: reqwest::Response) -> (StatusCode, serde_json::Value) {
     let (_, secret) = paylink_server::auth::parse_token(&app.token).unwrap();
@@ -38,7 +30,7 @@ async fn no_token(app: &TestApp, res: reqwest::Response) -> (StatusCode, serde_j
 
 #[tokio::test]
 async fn forwards_the_three_operations_without_the_browser_holding_a_token() {
-    let app = spawn_app_with(local).await;
+    let app = spawn_app_with(local_proxy).await;
     let res = app
         .client
         .post(app.url("/api/customers"))
@@ -74,7 +66,7 @@ async fn forwards_the_three_operations_without_the_browser_holding_a_token() {
 
 #[tokio::test]
 async fn passes_error_envelopes_through_unchanged() {
-    let app = spawn_app_with(local).await;
+    let app = spawn_app_with(local_proxy).await;
     let res = app
         .client
         .post(app.url("/api/customers"))
@@ -91,7 +83,7 @@ async fn passes_error_envelopes_through_unchanged() {
 
 #[tokio::test]
 async fn ignores_an_authorization_header_sent_by_the_browser() {
-    let app = spawn_app_with(local).await;
+    let app = spawn_app_with(local_proxy).await;
     let other = app.other_token().await;
     let res = app
         .client
@@ -112,7 +104,7 @@ async fn ignores_an_authorization_header_sent_by_the_browser() {
 
 #[tokio::test]
 async fn forwards_nothing_else() {
-    let app = spawn_app_with(local).await;
+    let app = spawn_app_with(local_proxy).await;
     let cases = [
         ("GET", "/api/customers", StatusCode::METHOD_NOT_ALLOWED),
         (
