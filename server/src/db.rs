@@ -8,13 +8,19 @@ use paylink_model::{
     Customer, CustomerDetail, HookType, InvoiceCreated, InvoiceType, NewInvoice, PlannedInstallment,
 };
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::Row;
 
 pub type DbError = sqlx::Error;
 
+/// The backend types every module uses, named once here so the storage
+/// backend can change (PostgreSQL through `sqlx::Any`) without touching them.
+pub type Pool = sqlx::SqlitePool;
+pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Sqlite>;
+pub type DbRow = sqlx::sqlite::SqliteRow;
+
 #[derive(Clone)]
 pub struct Db {
-    pub(crate) pool: SqlitePool,
+    pub(crate) pool: Pool,
 }
 
 pub fn now_iso() -> String {
@@ -38,11 +44,7 @@ pub struct Idem {
 /// Records the key as the transaction's first write. A concurrent request
 /// with the same key waits on the row lock and then fails on the primary key,
 /// so only one of them creates anything. A record older than 24 h is replaced.
-async fn claim_key(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    app_id: &str,
-    idem: &Idem,
-) -> Result<(), DbError> {
+async fn claim_key(tx: &mut Tx<'_>, app_id: &str, idem: &Idem) -> Result<(), DbError> {
     sqlx::query(
         "DELETE FROM idempotency_keys WHERE application_id = $1 AND key = $2 AND created_at <= $3",
     )
@@ -88,12 +90,12 @@ pub struct Application {
 
 /// Every row of an invoice, as the detail operation needs them.
 pub struct InvoiceRows {
-    pub invoice: sqlx::sqlite::SqliteRow,
+    pub invoice: DbRow,
     pub customer: CustomerDetail,
-    pub installments: Vec<sqlx::sqlite::SqliteRow>,
+    pub installments: Vec<DbRow>,
     pub payment_types: Vec<String>,
-    pub notifications: Vec<sqlx::sqlite::SqliteRow>,
-    pub webhooks: Vec<sqlx::sqlite::SqliteRow>,
+    pub notifications: Vec<DbRow>,
+    pub webhooks: Vec<DbRow>,
     /// Each scheduled notification send, with its notification's id.
     pub notification_sends: Vec<(String, paylink_model::NotificationSend)>,
 }

@@ -2,10 +2,11 @@
 //! written inside the caller's transaction, so an event exists exactly when
 //! the change that caused it was committed (a transactional outbox).
 
+use crate::db::Tx;
 use paylink_model::{HookType, PaymentType};
 use serde::Serialize;
 use serde_json::json;
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::Row;
 
 use crate::db::{new_id, now_iso, DbError};
 
@@ -35,7 +36,7 @@ pub struct NewEvent<'a> {
 /// Records the event and one pending delivery per target webhook: the
 /// invoice's own webhooks of that type if it has any, otherwise the
 /// application's (spec rule 3). Returns the event id.
-pub async fn record(tx: &mut Transaction<'_, Sqlite>, ev: NewEvent<'_>) -> Result<String, DbError> {
+pub async fn record(tx: &mut Tx<'_>, ev: NewEvent<'_>) -> Result<String, DbError> {
     let id = new_id();
     let now = now_iso();
     let payload = json!({
@@ -93,7 +94,7 @@ pub async fn record(tx: &mut Transaction<'_, Sqlite>, ev: NewEvent<'_>) -> Resul
 }
 
 pub async fn insert_delivery(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     event_id: &str,
     source: &str,
     webhook_id: &str,

@@ -21,6 +21,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::db::{Pool, Tx};
 use lettre::message::header::ContentType;
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
@@ -28,7 +29,7 @@ use paylink_model::money::format_brl;
 use paylink_model::{Channel, Date, Lang, NotificationSend, NotificationType};
 use serde::Serialize;
 use serde_json::json;
-use sqlx::{Row, Sqlite, SqlitePool, Transaction};
+use sqlx::Row;
 
 use crate::db::{new_id, now_iso, Db, DbError};
 
@@ -59,7 +60,7 @@ struct Config {
 }
 
 async fn configs(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     invoice_id: &str,
     only: Option<NotificationType>,
 ) -> Result<Vec<Config>, DbError> {
@@ -87,7 +88,7 @@ async fn configs(
 
 /// The customer's e-mail and phone.
 async fn contact(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     invoice_id: &str,
 ) -> Result<(Option<String>, Option<String>), DbError> {
     let row = sqlx::query(
@@ -113,7 +114,7 @@ fn recipient_for(
 /// notification already has a send for this installment, so scheduling the
 /// same installment twice never sends twice.
 async fn insert_send(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     invoice_id: &str,
     c: &Config,
     installment_id: Option<&str>,
@@ -143,10 +144,7 @@ async fn insert_send(
     .map(|_| ())
 }
 
-async fn has_sends(
-    tx: &mut Transaction<'_, Sqlite>,
-    notification_id: &str,
-) -> Result<bool, DbError> {
+async fn has_sends(tx: &mut Tx<'_>, notification_id: &str) -> Result<bool, DbError> {
     let n: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM notification_sends WHERE notification_id = $1")
             .bind(notification_id)
@@ -159,7 +157,7 @@ async fn has_sends(
 /// date)`: at invoice creation (every installment of the new invoice) and
 /// when the scheduler generates a later charge. Idempotent per installment.
 pub async fn schedule_for_new_installments(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     invoice_id: &str,
     installments: &[(&str, u32, Date)],
 ) -> Result<(), DbError> {
@@ -223,7 +221,7 @@ pub async fn schedule_for_new_installments(
 }
 
 async fn on_event(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     invoice_id: &str,
     installment_id: &str,
     kind: NotificationType,
@@ -252,7 +250,7 @@ async fn on_event(
 
 /// `INVOICE_CONFIRM_PAYMENT`, due now: called in the payment's transaction.
 pub async fn on_payment_confirmed(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     invoice_id: &str,
     installment_id: &str,
 ) -> Result<(), DbError> {
@@ -268,7 +266,7 @@ pub async fn on_payment_confirmed(
 /// `INVOICE_CHANGED`, due now: called in the transaction of a change other
 /// than a payment (a reversal).
 pub async fn on_installment_changed(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     invoice_id: &str,
     installment_id: &str,
 ) -> Result<(), DbError> {
@@ -286,7 +284,7 @@ pub async fn on_installment_changed(
 
 /// Every send of an invoice with its notification id, in due order.
 pub async fn sends_of_invoice(
-    pool: &SqlitePool,
+    pool: &Pool,
     invoice_id: &str,
 ) -> Result<Vec<(String, NotificationSend)>, DbError> {
     let rows = sqlx::query(

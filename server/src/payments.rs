@@ -48,7 +48,7 @@ struct InvoiceHead {
 }
 
 async fn invoice_head(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    tx: &mut crate::db::Tx<'_>,
     invoice_id: &str,
 ) -> Result<InvoiceHead, LifecycleError> {
     let row = sqlx::query(

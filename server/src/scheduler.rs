@@ -97,7 +97,7 @@ pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
 
 async fn create_charge(
     db: &Db,
-    inv: &sqlx::sqlite::SqliteRow,
+    inv: &crate::db::DbRow,
     number: u32,
     due: Date,
 ) -> Result<(), DbError> {
