@@ -1,4 +1,5 @@
-//! Typed calls to paylink's proxy (same origin, `/api/...`).
+//! Typed calls to paylink's proxy (`/api/...`): same origin, or the proxy
+//! named by [`set_base`] / [`load_config`] (direct mount, static hosting).
 //!
 //! JSON goes through the browser's own `JSON.stringify` / `Response.json()`,
 //! so no JSON parser is compiled into the wasm: requests are serialized
@@ -25,6 +26,112 @@ pub enum Error {
     Network,
     /// A 2xx answer whose body is not what the contract says.
     BadResponse,
+}
+
+thread_local! {
+    /// Resolves to the proxy's origin (`""`: this origin). Every call waits for
+    /// it, so a `config.json` still on its way delays API calls, never rendering.
+    static BASE: std::cell::RefCell<Option<js_sys::Promise>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Calls go to `base` (`https://pay.example`; `""` = this origin).
+pub fn set_base(base: &str) {
+    let base = base.trim().trim_end_matches('/');
+    BASE.with(|b| *b.borrow_mut() = Some(js_sys::Promise::resolve(&JsValue::from_str(base))));
+}
+
+/// Calls go to the `proxy` of the JSON at `url` (`{"proxy": "https://…"}`);
+/// this origin when it is missing, unreadable or has no `proxy`.
+pub fn load_config(url: &str) {
+    let url = url.to_string();
+    let p = wasm_bindgen_futures::future_to_promise(async move {
+        let read = async {
+            let w = web_sys::window()?;
+            let resp: Response = JsFuture::from(w.fetch_with_str(&url))
+                .await
+                .ok()?
+                .dyn_into()
+                .ok()?;
+            if !resp.ok() {
+                return None;
+            }
+            let json = JsFuture::from(resp.json().ok()?).await.ok()?;
+            js_sys::Reflect::get(&json, &"proxy".into()).ok()?.as_string()
+        };
+        let base = read.await.unwrap_or_default();
+        Ok(JsValue::from_str(base.trim().trim_end_matches('/')))
+    });
+    BASE.with(|b| *b.borrow_mut() = Some(p));
+}
+
+async fn base() -> String {
+    let p = BASE.with(|b| b.borrow().clone());
+    match p {
+        Some(p) => JsFuture::from(p)
+            .await
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default(),
+        None => String::new(),
+    }
+}
+
+/// A payment link as `GET /api/links/{slug}` gives it (see the README).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkView {
+    pub slug: String,
+    pub name: String,
+    pub description: Option<String>,
+    /// Cents; `None` when the payer states the amount.
+    pub price: Option<i64>,
+    pub price_by_customer: bool,
+    pub payment_types: Vec<paylink_model::PaymentType>,
+    pub invoice_type: paylink_model::InvoiceType,
+    pub max_installments: u32,
+    pub due_date: String,
+    pub redirect_to: Option<String>,
+}
+
+/// What a creation through a link answers: the invoice's id and payment url.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Created {
+    pub id: String,
+    pub url: String,
+}
+
+fn link_path(slug: &str, tail: &str) -> String {
+    format!("/api/links/{}{tail}", js_sys::encode_uri_component(slug))
+}
+
+pub async fn get_link(slug: &str, lang: Lang) -> Result<LinkView, Error> {
+    decode(
+        call("GET", &link_path(slug, ""), None, lang).await?,
+        decode::link_view,
+    )
+}
+
+/// `POST /api/links/{slug}/customers`: the payer, as the link's customer.
+pub async fn create_link_customer(
+    slug: &str,
+    req: &CustomerRequest,
+    lang: Lang,
+) -> Result<CustomerRef, Error> {
+    decode(
+        call("POST", &link_path(slug, "/customers"), Some(encode(req)?), lang).await?,
+        decode::customer_ref,
+    )
+}
+
+/// `POST /api/links/{slug}/invoices`: the proxy checks it against the link.
+pub async fn create_link_invoice(
+    slug: &str,
+    req: &InvoiceRequest,
+    lang: Lang,
+) -> Result<Created, Error> {
+    decode(
+        call("POST", &link_path(slug, "/invoices"), Some(encode(req)?), lang).await?,
+        decode::created,
+    )
 }
 
 /// `POST /api/customers`. The answer is the model's `Customer`; the widget
@@ -143,8 +250,9 @@ async fn call(
     }
     init.set_headers(&headers);
 
+    let url = base().await + path;
     let window = web_sys::window().ok_or(Error::Network)?;
-    let resp: Response = JsFuture::from(window.fetch_with_str_and_init(path, &init))
+    let resp: Response = JsFuture::from(window.fetch_with_str_and_init(&url, &init))
         .await
         .map_err(|_| Error::Network)?
         .unchecked_into();

@@ -152,6 +152,43 @@ pub fn created_id(o: Obj) -> Option<String> {
     o.str("id")
 }
 
+pub fn created(o: Obj) -> Option<crate::api::Created> {
+    Some(crate::api::Created {
+        id: o.str("id")?,
+        url: o.str("url")?,
+    })
+}
+
+/// `GET /api/links/{slug}`.
+pub fn link_view(o: Obj) -> Option<crate::api::LinkView> {
+    let types = o.get("paymentTypes");
+    let payment_types = Array::is_array(&types)
+        .then(|| {
+            Array::from(&types)
+                .iter()
+                .map(|t| PaymentType::parse(&t.as_string()?))
+                .collect::<Option<Vec<_>>>()
+        })
+        .flatten()?;
+    let price_by_customer = o.bool("priceByCustomer")?;
+    Some(crate::api::LinkView {
+        slug: o.str("slug")?,
+        name: o.str("name")?,
+        description: o.opt_str("description")?,
+        price: if price_by_customer {
+            None
+        } else {
+            Some(o.cents("price")?)
+        },
+        price_by_customer,
+        payment_types,
+        invoice_type: o.parse("invoiceType", InvoiceType::parse)?,
+        max_installments: o.uint("maxInstallments")?,
+        due_date: o.str("dueDate")?,
+        redirect_to: o.opt_str("redirectTo")?,
+    })
+}
+
 fn installment(o: Obj) -> Option<Installment> {
     Some(Installment {
         id: o.str("id")?,

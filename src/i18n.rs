@@ -105,6 +105,10 @@ pub enum K {
     CopyBoleto,
     Simulate,
     BackToSite,
+    // payment link page
+    YourData,
+    ToPayment,
+    InvoiceReady,
 }
 
 impl K {
@@ -238,6 +242,9 @@ impl K {
             CopyBoleto => ("Copiar linha digitável", "Copy boleto number"),
             Simulate => ("Simular pagamento (sandbox)", "Simulate payment (sandbox)"),
             BackToSite => ("Voltar ao site", "Back to the site"),
+            YourData => ("Seus dados", "Your details"),
+            ToPayment => ("Ir para o pagamento", "Continue to payment"),
+            InvoiceReady => ("Cobrança gerada.", "Invoice created."),
         }
     }
 }

@@ -1,10 +1,14 @@
 //! paylink's payment-link widget: a Leptos client-side-rendered app.
 //!
-//! Three screens, routed by hand (no router crate, for size):
+//! Four screens, routed by hand (no router crate, for size):
 //! * `/` — the merchant flow: customer form → invoice form → detail;
 //! * `/invoices/{id}` — the invoice detail (merchant);
+//! * `/l/{slug}` — a payment link's page (the payer fills it in);
 //! * `/pay/{id}` — the payer's page (`/api/pay/{id}`: no private data; PIX
 //!   and boleto codes of the next open installment).
+//!
+//! The same App runs on paylink's page, in embed.js's iframe and mounted in
+//! a merchant's element: see [`embed`].
 //!
 //! Every rule (validation, masks, money, installment plan) comes from
 //! `paylink_model`, the crate the server uses too.
@@ -16,6 +20,7 @@ use wasm_bindgen::JsValue;
 pub mod api;
 pub mod components;
 pub mod decode;
+pub mod embed;
 pub mod form;
 pub mod i18n;
 pub mod pages;
@@ -24,7 +29,9 @@ use components::lang_switch::LangSwitch;
 use i18n::K;
 use pages::customer_form::{CustomerFields, CustomerForm};
 use pages::invoice_form::{InvoiceFields, InvoiceForm};
+use embed::Host;
 use pages::invoice_view::InvoiceView;
+use pages::link_form::{LinkForm, Payer};
 use pages::pay_view::PayView;
 
 /// The screen for a path.
@@ -32,6 +39,7 @@ use pages::pay_view::PayView;
 pub enum Route {
     Home,
     Invoice(String),
+    Link(String),
     Pay(String),
     NotFound,
 }
@@ -48,6 +56,8 @@ impl Route {
             Route::Invoice(id)
         } else if let Some(id) = path.strip_prefix("/pay/").and_then(one_segment) {
             Route::Pay(id)
+        } else if let Some(slug) = path.strip_prefix("/l/").and_then(one_segment) {
+            Route::Link(slug)
         } else {
             Route::NotFound
         }
@@ -67,19 +77,56 @@ impl Route {
 pub struct Ctx {
     pub lang: RwSignal<Lang>,
     pub route: RwSignal<Route>,
+    pub host: StoredValue<Host, LocalStorage>,
+    pub options: StoredValue<embed::Options, LocalStorage>,
+    ready: StoredValue<bool>,
 }
 
 impl Ctx {
-    /// Goes to `path` within the app (`history.pushState`), like a link.
+    /// Goes to `path` within the app, like a link: `history.pushState` on
+    /// paylink's page (in the iframe keeping its `?embed…` query), in memory
+    /// only when mounted in a merchant's element (their URL is theirs).
     pub fn navigate(&self, path: &str) {
         if let Some(w) = web_sys::window() {
-            if let Ok(h) = w.history() {
-                let _ = h.push_state_with_url(&JsValue::NULL, "", Some(path));
+            match self.host.get_value() {
+                Host::Element(_) => {}
+                host => {
+                    let keep = match host {
+                        Host::Frame { .. } => w.location().search().unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    if let Ok(h) = w.history() {
+                        let _ = h.push_state_with_url(&JsValue::NULL, "", Some(&(path.to_string() + &keep)));
+                    }
+                    w.scroll_to_with_x_and_y(0.0, 0.0);
+                }
             }
-            w.scroll_to_with_x_and_y(0.0, 0.0);
         }
         self.route.set(Route::parse(path));
         focus_main();
+    }
+
+    /// Whether the widget runs inside someone else's page (iframe or element).
+    pub fn embedded(&self) -> bool {
+        self.host.with_value(|h| *h != Host::Page)
+    }
+
+    /// A `paylink:*` event for the host page (see [`embed::emit`]).
+    pub fn emit(&self, kind: &str, detail: &JsValue) {
+        self.host.with_value(|h| embed::emit(h, kind, detail));
+    }
+
+    pub fn emit_error(&self, critical: bool, e: &api::Error, message: &str) {
+        self.host
+            .with_value(|h| embed::emit_error(h, critical, e, message));
+    }
+
+    /// `paylink:ready` (once): the first screen is shown.
+    pub fn ready(&self, slug: &str) {
+        if !self.ready.get_value() {
+            self.ready.set_value(true);
+            self.emit("paylink:ready", &embed::detail(&[("link", slug.into())]));
+        }
     }
 
     /// A click handler for in-app `<a href>` links: plain clicks navigate
@@ -146,30 +193,49 @@ impl Merchant {
 /// `leptos::mount::mount_to(element, App)`.
 #[component]
 pub fn App() -> impl IntoView {
+    let (host, options) = embed::take_next();
+    let route = match (&host, &options.link) {
+        // In a merchant's element the URL is not ours: the link is the start.
+        (Host::Element(_), Some(slug)) => Route::Link(slug.clone()),
+        (Host::Element(_), None) => Route::NotFound,
+        _ => Route::current(),
+    };
+    let lang = RwSignal::new(options.locale.unwrap_or(Lang::PtBr));
+    let merchant = Merchant::new(lang);
+    let payer = Payer::new(lang, &options);
     let ctx = Ctx {
-        lang: RwSignal::new(Lang::PtBr),
-        route: RwSignal::new(Route::current()),
+        lang,
+        route: RwSignal::new(route),
+        host: StoredValue::new_local(host.clone()),
+        options: StoredValue::new_local(options),
+        ready: StoredValue::new(false),
     };
     provide_context(ctx);
-    let merchant = Merchant::new(ctx.lang);
+    let embedded = ctx.embedded();
 
-    // Back/forward buttons.
-    let popstate = window_event_listener(leptos::ev::popstate, move |_| {
-        ctx.route.set(Route::current());
-    });
-    on_cleanup(move || popstate.remove());
+    // Back/forward buttons (not a merchant's: their history is theirs).
+    if !matches!(host, Host::Element(_)) {
+        let popstate = window_event_listener(leptos::ev::popstate, move |_| {
+            ctx.route.set(Route::current());
+        });
+        on_cleanup(move || popstate.remove());
+    }
 
-    // <html lang>, the page title, and the browser's messages in the new language.
+    // <html lang> (ours only: on a merchant's page the root carries it), the
+    // page title, and the browser's messages in the new language.
     Effect::new(move |prev: Option<Lang>| {
         let lang = ctx.lang.get();
-        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-            if let Some(html) = doc.document_element() {
-                let _ = html.set_attribute("lang", lang.code());
+        if !matches!(host, Host::Element(_)) {
+            if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+                if let Some(html) = doc.document_element() {
+                    let _ = html.set_attribute("lang", lang.code());
+                }
             }
         }
         if prev.is_some_and(|p| p != lang) {
             merchant.customer_form.relocalize();
             merchant.invoice_form.relocalize();
+            payer.form.relocalize();
         }
         lang
     });
@@ -179,24 +245,39 @@ pub fn App() -> impl IntoView {
         match ctx.route.get() {
             Route::Home => view! { <Home l merchant /> }.into_any(),
             Route::Invoice(id) => view! { <InvoiceView l id /> }.into_any(),
+            Route::Link(slug) => view! { <LinkForm l slug payer /> }.into_any(),
             Route::Pay(id) => view! { <PayView l id /> }.into_any(),
             Route::NotFound => view! {
                 <section class="card">
                     <h1>{K::NotFound.t(l)}</h1>
-                    <p><a href="/" on:click=ctx.link("/")>{K::GoHome.t(l)}</a></p>
+                    {(!embedded).then(|| view! { <p><a href="/" on:click=ctx.link("/")>{K::GoHome.t(l)}</a></p> })}
                 </section>
             }
             .into_any(),
         }
     };
 
+    // The root carries the theme; in the iframe it is also what embed.js sizes the frame to.
+    let root = NodeRef::<leptos::html::Div>::new();
+    root.on_load(move |el| {
+        let el: web_sys::HtmlElement = el.into();
+        ctx.options
+            .with_value(|o| embed::apply_theme(&el, &o.theme));
+        if let Host::Frame { parent } = ctx.host.get_value() {
+            embed::connect_frame(parent, el, ctx.lang);
+        }
+    });
     view! {
-        <header class="topbar">
-            <a class="brand" href="/" on:click=ctx.link("/")>"paylink"</a>
-            <span class="tagline">{move || K::Tagline.t(ctx.lang.get())}</span>
-            <LangSwitch />
-        </header>
-        <main id="main" tabindex="-1">{page}</main>
+        <div class="paylink-widget" class:embedded=embedded node_ref=root lang=move || ctx.lang.get().code()>
+            {(!embedded).then(|| view! {
+                <header class="topbar">
+                    <a class="brand" href="/" on:click=ctx.link("/")>"paylink"</a>
+                    <span class="tagline">{move || K::Tagline.t(ctx.lang.get())}</span>
+                    <LangSwitch />
+                </header>
+            })}
+            <main id="main" tabindex="-1">{page}</main>
+        </div>
     }
 }
 
@@ -214,13 +295,14 @@ mod tests {
     use super::Route;
 
     #[test]
-    fn parses_the_three_paths() {
+    fn parses_the_four_paths() {
         assert_eq!(Route::parse("/"), Route::Home);
         assert_eq!(Route::parse(""), Route::Home);
         assert_eq!(Route::parse("/invoices/abc"), Route::Invoice("abc".into()));
         assert_eq!(Route::parse("/invoices/abc/"), Route::Invoice("abc".into()));
         assert_eq!(Route::parse("/pay/abc"), Route::Pay("abc".into()));
-        for other in ["/invoices/", "/invoices/a/b", "/pay", "/nope", "/pay//"] {
+        assert_eq!(Route::parse("/l/curso-rust"), Route::Link("curso-rust".into()));
+        for other in ["/invoices/", "/invoices/a/b", "/pay", "/nope", "/pay//", "/l/", "/l/a/b"] {
             assert_eq!(Route::parse(other), Route::NotFound, "{other}");
         }
     }

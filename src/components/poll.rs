@@ -1,19 +1,23 @@
 //! Keeps a screen current without a reload: asks again with backoff (3 s,
 //! then ×1.5 up to 30 s) while there is a payment to wait for, and stops when
-//! the screen goes away. Only on paylink's own routes (`/pay/…`,
-//! `/invoices/…`): a component mounted elsewhere (a test page) never polls.
+//! the screen goes away. Only on the App's own routes (`/pay/…`,
+//! `/invoices/…`, also when mounted in a merchant's element, whose URL is
+//! not ours): a component mounted outside the App never polls.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use leptos::prelude::on_cleanup;
+use leptos::prelude::{on_cleanup, GetUntracked};
 use leptos::task::spawn_local;
 
 pub fn poll_while(refetch: impl Fn() + 'static, waiting: impl Fn() -> bool + 'static) {
-    let path = web_sys::window()
-        .and_then(|w| w.location().pathname().ok())
-        .unwrap_or_default();
-    if !(path.starts_with("/pay/") || path.starts_with("/invoices/")) {
+    let routed = leptos::prelude::use_context::<crate::Ctx>().is_some_and(|c| {
+        matches!(
+            c.route.get_untracked(),
+            crate::Route::Pay(_) | crate::Route::Invoice(_)
+        )
+    });
+    if !routed {
         return;
     }
     let alive = Arc::new(AtomicBool::new(true));

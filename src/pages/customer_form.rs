@@ -146,41 +146,11 @@ pub fn CustomerForm(l: Lang, merchant: Merchant) -> impl IntoView {
         merchant.step.set(Step::Invoice);
         crate::focus_main();
     };
-    let ufs: Vec<(&'static str, &'static str)> = UFS.iter().map(|u| (*u, *u)).collect();
-
-    let text =
-        |name: &'static str, label: K, value, o: Opts| field(form, name, label.t(l), value, o);
-    let o = Opts::default;
     view! {
         <form id="customer-form" class="card" novalidate on:submit=on_submit>
             <h1>{K::NewCustomer.t(l)}</h1>
             {alert_box(form)}
-            {text("fullName", K::FullName, f.full_name, Opts { required: true, autocomplete: "name", ..o() })}
-            <div class="cols">
-                {text("document", K::Document, f.document, Opts { mask: Some(br::mask_document), placeholder: "000.000.000-00", ..o() })}
-                {text("business", K::Business, f.business, Opts { autocomplete: "organization", ..o() })}
-            </div>
-            <div class="cols">
-                {text("email", K::Email, f.email, Opts { kind: Kind::Email, autocomplete: "email", ..o() })}
-                {text("phone", K::Phone, f.phone, Opts { kind: Kind::Tel, mask: Some(br::mask_phone), autocomplete: "tel", placeholder: "+55 (11) 98765-4321", ..o() })}
-            </div>
-            <fieldset class="group">
-                <legend>{K::AddressLegend.t(l)}</legend>
-                <div class="cols">
-                    {text("address.zipcode", K::Zipcode, f.zipcode, Opts { mask: Some(br::mask_cep), inputmode: "numeric", autocomplete: "postal-code", placeholder: "00000-000", ..o() })}
-                    {text("address.address", K::Street, f.street, Opts { autocomplete: "address-line1", ..o() })}
-                </div>
-                <div class="cols">
-                    {text("address.number", K::Number, f.number, o())}
-                    {text("address.complement", K::Complement, f.complement, Opts { autocomplete: "address-line2", ..o() })}
-                </div>
-                <div class="cols">
-                    {text("address.neighborhood", K::Neighborhood, f.neighborhood, o())}
-                    {text("address.city", K::City, f.city, Opts { autocomplete: "address-level2", ..o() })}
-                    {select(form, "address.state", K::State.t(l), f.state, ufs, K::Select.t(l), false)}
-                </div>
-            </fieldset>
-            {text("observations", K::Observations, f.observations, Opts { kind: Kind::Area, ..o() })}
+            {customer_fields(form, f, l, true)}
             <div class="actions">
                 <button type="submit" class="primary" aria-disabled=move || pending.get().then_some("true")>
                     {move || if pending.get() { K::Sending.t(l) } else { K::CreateCustomer.t(l) }}
@@ -189,4 +159,42 @@ pub fn CustomerForm(l: Lang, merchant: Merchant) -> impl IntoView {
             </div>
         </form>
     }
+}
+
+/// The customer's controls (the merchant form and a payment link's page);
+/// `observations` (internal notes) only for the merchant.
+pub fn customer_fields(form: Form, f: CustomerFields, l: Lang, observations: bool) -> AnyView {
+    let ufs: Vec<(&'static str, &'static str)> = UFS.iter().map(|u| (*u, *u)).collect();
+    let text =
+        |name: &'static str, label: K, value, o: Opts| field(form, name, label.t(l), value, o);
+    let o = Opts::default;
+    view! {
+        {text("fullName", K::FullName, f.full_name, Opts { required: true, autocomplete: "name", ..o() })}
+        <div class="cols">
+            {text("document", K::Document, f.document, Opts { mask: Some(br::mask_document), placeholder: "000.000.000-00", ..o() })}
+            {text("business", K::Business, f.business, Opts { autocomplete: "organization", ..o() })}
+        </div>
+        <div class="cols">
+            {text("email", K::Email, f.email, Opts { kind: Kind::Email, autocomplete: "email", ..o() })}
+            {text("phone", K::Phone, f.phone, Opts { kind: Kind::Tel, mask: Some(br::mask_phone), autocomplete: "tel", placeholder: "+55 (11) 98765-4321", ..o() })}
+        </div>
+        <fieldset class="group">
+            <legend>{K::AddressLegend.t(l)}</legend>
+            <div class="cols">
+                {text("address.zipcode", K::Zipcode, f.zipcode, Opts { mask: Some(br::mask_cep), inputmode: "numeric", autocomplete: "postal-code", placeholder: "00000-000", ..o() })}
+                {text("address.address", K::Street, f.street, Opts { autocomplete: "address-line1", ..o() })}
+            </div>
+            <div class="cols">
+                {text("address.number", K::Number, f.number, o())}
+                {text("address.complement", K::Complement, f.complement, Opts { autocomplete: "address-line2", ..o() })}
+            </div>
+            <div class="cols">
+                {text("address.neighborhood", K::Neighborhood, f.neighborhood, o())}
+                {text("address.city", K::City, f.city, Opts { autocomplete: "address-level2", ..o() })}
+                {select(form, "address.state", K::State.t(l), f.state, ufs, K::Select.t(l), false)}
+            </div>
+        </fieldset>
+        {observations.then(|| text("observations", K::Observations, f.observations, Opts { kind: Kind::Area, ..o() }))}
+    }
+    .into_any()
 }

@@ -71,7 +71,7 @@ fn days_from_today(days: i64) -> String {
 }
 
 /// `1234,5` → `1.234,50` when it is a valid amount (on blur of the price).
-fn reformat_price(s: &str) -> Option<String> {
+pub(crate) fn reformat_price(s: &str) -> Option<String> {
     parse_brl(s).map(format_brl_input)
 }
 

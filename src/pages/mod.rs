@@ -1,6 +1,8 @@
-//! The screens: the two merchant forms, the invoice detail and the payer page.
+//! The screens: the two merchant forms, the invoice detail, a payment link's
+//! page and the payer page.
 
 pub mod customer_form;
 pub mod invoice_form;
 pub mod invoice_view;
+pub mod link_form;
 pub mod pay_view;

@@ -15,6 +15,7 @@ use crate::pages::invoice_view::{copy, error_text};
 
 #[component]
 pub fn PayView(l: Lang, id: String) -> impl IntoView {
+    let ctx = expect_context::<crate::Ctx>();
     // Count the visit (best effort), once per invoice and page load: the
     // screen re-renders on a language switch, which is not a new visit.
     thread_local! {
@@ -73,9 +74,19 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
                         .filter(|n| !before.contains(n))
                         .collect();
                     for n in &new {
-                        emit_paid(&p.id, *n, p.next_open.is_none());
+                        ctx.emit(
+                            "paylink:paid",
+                            &crate::embed::detail(&[
+                                ("invoiceId", p.id.as_str().into()),
+                                ("installment", (*n).into()),
+                                ("allPaid", p.next_open.is_none().into()),
+                            ]),
+                        );
                     }
-                    if !new.is_empty() && p.next_open.is_none() {
+                    // In the iframe, a redirect would load the merchant's site inside
+                    // the frame: the host page has `paylink:paid` and decides.
+                    let framed = ctx.host.with_value(|h| matches!(h, crate::embed::Host::Frame { .. }));
+                    if !new.is_empty() && p.next_open.is_none() && !framed {
                         if let Some(to) = &p.redirect_to {
                             redirect_soon(to.clone());
                         }
@@ -215,7 +226,7 @@ fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Err
         .redirect_to
         .clone()
         .filter(|_| next.is_none())
-        .map(|href| view! { <p><a href=href>{K::BackToSite.t(l)}</a></p> });
+        .map(|href| view! { <p><a href=href target="_top">{K::BackToSite.t(l)}</a></p> });
 
     view! {
         <article class="card invoice pay">
@@ -248,27 +259,6 @@ fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Err
         </article>
     }
     .into_any()
-}
-
-/// Tells the page hosting the widget: a DOM `CustomEvent` `paylink:paid`
-/// (bubbling, on `document`) with `{invoiceId, installment, allPaid}`.
-fn emit_paid(invoice_id: &str, installment: u32, all_paid: bool) {
-    let detail = js_sys::Object::new();
-    let set = |k: &str, v: wasm_bindgen::JsValue| {
-        let _ = js_sys::Reflect::set(&detail, &k.into(), &v);
-    };
-    set("invoiceId", invoice_id.into());
-    set("installment", installment.into());
-    set("allPaid", all_paid.into());
-    let init = web_sys::CustomEventInit::new();
-    init.set_bubbles(true);
-    init.set_detail(&detail);
-    if let (Some(doc), Ok(ev)) = (
-        web_sys::window().and_then(|w| w.document()),
-        web_sys::CustomEvent::new_with_event_init_dict("paylink:paid", &init),
-    ) {
-        let _ = doc.dispatch_event(&ev);
-    }
 }
 
 /// After the last installment is paid here, back to the merchant's site

@@ -1,0 +1,44 @@
+// Trunk post_build hook (Trunk.toml): writes mount.js into the staging dir. Merchants import
+// `https://PAYLINK/mount.js`, whose name never changes, and it imports the content-hashed module
+// of this build, so a new release reaches them without touching their page.
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const dir = process.env.TRUNK_STAGING_DIR;
+if (!dir) throw new Error("TRUNK_STAGING_DIR is not set: run me as a trunk hook");
+const files = readdirSync(dir);
+const one = (re, what) => {
+  const found = files.filter((f) => re.test(f));
+  if (found.length !== 1) throw new Error(`mount.js: expected one ${what} in ${dir}, found ${JSON.stringify(found)}`);
+  return found[0];
+};
+const js = one(/^paylink-widget-[0-9a-f]{16}\.js$/, "widget module");
+const css = one(/^main-[0-9a-f]{16}\.css$/, "stylesheet");
+
+writeFileSync(
+  join(dir, "mount.js"),
+  `// paylink direct mount: import { mount } from "<paylink>/mount.js"; see the README, "Embed paylink".
+import init, { mount as mountWidget } from "./${js}";
+
+const css = new URL("./${css}", import.meta.url).href;
+let ready;
+
+export async function mount(element, options = {}) {
+  if (!(element instanceof HTMLElement)) throw new TypeError("paylink mount: element must be an HTMLElement");
+  // The stylesheet first (no unstyled flash), loaded once per page, in parallel with the wasm.
+  ready ||= Promise.all([
+    init(),
+    new Promise((resolve) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = css;
+      link.onload = link.onerror = resolve;
+      document.head.append(link);
+    }),
+  ]);
+  await ready;
+  // The proxy defaults to the origin this file comes from.
+  mountWidget(element, { proxy: new URL(import.meta.url).origin, ...options });
+}
+`,
+);

@@ -1,0 +1,407 @@
+//! `/l/{slug}`: a payment link's public page. The payer fills the customer
+//! form (the merchant's component and form contract) and chooses only what
+//! the link leaves open: the payment types it allows, the number of
+//! installments up to its maximum (with the live preview), or the amount
+//! when the link lets the payer state it. Submit creates the customer and
+//! the invoice through the link (`/api/links/{slug}/…`, which the proxy
+//! checks against the link) and opens the payer page.
+
+use leptos::prelude::*;
+use paylink_model::br;
+use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
+use paylink_model::{
+    installment_plan, Date, Errors, InvoiceRequest, InvoiceType, Lang, PaymentType,
+};
+
+use crate::api::{self, LinkView};
+use crate::components::field::{alert_box, checkbox, error_text, field, select, Opts};
+use crate::components::installments::{installment_table, Row};
+use crate::embed;
+use crate::form::{flag_signal, text_signal, Form};
+use crate::i18n::K;
+use crate::pages::customer_form::{customer_fields, text, CustomerFields, CUSTOMER_FIELDS};
+use crate::pages::invoice_form::{random_external_id, reformat_price};
+use crate::pages::invoice_view::error_text as api_error_text;
+use crate::Ctx;
+
+/// The payer's state on a link page. Created once by the App, so what was
+/// typed survives a language switch (which re-renders the screen).
+#[derive(Clone, Copy)]
+pub struct Payer {
+    pub link: RwSignal<Option<LinkView>>,
+    pub customer: CustomerFields,
+    /// The amount, when the link lets the payer state it (pt-BR currency text).
+    pub amount: RwSignal<String>,
+    pub pix: RwSignal<bool>,
+    pub boleto: RwSignal<bool>,
+    pub count: RwSignal<String>,
+    pub external_id: RwSignal<String>,
+    /// The customer already created for this form's values, and its id: a
+    /// second submit after a refused invoice does not create it again.
+    created: StoredValue<Option<(paylink_model::CustomerRequest, String)>>,
+    /// The invoice created, when the `pay` screen is not shown.
+    pub done: RwSignal<Option<api::Created>>,
+    pub form: Form,
+}
+
+type Mask = fn(&str) -> String;
+
+/// `n` as a `&'static str` for the installment select (1 to 120, made once).
+fn count_str(n: u32) -> &'static str {
+    static NUMS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NUMS.get_or_init(|| {
+        (0..=paylink_model::MAX_INSTALLMENTS)
+            .map(|i| &*Box::leak(i.to_string().into_boxed_str()))
+            .collect()
+    })
+    .get(n as usize)
+    .copied()
+    .unwrap_or("")
+}
+
+impl Payer {
+    pub fn new(lang: RwSignal<Lang>, options: &embed::Options) -> Payer {
+        let customer = CustomerFields::new();
+        let link = RwSignal::new(None::<LinkView>);
+        let amount = text_signal(options.prefill("price").unwrap_or(""));
+        let pix = flag_signal(true);
+        let boleto = flag_signal(true);
+        let count = text_signal(options.prefill("installmentCount").unwrap_or(""));
+        let external_id = text_signal(
+            &options
+                .prefill("externalId")
+                .map(str::to_string)
+                .unwrap_or_else(random_external_id),
+        );
+        let c = customer;
+        for (path, value) in &options.prefill {
+            let (signal, mask): (_, Option<Mask>) = match path.as_str() {
+                "fullName" => (c.full_name, None),
+                "document" => (c.document, Some(br::mask_document)),
+                "business" => (c.business, None),
+                "email" => (c.email, None),
+                "phone" => (c.phone, Some(br::mask_phone)),
+                "address.zipcode" => (c.zipcode, Some(br::mask_cep)),
+                "address.address" => (c.street, None),
+                "address.number" => (c.number, None),
+                "address.complement" => (c.complement, None),
+                "address.neighborhood" => (c.neighborhood, None),
+                "address.city" => (c.city, None),
+                "address.state" => (c.state, None),
+                _ => continue,
+            };
+            signal.set(mask.map_or_else(|| value.clone(), |m| m(value)));
+        }
+        let mut p = Payer {
+            link,
+            customer,
+            amount,
+            pix,
+            boleto,
+            count,
+            external_id,
+            created: StoredValue::new(None),
+            done: RwSignal::new(None),
+            // Replaced below: the check needs the finished `Payer`.
+            form: Form::new("link-form", lang, |_| Errors::new(), |_| None),
+        };
+        let me = p;
+        p.form = Form::new(
+            "link-form",
+            lang,
+            move |l| me.check(l),
+            move |path| me.field_of(path),
+        );
+        p
+    }
+
+    /// The invoice request for the link and the payer's choices, and the
+    /// fields whose text could not be read.
+    pub fn invoice(&self, link: &LinkView, lang: Lang) -> (InvoiceRequest, Errors) {
+        let mut bad = Errors::new();
+        let price = match link.price {
+            Some(cents) => Some(cents_to_reais(cents)),
+            None => match text(self.amount) {
+                None => None,
+                Some(s) => match parse_brl(&s) {
+                    Some(cents) => Some(cents_to_reais(cents)),
+                    None => {
+                        bad.insert("price".into(), vec![K::PriceFormat.t(lang).to_string()]);
+                        None
+                    }
+                },
+            },
+        };
+        let count = if link.invoice_type == InvoiceType::Installment {
+            self.count.with_untracked(|c| c.trim().parse::<i64>().ok())
+        } else {
+            Some(1)
+        };
+        let mut types = Vec::new();
+        for (t, on) in [(PaymentType::Pix, self.pix), (PaymentType::Boleto, self.boleto)] {
+            if link.payment_types.contains(&t) && on.get_untracked() {
+                types.push(t.as_str().to_string());
+            }
+        }
+        let req = InvoiceRequest {
+            customer_id: None,
+            external_id: text(self.external_id),
+            due_date: Some(link.due_date.clone()),
+            payment_types: Some(types),
+            installment_count: count,
+            price,
+            description: link.description.clone(),
+            invoice_type: Some(link.invoice_type.as_str().to_string()),
+            redirect_to: link.redirect_to.clone(),
+            ..InvoiceRequest::default()
+        };
+        (req, bad)
+    }
+
+    /// The model's verdict on the customer and on the payer's choices.
+    fn check(&self, lang: Lang) -> Errors {
+        let mut errors = self.customer.request().validate(lang);
+        errors.remove("observations");
+        if let Some(link) = self.link.get_untracked() {
+            let (req, bad) = self.invoice(&link, lang);
+            let mut inv = req.validate(lang);
+            // Set on submit, from the customer just created.
+            inv.remove("customerId");
+            errors.extend(inv);
+            errors.extend(bad);
+        }
+        errors
+    }
+
+    fn field_of(&self, path: &str) -> Option<String> {
+        let link = self.link.get_untracked()?;
+        let shown = match path {
+            "observations" => false,
+            "price" => link.price_by_customer,
+            "installmentCount" => link.invoice_type == InvoiceType::Installment,
+            "paymentTypes" => true,
+            p if p.starts_with("paymentTypes[") => return Some("paymentTypes".into()),
+            p => CUSTOMER_FIELDS.contains(&p),
+        };
+        shown.then(|| path.to_string())
+    }
+
+    /// The installments the payer's choice gives (tracked).
+    fn plan(&self) -> Vec<Row> {
+        let Some(link) = self.link.get() else {
+            return Vec::new();
+        };
+        let cents = link
+            .price
+            .or_else(|| self.amount.with(|a| parse_brl(a)))
+            .unwrap_or(0);
+        let count = match link.invoice_type {
+            InvoiceType::Installment => self.count.with(|c| c.trim().parse().unwrap_or(0)),
+            _ => 1,
+        };
+        match Date::parse_iso(&link.due_date) {
+            Some(due) if cents > 0 && count > 0 => installment_plan(cents, count, due)
+                .iter()
+                .map(Row::planned)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[component]
+pub fn LinkForm(l: Lang, slug: String, payer: Payer) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let p = payer;
+    let loaded = {
+        let slug = slug.clone();
+        LocalResource::new(move || {
+            let slug = slug.clone();
+            async move { api::get_link(&slug, l).await }
+        })
+    };
+    // The link arrived (or could not): fill in the defaults it implies and
+    // tell the host page once.
+    Effect::new(move |_| {
+        loaded.with(|r| match r {
+            Some(Ok(link)) => {
+                if p.link.with_untracked(|old| old.as_ref() != Some(link)) {
+                    if link.invoice_type == InvoiceType::Installment
+                        && p.count.with_untracked(|c| c.trim().parse::<u32>().is_err())
+                    {
+                        p.count.set(link.max_installments.max(2).to_string());
+                    }
+                    p.link.set(Some(link.clone()));
+                }
+                ctx.ready(&link.slug);
+            }
+            Some(Err(e)) => {
+                ctx.emit_error(true, e, &api_error_text(l, e));
+                ctx.ready("");
+            }
+            None => {}
+        })
+    });
+    move || {
+        if let Some(done) = p.done.get() {
+            return done_view(l, done);
+        }
+        loaded.with(|r| match r {
+            None => view! { <p class="card muted skeleton" aria-busy="true">{K::Loading.t(l)}</p> }
+                .into_any(),
+            Some(Err(e)) => view! {
+                <div class="card"><div class="alert" role="alert"><p>{api_error_text(l, e)}</p></div></div>
+            }
+            .into_any(),
+            Some(Ok(link)) => link_body(l, ctx, p, link.clone()),
+        })
+    }
+}
+
+fn done_view(l: Lang, done: api::Created) -> AnyView {
+    view! {
+        <section class="card">
+            <h1>{K::InvoiceReady.t(l)}</h1>
+            <p class="paylink"><a href=done.url.clone() target="_top" class="url">{done.url.clone()}</a></p>
+        </section>
+    }
+    .into_any()
+}
+
+fn link_body(l: Lang, ctx: Ctx, p: Payer, link: LinkView) -> AnyView {
+    let form = p.form;
+    let slug = link.slug.clone();
+    let save = Action::new_local(move |_: &()| {
+        let slug = slug.clone();
+        let lang = ctx.lang.get_untracked();
+        async move {
+            let Some(link) = p.link.get_untracked() else {
+                return;
+            };
+            let fail = |e: api::Error| {
+                form.server_error(&e);
+                ctx.emit_error(false, &e, &api_error_text(lang, &e));
+            };
+            let req = p.customer.request();
+            let known = p
+                .created
+                .with_value(|c| c.as_ref().filter(|(r, _)| *r == req).map(|(_, id)| id.clone()));
+            let customer_id = match known {
+                Some(id) => id,
+                None => match api::create_link_customer(&slug, &req, lang).await {
+                    Ok(c) => {
+                        p.created.set_value(Some((req, c.id.clone())));
+                        ctx.emit("paylink:customer-created", &embed::detail(&[("id", c.id.as_str().into())]));
+                        c.id
+                    }
+                    Err(e) => return fail(e),
+                },
+            };
+            let (mut inv, _) = p.invoice(&link, lang);
+            inv.customer_id = Some(customer_id);
+            let external_id = inv.external_id.clone().unwrap_or_default();
+            match api::create_link_invoice(&slug, &inv, lang).await {
+                Ok(created) => {
+                    ctx.emit(
+                        "paylink:invoice-created",
+                        &embed::detail(&[
+                            ("id", created.id.as_str().into()),
+                            ("url", created.url.as_str().into()),
+                            ("externalId", external_id.as_str().into()),
+                        ]),
+                    );
+                    if ctx.options.with_value(|o| o.shows("pay")) {
+                        ctx.navigate(&format!("/pay/{}", created.id));
+                    } else {
+                        p.done.set(Some(created));
+                    }
+                }
+                Err(e) => fail(e),
+            }
+        }
+    });
+    let pending = save.pending();
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if !pending.get_untracked() && form.submit() {
+            save.dispatch_local(());
+        }
+    };
+
+    let summary = ctx.options.with_value(|o| o.shows("summary")).then(|| {
+        let price = match link.price {
+            Some(c) => format_brl(c, l),
+            None => K::AmountByPayer.t(l).to_string(),
+        };
+        view! {
+            <h1>{link.name.clone()}</h1>
+            {link.description.clone().map(|d| view! { <p class="description">{d}</p> })}
+            <p class="amount">{price}</p>
+        }
+    });
+    let amount = link.price_by_customer.then(|| {
+        field(
+            form,
+            "price",
+            K::Price.t(l),
+            p.amount,
+            Opts {
+                required: true,
+                inputmode: "decimal",
+                placeholder: "0,00",
+                reformat: Some(reformat_price),
+                ..Opts::default()
+            },
+        )
+    });
+    let checks = link
+        .payment_types
+        .iter()
+        .map(|t| match t {
+            PaymentType::Pix => checkbox(form, "paymentTypes", "PIX", "f-paymentTypes-PIX", "PIX", p.pix),
+            PaymentType::Boleto => checkbox(form, "paymentTypes", "BOLETO", "f-paymentTypes-BOLETO", "Boleto", p.boleto),
+        })
+        .collect_view();
+    let installments = (link.invoice_type == InvoiceType::Installment).then(|| {
+        let counts = (2..=link.max_installments.max(2))
+            .map(|n| (count_str(n), count_str(n)))
+            .collect();
+        let plan = Memo::new(move |_| p.plan());
+        view! {
+            {select(form, "installmentCount", K::InstallmentCount.t(l), p.count, counts, "", true)}
+            <section class="preview" aria-label=K::Preview.t(l)>
+                <h2>{K::Preview.t(l)}</h2>
+                {move || {
+                    let rows = plan.get();
+                    if rows.is_empty() {
+                        view! { <p class="muted">{K::PreviewEmpty.t(l)}</p> }.into_any()
+                    } else {
+                        installment_table(l, K::Preview.t(l), rows, false)
+                    }
+                }}
+            </section>
+        }
+    });
+
+    view! {
+        <form id="link-form" class="card" novalidate on:submit=on_submit>
+            {summary}
+            {alert_box(form)}
+            {amount}
+            <fieldset class="group">
+                <legend>{K::PaymentTypes.t(l)} <span class="req" aria-hidden="true">" *"</span></legend>
+                <div class="checks">{checks}</div>
+                {error_text(form, "paymentTypes")}
+            </fieldset>
+            {installments}
+            <h2>{K::YourData.t(l)}</h2>
+            {customer_fields(form, p.customer, l, false)}
+            <div class="actions">
+                <button type="submit" class="primary" aria-disabled=move || pending.get().then_some("true")>
+                    {move || if pending.get() { K::Sending.t(l) } else { K::ToPayment.t(l) }}
+                </button>
+            </div>
+        </form>
+    }
+    .into_any()
+}
