@@ -72,16 +72,16 @@ impl PaymentLink {
         let mut out = req.clone();
 
         // Fixed text fields: absent or equal.
-        let mut fixed = |path: &str, given: &Option<String>, value: Option<&str>| {
-            match (present(given), value) {
+        let mut fixed =
+            |path: &str, given: &Option<String>, value: Option<&str>| match (present(given), value)
+            {
                 (None, _) => value.map(str::to_string),
                 (Some(g), Some(l)) if g == l.trim() => Some(l.to_string()),
                 (Some(_), _) => {
                     v.add(path, Msg::FixedByLink);
                     None
                 }
-            }
-        };
+            };
         out.external_id = fixed("externalId", &req.external_id, Some(self.external_id()));
         out.description = fixed("description", &req.description, Some(&self.description));
         out.due_date = fixed("dueDate", &req.due_date, Some(&self.due_date));
@@ -110,8 +110,12 @@ impl PaymentLink {
 
         match &req.payment_types {
             None => {
-                out.payment_types =
-                    Some(self.payment_types.iter().map(|t| t.as_str().into()).collect())
+                out.payment_types = Some(
+                    self.payment_types
+                        .iter()
+                        .map(|t| t.as_str().into())
+                        .collect(),
+                )
             }
             Some(list) if list.is_empty() => v.add("paymentTypes", Msg::AtLeastOne),
             Some(list) => {
@@ -389,12 +393,7 @@ mod tests {
         let out = l.bind(&req).unwrap();
         assert_eq!(out.price, Some(42.5));
         assert_eq!(out.price_by_customer, None);
-        let v = l
-            .bind(&InvoiceRequest {
-                price: None,
-                ..req
-            })
-            .unwrap_err();
+        let v = l.bind(&InvoiceRequest { price: None, ..req }).unwrap_err();
         assert!(v.has("price"));
     }
 
