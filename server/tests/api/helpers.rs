@@ -1,3 +1,4 @@
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use paylink_server::{app, auth, db::Db, proxy::ProxyConfig, AppState, Options};
@@ -55,12 +56,17 @@ async fn spawn(
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
 ) -> TestApp {
-    spawn_full(proxy, insecure, channels, sandbox, false).await
+    spawn_full(proxy, insecure, channels, sandbox, |_| {}).await
 }
 
 /// The proxy as `serve` sets it up on a public address without `--operator-ui`.
 pub async fn spawn_app_public() -> TestApp {
-    spawn_full(local_proxy, false, None, false, true).await
+    spawn_app_options(|o| o.public_only = true).await
+}
+
+/// The local proxy (not sandbox) with `serve` options changed by `configure`.
+pub async fn spawn_app_options(configure: impl FnOnce(&mut Options)) -> TestApp {
+    spawn_full(local_proxy, false, None, false, configure).await
 }
 
 async fn spawn_full(
@@ -68,7 +74,7 @@ async fn spawn_full(
     insecure: bool,
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
-    public_only: bool,
+    configure: impl FnOnce(&mut Options),
 ) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path().join("paylink.db").to_str().unwrap())
@@ -93,17 +99,18 @@ async fn spawn_full(
         .unwrap();
         tokio::spawn(paylink_server::notifications::Notifier::new(db.clone(), config).run());
     }
-    let options = Options {
+    let mut options = Options {
         proxy: proxy(&token),
-        dist: None,
         payer: paylink_server::payer::PayerConfig {
             sandbox,
             ..Default::default()
         },
-        frame_ancestors: None,
-        public_only,
+        ..Default::default()
     };
-    tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
+    configure(&mut options);
+    // As `serve` does: the rate limiter sees each client's address.
+    let service = app(state, options).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
     TestApp {
         addr,
         token,
