@@ -13,6 +13,7 @@ const one = (re, what) => {
   return found[0];
 };
 const js = one(/^paylink-widget-[0-9a-f]{16}\.js$/, "widget module");
+const wasm = one(/^paylink-widget-[0-9a-f]{16}_bg\.wasm$/, "wasm");
 const css = one(/^main-[0-9a-f]{16}\.css$/, "stylesheet");
 
 writeFileSync(
@@ -27,7 +28,8 @@ export async function mount(element, options = {}) {
   if (!(element instanceof HTMLElement)) throw new TypeError("paylink mount: element must be an HTMLElement");
   // The stylesheet first (no unstyled flash), loaded once per page, in parallel with the wasm.
   ready ||= Promise.all([
-    init(),
+    // By name: wasm-bindgen's default is the unhashed name, which trunk does not keep.
+    init({ module_or_path: new URL("./${wasm}", import.meta.url) }),
     new Promise((resolve) => {
       const link = document.createElement("link");
       link.rel = "stylesheet";

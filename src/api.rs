@@ -8,6 +8,7 @@
 
 use paylink_model::{
     CustomerRef, CustomerRequest, ErrorEnvelope, InvoiceDetail, InvoiceRequest, Lang, PayerView,
+    PaymentLink,
 };
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
@@ -56,7 +57,9 @@ pub fn load_config(url: &str) {
                 return None;
             }
             let json = JsFuture::from(resp.json().ok()?).await.ok()?;
-            js_sys::Reflect::get(&json, &"proxy".into()).ok()?.as_string()
+            js_sys::Reflect::get(&json, &"proxy".into())
+                .ok()?
+                .as_string()
         };
         let base = read.await.unwrap_or_default();
         Ok(JsValue::from_str(base.trim().trim_end_matches('/')))
@@ -76,34 +79,20 @@ async fn base() -> String {
     }
 }
 
-/// A payment link as `GET /api/links/{slug}` gives it (see the README).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinkView {
-    pub slug: String,
-    pub name: String,
-    pub description: Option<String>,
-    /// Cents; `None` when the payer states the amount.
-    pub price: Option<i64>,
-    pub price_by_customer: bool,
-    pub payment_types: Vec<paylink_model::PaymentType>,
-    pub invoice_type: paylink_model::InvoiceType,
-    pub max_installments: u32,
-    pub due_date: String,
-    pub redirect_to: Option<String>,
-}
-
-/// What a creation through a link answers: the invoice's id and payment url.
+/// What a creation through a link answers: the invoice's id, payment url
+/// and `externalId` (the link's slug, set by the proxy).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Created {
     pub id: String,
     pub url: String,
+    pub external_id: String,
 }
 
 fn link_path(slug: &str, tail: &str) -> String {
     format!("/api/links/{}{tail}", js_sys::encode_uri_component(slug))
 }
 
-pub async fn get_link(slug: &str, lang: Lang) -> Result<LinkView, Error> {
+pub async fn get_link(slug: &str, lang: Lang) -> Result<PaymentLink, Error> {
     decode(
         call("GET", &link_path(slug, ""), None, lang).await?,
         decode::link_view,
@@ -117,7 +106,13 @@ pub async fn create_link_customer(
     lang: Lang,
 ) -> Result<CustomerRef, Error> {
     decode(
-        call("POST", &link_path(slug, "/customers"), Some(encode(req)?), lang).await?,
+        call(
+            "POST",
+            &link_path(slug, "/customers"),
+            Some(encode(req)?),
+            lang,
+        )
+        .await?,
         decode::customer_ref,
     )
 }
@@ -129,7 +124,13 @@ pub async fn create_link_invoice(
     lang: Lang,
 ) -> Result<Created, Error> {
     decode(
-        call("POST", &link_path(slug, "/invoices"), Some(encode(req)?), lang).await?,
+        call(
+            "POST",
+            &link_path(slug, "/invoices"),
+            Some(encode(req)?),
+            lang,
+        )
+        .await?,
         decode::created,
     )
 }

@@ -156,11 +156,12 @@ pub fn created(o: Obj) -> Option<crate::api::Created> {
     Some(crate::api::Created {
         id: o.str("id")?,
         url: o.str("url")?,
+        external_id: o.opt_str("externalId")?.unwrap_or_default(),
     })
 }
 
 /// `GET /api/links/{slug}`.
-pub fn link_view(o: Obj) -> Option<crate::api::LinkView> {
+pub fn link_view(o: Obj) -> Option<PaymentLink> {
     let types = o.get("paymentTypes");
     let payment_types = Array::is_array(&types)
         .then(|| {
@@ -171,10 +172,10 @@ pub fn link_view(o: Obj) -> Option<crate::api::LinkView> {
         })
         .flatten()?;
     let price_by_customer = o.bool("priceByCustomer")?;
-    Some(crate::api::LinkView {
+    Some(PaymentLink {
         slug: o.str("slug")?,
         name: o.str("name")?,
-        description: o.opt_str("description")?,
+        description: o.opt_str("description")?.unwrap_or_default(),
         price: if price_by_customer {
             None
         } else {

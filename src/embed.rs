@@ -330,22 +330,23 @@ pub fn connect_frame(parent: String, root: HtmlElement, lang: RwSignal<Lang>) {
         report.forget();
     }
     let from_parent = w.parent().ok().flatten().map(JsValue::from);
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-        if ev.origin() != parent || ev.source().map(JsValue::from) != from_parent {
-            return;
-        }
-        let data = ev.data();
-        if get(&data, "source").as_string().as_deref() != Some("paylink")
-            || get(&data, "type").as_string().as_deref() != Some("options")
-        {
-            return;
-        }
-        let o = Options::read(&get(&data, "options"));
-        if let Some(l) = o.locale {
-            lang.set(l);
-        }
-        apply_theme(&root, &o.theme);
-    });
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            if ev.origin() != parent || ev.source().map(JsValue::from) != from_parent {
+                return;
+            }
+            let data = ev.data();
+            if get(&data, "source").as_string().as_deref() != Some("paylink")
+                || get(&data, "type").as_string().as_deref() != Some("options")
+            {
+                return;
+            }
+            let o = Options::read(&get(&data, "options"));
+            if let Some(l) = o.locale {
+                lang.set(l);
+            }
+            apply_theme(&root, &o.theme);
+        });
     let _ = w.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
     on_message.forget();
 }
@@ -356,7 +357,10 @@ mod tests {
 
     #[test]
     fn theme_keys_become_paylink_custom_properties() {
-        assert_eq!(theme_property("primary").as_deref(), Some("--paylink-primary"));
+        assert_eq!(
+            theme_property("primary").as_deref(),
+            Some("--paylink-primary")
+        );
         assert_eq!(
             theme_property("primaryDark").as_deref(),
             Some("--paylink-primary-dark")

@@ -26,10 +26,10 @@ pub mod i18n;
 pub mod pages;
 
 use components::lang_switch::LangSwitch;
+use embed::Host;
 use i18n::K;
 use pages::customer_form::{CustomerFields, CustomerForm};
 use pages::invoice_form::{InvoiceFields, InvoiceForm};
-use embed::Host;
 use pages::invoice_view::InvoiceView;
 use pages::link_form::{LinkForm, Payer};
 use pages::pay_view::PayView;
@@ -96,7 +96,11 @@ impl Ctx {
                         _ => String::new(),
                     };
                     if let Ok(h) = w.history() {
-                        let _ = h.push_state_with_url(&JsValue::NULL, "", Some(&(path.to_string() + &keep)));
+                        let _ = h.push_state_with_url(
+                            &JsValue::NULL,
+                            "",
+                            Some(&(path.to_string() + &keep)),
+                        );
                     }
                     w.scroll_to_with_x_and_y(0.0, 0.0);
                 }
@@ -301,8 +305,19 @@ mod tests {
         assert_eq!(Route::parse("/invoices/abc"), Route::Invoice("abc".into()));
         assert_eq!(Route::parse("/invoices/abc/"), Route::Invoice("abc".into()));
         assert_eq!(Route::parse("/pay/abc"), Route::Pay("abc".into()));
-        assert_eq!(Route::parse("/l/curso-rust"), Route::Link("curso-rust".into()));
-        for other in ["/invoices/", "/invoices/a/b", "/pay", "/nope", "/pay//", "/l/", "/l/a/b"] {
+        assert_eq!(
+            Route::parse("/l/curso-rust"),
+            Route::Link("curso-rust".into())
+        );
+        for other in [
+            "/invoices/",
+            "/invoices/a/b",
+            "/pay",
+            "/nope",
+            "/pay//",
+            "/l/",
+            "/l/a/b",
+        ] {
             assert_eq!(Route::parse(other), Route::NotFound, "{other}");
         }
     }

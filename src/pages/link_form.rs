@@ -10,17 +10,17 @@ use leptos::prelude::*;
 use paylink_model::br;
 use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
 use paylink_model::{
-    installment_plan, Date, Errors, InvoiceRequest, InvoiceType, Lang, PaymentType,
+    installment_plan, Date, Errors, InvoiceRequest, InvoiceType, Lang, PaymentLink, PaymentType,
 };
 
-use crate::api::{self, LinkView};
+use crate::api;
 use crate::components::field::{alert_box, checkbox, error_text, field, select, Opts};
 use crate::components::installments::{installment_table, Row};
 use crate::embed;
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::K;
 use crate::pages::customer_form::{customer_fields, text, CustomerFields, CUSTOMER_FIELDS};
-use crate::pages::invoice_form::{random_external_id, reformat_price};
+use crate::pages::invoice_form::reformat_price;
 use crate::pages::invoice_view::error_text as api_error_text;
 use crate::Ctx;
 
@@ -28,14 +28,13 @@ use crate::Ctx;
 /// typed survives a language switch (which re-renders the screen).
 #[derive(Clone, Copy)]
 pub struct Payer {
-    pub link: RwSignal<Option<LinkView>>,
+    pub link: RwSignal<Option<PaymentLink>>,
     pub customer: CustomerFields,
     /// The amount, when the link lets the payer state it (pt-BR currency text).
     pub amount: RwSignal<String>,
     pub pix: RwSignal<bool>,
     pub boleto: RwSignal<bool>,
     pub count: RwSignal<String>,
-    pub external_id: RwSignal<String>,
     /// The customer already created for this form's values, and its id: a
     /// second submit after a refused invoice does not create it again.
     created: StoredValue<Option<(paylink_model::CustomerRequest, String)>>,
@@ -62,17 +61,11 @@ fn count_str(n: u32) -> &'static str {
 impl Payer {
     pub fn new(lang: RwSignal<Lang>, options: &embed::Options) -> Payer {
         let customer = CustomerFields::new();
-        let link = RwSignal::new(None::<LinkView>);
+        let link = RwSignal::new(None::<PaymentLink>);
         let amount = text_signal(options.prefill("price").unwrap_or(""));
         let pix = flag_signal(true);
         let boleto = flag_signal(true);
         let count = text_signal(options.prefill("installmentCount").unwrap_or(""));
-        let external_id = text_signal(
-            &options
-                .prefill("externalId")
-                .map(str::to_string)
-                .unwrap_or_else(random_external_id),
-        );
         let c = customer;
         for (path, value) in &options.prefill {
             let (signal, mask): (_, Option<Mask>) = match path.as_str() {
@@ -99,7 +92,6 @@ impl Payer {
             pix,
             boleto,
             count,
-            external_id,
             created: StoredValue::new(None),
             done: RwSignal::new(None),
             // Replaced below: the check needs the finished `Payer`.
@@ -115,12 +107,13 @@ impl Payer {
         p
     }
 
-    /// The invoice request for the link and the payer's choices, and the
+    /// The invoice request for the link and the payer's choices (what the
+    /// link fixes is left out: the proxy fills it in from the link), and the
     /// fields whose text could not be read.
-    pub fn invoice(&self, link: &LinkView, lang: Lang) -> (InvoiceRequest, Errors) {
+    pub fn invoice(&self, link: &PaymentLink, lang: Lang) -> (InvoiceRequest, Errors) {
         let mut bad = Errors::new();
         let price = match link.price {
-            Some(cents) => Some(cents_to_reais(cents)),
+            Some(_) => None,
             None => match text(self.amount) {
                 None => None,
                 Some(s) => match parse_brl(&s) {
@@ -135,36 +128,37 @@ impl Payer {
         let count = if link.invoice_type == InvoiceType::Installment {
             self.count.with_untracked(|c| c.trim().parse::<i64>().ok())
         } else {
-            Some(1)
+            None
         };
         let mut types = Vec::new();
-        for (t, on) in [(PaymentType::Pix, self.pix), (PaymentType::Boleto, self.boleto)] {
+        for (t, on) in [
+            (PaymentType::Pix, self.pix),
+            (PaymentType::Boleto, self.boleto),
+        ] {
             if link.payment_types.contains(&t) && on.get_untracked() {
                 types.push(t.as_str().to_string());
             }
         }
         let req = InvoiceRequest {
-            customer_id: None,
-            external_id: text(self.external_id),
-            due_date: Some(link.due_date.clone()),
             payment_types: Some(types),
             installment_count: count,
             price,
-            description: link.description.clone(),
-            invoice_type: Some(link.invoice_type.as_str().to_string()),
-            redirect_to: link.redirect_to.clone(),
             ..InvoiceRequest::default()
         };
         (req, bad)
     }
 
-    /// The model's verdict on the customer and on the payer's choices.
+    /// The model's verdict on the customer and on the payer's choices: the
+    /// link's rule (`PaymentLink::bind`, the proxy's own), then the service's
+    /// on the invoice it produces.
     fn check(&self, lang: Lang) -> Errors {
         let mut errors = self.customer.request().validate(lang);
-        errors.remove("observations");
         if let Some(link) = self.link.get_untracked() {
             let (req, bad) = self.invoice(&link, lang);
-            let mut inv = req.validate(lang);
+            let mut inv = match link.bind(&req) {
+                Ok(bound) => bound.validate(lang),
+                Err(v) => v.render(lang),
+            };
             // Set on submit, from the customer just created.
             inv.remove("customerId");
             errors.extend(inv);
@@ -229,7 +223,7 @@ pub fn LinkForm(l: Lang, slug: String, payer: Payer) -> impl IntoView {
                     if link.invoice_type == InvoiceType::Installment
                         && p.count.with_untracked(|c| c.trim().parse::<u32>().is_err())
                     {
-                        p.count.set(link.max_installments.max(2).to_string());
+                        p.count.set(link.max_installments.max(1).to_string());
                     }
                     p.link.set(Some(link.clone()));
                 }
@@ -268,7 +262,7 @@ fn done_view(l: Lang, done: api::Created) -> AnyView {
     .into_any()
 }
 
-fn link_body(l: Lang, ctx: Ctx, p: Payer, link: LinkView) -> AnyView {
+fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
     let form = p.form;
     let slug = link.slug.clone();
     let save = Action::new_local(move |_: &()| {
@@ -283,15 +277,20 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: LinkView) -> AnyView {
                 ctx.emit_error(false, &e, &api_error_text(lang, &e));
             };
             let req = p.customer.request();
-            let known = p
-                .created
-                .with_value(|c| c.as_ref().filter(|(r, _)| *r == req).map(|(_, id)| id.clone()));
+            let known = p.created.with_value(|c| {
+                c.as_ref()
+                    .filter(|(r, _)| *r == req)
+                    .map(|(_, id)| id.clone())
+            });
             let customer_id = match known {
                 Some(id) => id,
                 None => match api::create_link_customer(&slug, &req, lang).await {
                     Ok(c) => {
                         p.created.set_value(Some((req, c.id.clone())));
-                        ctx.emit("paylink:customer-created", &embed::detail(&[("id", c.id.as_str().into())]));
+                        ctx.emit(
+                            "paylink:customer-created",
+                            &embed::detail(&[("id", c.id.as_str().into())]),
+                        );
                         c.id
                     }
                     Err(e) => return fail(e),
@@ -299,7 +298,6 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: LinkView) -> AnyView {
             };
             let (mut inv, _) = p.invoice(&link, lang);
             inv.customer_id = Some(customer_id);
-            let external_id = inv.external_id.clone().unwrap_or_default();
             match api::create_link_invoice(&slug, &inv, lang).await {
                 Ok(created) => {
                     ctx.emit(
@@ -307,7 +305,7 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: LinkView) -> AnyView {
                         &embed::detail(&[
                             ("id", created.id.as_str().into()),
                             ("url", created.url.as_str().into()),
-                            ("externalId", external_id.as_str().into()),
+                            ("externalId", created.external_id.as_str().into()),
                         ]),
                     );
                     if ctx.options.with_value(|o| o.shows("pay")) {
@@ -335,7 +333,7 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: LinkView) -> AnyView {
         };
         view! {
             <h1>{link.name.clone()}</h1>
-            {link.description.clone().map(|d| view! { <p class="description">{d}</p> })}
+            {(!link.description.is_empty()).then(|| view! { <p class="description">{link.description.clone()}</p> })}
             <p class="amount">{price}</p>
         }
     });
@@ -358,12 +356,27 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: LinkView) -> AnyView {
         .payment_types
         .iter()
         .map(|t| match t {
-            PaymentType::Pix => checkbox(form, "paymentTypes", "PIX", "f-paymentTypes-PIX", "PIX", p.pix),
-            PaymentType::Boleto => checkbox(form, "paymentTypes", "BOLETO", "f-paymentTypes-BOLETO", "Boleto", p.boleto),
+            PaymentType::Pix => checkbox(
+                form,
+                "paymentTypes",
+                "PIX",
+                "f-paymentTypes-PIX",
+                "PIX",
+                p.pix,
+            ),
+            PaymentType::Boleto => checkbox(
+                form,
+                "paymentTypes",
+                "BOLETO",
+                "f-paymentTypes-BOLETO",
+                "Boleto",
+                p.boleto,
+            ),
         })
         .collect_view();
     let installments = (link.invoice_type == InvoiceType::Installment).then(|| {
-        let counts = (2..=link.max_installments.max(2))
+        // 1 is paying at once (the proxy makes it a SINGLE invoice).
+        let counts = (1..=link.max_installments.max(1))
             .map(|n| (count_str(n), count_str(n)))
             .collect();
         let plan = Memo::new(move |_| p.plan());

@@ -85,7 +85,9 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
                     }
                     // In the iframe, a redirect would load the merchant's site inside
                     // the frame: the host page has `paylink:paid` and decides.
-                    let framed = ctx.host.with_value(|h| matches!(h, crate::embed::Host::Frame { .. }));
+                    let framed = ctx
+                        .host
+                        .with_value(|h| matches!(h, crate::embed::Host::Frame { .. }));
                     if !new.is_empty() && p.next_open.is_none() && !framed {
                         if let Some(to) = &p.redirect_to {
                             redirect_soon(to.clone());
@@ -106,9 +108,8 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
     });
     move || {
         page.with(|r| match r {
-            None => {
-                view! { <p class="card muted" aria-busy="true">{K::Loading.t(l)}</p> }.into_any()
-            }
+            None => view! { <p class="card muted skeleton" aria-busy="true">{K::Loading.t(l)}</p> }
+                .into_any(),
             Some(Err(e)) => view! {
                 <div class="card">
                     <div class="alert" role="alert"><p>{error_text(l, e)}</p></div>

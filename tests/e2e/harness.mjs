@@ -2,9 +2,10 @@
 // (bench/first-render/measure.mjs): a real `paylink serve` on a temporary SQLite file,
 // and Debian's Chromium driven by playwright-core (never a downloaded browser).
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { extname, join, normalize } from "node:path";
 import { createInterface } from "node:readline";
 import { chromium } from "playwright-core";
 
@@ -51,7 +52,7 @@ export function withTimeout(promise, ms, what) {
  * Creates an application token on a fresh database and starts `paylink serve` with it.
  * Returns { url, token, secret, dir, logs(), stop() }. The token is never printed.
  */
-export async function startPaylink({ bin, dist, name = "e2e" }) {
+export async function startPaylink({ bin, dist, name = "e2e", args = [] }) {
   if (!bin) throw new Error("PAYLINK_BIN is not set (path of the built paylink binary)");
   if (!dist) throw new Error("PAYLINK_DIST is not set (the built widget, dist/)");
   const dir = mkdtempSync(join(tmpdir(), "paylink-e2e-"));
@@ -73,7 +74,7 @@ export async function startPaylink({ bin, dist, name = "e2e" }) {
   const child = spawn(
     bin,
     // --sandbox, like the README's run command: the payer page offers "simulate payment".
-    ["serve", "--listen", "127.0.0.1:0", "--db", db, "--dist", dist, "--token-file", tokenFile, "--sandbox"],
+    ["serve", "--listen", "127.0.0.1:0", "--db", db, "--dist", dist, "--token-file", tokenFile, "--sandbox", ...args],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || "warn" } },
   );
   children.add(child);
@@ -132,4 +133,43 @@ export async function startPaylink({ bin, dist, name = "e2e" }) {
     e.message += `\n--- paylink serve output ---\n${log.join("")}`;
     throw e;
   }
+}
+
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm" };
+
+/**
+ * A plain static file server on 127.0.0.1 (a second origin, as a merchant's site or a CDN is):
+ * files under `root`, `pages` (path -> {type, body}, read on each request) served from memory
+ * first, `rewrite()` ([from, to] pairs, asked on each request) applied to .html and .js (the
+ * examples name paylink as http://127.0.0.1:8080, whose real address is known later),
+ * `fallback` (e.g. "index.html") for unknown paths, like a static host configured for an SPA.
+ * Listens on an ephemeral port; returns { port, close() }.
+ */
+export async function startStatic({ root, pages = {}, rewrite = () => [], fallback = null }) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (pages[path]) {
+      res.writeHead(200, { "Content-Type": pages[path].type ?? "text/html; charset=utf-8", "Cache-Control": "no-store" });
+      return res.end(pages[path].body);
+    }
+    let file = root && join(root, normalize(path === "/" ? "/index.html" : path));
+    if (!file || !file.startsWith(root) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      if (!fallback) {
+        res.writeHead(404, { "Content-Type": "text/plain" });
+        return res.end("not found");
+      }
+      file = join(root, fallback);
+    }
+    let body = readFileSync(file);
+    const ext = extname(file);
+    if (ext === ".html" || ext === ".js") {
+      let text = body.toString("utf8");
+      for (const [from, to] of rewrite()) text = text.split(from).join(to);
+      body = Buffer.from(text);
+    }
+    res.writeHead(200, { "Content-Type": TYPES[ext] ?? "application/octet-stream", "Cache-Control": "no-store" });
+    res.end(body);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: server.address().port, close: () => new Promise((r) => server.close(r)) };
 }

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { launchBrowser, startPaylink, withTimeout } from "./harness.mjs";
+import { launchBrowser, startPaylink, startStatic, withTimeout } from "./harness.mjs";
 
 const BIN = process.env.PAYLINK_BIN;
 const DIST = process.env.PAYLINK_DIST && resolve(process.env.PAYLINK_DIST);
@@ -221,6 +221,11 @@ const submitButton = (page, formName) => page.locator(`form:has([name="${formNam
 
 let server; // { url, token, secret, ... }
 let browser;
+// Two more origins: the merchant's shop (examples/merchant/) and a third site (a static host of
+// dist/, and a stranger's page that forges messages). Both are `serve --allowed-origin`s.
+let MERCHANT;
+let THIRD;
+const LINK = "curso-rust";
 
 test("whole flow: invalid customer -> errors, no request; customer; 3-installment invoice; detail; payment link -> payer view", async () => {
   const s = await openPage(browser);
@@ -763,16 +768,353 @@ test("live: the detail and the payer page turn to paid after `paylink simulate p
   }
 });
 
+
+// ---------------------------------------------------------------- payment links, embedded
+
+/** The merchant page's paylink:* events so far (examples/merchant/shop.js records them). */
+const shopEvents = (page) => page.evaluate(() => window.paylinkEvents ?? []);
+
+/** Waits for a paylink:* event of `type` on the merchant page and returns its record. */
+async function shopEvent(page, type) {
+  let seen = [];
+  return until(
+    async () => (seen = await shopEvents(page)).find((e) => e.type === type),
+    `a ${type} event on the merchant page`,
+    async () => JSON.stringify(seen),
+  );
+}
+
+/** The Frame of the payment link's iframe. */
+async function linkFrame(page) {
+  return until(() => page.frames().find((f) => new URL(f.url()).origin === server.url && f !== page.mainFrame()), "the paylink iframe");
+}
+
+/** The iframe's height and its document's: fitted when the frame is as tall as the widget and nothing scrolls inside. */
+async function frameFit(page, frame) {
+  const outer = await page.locator("iframe").first().evaluate((e) => e.getBoundingClientRect().height);
+  const inner = await frame.evaluate(() => ({
+    widget: document.querySelector(".paylink-widget").getBoundingClientRect().height,
+    scrollHeight: document.documentElement.scrollHeight,
+    clientHeight: document.documentElement.clientHeight,
+  }));
+  return { outer, ...inner, fitted: inner.scrollHeight <= inner.clientHeight && Math.abs(outer - Math.ceil(inner.widget)) <= 1 };
+}
+
+async function waitFitted(page, frame, what, extra = () => true) {
+  let fit;
+  await until(async () => (fit = await frameFit(page, frame)).fitted && extra(fit), what, async () => JSON.stringify(fit));
+  return fit;
+}
+
+/** The payer's side of the link page, in `root` (a page or a frame): the customer, installments, PIX + boleto. */
+async function fillLinkForm(root, installments, types = ["PIX", "BOLETO"]) {
+  await fillCustomer(root, CUSTOMER);
+  await byName(root, "installmentCount").selectOption(String(installments));
+  for (const t of ["PIX", "BOLETO"]) {
+    const box = root.locator(`input[type="checkbox"][name="paymentTypes"][value="${t}"]`);
+    if (types.includes(t)) await box.check();
+    else await box.uncheck();
+  }
+}
+
+/** Checks the payer page's PIX and boleto codes in `root` for an installment of `cents`. */
+async function checkCodes(root, cents) {
+  const pix = root.locator("[data-pix-payload]");
+  await pix.first().waitFor({ timeout: WAIT });
+  const f = decodeBrCode((await pix.textContent()).trim());
+  assertEqual([f["00"], f["53"], f["54"], f["58"]], ["01", "986", (cents / 100).toFixed(2), "BR"], "BR Code fields");
+  assertEqual(await root.locator(".qr svg").count(), 1, "a QR code drawn for the PIX code");
+  const line = root.locator("[data-boleto-line]");
+  if ((await line.count()) > 0) {
+    const digits = (await line.textContent()).replace(/\D/g, "");
+    assertEqual(digits.length, 47, "linha digitável length");
+    for (const [from, to] of [[0, 9], [10, 20], [21, 31]]) {
+      assertEqual(Number(digits[to]), mod10(digits.slice(from, to)), `check digit of field ${digits.slice(from, to)}`);
+    }
+    assertEqual(digits.slice(37), String(cents).padStart(10, "0"), "boleto value");
+  }
+}
+
+test("embed.js: a merchant page on another origin gets the link in an iframe that fits its content; the payer pays; the page hears every event", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    // Every height the frame ever has, from the moment embed.js adds it.
+    await page.addInitScript(() => {
+      window.__frameHeights = [];
+      new MutationObserver(() => {
+        const f = document.querySelector("iframe");
+        if (f && !f.__watched) {
+          f.__watched = true;
+          window.__frameHeights.push(f.getBoundingClientRect().height);
+          new ResizeObserver(() => window.__frameHeights.push(f.getBoundingClientRect().height)).observe(f);
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${MERCHANT}/index.html`);
+    const iframe = page.locator("iframe");
+    await iframe.waitFor({ timeout: WAIT });
+    assertEqual([await iframe.getAttribute("title"), await iframe.getAttribute("lang")], ["Pagamento", "pt-BR"], "iframe title and lang");
+    const src = new URL(await iframe.getAttribute("src"));
+    assertEqual([src.origin, src.pathname, src.searchParams.get("parent")], [server.url, `/l/${LINK}`, MERCHANT], "iframe src");
+
+    const ready = await shopEvent(page, "paylink:ready");
+    assertEqual(ready.detail, { link: LINK }, "paylink:ready detail");
+    const frame = await linkFrame(page);
+    await frame.getByRole("heading", { name: "Curso de Rust" }).waitFor({ timeout: WAIT });
+    const first = await waitFitted(page, frame, "the frame fits the link form");
+    // The theme from data-paylink-theme-* reached the widget.
+    assertEqual(await frame.evaluate(() => getComputedStyle(document.querySelector(".paylink-widget")).getPropertyValue("--paylink-primary").trim()), "#8a3b12", "theme primary");
+
+    // Errors make the form taller: the frame follows, still without an inner scrollbar.
+    await submitButton(frame, "fullName").click();
+    await expectFieldError(frame, "fullName", null);
+    const withErrors = await waitFitted(page, frame, "the frame grows with the error messages", (f) => f.outer > first.outer);
+
+    // The payer fills it in: 3 installments of R$ 100,00, PIX and boleto.
+    await fillLinkForm(frame, 3);
+    const preview = await frame.getByRole("table").locator("tbody tr").allTextContents();
+    assertEqual(preview.length, 3, "installment preview rows");
+    const customerRes = page.waitForResponse(isApi("POST", `/api/links/${LINK}/customers`), { timeout: WAIT });
+    const invoiceRes = page.waitForResponse(isApi("POST", `/api/links/${LINK}/invoices`), { timeout: WAIT });
+    await submitButton(frame, "fullName").click();
+    // Together: a failed wait must not leave the other one's rejection unhandled.
+    const [cres, ires] = await Promise.all([customerRes, invoiceRes]);
+    assertEqual(cres.status(), 201, "POST customers through the link");
+    const customer = await json(cres);
+    const created = await json(ires);
+    assertEqual(ires.status(), 200, `POST invoices through the link (${JSON.stringify(created).slice(0, 300)})`);
+    const sent = JSON.parse(ires.request().postData());
+    assertEqual([sent.customerId, sent.installmentCount, sent.paymentTypes], [customer.id, 3, ["PIX", "BOLETO"]], "invoice request from the iframe");
+
+    // The payer page, in the frame: a scannable PIX code and a valid boleto line for R$ 100,00.
+    await checkCodes(frame, 10000);
+    assertEqual(new URL(frame.url()).pathname, `/pay/${created.id}`, "the frame moved to the payer page");
+    assertEqual(new URL(page.url()).pathname, "/index.html", "the merchant page stayed");
+    await waitFitted(page, frame, "the frame fits the payer page", (f) => f.outer !== withErrors.outer);
+
+    // Sandbox payment of installment 1: paylink:paid reaches the merchant page.
+    await frame.getByRole("button", { name: /Simular pagamento/ }).click();
+    await shopEvent(page, "paylink:paid");
+    const events = await shopEvents(page);
+    assertEqual(
+      events.map((e) => [e.type, e.detail]),
+      [
+        ["paylink:ready", { link: LINK }],
+        ["paylink:customer-created", { id: customer.id }],
+        ["paylink:invoice-created", { id: created.id, url: created.url, externalId: created.externalId }],
+        ["paylink:paid", { invoiceId: created.id, installment: 1, allPaid: false }],
+      ],
+      "events on the merchant page, in order",
+    );
+    assert(created.externalId, "the invoice has an externalId");
+    // The skeleton: from the start, never the 2 px or 150 px frame of an empty iframe.
+    const heights = await page.evaluate(() => window.__frameHeights);
+    assert(heights.length > 2 && Math.min(...heights) >= 300, `frame heights while loading and after: ${JSON.stringify(heights)}`);
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+test("direct mount: mount.js in a merchant page with the README's CSP; the widget calls the proxy cross-origin; events on the element", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    await page.goto(`${MERCHANT}/mount.html`);
+    const ready = await shopEvent(page, "paylink:ready");
+    assertEqual([ready.target, ready.detail], ["checkout", { link: LINK }], "paylink:ready, dispatched on the mount element");
+    const root = page.locator("#checkout .paylink-widget");
+    await root.getByRole("heading", { name: "Curso de Rust" }).waitFor({ timeout: WAIT });
+    // Options: prefill, theme; and the merchant's own styles are untouched.
+    assertEqual(await byName(page, "email").inputValue(), "cliente@example.com", "prefilled e-mail");
+    assertEqual(await root.evaluate((e) => getComputedStyle(e).getPropertyValue("--paylink-primary").trim()), "#8a3b12", "theme primary");
+    assertEqual(
+      await page.evaluate(() => [getComputedStyle(document.querySelector("main > h1")).fontFamily, getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).margin]),
+      ["Georgia, serif", "rgb(255, 250, 242)", "0px"],
+      "the merchant's own styles",
+    );
+
+    await fillLinkForm(page, 2, ["PIX"]);
+    const customerRes = page.waitForResponse(isApi("POST", `/api/links/${LINK}/customers`), { timeout: WAIT });
+    const invoiceRes = page.waitForResponse(isApi("POST", `/api/links/${LINK}/invoices`), { timeout: WAIT });
+    await submitButton(page, "fullName").click();
+    const [cres, ires] = await Promise.all([customerRes, invoiceRes]);
+    assertEqual(new URL(cres.url()).origin, server.url, "the proxy is called on paylink's origin");
+    assertEqual((await cres.request().allHeaders()).origin, MERCHANT, "cross-origin request from the merchant page");
+    assertEqual([cres.status(), (await cres.allHeaders())["access-control-allow-origin"]], [201, MERCHANT], "CORS answer for an allowed origin");
+    const created = await json(ires);
+    assertEqual(ires.status(), 200, `POST invoices (${JSON.stringify(created).slice(0, 300)})`);
+    const inv = await shopEvent(page, "paylink:invoice-created");
+    assertEqual([inv.target, inv.detail], ["checkout", { id: created.id, url: created.url, externalId: created.externalId }], "paylink:invoice-created");
+
+    // The payer page inside the element; the merchant's URL and history are untouched.
+    await checkCodes(page, 15000);
+    assertEqual(await page.locator("[data-boleto-line]").count(), 0, "no boleto line when only PIX was chosen");
+    assertEqual(new URL(page.url()).pathname, "/mount.html", "the merchant's URL");
+    await page.getByRole("button", { name: /Simular pagamento/ }).click();
+    const paid = await shopEvent(page, "paylink:paid");
+    assertEqual([paid.target, paid.detail], ["checkout", { invoiceId: created.id, installment: 1, allPaid: false }], "paylink:paid");
+    // The README's CSP was enough: nothing was refused.
+    assertEqual(s.problems.filter((p) => /Content Security Policy|Refused/i.test(p)), [], "CSP violations");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+test("foreign origin: forged messages to the merchant page and to the widget are ignored; the real parent's are not", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    await page.goto(`${MERCHANT}/index.html`);
+    await shopEvent(page, "paylink:ready");
+    const frame = await linkFrame(page);
+    const label = frame.locator('label[for="f-fullName"]');
+    await label.waitFor({ timeout: WAIT });
+    const fit = await waitFitted(page, frame, "the frame fits the link form");
+    const before = (await shopEvents(page)).length;
+
+    // A stranger's page (third origin) inside the merchant page forges both directions; the
+    // merchant page's own window forges one too (right origin, but not the widget's frame).
+    await page.evaluate((src) => {
+      const f = document.createElement("iframe");
+      f.src = src;
+      f.id = "stranger";
+      document.body.append(f);
+      window.postMessage({ source: "paylink", type: "paylink:paid", detail: { invoiceId: "forged-here" } }, "*");
+    }, `${THIRD}/stranger.html`);
+    const stranger = await until(() => page.frames().find((f) => f.url().startsWith(THIRD)), "the stranger's frame");
+    await until(() => stranger.evaluate(() => document.title === "sent"), "the stranger's messages were sent");
+    await page.waitForTimeout(500);
+    assertEqual((await shopEvents(page)).slice(before), [], "events after forged messages");
+    assertEqual(Math.round((await frameFit(page, frame)).outer), Math.round(fit.outer), "frame height after a forged resize");
+    assertEqual([await frame.evaluate(() => document.documentElement.lang), (await label.textContent()).trim()], ["pt-BR", "Nome completo *"], "widget language after a forged options message");
+
+    // The same message from the real parent, through embed.js, is obeyed.
+    await page.evaluate(() => document.querySelector("iframe:not(#stranger)").parentElement.paylinkOptions({ locale: "en" }));
+    await until(async () => (await label.textContent()).trim() === "Full name *", "the widget switched to English on its parent's message", async () => label.textContent());
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+test("a tampered invoice through the link is refused with a 422 envelope (price, terms), the honest one is accepted", async () => {
+  const headers = { "Content-Type": "application/json", Origin: MERCHANT };
+  const post = async (path, body) => {
+    const r = await fetch(server.url + path, { method: "POST", headers, body: JSON.stringify(body) });
+    return { status: r.status, body: await r.json() };
+  };
+  const link = await (await fetch(`${server.url}/api/links/${LINK}`)).json();
+  assertEqual([link.price, link.maxInstallments, link.invoiceType], [300, 3, "INSTALLMENT"], "the link as served");
+  const c = await post(`/api/links/${LINK}/customers`, { fullName: "Paula Preço", document: "52998224725" });
+  assertEqual(c.status, 201, `customer through the link: ${JSON.stringify(c.body)}`);
+  const honest = { customerId: c.body.id, paymentTypes: ["PIX"], installmentCount: 3, price: 300 };
+  for (const [what, change, field] of [
+    ["a lower price", { price: 1.0 }, "price"],
+    ["more installments", { installmentCount: 12 }, "installmentCount"],
+    ["another due date", { dueDate: "2099-01-01" }, "dueDate"],
+  ]) {
+    const r = await post(`/api/links/${LINK}/invoices`, { ...honest, ...change });
+    assertEqual([r.status, r.body.code], [422, 422], `${what}: status and envelope code`);
+    assert(Array.isArray(r.body.errors?.[field]) && r.body.errors[field].length > 0, `${what}: errors.${field} in ${JSON.stringify(r.body)}`);
+  }
+  const ok = await post(`/api/links/${LINK}/invoices`, honest);
+  assertEqual(ok.status, 200, `the honest request: ${JSON.stringify(ok.body).slice(0, 300)}`);
+});
+
+test("static host: dist/ served from another origin finds its proxy in config.json", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    await page.addInitScript(() => {
+      window.__ready = [];
+      document.addEventListener("paylink:ready", (e) => window.__ready.push(e.detail));
+    });
+    const linkRes = page.waitForResponse((r) => r.url() === `${server.url}/api/links/${LINK}`, { timeout: WAIT });
+    await page.goto(`${THIRD}/l/${LINK}`);
+    assertEqual((await linkRes).status(), 200, "GET of the link on the proxy named by config.json");
+    await page.getByRole("heading", { name: "Curso de Rust" }).waitFor({ timeout: WAIT });
+    await until(() => page.evaluate(() => window.__ready.length === 1), "paylink:ready on document");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
+test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the link page (with errors) and the directly mounted widget", async () => {
+  const s = await openPage(browser, { bypassCSP: true });
+  const { page } = s;
+  try {
+    const found = [];
+    await page.goto(`${server.url}/l/${LINK}`);
+    await byName(page, "fullName").waitFor({ timeout: WAIT });
+    found.push(...(await axeViolations(page, "link page")));
+    await submitButton(page, "fullName").click();
+    await expectFieldError(page, "fullName", null);
+    found.push(...(await axeViolations(page, "link page with errors")));
+    await page.goto(`${MERCHANT}/mount.html`);
+    await byName(page, "fullName").waitFor({ timeout: WAIT });
+    found.push(...(await axeViolations(page, "mounted link page")));
+    assertEqual(found, [], "axe-core violations");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
 // ---------------------------------------------------------------- main
+
+const closers = [];
 
 async function main() {
   let failed = 0;
   let passed = 0;
   try {
-    server = await startPaylink({ bin: BIN, dist: DIST });
+    const here = dirname(fileURLToPath(import.meta.url));
+    // Ports first: paylink must know the other origins before it starts.
+    let paylinkUrl = "";
+    const merchant = await startStatic({ root: resolve(here, "../../examples/merchant"), rewrite: () => [["http://127.0.0.1:8080", paylinkUrl]] });
+    const thirdPages = {
+      "/config.json": { type: "application/json", body: "{}" },
+        // A stranger's page: forges widget events to its parent and options to the widget.
+        "/stranger.html": {
+          body: `<!DOCTYPE html><title>stranger</title><script>
+            parent.postMessage({ source: "paylink", type: "paylink:paid", detail: { invoiceId: "forged" } }, "*");
+            parent.postMessage({ source: "paylink", type: "resize", height: 3 }, "*");
+            parent.frames[0].postMessage({ source: "paylink", type: "options", options: { locale: "en" } }, "*");
+            document.title = "sent";
+          </script>`,
+      },
+    };
+    const third = await startStatic({ root: DIST, fallback: "index.html", pages: thirdPages });
+    closers.push(merchant.close, third.close);
+    MERCHANT = `http://localhost:${merchant.port}`;
+    THIRD = `http://localhost:${third.port}`;
+    server = await startPaylink({ bin: BIN, dist: DIST, args: ["--allowed-origin", MERCHANT, "--allowed-origin", THIRD] });
+    paylinkUrl = server.url;
+    thirdPages["/config.json"].body = JSON.stringify({ proxy: server.url });
+    execFileSync(BIN, [
+      "link", "create", "--name", "Curso de Rust", "--description", "Acesso por 12 meses", "--price", "300.00",
+      "--payment-types", "PIX,BOLETO", "--invoice-type", "INSTALLMENT", "--max-installments", "3", "--slug", LINK,
+      "--db", join(server.dir, "e2e.db"), "--public-url", server.url,
+    ]);
     browser = await launchBrowser();
     console.log(`paylink e2e: ${server.url}, Chromium ${browser.version()}`);
-    for (const t of tests) {
+    // PAYLINK_E2E_ONLY=regex runs only the tests whose name matches (while working on them).
+    const only = process.env.PAYLINK_E2E_ONLY ? new RegExp(process.env.PAYLINK_E2E_ONLY, "i") : null;
+    for (const t of tests.filter((t) => !only || only.test(t.name))) {
       const start = Date.now();
       try {
         await withTimeout(t.fn(), TEST_TIMEOUT, t.name);
@@ -792,6 +1134,7 @@ async function main() {
     await browser?.close().catch(() => {});
     if (failed && server) console.log(`--- paylink serve log ---\n${server.logs().slice(-4000)}`);
     await server?.stop();
+    for (const close of closers) await close();
   }
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
