@@ -147,10 +147,12 @@ impl Ctx {
     }
 }
 
+/// Focuses the widget's `<main>` (by class, not id: mounted in a merchant's
+/// page, an id of ours could clash with theirs).
 fn focus_main() {
     if let Some(el) = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("main"))
+        .and_then(|d| d.query_selector(".paylink-widget > main").ok().flatten())
     {
         use wasm_bindgen::JsCast;
         if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
@@ -280,7 +282,7 @@ pub fn App() -> impl IntoView {
                     <LangSwitch />
                 </header>
             })}
-            <main id="main" tabindex="-1">{page}</main>
+            <main id=(!embedded).then_some("main") tabindex="-1">{page}</main>
         </div>
     }
 }

@@ -670,3 +670,136 @@ async fn editors_move_the_focus_for_keyboard_users() {
         Some("add-notifications")
     );
 }
+
+// ---------------------------------------------------------------- payment links and embedding
+
+const LINK: &str = r#"{"slug":"curso-rust","name":"Curso de Rust","description":"Acesso por 12 meses","price":300.0,"priceByCustomer":false,"paymentTypes":["PIX"],"invoiceType":"INSTALLMENT","maxInstallments":3,"dueDate":"2027-01-04","redirectTo":null}"#;
+
+fn values(r: &web_sys::Element, selector: &str) -> Vec<String> {
+    q_all(r, selector)
+        .iter()
+        .map(|e| e.get_attribute("value").unwrap_or_default())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn link_page_offers_only_what_the_link_allows() {
+    mock_fetch(200, LINK);
+    let app = mount_at("/l/curso-rust");
+    let r = &app.root;
+    sleep(50).await;
+
+    let calls = all_calls();
+    assert!(
+        calls.contains(r#""url":"/api/links/curso-rust","method":"GET""#),
+        "{calls}"
+    );
+    let page = text(r);
+    assert!(page.contains("Curso de Rust"), "{page}");
+    assert!(page.contains("R$ 300,00"), "{page}");
+    // Only the link's payment type; 1 to its 3 installments (3 chosen), previewed.
+    assert_eq!(values(r, "input[name=\"paymentTypes\"]"), ["PIX"]);
+    assert_eq!(
+        values(r, "select[name=\"installmentCount\"] option"),
+        ["1", "2", "3"]
+    );
+    assert_eq!(q_all(r, "section.preview tbody tr").len(), 3);
+    choose(r, "installmentCount", "2").await;
+    assert_eq!(q_all(r, "section.preview tbody tr").len(), 2);
+    // The price is the link's (no input); no internal-notes field for a payer.
+    assert!(q_opt(r, "[name=\"price\"]").is_none());
+    assert!(q_opt(r, "[name=\"observations\"]").is_none());
+
+    // An empty submit sends nothing and shows the customer's errors.
+    let before = fetch_count();
+    submit(r, "link-form").await;
+    assert_eq!(fetch_count(), before);
+    assert!(error_of(r, "fullName").is_some());
+}
+
+#[wasm_bindgen_test]
+fn embedding_options_are_read_from_a_plain_object() {
+    use paylink_widget::embed::Options;
+    let o = js_sys::JSON::parse(
+        r##"{"link":"curso-rust","proxy":"https://pay.example/","locale":"en-US",
+            "theme":{"primary":"#123456","primaryDark":"#abcdef","bad;key":"x"},
+            "screens":"summary, pay","prefill":{"fullName":"Ana","installmentCount":3,"email":""}}"##,
+    )
+    .unwrap();
+    let o = Options::read(&o);
+    assert_eq!(o.link.as_deref(), Some("curso-rust"));
+    assert_eq!(o.proxy.as_deref(), Some("https://pay.example"));
+    assert_eq!(o.locale, Some(paylink_model::Lang::En));
+    assert_eq!(
+        o.theme,
+        [
+            ("--paylink-primary".to_string(), "#123456".to_string()),
+            ("--paylink-primary-dark".to_string(), "#abcdef".to_string())
+        ]
+    );
+    assert!(o.shows("summary") && o.shows("pay") && !o.shows("other"));
+    assert_eq!(o.prefill("fullName"), Some("Ana"));
+    assert_eq!(o.prefill("installmentCount"), Some("3"));
+    assert_eq!(o.prefill("email"), None);
+    // Nothing given: every screen, nothing prefilled.
+    let none = Options::read(&wasm_bindgen::JsValue::NULL);
+    assert!(none.shows("summary") && none.prefill.is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn direct_mount_starts_at_the_link_and_tells_its_element() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+
+    mock_fetch(200, LINK);
+    let window = || web_sys::window().unwrap();
+    let doc = window().document().unwrap();
+    let el: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&el).unwrap();
+    let ready = Rc::new(RefCell::new(Vec::<String>::new()));
+    let on_ready = {
+        let ready = ready.clone();
+        Closure::<dyn FnMut(web_sys::CustomEvent)>::new(move |e: web_sys::CustomEvent| {
+            let link = js_sys::Reflect::get(&e.detail(), &"link".into()).unwrap();
+            ready
+                .borrow_mut()
+                .push(link.as_string().unwrap_or_default());
+        })
+    };
+    el.add_event_listener_with_callback("paylink:ready", on_ready.as_ref().unchecked_ref())
+        .unwrap();
+    let path = window().location().pathname().unwrap();
+
+    let options = js_sys::JSON::parse(
+        r##"{"link":"curso-rust","proxy":"https://pay.example","theme":{"primary":"#123456"},
+            "screens":["pay"],"prefill":{"fullName":"Ana Souza"}}"##,
+    )
+    .unwrap();
+    paylink_widget::embed::mount(el.clone(), options);
+    sleep(50).await;
+    let calls = all_calls();
+    // The proxy is global to the page: back to same-origin for the other tests first.
+    paylink_widget::api::set_base("");
+
+    assert!(
+        calls.contains(r#""url":"https://pay.example/api/links/curso-rust""#),
+        "{calls}"
+    );
+    assert_eq!(*ready.borrow(), ["curso-rust"]);
+    let root: web_sys::HtmlElement = q(&el, ".paylink-widget").unchecked_into();
+    assert_eq!(
+        root.style()
+            .get_property_value("--paylink-primary")
+            .unwrap(),
+        "#123456"
+    );
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("pt-BR"));
+    // No top bar, no summary (screens: pay only); the prefill is in its field.
+    assert!(q_opt(&el, ".topbar").is_none());
+    assert!(!text(&el).contains("Curso de Rust"));
+    assert_eq!(input(&el, "fullName").value(), "Ana Souza");
+    // The page's own URL is untouched.
+    assert_eq!(window().location().pathname().unwrap(), path);
+    el.remove();
+}
