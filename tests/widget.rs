@@ -703,6 +703,12 @@ async fn link_page_offers_only_what_the_link_allows() {
         values(r, "select[name=\"installmentCount\"] option"),
         ["1", "2", "3"]
     );
+    let count: web_sys::HtmlSelectElement = named(r, "installmentCount").unchecked_into();
+    assert_eq!(
+        count.value(),
+        "3",
+        "the select shows the count the preview uses"
+    );
     assert_eq!(q_all(r, "section.preview tbody tr").len(), 3);
     choose(r, "installmentCount", "2").await;
     assert_eq!(q_all(r, "section.preview tbody tr").len(), 2);

@@ -214,25 +214,11 @@ pub fn LinkForm(l: Lang, slug: String, payer: Payer) -> impl IntoView {
             async move { api::get_link(&slug, l).await }
         })
     };
-    // The link arrived (or could not): fill in the defaults it implies and
-    // tell the host page once.
+    // The link arrived (or could not): tell the host page, once.
     Effect::new(move |_| {
         loaded.with(|r| match r {
-            Some(Ok(link)) => {
-                if p.link.with_untracked(|old| old.as_ref() != Some(link)) {
-                    if link.invoice_type == InvoiceType::Installment
-                        && p.count.with_untracked(|c| c.trim().parse::<u32>().is_err())
-                    {
-                        p.count.set(link.max_installments.max(1).to_string());
-                    }
-                    p.link.set(Some(link.clone()));
-                }
-                ctx.ready(&link.slug);
-            }
-            Some(Err(e)) => {
-                ctx.emit_error(true, e, &api_error_text(l, e));
-                ctx.ready("");
-            }
+            Some(Ok(link)) => ctx.ready(&link.slug),
+            Some(Err(e)) => ctx.emit_error(true, e, &api_error_text(l, e)),
             None => {}
         })
     });
@@ -263,6 +249,16 @@ fn done_view(l: Lang, done: api::Created) -> AnyView {
 }
 
 fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
+    // Before the controls exist, so they start with these values: the link
+    // the form checks against, and its largest installment count by default.
+    if p.link.with_untracked(|old| old.as_ref() != Some(&link)) {
+        if link.invoice_type == InvoiceType::Installment
+            && p.count.with_untracked(|c| c.trim().parse::<u32>().is_err())
+        {
+            p.count.set(link.max_installments.max(1).to_string());
+        }
+        p.link.set(Some(link.clone()));
+    }
     let form = p.form;
     let slug = link.slug.clone();
     let save = Action::new_local(move |_: &()| {

@@ -1051,6 +1051,38 @@ test("static host: dist/ served from another origin finds its proxy in config.js
   }
 });
 
+test("paylink:error: an unknown link is critical (not_found); a refused creation is not (rate_limited), and the payer sees why", async () => {
+  const s = await openPage(browser);
+  const { page } = s;
+  try {
+    await page.goto(`${MERCHANT}/unknown-link.html`);
+    const err = await shopEvent(page, "paylink:error");
+    assertEqual([err.detail.severity, err.detail.cause], ["critical", "not_found"], "paylink:error for an unknown link");
+    assert(typeof err.detail.message === "string" && err.detail.message.length > 0, `message: ${JSON.stringify(err.detail)}`);
+    const frame = await linkFrame(page);
+    await frame.getByRole("alert").waitFor({ timeout: WAIT });
+    await waitFitted(page, frame, "the frame fits the error");
+
+    // The proxy's budget is spent (a 429 envelope, as the rate limiter answers).
+    const message = "Muitas requisições: tente de novo em 60 s.";
+    await page.route(`${server.url}/api/links/${LINK}/invoices`, (route) =>
+      route.fulfill({ status: 429, contentType: "application/json", headers: { "Access-Control-Allow-Origin": MERCHANT, "Retry-After": "60" }, body: JSON.stringify({ code: 429, message }) }),
+    );
+    await page.goto(`${MERCHANT}/mount.html`);
+    await shopEvent(page, "paylink:ready");
+    await fillLinkForm(page, 1, ["PIX"]);
+    await submitButton(page, "fullName").click();
+    const refused = await shopEvent(page, "paylink:error");
+    assertEqual(refused.detail, { severity: "non_critical", cause: "rate_limited", message }, "paylink:error for a refused creation");
+    await until(async () => (await page.getByRole("alert").textContent().catch(() => "")).includes(message), "the envelope's message in the form's alert");
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+});
+
 test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the link page (with errors) and the directly mounted widget", async () => {
   const s = await openPage(browser, { bypassCSP: true });
   const { page } = s;
@@ -1085,7 +1117,8 @@ async function main() {
     const here = dirname(fileURLToPath(import.meta.url));
     // Ports first: paylink must know the other origins before it starts.
     let paylinkUrl = "";
-    const merchant = await startStatic({ root: resolve(here, "../../examples/merchant"), rewrite: () => [["http://127.0.0.1:8080", paylinkUrl]] });
+    const merchantPages = {};
+    const merchant = await startStatic({ root: resolve(here, "../../examples/merchant"), pages: merchantPages, rewrite: () => [["http://127.0.0.1:8080", paylinkUrl]] });
     const thirdPages = {
       "/config.json": { type: "application/json", body: "{}" },
         // A stranger's page: forges widget events to its parent and options to the widget.
@@ -1105,6 +1138,10 @@ async function main() {
     server = await startPaylink({ bin: BIN, dist: DIST, args: ["--allowed-origin", MERCHANT, "--allowed-origin", THIRD] });
     paylinkUrl = server.url;
     thirdPages["/config.json"].body = JSON.stringify({ proxy: server.url });
+    merchantPages["/unknown-link.html"] = {
+      body: `<!DOCTYPE html><html lang="pt-BR"><title>unknown link</title><script src="shop.js"></script>
+        <script src="${server.url}/embed.js" data-paylink-link="no-such-link" async></script><ol id="events"></ol></html>`,
+    };
     execFileSync(BIN, [
       "link", "create", "--name", "Curso de Rust", "--description", "Acesso por 12 meses", "--price", "300.00",
       "--payment-types", "PIX,BOLETO", "--invoice-type", "INSTALLMENT", "--max-installments", "3", "--slug", LINK,
