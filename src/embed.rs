@@ -58,10 +58,29 @@ fn get(o: &JsValue, key: &str) -> JsValue {
 }
 
 /// A string, or a number written as one (`prefill: {installmentCount: 3}`).
+/// Numbers are written by JS: Rust's float formatting costs kilobytes of wasm.
 fn text_of(v: &JsValue) -> Option<String> {
     v.as_string()
-        .or_else(|| v.as_f64().map(|n| n.to_string()))
+        .or_else(|| {
+            v.as_f64()
+                .and_then(|_| {
+                    js_sys::Number::from(v.clone())
+                        .to_string_with_radix(10)
+                        .ok()
+                })
+                .map(String::from)
+        })
         .filter(|s| !s.trim().is_empty())
+}
+
+/// `en`, `en-US` → English; anything else pt-BR (the default). Not
+/// `Lang::from_accept_language`: its `q=` weights need float parsing.
+fn locale(s: &str) -> Lang {
+    if s.trim().to_ascii_lowercase().starts_with("en") {
+        Lang::En
+    } else {
+        Lang::PtBr
+    }
 }
 
 fn entries(o: &JsValue) -> Vec<(String, String)> {
@@ -118,7 +137,7 @@ impl Options {
         Options {
             proxy: s("proxy").map(|p| p.trim_end_matches('/').to_string()),
             link: s("link"),
-            locale: s("locale").map(|l| Lang::from_accept_language(&l)),
+            locale: s("locale").map(|l| locale(&l)),
             theme: entries(&get(o, "theme"))
                 .into_iter()
                 .filter_map(|(k, v)| Some((theme_property(&k)?, v)))

@@ -282,7 +282,7 @@ pub fn App() -> impl IntoView {
                     <LangSwitch />
                 </header>
             })}
-            <main id=(!embedded).then_some("main") tabindex="-1">{page}</main>
+            <main tabindex="-1">{page}</main>
         </div>
     }
 }

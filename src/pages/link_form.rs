@@ -107,6 +107,20 @@ impl Payer {
         p
     }
 
+    /// The link arrived: the form checks against it, and the installment
+    /// select starts on its largest count (set before the controls exist, so
+    /// they show it).
+    fn adopt(&self, link: &PaymentLink) {
+        if link.invoice_type == InvoiceType::Installment
+            && self
+                .count
+                .with_untracked(|c| c.trim().parse::<u32>().is_err())
+        {
+            self.count.set(link.max_installments.max(1).to_string());
+        }
+        self.link.set(Some(link.clone()));
+    }
+
     /// The invoice request for the link and the payer's choices (what the
     /// link fixes is left out: the proxy fills it in from the link), and the
     /// fields whose text could not be read.
@@ -155,13 +169,13 @@ impl Payer {
         let mut errors = self.customer.request().validate(lang);
         if let Some(link) = self.link.get_untracked() {
             let (req, bad) = self.invoice(&link, lang);
-            let mut inv = match link.bind(&req) {
+            let inv = match link.bind(&req) {
                 Ok(bound) => bound.validate(lang),
                 Err(v) => v.render(lang),
             };
-            // Set on submit, from the customer just created.
-            inv.remove("customerId");
-            errors.extend(inv);
+            // `customerId` is set on submit, from the customer just created.
+            // (A filter, not `remove`: BTreeMap's removal code is kilobytes of wasm.)
+            errors.extend(inv.into_iter().filter(|(k, _)| k != "customerId"));
             errors.extend(bad);
         }
         errors
@@ -207,21 +221,28 @@ impl Payer {
 pub fn LinkForm(l: Lang, slug: String, payer: Payer) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let p = payer;
-    let loaded = {
-        let slug = slug.clone();
-        LocalResource::new(move || {
-            let slug = slug.clone();
-            async move { api::get_link(&slug, l).await }
-        })
-    };
-    // The link arrived (or could not): tell the host page, once.
-    Effect::new(move |_| {
-        loaded.with(|r| match r {
-            Some(Ok(link)) => ctx.ready(&link.slug),
-            Some(Err(e)) => ctx.emit_error(true, e, &api_error_text(l, e)),
-            None => {}
-        })
-    });
+    // A plain task rather than a resource (the async-derived machinery costs
+    // kilobytes of wasm per type); the link is kept in `Payer`, so a language
+    // switch, which re-renders the screen, does not fetch it again.
+    let known = p
+        .link
+        .get_untracked()
+        .filter(|link| link.slug == slug)
+        .map(Ok);
+    let loaded = RwSignal::new(known);
+    if loaded.with_untracked(Option::is_none) {
+        leptos::task::spawn_local(async move {
+            let r = api::get_link(&slug, l).await;
+            match &r {
+                Ok(link) => {
+                    p.adopt(link);
+                    ctx.ready(&link.slug);
+                }
+                Err(e) => ctx.emit_error(true, e, &api_error_text(l, e)),
+            }
+            let _ = loaded.try_set(Some(r));
+        });
+    }
     move || {
         if let Some(done) = p.done.get() {
             return done_view(l, done);
@@ -249,16 +270,6 @@ fn done_view(l: Lang, done: api::Created) -> AnyView {
 }
 
 fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
-    // Before the controls exist, so they start with these values: the link
-    // the form checks against, and its largest installment count by default.
-    if p.link.with_untracked(|old| old.as_ref() != Some(&link)) {
-        if link.invoice_type == InvoiceType::Installment
-            && p.count.with_untracked(|c| c.trim().parse::<u32>().is_err())
-        {
-            p.count.set(link.max_installments.max(1).to_string());
-        }
-        p.link.set(Some(link.clone()));
-    }
     let form = p.form;
     let slug = link.slug.clone();
     let save = Action::new_local(move |_: &()| {
