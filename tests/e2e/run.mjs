@@ -1060,7 +1060,11 @@ test("paylink:error: an unknown link is critical (not_found); a refused creation
     assertEqual([err.detail.severity, err.detail.cause], ["critical", "not_found"], "paylink:error for an unknown link");
     assert(typeof err.detail.message === "string" && err.detail.message.length > 0, `message: ${JSON.stringify(err.detail)}`);
     const frame = await linkFrame(page);
-    await frame.getByRole("alert").waitFor({ timeout: WAIT });
+    await until(
+      async () => (await frame.locator('[role="alert"]').textContent().catch(() => "")).trim() === err.detail.message,
+      "the widget shows the same message",
+      () => frame.evaluate(() => document.body.innerHTML.slice(0, 500)),
+    );
     await waitFitted(page, frame, "the frame fits the error");
 
     // The proxy's budget is spent (a 429 envelope, as the rate limiter answers).
