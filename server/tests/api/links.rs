@@ -340,6 +340,19 @@ async fn a_payer_creates_the_links_invoice_with_the_installments_chosen() {
     let created = body(res).await;
     assert_eq!(created["invoiceType"], "SINGLE");
     assert_eq!(created["installments"][0]["price"], 300.0);
+
+    // A retried registration (same Idempotency-Key) is the same customer, still the link's.
+    let register = |key: &'static str| {
+        app.client
+            .post(app.url(&format!("/api/links/{slug}/customers")))
+            .header("Idempotency-Key", key)
+            .json(&json!({ "fullName": "Joana Pagadora" }))
+            .send()
+    };
+    let first = body(register("payer-1").await.unwrap()).await;
+    let again = register("payer-1").await.unwrap();
+    assert_eq!(again.status(), StatusCode::CREATED);
+    assert_eq!(body(again).await["id"], first["id"]);
 }
 
 #[tokio::test]
@@ -596,4 +609,99 @@ async fn cors_answers_configured_origins_only() {
             "{res_headers:?}"
         );
     }
+}
+
+/// `serve` as a person runs it: the flags reach the proxy, and the rate
+/// limiter sees the client's address (connection info) over real sockets.
+#[tokio::test]
+async fn serve_flags_set_the_budget_and_the_allowed_origins() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("serve.db");
+    let out = Command::new(BIN)
+        .args(["token", "create", "--name", "loja", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let token_file = dir.path().join("token");
+    std::fs::write(&token_file, &out.stdout).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "link",
+            "create",
+            "--name",
+            "Doação",
+            "--description",
+            "Obrigado",
+        ])
+        .args(["--price-by-customer", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+
+    let bad = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--allowed-origin",
+            "https://loja.example/pagar",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--allowed-origin"));
+
+    let mut child = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--public-rate-limit",
+            "1",
+        ])
+        .args(["--allowed-origin", "https://loja.example", "--token-file"])
+        .arg(&token_file)
+        .arg("--db")
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("paylink listening on ")
+        .unwrap()
+        .to_string();
+    let client = reqwest::Client::new();
+    let url = format!("{addr}/api/links/doacao/customers");
+    let mut statuses = Vec::new();
+    for _ in 0..2 {
+        let res = client
+            .post(&url)
+            .header("Origin", "https://loja.example")
+            .json(&json!({ "fullName": "Joana" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            res.headers()["access-control-allow-origin"],
+            "https://loja.example"
+        );
+        statuses.push(res.status());
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        statuses,
+        [StatusCode::CREATED, StatusCode::TOO_MANY_REQUESTS]
+    );
 }
