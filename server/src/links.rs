@@ -118,6 +118,16 @@ pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
     .map(|_| ())
 }
 
+/// Turns a link on or off; false when there is no such link.
+pub async fn set_active(db: &Db, slug: &str, active: bool) -> Result<bool, DbError> {
+    let done = sqlx::query("UPDATE payment_links SET active = $1 WHERE slug = $2")
+        .bind(active as i64)
+        .bind(slug)
+        .execute(&db.pool)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 pub async fn find(db: &Db, slug: &str) -> Result<Option<Link>, DbError> {
     let row = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM payment_links WHERE slug = $1"
@@ -366,6 +376,18 @@ pub enum LinkCommand {
         #[arg(long, default_value = "http://127.0.0.1:8080")]
         public_url: String,
     },
+    /// Turn a link off: its page and creations answer 404 (its invoices stay).
+    Disable {
+        slug: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+    /// Turn a disabled link on again.
+    Enable {
+        slug: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
 }
 
 #[derive(clap::Args)]
@@ -445,6 +467,8 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::Failure> {
             println!("{}", link.url(&a.public_url));
             Ok(())
         }
+        LinkCommand::Disable { slug, db } => toggle(&slug, &db, false).await,
+        LinkCommand::Enable { slug, db } => toggle(&slug, &db, true).await,
         LinkCommand::List { db, public_url } => {
             let db = crate::cli::open(&db).await?;
             for l in list(&db).await.map_err(|e| e.to_string())? {
@@ -468,6 +492,23 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::Failure> {
             Ok(())
         }
     }
+}
+
+async fn toggle(slug: &str, db: &str, active: bool) -> Result<(), crate::cli::Failure> {
+    let db = crate::cli::open(db).await?;
+    if !set_active(&db, slug, active)
+        .await
+        .map_err(|e| e.to_string())?
+    {
+        return Err(crate::cli::Failure::Usage(format!(
+            "no link with slug {slug:?}"
+        )));
+    }
+    println!(
+        "link {slug} {}",
+        if active { "enabled" } else { "disabled" }
+    );
+    Ok(())
 }
 
 // ---- Public routes (mounted by the proxy) ----

@@ -277,7 +277,24 @@ async fn get_link_shows_its_terms_and_an_unknown_slug_is_a_404_envelope() {
             "redirectTo": "https://loja.example/obrigado",
         })
     );
-    for slug in ["nao-existe", "..%2F..%2Fhealthz", "CURSO-DE-RUST"] {
+    // A disabled link is gone for payers (below), and back once enabled.
+    assert!(link_cli(&app, &["disable", &slug]).status.success());
+    let res = post(
+        &app,
+        &format!("/api/links/{slug}/customers"),
+        &json!({ "fullName": "Joana" }),
+    )
+    .await;
+    envelope(res, StatusCode::NOT_FOUND).await;
+    let unknown = link_cli(&app, &["disable", "nao-existe"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no link"));
+    let out = String::from_utf8(link_cli(&app, &["list"]).stdout).unwrap();
+    assert!(out.contains("\tinactive\t"), "{out}");
+    assert!(link_cli(&app, &["enable", &slug]).status.success());
+    get_link(&app, &slug).await;
+    assert!(link_cli(&app, &["disable", &slug]).status.success());
+    for slug in ["nao-existe", "..%2F..%2Fhealthz", "CURSO-DE-RUST", &slug] {
         let res = app
             .client
             .get(app.url(&format!("/api/links/{slug}")))
