@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware;
@@ -546,6 +547,17 @@ async fn active_link(db: &Db, slug: &str, lang: Lang) -> Result<Link, AppError> 
     }
 }
 
+/// An over-limit or unreadable body is an envelope too, not axum's plain text.
+fn body_or_envelope(body: Result<Bytes, BytesRejection>, lang: Lang) -> Result<Bytes, AppError> {
+    body.map_err(|rejection| {
+        if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            AppError::new(Reason::PayloadTooLarge, lang)
+        } else {
+            AppError::new(Reason::MalformedJson, lang)
+        }
+    })
+}
+
 async fn link_get(
     State(s): State<LinkState>,
     headers: HeaderMap,
@@ -564,9 +576,10 @@ async fn link_customers_create(
     State(s): State<LinkState>,
     headers: HeaderMap,
     Path(slug): Path<String>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
+    let body = body_or_envelope(body, lang)?;
     let link = active_link(&s.db, &slug, lang).await?;
     let res = crate::proxy::forward(
         s.proxy,
@@ -600,9 +613,10 @@ async fn link_invoices_create(
     State(s): State<LinkState>,
     headers: HeaderMap,
     Path(slug): Path<String>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
+    let body = body_or_envelope(body, lang)?;
     let link = active_link(&s.db, &slug, lang).await?;
     if !is_json(&headers) {
         return Err(AppError::new(Reason::UnsupportedMediaType, lang));

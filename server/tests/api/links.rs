@@ -464,6 +464,24 @@ async fn tampered_link_invoices_are_refused_on_their_field_and_create_nothing() 
         errors["price"][0],
         "Este valor é definido pelo link de pagamento e não pode ser alterado."
     );
+    // Not JSON, or too big: envelopes as well.
+    let res = app
+        .client
+        .post(app.url(&format!("/api/links/{slug}/invoices")))
+        .body("price=1")
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+    let res = app
+        .client
+        .post(app.url(&format!("/api/links/{slug}/invoices")))
+        .header("Content-Type", "application/json")
+        .body(format!("{{\"description\": \"{}\"}}", "x".repeat(2 << 20)))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::PAYLOAD_TOO_LARGE).await;
     assert_eq!(count_invoices(&app).await, 0, "nothing was created");
     // The unchanged request still goes through: the refusals were the changes.
     let res = post(&app, &format!("/api/links/{slug}/invoices"), &honest).await;
