@@ -740,3 +740,34 @@ async fn serve_flags_set_the_budget_and_the_allowed_origins() {
         [StatusCode::CREATED, StatusCode::TOO_MANY_REQUESTS]
     );
 }
+
+/// With a remote `--upstream`, links and their customers stay in the proxy's
+/// database while customers and invoices are created upstream.
+#[tokio::test]
+async fn links_work_with_a_remote_upstream() {
+    let upstream = spawn_app().await;
+    let token = upstream.token.clone();
+    let base = upstream.addr.clone();
+    let proxy = spawn_app_with(move |_| {
+        Some(paylink_server::proxy::ProxyConfig {
+            token,
+            upstream: Some(base),
+            timeout: paylink_server::proxy::DEFAULT_UPSTREAM_TIMEOUT,
+        })
+    })
+    .await;
+    let slug = installment_link(&proxy);
+    let link = get_link(&proxy, &slug).await;
+    let customer = link_customer(&proxy, &slug).await;
+    let res = post(
+        &proxy,
+        &format!("/api/links/{slug}/invoices"),
+        &honest_invoice(&link, &customer),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let id = body(res).await["id"].as_str().unwrap().to_string();
+    let detail = body(upstream.get_invoice(&id).await).await;
+    assert_eq!(detail["externalId"], slug.as_str());
+    assert_eq!(count_invoices(&proxy).await, 0, "created upstream only");
+}
