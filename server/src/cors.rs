@@ -31,7 +31,7 @@ impl Cors {
 
     fn allows(&self, origin: &str) -> bool {
         let origin = origin.to_ascii_lowercase();
-        self.origins.iter().any(|o| *o == origin)
+        self.origins.contains(&origin)
     }
 }
 

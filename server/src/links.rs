@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware;
@@ -116,6 +117,16 @@ pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
     .execute(&db.pool)
     .await
     .map(|_| ())
+}
+
+/// Turns a link on or off; false when there is no such link.
+pub async fn set_active(db: &Db, slug: &str, active: bool) -> Result<bool, DbError> {
+    let done = sqlx::query("UPDATE payment_links SET active = $1 WHERE slug = $2")
+        .bind(active as i64)
+        .bind(slug)
+        .execute(&db.pool)
+        .await?;
+    Ok(done.rows_affected() > 0)
 }
 
 pub async fn find(db: &Db, slug: &str) -> Result<Option<Link>, DbError> {
@@ -366,6 +377,18 @@ pub enum LinkCommand {
         #[arg(long, default_value = "http://127.0.0.1:8080")]
         public_url: String,
     },
+    /// Turn a link off: its page and creations answer 404 (its invoices stay).
+    Disable {
+        slug: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+    /// Turn a disabled link on again.
+    Enable {
+        slug: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
 }
 
 #[derive(clap::Args)]
@@ -445,6 +468,8 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::Failure> {
             println!("{}", link.url(&a.public_url));
             Ok(())
         }
+        LinkCommand::Disable { slug, db } => toggle(&slug, &db, false).await,
+        LinkCommand::Enable { slug, db } => toggle(&slug, &db, true).await,
         LinkCommand::List { db, public_url } => {
             let db = crate::cli::open(&db).await?;
             for l in list(&db).await.map_err(|e| e.to_string())? {
@@ -468,6 +493,23 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::Failure> {
             Ok(())
         }
     }
+}
+
+async fn toggle(slug: &str, db: &str, active: bool) -> Result<(), crate::cli::Failure> {
+    let db = crate::cli::open(db).await?;
+    if !set_active(&db, slug, active)
+        .await
+        .map_err(|e| e.to_string())?
+    {
+        return Err(crate::cli::Failure::Usage(format!(
+            "no link with slug {slug:?}"
+        )));
+    }
+    println!(
+        "link {slug} {}",
+        if active { "enabled" } else { "disabled" }
+    );
+    Ok(())
 }
 
 // ---- Public routes (mounted by the proxy) ----
@@ -505,6 +547,17 @@ async fn active_link(db: &Db, slug: &str, lang: Lang) -> Result<Link, AppError> 
     }
 }
 
+/// An over-limit or unreadable body is an envelope too, not axum's plain text.
+fn body_or_envelope(body: Result<Bytes, BytesRejection>, lang: Lang) -> Result<Bytes, AppError> {
+    body.map_err(|rejection| {
+        if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            AppError::new(Reason::PayloadTooLarge, lang)
+        } else {
+            AppError::new(Reason::MalformedJson, lang)
+        }
+    })
+}
+
 async fn link_get(
     State(s): State<LinkState>,
     headers: HeaderMap,
@@ -523,9 +576,10 @@ async fn link_customers_create(
     State(s): State<LinkState>,
     headers: HeaderMap,
     Path(slug): Path<String>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
+    let body = body_or_envelope(body, lang)?;
     let link = active_link(&s.db, &slug, lang).await?;
     let res = crate::proxy::forward(
         s.proxy,
@@ -559,9 +613,10 @@ async fn link_invoices_create(
     State(s): State<LinkState>,
     headers: HeaderMap,
     Path(slug): Path<String>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
+    let body = body_or_envelope(body, lang)?;
     let link = active_link(&s.db, &slug, lang).await?;
     if !is_json(&headers) {
         return Err(AppError::new(Reason::UnsupportedMediaType, lang));

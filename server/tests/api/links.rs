@@ -277,7 +277,24 @@ async fn get_link_shows_its_terms_and_an_unknown_slug_is_a_404_envelope() {
             "redirectTo": "https://loja.example/obrigado",
         })
     );
-    for slug in ["nao-existe", "..%2F..%2Fhealthz", "CURSO-DE-RUST"] {
+    // A disabled link is gone for payers (below), and back once enabled.
+    assert!(link_cli(&app, &["disable", &slug]).status.success());
+    let res = post(
+        &app,
+        &format!("/api/links/{slug}/customers"),
+        &json!({ "fullName": "Joana" }),
+    )
+    .await;
+    envelope(res, StatusCode::NOT_FOUND).await;
+    let unknown = link_cli(&app, &["disable", "nao-existe"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no link"));
+    let out = String::from_utf8(link_cli(&app, &["list"]).stdout).unwrap();
+    assert!(out.contains("\tinactive\t"), "{out}");
+    assert!(link_cli(&app, &["enable", &slug]).status.success());
+    get_link(&app, &slug).await;
+    assert!(link_cli(&app, &["disable", &slug]).status.success());
+    for slug in ["nao-existe", "..%2F..%2Fhealthz", "CURSO-DE-RUST", &slug] {
         let res = app
             .client
             .get(app.url(&format!("/api/links/{slug}")))
@@ -340,6 +357,19 @@ async fn a_payer_creates_the_links_invoice_with_the_installments_chosen() {
     let created = body(res).await;
     assert_eq!(created["invoiceType"], "SINGLE");
     assert_eq!(created["installments"][0]["price"], 300.0);
+
+    // A retried registration (same Idempotency-Key) is the same customer, still the link's.
+    let register = |key: &'static str| {
+        app.client
+            .post(app.url(&format!("/api/links/{slug}/customers")))
+            .header("Idempotency-Key", key)
+            .json(&json!({ "fullName": "Joana Pagadora" }))
+            .send()
+    };
+    let first = body(register("payer-1").await.unwrap()).await;
+    let again = register("payer-1").await.unwrap();
+    assert_eq!(again.status(), StatusCode::CREATED);
+    assert_eq!(body(again).await["id"], first["id"]);
 }
 
 #[tokio::test]
@@ -434,6 +464,24 @@ async fn tampered_link_invoices_are_refused_on_their_field_and_create_nothing() 
         errors["price"][0],
         "Este valor é definido pelo link de pagamento e não pode ser alterado."
     );
+    // Not JSON, or too big: envelopes as well.
+    let res = app
+        .client
+        .post(app.url(&format!("/api/links/{slug}/invoices")))
+        .body("price=1")
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+    let res = app
+        .client
+        .post(app.url(&format!("/api/links/{slug}/invoices")))
+        .header("Content-Type", "application/json")
+        .body(format!("{{\"description\": \"{}\"}}", "x".repeat(2 << 20)))
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::PAYLOAD_TOO_LARGE).await;
     assert_eq!(count_invoices(&app).await, 0, "nothing was created");
     // The unchanged request still goes through: the refusals were the changes.
     let res = post(&app, &format!("/api/links/{slug}/invoices"), &honest).await;
@@ -596,4 +644,130 @@ async fn cors_answers_configured_origins_only() {
             "{res_headers:?}"
         );
     }
+}
+
+/// `serve` as a person runs it: the flags reach the proxy, and the rate
+/// limiter sees the client's address (connection info) over real sockets.
+#[tokio::test]
+async fn serve_flags_set_the_budget_and_the_allowed_origins() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("serve.db");
+    let out = Command::new(BIN)
+        .args(["token", "create", "--name", "loja", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let token_file = dir.path().join("token");
+    std::fs::write(&token_file, &out.stdout).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "link",
+            "create",
+            "--name",
+            "Doação",
+            "--description",
+            "Obrigado",
+        ])
+        .args(["--price-by-customer", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+
+    let bad = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--allowed-origin",
+            "https://loja.example/pagar",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--allowed-origin"));
+
+    let mut child = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--public-rate-limit",
+            "1",
+        ])
+        .args(["--allowed-origin", "https://loja.example", "--token-file"])
+        .arg(&token_file)
+        .arg("--db")
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("paylink listening on ")
+        .unwrap()
+        .to_string();
+    let client = reqwest::Client::new();
+    let url = format!("{addr}/api/links/doacao/customers");
+    let mut statuses = Vec::new();
+    for _ in 0..2 {
+        let res = client
+            .post(&url)
+            .header("Origin", "https://loja.example")
+            .json(&json!({ "fullName": "Joana" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            res.headers()["access-control-allow-origin"],
+            "https://loja.example"
+        );
+        statuses.push(res.status());
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        statuses,
+        [StatusCode::CREATED, StatusCode::TOO_MANY_REQUESTS]
+    );
+}
+
+/// With a remote `--upstream`, links and their customers stay in the proxy's
+/// database while customers and invoices are created upstream.
+#[tokio::test]
+async fn links_work_with_a_remote_upstream() {
+    let upstream = spawn_app().await;
+    let token = upstream.token.clone();
+    let base = upstream.addr.clone();
+    let proxy = spawn_app_with(move |_| {
+        Some(paylink_server::proxy::ProxyConfig {
+            token,
+            upstream: Some(base),
+            timeout: paylink_server::proxy::DEFAULT_UPSTREAM_TIMEOUT,
+        })
+    })
+    .await;
+    let slug = installment_link(&proxy);
+    let link = get_link(&proxy, &slug).await;
+    let customer = link_customer(&proxy, &slug).await;
+    let res = post(
+        &proxy,
+        &format!("/api/links/{slug}/invoices"),
+        &honest_invoice(&link, &customer),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let id = body(res).await["id"].as_str().unwrap().to_string();
+    let detail = body(upstream.get_invoice(&id).await).await;
+    assert_eq!(detail["externalId"], slug.as_str());
+    assert_eq!(count_invoices(&proxy).await, 0, "created upstream only");
 }
