@@ -212,7 +212,7 @@ pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDe
         description: r.get("description"),
         invoice_type: parse(r.get::<&str, _>("invoice_type"), InvoiceType::parse)?,
         price: r.get("price_cents"),
-        price_by_customer: r.get("price_by_customer"),
+        price_by_customer: r.get::<i64, _>("price_by_customer") != 0,
         due_date: due(r.get("due_date"))?,
         end_date: r
             .get::<Option<String>, _>("end_date")
