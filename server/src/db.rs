@@ -39,6 +39,17 @@ impl Backend {
     }
 }
 
+/// `target` fit for messages and logs: a URL's password replaced by `***`.
+pub fn redacted(target: &str) -> String {
+    match reqwest::Url::parse(target) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("***"));
+            url.to_string()
+        }
+        _ => target.to_string(),
+    }
+}
+
 #[derive(Clone)]
 pub struct Db {
     pub(crate) pool: Pool,
@@ -131,6 +142,9 @@ impl Db {
         let backend = Backend::of(target);
         let pool = match backend {
             Backend::Postgres => {
+                // One plain connection first: a wrong URL or a server that is
+                // down fails at once, where the pool would retry for 30 s.
+                sqlx::AnyConnection::connect(target).await?.close().await?;
                 AnyPoolOptions::new()
                     .max_connections(8)
                     .connect(target)

@@ -114,6 +114,25 @@ fn a_database_path_that_cannot_be_opened_is_a_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open database"));
 }
 
+/// A PostgreSQL server that is not there: a clear error that names the
+/// database without its password (given here through PAYLINK_DB, as the
+/// README advises, to keep it out of `ps`).
+#[test]
+fn an_unreachable_postgres_is_a_clear_error_without_the_password() {
+    let out = Command::new(BIN)
+        .args(["token", "create", "--name", "a"])
+        .env("PAYLINK_DB", "postgres://loja:s3nha-secreta@127.0.0.1:1/paylink")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot open database postgres://loja:***@127.0.0.1:1/paylink"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("s3nha"), "{stderr}");
+}
+
 fn paylink(args: &[&str], db: &str) -> String {
     let out = Command::new(BIN)
         .args(args)
