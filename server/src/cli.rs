@@ -357,12 +357,9 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
 }
 
 async fn open(target: &str) -> Result<Db, String> {
-    Db::open(target).await.map_err(|e| {
-        format!(
-            "cannot open database {}: {e}",
-            crate::db::redacted(target)
-        )
-    })
+    Db::open(target)
+        .await
+        .map_err(|e| format!("cannot open database {}: {e}", crate::db::redacted(target)))
 }
 
 fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {

@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -156,14 +157,17 @@ async fn a_server_killed_mid_load_keeps_every_acknowledged_invoice_whole() {
     let customer = body(res).await["id"].as_str().unwrap().to_string();
 
     let acked = Arc::new(Mutex::new(Vec::<Acked>::new()));
+    // Requests that got no answer: in flight when the server died.
+    let cut = Arc::new(AtomicUsize::new(0));
     let mut clients = tokio::task::JoinSet::new();
     for c in 0..8 {
-        let (client, addr, auth, customer, acked) = (
+        let (client, addr, auth, customer, acked, cut) = (
             client.clone(),
             addr.clone(),
             auth.clone(),
             customer.clone(),
             acked.clone(),
+            cut.clone(),
         );
         clients.spawn(async move {
             for n in 0.. {
@@ -183,10 +187,16 @@ async fn a_server_killed_mid_load_keeps_every_acknowledged_invoice_whole() {
                     .json(&req)
                     .send()
                     .await;
-                // After the kill: connection refused or reset.
-                let Ok(res) = sent else { return };
+                // At the kill: connection reset (or refused, if not yet sent).
+                let Ok(res) = sent else {
+                    cut.fetch_add(1, Ordering::Relaxed);
+                    return;
+                };
                 let status = res.status();
-                let Ok(text) = res.text().await else { return };
+                let Ok(text) = res.text().await else {
+                    cut.fetch_add(1, Ordering::Relaxed);
+                    return;
+                };
                 assert_eq!(status, StatusCode::OK, "{text}");
                 let v: Value = serde_json::from_str(&text).unwrap();
                 acked.lock().unwrap().push(Acked {
@@ -261,4 +271,11 @@ async fn a_server_killed_mid_load_keeps_every_acknowledged_invoice_whole() {
     .unwrap();
     assert!(invoices >= acked.len() as i64);
     assert_eq!(broken, 0, "invoices missing some of their rows");
+    eprintln!(
+        "killed after {} acknowledged creations, {} requests cut; {} invoices stored ({} committed but never answered)",
+        acked.len(),
+        cut.load(Ordering::Relaxed),
+        invoices,
+        invoices - acked.len() as i64
+    );
 }

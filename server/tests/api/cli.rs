@@ -121,7 +121,10 @@ fn a_database_path_that_cannot_be_opened_is_a_clear_error() {
 fn an_unreachable_postgres_is_a_clear_error_without_the_password() {
     let out = Command::new(BIN)
         .args(["token", "create", "--name", "a"])
-        .env("PAYLINK_DB", "postgres://loja:s3nha-secreta@127.0.0.1:1/paylink")
+        .env(
+            "PAYLINK_DB",
+            "postgres://loja:s3nha-secreta@127.0.0.1:1/paylink",
+        )
         .output()
         .unwrap();
     assert!(!out.status.success());
