@@ -542,7 +542,7 @@ async fn whatsapp_goes_to_the_http_provider_and_email_without_a_relay_stays_pend
     let db = &app.db_target;
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
         .args(["notifications", "list", "--status", "pending", "--db"])
-        .arg(&db)
+        .arg(db)
         .output()
         .unwrap();
     assert!(
