@@ -53,7 +53,6 @@ pub fn redacted(target: &str) -> String {
 #[derive(Clone)]
 pub struct Db {
     pub(crate) pool: Pool,
-    pub backend: Backend,
 }
 
 pub fn now_iso() -> String {
@@ -156,7 +155,7 @@ impl Db {
             Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
-        Ok(Db { pool, backend })
+        Ok(Db { pool })
     }
 
     pub async fn ping(&self) -> Result<(), DbError> {
@@ -582,5 +581,61 @@ impl Db {
             Some(id) => self.find_application(&id).await,
             None => Ok(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SQLite settings the native driver used to set survive the move to
+    /// `sqlx::Any`: on every pooled connection, not only the first.
+    #[tokio::test]
+    async fn sqlite_connections_keep_wal_normal_sync_foreign_keys_and_busy_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path().join("p.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let mut conns = Vec::new();
+        for _ in 0..3 {
+            let mut c = db.pool.acquire().await.unwrap();
+            let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+                .fetch_one(&mut *c)
+                .await
+                .unwrap();
+            let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
+                .fetch_one(&mut *c)
+                .await
+                .unwrap();
+            let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+                .fetch_one(&mut *c)
+                .await
+                .unwrap();
+            let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
+                .fetch_one(&mut *c)
+                .await
+                .unwrap();
+            // synchronous: 1 is NORMAL.
+            assert_eq!((journal.as_str(), sync, fk, busy), ("wal", 1, 1, 10_000));
+            conns.push(c);
+        }
+    }
+
+    #[test]
+    fn the_backend_follows_the_url_scheme() {
+        assert_eq!(Backend::of("postgres://u@h/db"), Backend::Postgres);
+        assert_eq!(Backend::of("postgresql://u@h/db"), Backend::Postgres);
+        assert_eq!(Backend::of("./paylink.db"), Backend::Sqlite);
+        assert_eq!(Backend::of("sqlite:///tmp/p.db"), Backend::Sqlite);
+    }
+
+    #[test]
+    fn a_password_never_reaches_a_message() {
+        assert_eq!(
+            redacted("postgres://loja:segredo@db.example:5432/paylink"),
+            "postgres://loja:***@db.example:5432/paylink"
+        );
+        assert_eq!(redacted("postgres://loja@db/paylink"), "postgres://loja@db/paylink");
+        assert_eq!(redacted("./paylink.db"), "./paylink.db");
     }
 }
