@@ -635,7 +635,10 @@ mod tests {
             redacted("postgres://loja:segredo@db.example:5432/paylink"),
             "postgres://loja:***@db.example:5432/paylink"
         );
-        assert_eq!(redacted("postgres://loja@db/paylink"), "postgres://loja@db/paylink");
+        assert_eq!(
+            redacted("postgres://loja@db/paylink"),
+            "postgres://loja@db/paylink"
+        );
         assert_eq!(redacted("./paylink.db"), "./paylink.db");
     }
 }
