@@ -41,6 +41,12 @@ pub enum Msg {
     RecurringNeedsEnd,
     InstallmentBelowMin,
     CustomerNotFound,
+    /// A payment link sets this field: the payer may not change it.
+    FixedByLink,
+    /// A payment link does not offer this value (or this field at all).
+    NotAllowedByLink,
+    /// The customer was not registered through the payment link.
+    CustomerNotFromLink,
     /// The JSON value has the wrong type; the text names what was expected.
     WrongType(&'static str),
 }
@@ -198,6 +204,21 @@ impl Msg {
                 "Each installment must be at least R$ 5.00.",
             ),
             CustomerNotFound => t(pt, "Cliente não encontrado.", "Customer not found."),
+            FixedByLink => t(
+                pt,
+                "Este valor é definido pelo link de pagamento e não pode ser alterado.",
+                "This value is set by the payment link and cannot be changed.",
+            ),
+            NotAllowedByLink => t(
+                pt,
+                "O link de pagamento não permite este valor.",
+                "The payment link does not allow this value.",
+            ),
+            CustomerNotFromLink => t(
+                pt,
+                "Cliente não cadastrado por este link de pagamento.",
+                "This customer was not registered through this payment link.",
+            ),
             WrongType(expected) => {
                 if pt {
                     format!("Tipo inválido: esperado {}.", expected_pt(expected))

@@ -1,4 +1,5 @@
-//! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`.
+//! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`,
+//! `notifications`, `link`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -55,6 +56,24 @@ enum Command {
         #[command(subcommand)]
         command: crate::notifications::NotificationsCommand,
     },
+    /// Payment links: a public page (`/l/{slug}`) that creates invoices on fixed terms.
+    Link {
+        #[command(subcommand)]
+        command: crate::links::LinkCommand,
+    },
+}
+
+/// Why a command failed: bad input (exit 2, like clap's own usage errors)
+/// or anything else (exit 1).
+pub enum Failure {
+    Usage(String),
+    Runtime(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure::Runtime(message)
+    }
 }
 
 #[derive(Subcommand)]
@@ -189,6 +208,15 @@ struct ServeArgs {
     /// HTTP provider for WhatsApp and SMS notifications (one JSON POST per message).
     #[arg(long)]
     notify_http_url: Option<String>,
+    /// An origin allowed to call the proxy cross-origin (CORS) and to frame the widget, e.g. "https://loja.example" (repeatable).
+    #[arg(long)]
+    allowed_origin: Vec<String>,
+    /// Payment links' creations allowed per minute per client address (0: no limit).
+    #[arg(long, default_value_t = 30)]
+    public_rate_limit: u32,
+    /// Take the client address from X-Forwarded-For (only behind your own reverse proxy).
+    #[arg(long)]
+    trust_forwarded_for: bool,
 }
 
 #[derive(Subcommand)]
@@ -220,14 +248,18 @@ pub fn main() -> ExitCode {
     };
     match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Failure::Usage(e)) => {
+            eprintln!("paylink: {e}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Runtime(e)) => {
             eprintln!("paylink: {e}");
             ExitCode::FAILURE
         }
     }
 }
 
-async fn run(cli: Cli) -> Result<(), String> {
+async fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Token {
             command: TokenCommand::Create { db, name },
@@ -235,7 +267,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             let db = open(&db).await?;
             let name = name.trim();
             if name.is_empty() {
-                return Err("--name must not be empty".into());
+                return Err(Failure::Usage("--name must not be empty".into()));
             }
             let (app, token) = auth::create_token(&db, name).await.map_err(|e| match e {
                 sqlx::Error::Database(d) if d.is_unique_violation() => {
@@ -250,8 +282,8 @@ async fn run(cli: Cli) -> Result<(), String> {
             println!("{token}");
             Ok(())
         }
-        Command::Serve(args) => serve(*args).await,
-        Command::Simulate { command } => simulate(command).await,
+        Command::Serve(args) => Ok(serve(*args).await?),
+        Command::Simulate { command } => Ok(simulate(command).await?),
         Command::Invoice {
             command: InvoiceCommand::Delete { invoice_id, db },
         } => {
@@ -261,8 +293,9 @@ async fn run(cli: Cli) -> Result<(), String> {
             println!("invoice {invoice_id} deleted");
             Ok(())
         }
-        Command::Webhook { command } => webhook(command).await,
-        Command::Notifications { command } => crate::notifications::cli(command).await,
+        Command::Webhook { command } => Ok(webhook(command).await?),
+        Command::Notifications { command } => Ok(crate::notifications::cli(command).await?),
+        Command::Link { command } => crate::links::cli(command).await,
     }
 }
 
@@ -356,7 +389,7 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
     Ok(())
 }
 
-async fn open(target: &str) -> Result<Db, String> {
+pub(crate) async fn open(target: &str) -> Result<Db, String> {
     Db::open(target)
         .await
         .map_err(|e| format!("cannot open database {}: {e}", crate::db::redacted(target)))
@@ -387,18 +420,23 @@ fn frame_ancestors(origins: &[String]) -> Result<Option<String>, String> {
     }
     let mut value = String::from("'self'");
     for o in origins {
-        let parts = paylink_model::br::parse_http_url(o)
-            .filter(|_| !o.trim_end_matches('/').contains(['?', '#', ' ', ';']));
-        let path_free = o.splitn(4, '/').nth(3).is_none_or(str::is_empty);
-        if parts.is_none() || !path_free {
-            return Err(format!(
-                "--frame-ancestors {o:?} is not an origin like https://loja.example"
-            ));
-        }
+        check_origin(o, "--frame-ancestors")?;
         value.push(' ');
         value.push_str(o.trim_end_matches('/'));
     }
     Ok(Some(value))
+}
+
+fn check_origin(o: &str, flag: &str) -> Result<(), String> {
+    let parts = paylink_model::br::parse_http_url(o)
+        .filter(|_| !o.trim_end_matches('/').contains(['?', '#', ' ', ';']));
+    let path_free = o.splitn(4, '/').nth(3).is_none_or(str::is_empty);
+    if parts.is_none() || !path_free {
+        return Err(format!(
+            "{flag} {o:?} is not an origin like https://loja.example"
+        ));
+    }
+    Ok(())
 }
 
 fn payer_config(args: &ServeArgs) -> Result<crate::payer::PayerConfig, String> {
@@ -473,6 +511,9 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         db,
         public_url: Arc::from(public_url.as_str()),
     };
+    for o in &args.allowed_origin {
+        check_origin(o, "--allowed-origin")?;
+    }
     let options = Options {
         proxy: token.map(|token| ProxyConfig {
             token,
@@ -481,17 +522,31 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         }),
         dist,
         payer: payer_config(&args)?,
-        frame_ancestors: frame_ancestors(&args.frame_ancestors)?,
+        frame_ancestors: frame_ancestors(
+            &args
+                .frame_ancestors
+                .iter()
+                .chain(&args.allowed_origin)
+                .cloned()
+                .collect::<Vec<_>>(),
+        )?,
         public_only: !(addr.ip().is_loopback() || args.operator_ui),
+        allowed_origins: args.allowed_origin.clone(),
+        public_rate_limit: crate::ratelimit::Budget(args.public_rate_limit),
+        trust_forwarded_for: args.trust_forwarded_for,
     };
     let router = app(state, options);
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.
     println!("paylink listening on http://{addr}");
     tracing::info!(%addr, %public_url, sandbox = args.sandbox, "serving");
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| e.to_string())
+    // Connection info gives the rate limiter each client's address.
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .map_err(|e| e.to_string())
 }

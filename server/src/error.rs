@@ -35,6 +35,8 @@ pub enum Reason {
     BadIdempotencyKey,
     IdempotencyKeyReused,
     OperatorUiOff,
+    LinkNotFound,
+    TooManyRequests,
 }
 
 impl Reason {
@@ -42,7 +44,7 @@ impl Reason {
         use Reason::*;
         match self {
             Unauthorized => StatusCode::UNAUTHORIZED,
-            RouteNotFound | InvoiceNotFound => StatusCode::NOT_FOUND,
+            RouteNotFound | InvoiceNotFound | LinkNotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             InvalidInvoiceId | MalformedJson | NotAnObject | BadIdempotencyKey => {
                 StatusCode::BAD_REQUEST
@@ -53,6 +55,7 @@ impl Reason {
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Unavailable | ProxyNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
             OperatorUiOff => StatusCode::FORBIDDEN,
+            TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             UpstreamUnreachable => StatusCode::BAD_GATEWAY,
             UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
         }
@@ -123,6 +126,14 @@ impl Reason {
             OperatorUiOff => (
                 "Os formulários do lojista estão desligados neste endereço (use --operator-ui atrás do seu login).",
                 "The merchant's forms are off on this address (use --operator-ui behind your own login).",
+            ),
+            LinkNotFound => (
+                "Link de pagamento não encontrado.",
+                "Payment link not found.",
+            ),
+            TooManyRequests => (
+                "Muitas requisições deste endereço. Aguarde e tente novamente.",
+                "Too many requests from this address. Wait and try again.",
             ),
         };
         match lang {

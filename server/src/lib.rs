@@ -3,17 +3,20 @@
 
 pub mod auth;
 pub mod cli;
+pub mod cors;
 pub mod db;
 pub mod error;
 pub mod events;
 pub mod extract;
 pub mod http;
 pub mod idempotency;
+pub mod links;
 pub mod notifications;
 pub mod outbox;
 pub mod payer;
 pub mod payments;
 pub mod proxy;
+pub mod ratelimit;
 pub mod scheduler;
 pub mod web;
 pub mod webhooks;
@@ -62,6 +65,12 @@ pub struct Options {
     pub frame_ancestors: Option<String>,
     /// Merchant identity, PIX key and boleto agreement for the payer page; sandbox mode.
     pub payer: payer::PayerConfig,
+    /// Origins allowed to call `/api/*` cross-origin (CORS); `cli` also adds them to `frame_ancestors`.
+    pub allowed_origins: Vec<String>,
+    /// Payment links' creations per minute per client address.
+    pub public_rate_limit: ratelimit::Budget,
+    /// Client address from `X-Forwarded-For` (behind a reverse proxy you run).
+    pub trust_forwarded_for: bool,
 }
 
 /// The invoicing service alone (what `--upstream` points at).
@@ -79,9 +88,22 @@ pub fn app(state: AppState, options: Options) -> Router {
     let service = service(state);
     let payer = proxy::PayerOptions {
         config: options.payer,
-        db: Some(db),
+        db: Some(db.clone()),
     };
-    let proxy = proxy::router(options.proxy, service.clone(), payer, options.public_only);
+    let links = proxy::LinkOptions {
+        db,
+        limiter: ratelimit::RateLimiter::new(
+            options.public_rate_limit,
+            options.trust_forwarded_for,
+        ),
+    };
+    let proxy = proxy::router(
+        options.proxy,
+        service.clone(),
+        payer,
+        options.public_only,
+        links,
+    );
     let router = service.merge(proxy);
     // The widget's file server is the fallback when there is a widget;
     // whatever it does not have is the 404 envelope.
@@ -92,7 +114,16 @@ pub fn app(state: AppState, options: Options) -> Router {
         )),
         None => router.fallback(route_not_found),
     };
-    envelope_layers(router)
+    let router = envelope_layers(router);
+    if options.allowed_origins.is_empty() {
+        router
+    } else {
+        // Outermost, so preflights and every envelope (405, 413, 429) get the headers.
+        router.layer(axum::middleware::from_fn_with_state(
+            cors::Cors::new(&options.allowed_origins),
+            cors::handle,
+        ))
+    }
 }
 
 /// Turns the last non-envelope answers (wrong method, panics, over-limit

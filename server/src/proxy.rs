@@ -1,5 +1,6 @@
 //! The proxy the widget calls. It holds the token (the browser never sees
-//! it), forwards exactly three operations, and answers every failure of the
+//! it), forwards exactly three operations (plus the payer page's and the
+//! payment links' routes), and answers every failure of the
 //! upstream with an envelope instead of hanging.
 
 use std::sync::Arc;
@@ -29,8 +30,11 @@ pub struct ProxyConfig {
 /// A remote upstream gets this long to answer before the browser gets a 504.
 pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
 
+/// The configured proxy, or `None` (no token: every call is a 503).
+pub(crate) type Handle = Option<Arc<Proxy>>;
+
 #[derive(Clone)]
-struct Proxy {
+pub(crate) struct Proxy {
     token: HeaderValue,
     upstream: Upstream,
     /// The merchant's creation forms are off (see `Options::public_only`).
@@ -62,11 +66,19 @@ pub struct PayerOptions {
     pub db: Option<crate::db::Db>,
 }
 
+/// What the payment links' routes need besides the proxy.
+pub struct LinkOptions {
+    /// paylink's own database: links live there whichever the upstream.
+    pub db: crate::db::Db,
+    pub limiter: Arc<crate::ratelimit::RateLimiter>,
+}
+
 pub fn router(
     config: Option<ProxyConfig>,
     service: Router,
     payer: PayerOptions,
     public_only: bool,
+    links: LinkOptions,
 ) -> Router {
     let proxy = config.and_then(|c| {
         let mut token = HeaderValue::from_str(&format!("Basic {}", c.token.trim())).ok()?;
@@ -101,12 +113,16 @@ pub fn router(
         .route("/api/pay/{id}/view", post(api_pay_view))
         .route("/api/pay/{id}/simulate", post(api_pay_simulate))
         .with_state(payer_state);
+    // Link-bound creations are allowed even when `public_only`: the link
+    // decides what they may create.
+    let link_routes = crate::links::router(proxy.clone(), links.db, links.limiter);
     Router::new()
         .route("/api/customers", post(api_customers_create))
         .route("/api/invoices", post(api_invoices_create))
         .route("/api/invoices/{id}", get(api_invoices_get))
         .with_state(proxy)
         .merge(payer_routes)
+        .merge(link_routes)
 }
 
 #[derive(Clone)]
@@ -239,8 +255,10 @@ async fn create(
     forward(proxy, Method::POST, path.into(), headers, body).await
 }
 
-async fn forward(
-    proxy: Option<Arc<Proxy>>,
+/// Sends one request to the upstream with the proxy's token and the
+/// forwardable headers; the answer comes back as [`pass_through`] makes it.
+pub(crate) async fn forward(
+    proxy: Handle,
     method: Method,
     path: String,
     headers: HeaderMap,

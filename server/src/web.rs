@@ -1,5 +1,5 @@
 //! The built widget (`dist/`): hashed assets with a year of cache, the SPA's
-//! pages (`/`, `/invoices/{id}`, `/pay/{id}`) answered with `index.html`,
+//! pages (`/`, `/invoices/{id}`, `/pay/{id}`, `/l/{slug}`) answered with `index.html`,
 //! responses compressed (brotli or gzip) as the browser accepts.
 
 use std::path::PathBuf;
@@ -64,7 +64,8 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
     Router::new()
         .route("/", get_service(index.clone()))
         .route("/invoices/{id}", get_service(index.clone()))
-        .route("/pay/{id}", get_service(index))
+        .route("/pay/{id}", get_service(index.clone()))
+        .route("/l/{slug}", get_service(index))
         .fallback_service(assets)
         .layer(middleware::from_fn(cache_headers))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
@@ -132,10 +133,20 @@ pub fn precompress(dist: &std::path::Path) -> std::io::Result<usize> {
 }
 
 /// trunk names assets `name-<16 hex>.ext`: those never change, so browsers
-/// may keep them for a year; pages must be revalidated to pick up new hashes.
+/// may keep them for a year; pages and unhashed files (`/embed.js`,
+/// `/mount.js`) must be revalidated to pick up new versions. The widget's
+/// code and `/config.json` are public and readable from any origin, so a
+/// merchant's page can import the module to mount the widget in place.
 async fn cache_headers(req: Request, next: Next) -> Response {
     let hashed = is_hashed_asset(req.uri().path());
+    let public = is_public_asset(req.uri().path());
     let mut res = next.run(req).await;
+    if public {
+        res.headers_mut().insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+    }
     if res.status().is_success() {
         let value = if hashed {
             "public, max-age=31536000, immutable"
@@ -146,6 +157,13 @@ async fn cache_headers(req: Request, next: Next) -> Response {
             .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     }
     res
+}
+
+pub fn is_public_asset(path: &str) -> bool {
+    path == "/config.json"
+        || [".js", ".wasm", ".css"]
+            .iter()
+            .any(|ext| path.ends_with(ext))
 }
 
 pub fn is_hashed_asset(path: &str) -> bool {
@@ -166,5 +184,10 @@ mod tests {
         assert!(super::is_hashed_asset("/main-0123456789abcdef.css"));
         assert!(!super::is_hashed_asset("/index.html"));
         assert!(!super::is_hashed_asset("/config.json"));
+        assert!(!super::is_hashed_asset("/embed.js"));
+        assert!(!super::is_hashed_asset("/mount.js"));
+        assert!(super::is_public_asset("/embed.js"));
+        assert!(super::is_public_asset("/config.json"));
+        assert!(!super::is_public_asset("/index.html"));
     }
 }

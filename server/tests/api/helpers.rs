@@ -1,3 +1,4 @@
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use paylink_server::{app, auth, db::Db, proxy::ProxyConfig, AppState, Options};
@@ -103,7 +104,7 @@ async fn spawn(
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
 ) -> TestApp {
-    spawn_full(proxy, insecure, channels, sandbox, false, None).await
+    spawn_full(proxy, insecure, channels, sandbox, None, |_| {}).await
 }
 
 /// A second server on `first`'s database (as a second process would be), with
@@ -114,15 +115,20 @@ pub async fn spawn_second(first: &TestApp) -> TestApp {
         true,
         None,
         true,
-        false,
         Some((&first.db_target, &first.token)),
+        |_| {},
     )
     .await
 }
 
 /// The proxy as `serve` sets it up on a public address without `--operator-ui`.
 pub async fn spawn_app_public() -> TestApp {
-    spawn_full(local_proxy, false, None, false, true, None).await
+    spawn_app_options(|o| o.public_only = true).await
+}
+
+/// The local proxy (not sandbox) with `serve` options changed by `configure`.
+pub async fn spawn_app_options(configure: impl FnOnce(&mut Options)) -> TestApp {
+    spawn_full(local_proxy, false, None, false, None, configure).await
 }
 
 async fn spawn_full(
@@ -130,8 +136,8 @@ async fn spawn_full(
     insecure: bool,
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
-    public_only: bool,
     existing: Option<(&str, &str)>,
+    configure: impl FnOnce(&mut Options),
 ) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let (db_target, db, token) = match existing {
@@ -165,17 +171,18 @@ async fn spawn_full(
         .unwrap();
         tokio::spawn(paylink_server::notifications::Notifier::new(db.clone(), config).run());
     }
-    let options = Options {
+    let mut options = Options {
         proxy: proxy(&token),
-        dist: None,
         payer: paylink_server::payer::PayerConfig {
             sandbox,
             ..Default::default()
         },
-        frame_ancestors: None,
-        public_only,
+        ..Default::default()
     };
-    tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
+    configure(&mut options);
+    // As `serve` does: the rate limiter sees each client's address.
+    let service = app(state, options).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
     TestApp {
         addr,
         token,

@@ -11,6 +11,7 @@ mod customers;
 mod envelope;
 mod idempotency;
 mod invoices;
+mod links;
 mod notifications;
 mod payer;
 mod proxy;

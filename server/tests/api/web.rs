@@ -51,11 +51,8 @@ async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
         allow_insecure_webhooks: false,
     };
     let options = Options {
-        proxy: None,
         dist: Some(dist),
-        payer: Default::default(),
-        frame_ancestors: None,
-        public_only: false,
+        ..Default::default()
     };
     tokio::spawn(async move { axum::serve(listener, app(state, options)).await.unwrap() });
     (addr, dir)
@@ -128,6 +125,7 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
         "/",
         "/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
         "/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+        "/l/curso-de-rust",
     ] {
         let res = reqwest::get(format!("{addr}{path}")).await.unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{path}");
@@ -201,4 +199,37 @@ async fn pages_carry_a_csp_that_allows_only_our_scripts() {
     assert!(csp.ends_with("frame-ancestors 'self'"), "{csp}");
     assert_eq!(res.headers()["referrer-policy"], "same-origin");
     assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+}
+
+/// The widget's code is public (a merchant page may import it cross-origin);
+/// `embed.js` and `mount.js` keep their names across releases, so they are
+/// revalidated, never cached as immutable.
+#[tokio::test]
+async fn widget_code_is_readable_from_any_origin_and_unhashed_scripts_are_revalidated() {
+    let (addr, dir) = spawn_with_dist().await;
+    let dist = dir.path().join("dist");
+    std::fs::write(dist.join("embed.js"), "// embed\n").unwrap();
+    std::fs::write(dist.join("mount.js"), "// mount\n").unwrap();
+    std::fs::write(dist.join("config.json"), "{}").unwrap();
+    let client = reqwest::Client::new();
+    for path in ["/embed.js", "/mount.js", "/config.json"] {
+        let res = client
+            .get(format!("{addr}{path}"))
+            .header("Origin", "https://loja.example")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert_eq!(res.headers()["access-control-allow-origin"], "*", "{path}");
+        assert_eq!(res.headers()["cache-control"], "no-cache", "{path}");
+    }
+    let res = client
+        .get(format!("{addr}/paylink-widget-0123456789abcdef_bg.wasm"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["access-control-allow-origin"], "*");
+    // Pages are not widget code: no CORS on them.
+    let res = client.get(format!("{addr}/l/x")).send().await.unwrap();
+    assert!(res.headers().get("access-control-allow-origin").is_none());
 }
