@@ -10,6 +10,7 @@ pub mod extract;
 pub mod http;
 pub mod idempotency;
 pub mod notifications;
+pub mod openapi;
 pub mod outbox;
 pub mod payer;
 pub mod payments;
@@ -70,6 +71,7 @@ pub fn service(state: AppState) -> Router {
         .merge(http::health::router())
         .merge(http::customers::router())
         .merge(http::invoices::router())
+        .merge(openapi::router())
         .with_state(state)
 }
 

@@ -10,6 +10,7 @@ mod envelope;
 mod idempotency;
 mod invoices;
 mod notifications;
+mod openapi;
 mod payer;
 mod proxy;
 mod receiver;
