@@ -33,7 +33,16 @@ pub struct InvoiceRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub customer_id: Option<String>,
     /// The caller's identifier, for reconciliation; in every webhook payload.
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 100, example = "pedido-1"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            value_type = String,
+            required = true,
+            max_length = 100,
+            pattern = r"\S",
+            example = "pedido-1"
+        )
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// YYYY-MM-DD.
@@ -41,7 +50,10 @@ pub struct InvoiceRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<String>,
     /// At least one, without repeats.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<PaymentType>, required = true, min_items = 1))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(schema_with = payment_types_schema, required = true)
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_types: Option<Vec<String>>,
     /// 1 for SINGLE, RECURRING and SUBSCRIPTION; 2 to 120 for INSTALLMENT.
@@ -52,7 +64,12 @@ pub struct InvoiceRequest {
     /// Required unless `priceByCustomer`; each installment is at least R$ 5,00.
     #[cfg_attr(
         feature = "openapi",
-        schema(minimum = 5, maximum = 99999999.99, example = 100.0)
+        schema(
+            minimum = 5,
+            maximum = 99999999.99,
+            multiple_of = 0.01,
+            example = 100.0
+        )
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<f64>,
@@ -94,6 +111,17 @@ pub struct InvoiceRequest {
     /// SINGLE only: the payer sets the amount and `price` is ignored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_by_customer: Option<bool>,
+}
+
+/// `paymentTypes` of the request: the derive has no `uniqueItems`.
+#[cfg(feature = "openapi")]
+fn payment_types_schema() -> utoipa::openapi::Array {
+    utoipa::openapi::ArrayBuilder::new()
+        .items(utoipa::openapi::Ref::from_schema_name("PaymentType"))
+        .min_items(Some(1))
+        .unique_items(true)
+        .description(Some("At least one, without repeats."))
+        .build()
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

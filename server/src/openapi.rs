@@ -12,6 +12,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
+use serde_json::Value;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{IntoParams, Modify, OpenApi};
 
@@ -93,21 +94,47 @@ pub struct AcceptLanguageHeader {
     pub accept_language: Option<String>,
 }
 
-/// The document as a value.
-pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
-}
-
 /// The document as served: pretty JSON, the exact text of `server/openapi.json`.
 pub fn document_json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
     JSON.get_or_init(|| {
-        let mut text = document()
-            .to_pretty_json()
-            .expect("an OpenAPI document always serialises");
+        let mut doc =
+            serde_json::to_value(ApiDoc::openapi()).expect("an OpenAPI document serialises");
+        camel_case_links(&mut doc);
+        let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value serialises");
         text.push('\n');
         text
     })
+}
+
+/// utoipa 5 writes the fields of a Link Object in snake case (`operation_id`,
+/// `request_body`); OpenAPI and the tools that follow links (schemathesis's
+/// stateful phase) read `operationId`, `operationRef` and `requestBody`.
+fn camel_case_links(doc: &mut Value) {
+    let responses = doc["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+        .filter_map(|op| op.get_mut("responses").and_then(Value::as_object_mut))
+        .flat_map(|responses| responses.values_mut());
+    for response in responses {
+        let Some(links) = response.get_mut("links").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for link in links.values_mut().filter_map(Value::as_object_mut) {
+            for (snake, camel) in [
+                ("operation_id", "operationId"),
+                ("operation_ref", "operationRef"),
+                ("request_body", "requestBody"),
+            ] {
+                if let Some(v) = link.remove(snake) {
+                    link.insert(camel.to_string(), v);
+                }
+            }
+        }
+    }
 }
 
 pub fn router() -> Router<AppState> {

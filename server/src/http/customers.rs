@@ -27,7 +27,17 @@ pub fn router() -> Router<AppState> {
     request_body = CustomerRequest,
     responses(
         (status = 201, description = "The created customer; its address gets its own id.", body = Customer,
-         headers(("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a retry"))),
+         headers(("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a retry")),
+         links(("CreateInvoiceForCustomer" = (
+             operation_id = "createInvoice",
+             request_body = json!({
+                 "customerId": "$response.body#/id", "externalId": "pedido-1",
+                 "dueDate": "2027-01-31", "paymentTypes": ["PIX", "BOLETO"],
+                 "installmentCount": 1, "price": 100.0
+             }),
+             description = "Invoices are created for an already registered customer \
+                            (here a single charge of R$ 100,00)."
+         )))),
         (status = 400, description = "Malformed JSON, a body that is not an object, or a bad Idempotency-Key.", body = ErrorEnvelope),
         (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
          headers(("WWW-Authenticate" = String))),

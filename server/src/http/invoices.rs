@@ -30,7 +30,12 @@ pub fn router() -> Router<AppState> {
     request_body = InvoiceRequest,
     responses(
         (status = 200, description = "The created invoice in the creation form (`status`, `type`), with its installments and payment url.", body = InvoiceCreated,
-         headers(("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a retry"))),
+         headers(("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a retry")),
+         links(("GetInvoice" = (
+             operation_id = "getInvoice",
+             parameters(("id" = "$response.body#/id")),
+             description = "The created invoice in the detail form."
+         )))),
         (status = 400, description = "Malformed JSON, a body that is not an object, or a bad Idempotency-Key.", body = ErrorEnvelope),
         (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
          headers(("WWW-Authenticate" = String))),

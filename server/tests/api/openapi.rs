@@ -76,6 +76,24 @@ async fn document_describes_the_three_operations_of_the_spec() {
     assert!(schemas["PaymentTypeDetail"]["properties"]
         .get("paymentTypeAccepted")
         .is_some());
+    // The ids flow as the spec says: customer → invoice → detail.
+    let links = |path: &str, method: &str, status: &str| {
+        doc["paths"][path][method]["responses"][status]["links"].clone()
+    };
+    assert_eq!(
+        links("/invoices/applications/customers", "post", "201")["CreateInvoiceForCustomer"]
+            ["requestBody"]["customerId"],
+        "$response.body#/id"
+    );
+    assert_eq!(
+        links("/invoices/applications/customers", "post", "201")["CreateInvoiceForCustomer"]
+            ["operationId"],
+        "createInvoice"
+    );
+    assert_eq!(
+        links("/invoices/applications/invoices", "post", "200")["GetInvoice"]["parameters"],
+        json!({ "id": "$response.body#/id" })
+    );
     // Every error the operations document is the envelope.
     for (method, path, op) in operations(&doc) {
         for (status, response) in op["responses"].as_object().unwrap() {
