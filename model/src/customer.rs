@@ -22,7 +22,16 @@ pub const ADDRESS_FIELD_MAX: usize = 150;
 #[serde(rename_all = "camelCase")]
 pub struct CustomerRequest {
     /// At least 3 characters (after trimming), at most 150.
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, min_length = 3, max_length = 150, example = "Maria da Silva"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            value_type = String,
+            required = true,
+            min_length = 3,
+            max_length = 150,
+            example = "Maria da Silva"
+        )
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
     /// CPF (11 digits) or CNPJ (14 letters/digits), formatted or not; check digits are verified.

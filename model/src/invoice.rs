@@ -46,7 +46,10 @@ pub struct InvoiceRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// YYYY-MM-DD.
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, format = "date", example = "2027-01-31"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = String, required = true, format = "date", example = "2027-01-31")
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<String>,
     /// At least one, without repeats.
@@ -57,7 +60,10 @@ pub struct InvoiceRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_types: Option<Vec<String>>,
     /// 1 for SINGLE, RECURRING and SUBSCRIPTION; 2 to 120 for INSTALLMENT.
-    #[cfg_attr(feature = "openapi", schema(value_type = i64, required = true, minimum = 1, maximum = 120))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = i64, required = true, minimum = 1, maximum = 120)
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installment_count: Option<i64>,
     /// Reais, at most two decimals (the wire form; `check` converts it to cents).
