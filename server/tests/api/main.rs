@@ -13,6 +13,7 @@ mod idempotency;
 mod invoices;
 mod links;
 mod notifications;
+mod openapi;
 mod payer;
 mod proxy;
 mod receiver;
