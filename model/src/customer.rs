@@ -14,18 +14,43 @@ pub const ADDRESS_FIELD_MAX: usize = 150;
 /// `POST /invoices/applications/customers` body. Every field is optional at
 /// parse time so a missing one is reported as a field error, not a parse error.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(description = "A customer (payer) to create. Optional blank strings count as absent.")
+)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerRequest {
+    /// At least 3 characters (after trimming), at most 150.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            value_type = String,
+            required = true,
+            min_length = 3,
+            max_length = 150,
+            example = "Maria da Silva"
+        )
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
+    /// CPF (11 digits) or CNPJ (14 letters/digits), formatted or not; check digits are verified.
+    #[cfg_attr(feature = "openapi", schema(example = "529.982.247-25"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<String>,
+    /// Company name / legal name.
+    #[cfg_attr(feature = "openapi", schema(max_length = 150))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub business: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = "email"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    /// With country and area codes; stored as digits.
+    #[cfg_attr(feature = "openapi", schema(example = "+55 (11) 98765-4321"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    /// Internal notes.
+    #[cfg_attr(feature = "openapi", schema(max_length = 1000))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observations: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -33,20 +58,31 @@ pub struct CustomerRequest {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AddressRequest {
+    /// Street, avenue, etc.
+    #[cfg_attr(feature = "openapi", schema(max_length = 150))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(max_length = 20))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(max_length = 150))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub complement: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(max_length = 150))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighborhood: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(max_length = 150))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
+    /// One of the 27 UFs (two letters).
+    #[cfg_attr(feature = "openapi", schema(example = "SP"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
+    /// CEP: 8 digits, formatted or not.
+    #[cfg_attr(feature = "openapi", schema(example = "01310-100"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zipcode: Option<String>,
 }
@@ -171,8 +207,10 @@ impl CustomerRequest {
 
 /// The address of a created customer, with its own id.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Address {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     pub address: Option<String>,
     pub number: Option<String>,
@@ -185,8 +223,10 @@ pub struct Address {
 
 /// The customer as returned by creation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Customer {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     pub full_name: String,
     pub document: Option<String>,
@@ -195,34 +235,47 @@ pub struct Customer {
     pub phone: Option<String>,
     pub observations: Option<String>,
     pub address: Option<Address>,
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub user_id: String,
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub application_id: String,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub deleted_at: Option<String>,
 }
 
 /// The customer nested in the invoice detail: `addressId` instead of the address.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerDetail {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     pub full_name: String,
     pub document: Option<String>,
     pub business: Option<String>,
     pub email: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub user_id: String,
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub application_id: String,
     pub phone: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub address_id: Option<String>,
     pub observations: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub deleted_at: Option<String>,
 }
 
 /// The customer nested in the invoice creation response.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerRef {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     pub full_name: String,
 }

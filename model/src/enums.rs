@@ -24,6 +24,22 @@ macro_rules! wire_enum {
             }
         }
 
+        // Written by hand, not derived: utoipa's derive does not see a
+        // `serde(rename)` whose text comes from a macro argument, and would
+        // document the Rust variant names. NAMES is what the wire carries.
+        #[cfg(feature = "openapi")]
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some($name::NAMES.iter().copied()))
+                    .into()
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::ToSchema for $name {}
+
         impl core::fmt::Display for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str(self.as_str())

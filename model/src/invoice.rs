@@ -21,59 +21,140 @@ pub const MAX_END_INSTALLMENT: i64 = 1000;
 /// `POST /invoices/applications/invoices` body. Enums are strings and every
 /// field is optional here, so that each problem becomes a keyed field error.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(description = "An invoice to create for an already registered customer.")
+)]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceRequest {
+    /// An already registered customer of the caller's application.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, format = "uuid"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub customer_id: Option<String>,
+    /// The caller's identifier, for reconciliation; in every webhook payload.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            value_type = String,
+            required = true,
+            max_length = 100,
+            pattern = r"\S",
+            example = "pedido-1"
+        )
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
+    /// YYYY-MM-DD.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = String, required = true, format = "date", example = "2027-01-31")
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<String>,
+    /// At least one, without repeats.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(schema_with = payment_types_schema, required = true)
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_types: Option<Vec<String>>,
+    /// 1 for SINGLE, RECURRING and SUBSCRIPTION; 2 to 120 for INSTALLMENT.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = i64, required = true, minimum = 1, maximum = 120)
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installment_count: Option<i64>,
-    /// Reais, as on the wire. Converted to cents by [`InvoiceRequest::check`].
+    /// Reais, at most two decimals (the wire form; `check` converts it to cents).
+    /// Required unless `priceByCustomer`; each installment is at least R$ 5,00.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            minimum = 5,
+            maximum = 99999999.99,
+            multiple_of = 0.01,
+            example = 100.0
+        )
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<f64>,
+    /// Shown to the payer.
+    #[cfg_attr(feature = "openapi", schema(max_length = 350))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Default SINGLE.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<InvoiceType>))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice_type: Option<String>,
+    /// Required for and only allowed with RECURRING and SUBSCRIPTION.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Frequency>))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frequency: Option<String>,
+    /// Last due date of a RECURRING invoice or SUBSCRIPTION; after dueDate.
+    #[cfg_attr(feature = "openapi", schema(format = "date"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_date: Option<String>,
+    /// Number of the last charge of a RECURRING invoice.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_installment: Option<i64>,
+    /// SUBSCRIPTION only; an ISO date ends it.
+    #[cfg_attr(feature = "openapi", schema(max_length = 100))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_subscription: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(max_items = 20))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notifications: Option<Vec<NotificationRequest>>,
+    /// They take priority over the application's webhooks.
+    #[cfg_attr(feature = "openapi", schema(max_items = 20))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhooks: Option<Vec<WebhookRequest>>,
+    /// http(s) URL the payer is sent to after paying.
+    #[cfg_attr(feature = "openapi", schema(format = "uri"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirect_to: Option<String>,
+    /// SINGLE only: the payer sets the amount and `price` is ignored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_by_customer: Option<bool>,
 }
 
+/// `paymentTypes` of the request: the derive has no `uniqueItems`.
+#[cfg(feature = "openapi")]
+fn payment_types_schema() -> utoipa::openapi::Array {
+    utoipa::openapi::ArrayBuilder::new()
+        .items(utoipa::openapi::Ref::from_schema_name("PaymentType"))
+        .min_items(Some(1))
+        .unique_items(true)
+        .description(Some("At least one, without repeats."))
+        .build()
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NotificationRequest {
+    #[cfg_attr(feature = "openapi", schema(value_type = NotificationType, required = true))]
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Channel, required = true))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,
+    /// Days before/after the event; only for SEND_INVOICE_REMINDER and INVOICE_RESEND (default 5).
+    #[cfg_attr(feature = "openapi", schema(minimum = 5, maximum = 365))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period: Option<i64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookRequest {
+    #[cfg_attr(feature = "openapi", schema(value_type = HookType, required = true))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hook_type: Option<String>,
+    /// HTTPS, on a public host, without credentials.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, format = "uri"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
@@ -475,45 +556,64 @@ impl InvoiceRequest {
 
 /// Installment in the creation form (`status`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct InstallmentCreated {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     pub installment: u32,
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     #[serde(with = "crate::money::reais")]
     pub price: i64,
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     #[serde(with = "crate::money::reais")]
     pub price_paid: i64,
     pub status: InstallmentStatus,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub due_date: String,
 }
 
 /// Installment in the detail form (`_status`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Installment {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub invoice_id: String,
     pub installment: u32,
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     #[serde(with = "crate::money::reais")]
     pub price: i64,
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     #[serde(with = "crate::money::reais")]
     pub price_paid: i64,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub due_date: String,
     #[serde(rename = "_status")]
     pub status: InstallmentStatus,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub updated_at: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub deleted_at: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub last_view_at: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub paid_at: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub payment_received_at: Option<String>,
     pub views_count: u32,
 }
 
 /// Payment type in the creation form (`type`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentTypeCreated {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub invoice_id: String,
     #[serde(rename = "type")]
     pub kind: PaymentType,
@@ -521,93 +621,119 @@ pub struct PaymentTypeCreated {
 
 /// Payment type in the detail form (`paymentTypeAccepted`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentTypeDetail {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub invoice_id: String,
     pub payment_type_accepted: PaymentType,
 }
 
 /// A configured notification, as listed in the four detail arrays.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NotificationConfig {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     #[serde(rename = "type")]
     pub kind: NotificationType,
     pub channel: Channel,
     pub period: Option<u32>,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
     /// What this notification has scheduled: when each send is (or was) due
     /// and its delivery state. Absent from older servers, hence the default.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     #[serde(default)]
     pub sends: Vec<NotificationSend>,
 }
 
 /// One scheduled send of a configured notification.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NotificationSend {
     /// The installment it is about (its number), if any.
     pub installment: Option<u32>,
     /// ISO 8601 UTC date-time the rule makes it due at.
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub due_at: String,
     /// `pending`, `sent`, `failed` or `skipped`.
     pub status: String,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub sent_at: Option<String>,
 }
 
 /// A configured webhook of the invoice.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookConfig {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     pub hook_type: HookType,
+    #[cfg_attr(feature = "openapi", schema(format = "uri"))]
     pub url: String,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
 }
 
 /// `items` of the detail form: empty in the spec, element shape not shown.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Item {}
 
 /// The invoice as returned by creation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceCreated {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     pub description: Option<String>,
     pub invoice_type: InvoiceType,
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     #[serde(with = "crate::money::reais")]
     pub price: i64,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub due_date: String,
     pub installment_count: u32,
     pub customer: CustomerRef,
     pub installments: Vec<InstallmentCreated>,
     pub payment_types: Vec<PaymentTypeCreated>,
+    #[cfg_attr(feature = "openapi", schema(format = "uri"))]
     pub url: String,
     pub external_id: String,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
     pub price_by_customer: bool,
 }
 
 /// The invoice as returned by the detail operation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceDetail {
+    #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
     pub external_id: String,
     pub description: Option<String>,
     pub invoice_type: InvoiceType,
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
     #[serde(with = "crate::money::reais")]
     pub price: i64,
     pub price_by_customer: bool,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub due_date: String,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub end_date: Option<String>,
     pub end_installment: Option<u32>,
     pub end_subscription: Option<String>,
     pub frequency: Option<Frequency>,
     pub installment_count: u32,
     pub customer: CustomerDetail,
+    #[cfg_attr(feature = "openapi", schema(format = "uri"))]
     pub redirect_to: Option<String>,
     pub installments: Vec<Installment>,
     pub items: Vec<Item>,
@@ -617,15 +743,26 @@ pub struct InvoiceDetail {
     pub notification_send_types: Vec<NotificationConfig>,
     pub webhooks: Vec<WebhookConfig>,
     pub payment_types: Vec<PaymentTypeDetail>,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
+    #[cfg_attr(feature = "openapi", schema(format = "uri"))]
     pub url: String,
 }
 
 /// The error envelope of every failed request.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorEnvelope {
+    /// The HTTP status.
     pub code: u16,
+    /// What went wrong, in pt-BR (English with `Accept-Language: en`).
     pub message: String,
+    /// On validation failures (422): API field path (`fullName`, `address.zipcode`,
+    /// `notifications[0].period`) → its messages.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = Option<std::collections::BTreeMap<String, Vec<String>>>)
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Errors>,
 }

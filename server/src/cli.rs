@@ -86,7 +86,7 @@ enum SimulateCommand {
         /// PIX or BOLETO (default: the invoice's first accepted type).
         #[arg(long)]
         method: Option<String>,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
         db: String,
     },
     /// Reverse a confirmed payment.
@@ -94,7 +94,7 @@ enum SimulateCommand {
         invoice_id: String,
         #[arg(long)]
         installment: u32,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
         db: String,
     },
 }
@@ -104,7 +104,7 @@ enum InvoiceCommand {
     /// Soft-delete an invoice (a 404 from then on; fires INVOICE_DELETED).
     Delete {
         invoice_id: String,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
         db: String,
     },
 }
@@ -122,27 +122,27 @@ enum WebhookCommand {
         /// Accept http:// and internal hosts (local testing only).
         #[arg(long)]
         allow_insecure: bool,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
         db: String,
     },
     /// Print the application's signing secret (`whsec_...`).
     Secret {
         #[arg(long)]
         token_name: String,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
         db: String,
     },
     /// List delivery attempts (all, or of one event).
     Deliveries {
         #[arg(long)]
         event: Option<String>,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
         db: String,
     },
     /// Queue an event for delivery again.
     Redeliver {
         event_id: String,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
         db: String,
     },
 }
@@ -152,8 +152,9 @@ struct ServeArgs {
     /// Address to listen on (port 0 picks a free port; the chosen one is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// SQLite database file (created if missing).
-    #[arg(long, default_value = "./paylink.db")]
+    /// SQLite database file (created if missing) or `postgres://user:pass@host/db`
+    /// (PAYLINK_DB keeps a password off the command line).
+    #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
     db: String,
     /// Base URL of payment links (`{public-url}/pay/{id}`); default: the listen address.
     #[arg(long)]
@@ -222,7 +223,7 @@ struct ServeArgs {
 enum TokenCommand {
     /// Create an application and print its token (last line of stdout).
     Create {
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
         db: String,
         #[arg(long)]
         name: String,
@@ -388,10 +389,10 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
     Ok(())
 }
 
-pub(crate) async fn open(path: &str) -> Result<Db, String> {
-    Db::open(path)
+pub(crate) async fn open(target: &str) -> Result<Db, String> {
+    Db::open(target)
         .await
-        .map_err(|e| format!("cannot open database {path}: {e}"))
+        .map_err(|e| format!("cannot open database {}: {e}", crate::db::redacted(target)))
 }
 
 fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {

@@ -1,22 +1,54 @@
-//! Storage. SQLite (WAL) by default; the SQL is kept portable (`$n`
-//! placeholders, no SQLite-only functions) so PostgreSQL can share it.
+//! Storage. SQLite (WAL) by default, PostgreSQL when `--db` is a
+//! `postgres://` URL. One set of queries for both, through `sqlx::Any`: the
+//! SQL is portable (`$n` placeholders, no backend-only functions), integers
+//! are 64-bit on both sides, and each backend has its own migrations with the
+//! same schema (`migrations/sqlite`, `migrations/postgres`).
 
-use std::str::FromStr;
 use std::time::Duration;
 
 use paylink_model::{
     Customer, CustomerDetail, HookType, InvoiceCreated, InvoiceType, NewInvoice, PlannedInstallment,
 };
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::Row;
+use sqlx::any::AnyPoolOptions;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
+use sqlx::{ConnectOptions, Connection, Executor, Row};
 
 pub type DbError = sqlx::Error;
 
-/// The backend types every module uses, named once here so the storage
-/// backend can change (PostgreSQL through `sqlx::Any`) without touching them.
-pub type Pool = sqlx::SqlitePool;
-pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Sqlite>;
-pub type DbRow = sqlx::sqlite::SqliteRow;
+/// The backend types every module uses, named once here: `sqlx::Any`, so one
+/// set of queries runs on SQLite and on PostgreSQL.
+pub type Pool = sqlx::AnyPool;
+pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Any>;
+pub type DbRow = sqlx::any::AnyRow;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// PostgreSQL for a `postgres://` (or `postgresql://`) URL; anything else
+    /// is SQLite: a file path, or a `sqlite:` URL.
+    pub fn of(target: &str) -> Backend {
+        if target.starts_with("postgres://") || target.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+}
+
+/// `target` fit for messages and logs: a URL's password replaced by `***`.
+pub fn redacted(target: &str) -> String {
+    match reqwest::Url::parse(target) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("***"));
+            url.to_string()
+        }
+        _ => target.to_string(),
+    }
+}
 
 #[derive(Clone)]
 pub struct Db {
@@ -101,21 +133,28 @@ pub struct InvoiceRows {
 }
 
 impl Db {
-    /// Opens (creating if needed) the database file and applies migrations.
-    pub async fn open(path: &str) -> Result<Db, DbError> {
-        let opts = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // WAL + NORMAL: a commit survives a process crash; only an OS crash
-            // can lose the last transactions, never corrupt the file.
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            .connect_with(opts)
-            .await?;
-        sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+    /// Opens the database and applies its backend's migrations. `target` is a
+    /// SQLite file path (created if needed; or a `sqlite:` URL) or a
+    /// `postgres://user:pass@host/db` URL (the database must exist).
+    pub async fn open(target: &str) -> Result<Db, DbError> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of(target);
+        let pool = match backend {
+            Backend::Postgres => {
+                // One plain connection first: a wrong URL or a server that is
+                // down fails at once, where the pool would retry for 30 s.
+                sqlx::AnyConnection::connect(target).await?.close().await?;
+                AnyPoolOptions::new()
+                    .max_connections(8)
+                    .connect(target)
+                    .await?
+            }
+            Backend::Sqlite => open_sqlite(target).await?,
+        };
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
+            Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
+        }
         Ok(Db { pool })
     }
 
@@ -398,7 +437,10 @@ impl Db {
         id: &str,
     ) -> Result<Option<InvoiceRows>, DbError> {
         let Some(invoice) = sqlx::query(
-            "SELECT id, customer_id, external_id, description, invoice_type, price_cents, price_by_customer, due_date,
+            // A BOOLEAN column reaches sqlx::Any as a type SQLite's driver
+            // cannot map; as an integer expression it reads alike on both.
+            "SELECT id, customer_id, external_id, description, invoice_type, price_cents,
+                    CASE WHEN price_by_customer THEN 1 ELSE 0 END AS price_by_customer, due_date,
                     installment_count, frequency, end_date, end_installment, end_subscription, redirect_to, created_at
              FROM invoices WHERE id = $1 AND application_id = $2 AND deleted_at IS NULL",
         )
@@ -452,6 +494,47 @@ impl Db {
     }
 }
 
+/// The SQLite file through the Any driver, which takes only a URL: the file
+/// is created and switched to WAL once by a native connection (journal mode
+/// is stored in the file), and every pooled connection sets the per-connection
+/// settings when it opens.
+async fn open_sqlite(target: &str) -> Result<Pool, DbError> {
+    let url = if target.starts_with("sqlite:") {
+        target.to_string()
+    } else {
+        let path = std::path::absolute(target).map_err(|e| DbError::Configuration(e.into()))?;
+        // `%`, `?` and `#` would be read as URL syntax.
+        let path = path
+            .to_string_lossy()
+            .replace('%', "%25")
+            .replace('?', "%3F")
+            .replace('#', "%23");
+        format!("sqlite://{path}")
+    };
+    let native: SqliteConnectOptions = url.parse()?;
+    native
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .connect()
+        .await?
+        .close()
+        .await?;
+    AnyPoolOptions::new()
+        .max_connections(8)
+        .after_connect(|conn, _| {
+            Box::pin(async move {
+                // WAL + NORMAL: a commit survives a process crash; only an OS
+                // crash can lose the last transactions, never corrupt the file.
+                conn.execute("PRAGMA synchronous = NORMAL").await?;
+                conn.execute("PRAGMA foreign_keys = ON").await?;
+                conn.execute("PRAGMA busy_timeout = 10000").await?;
+                Ok(())
+            })
+        })
+        .connect(&url)
+        .await
+}
+
 /// SINGLE, RECURRING and SUBSCRIPTION start with one installment (later
 /// charges of periodic invoices are created by the scheduler); INSTALLMENT
 /// gets its whole plan at once.
@@ -498,5 +581,64 @@ impl Db {
             Some(id) => self.find_application(&id).await,
             None => Ok(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SQLite settings the native driver used to set survive the move to
+    /// `sqlx::Any`: on every pooled connection, not only the first.
+    #[tokio::test]
+    async fn sqlite_connections_keep_wal_normal_sync_foreign_keys_and_busy_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path().join("p.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let mut conns = Vec::new();
+        for _ in 0..3 {
+            let mut c = db.pool.acquire().await.unwrap();
+            let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+                .fetch_one(&mut *c)
+                .await
+                .unwrap();
+            let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
+                .fetch_one(&mut *c)
+                .await
+                .unwrap();
+            let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+                .fetch_one(&mut *c)
+                .await
+                .unwrap();
+            let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
+                .fetch_one(&mut *c)
+                .await
+                .unwrap();
+            // synchronous: 1 is NORMAL.
+            assert_eq!((journal.as_str(), sync, fk, busy), ("wal", 1, 1, 10_000));
+            conns.push(c);
+        }
+    }
+
+    #[test]
+    fn the_backend_follows_the_url_scheme() {
+        assert_eq!(Backend::of("postgres://u@h/db"), Backend::Postgres);
+        assert_eq!(Backend::of("postgresql://u@h/db"), Backend::Postgres);
+        assert_eq!(Backend::of("./paylink.db"), Backend::Sqlite);
+        assert_eq!(Backend::of("sqlite:///tmp/p.db"), Backend::Sqlite);
+    }
+
+    #[test]
+    fn a_password_never_reaches_a_message() {
+        assert_eq!(
+            redacted("postgres://loja:segredo@db.example:5432/paylink"),
+            "postgres://loja:***@db.example:5432/paylink"
+        );
+        assert_eq!(
+            redacted("postgres://loja@db/paylink"),
+            "postgres://loja@db/paylink"
+        );
+        assert_eq!(redacted("./paylink.db"), "./paylink.db");
     }
 }

@@ -113,3 +113,79 @@ fn expected(serde_message: &str) -> &'static str {
         "a valid value"
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use paylink_model::{CustomerRequest, InvoiceRequest};
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Bytes that are, or nearly are, request bodies: JSON objects with the
+    /// spec's keys and values of the wrong type, cut short, or anything.
+    fn body() -> impl Strategy<Value = Vec<u8>> {
+        let key = prop::sample::select(vec![
+            "fullName",
+            "address",
+            "zipcode",
+            "price",
+            "installmentCount",
+            "paymentTypes",
+            "notifications",
+            "period",
+            "webhooks",
+            "url",
+            "priceByCustomer",
+            "dueDate",
+        ]);
+        let value = prop::sample::select(vec![
+            "null",
+            "true",
+            "1",
+            "-1",
+            "5.5",
+            "1e400",
+            "\"x\"",
+            "[]",
+            "[1,\"PIX\"]",
+            "{}",
+            "{\"type\":1}",
+            "[{\"period\":\"5\"}]",
+            "18446744073709551616",
+        ]);
+        let object = prop::collection::vec((key, value), 0..6).prop_map(|kv| {
+            let fields: Vec<String> = kv.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            format!("{{{}}}", fields.join(",")).into_bytes()
+        });
+        prop_oneof![
+            2 => object.clone(),
+            // Cut short anywhere.
+            1 => (object, any::<prop::sample::Index>())
+                .prop_map(|(b, i)| b[..i.index(b.len() + 1)].to_vec()),
+            1 => prop::collection::vec(any::<u8>(), 0..64),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+        /// The body extractor's parser never panics, and whatever it refuses
+        /// is a 400 or a 422 keyed by a field path, never a server error.
+        #[test]
+        fn parse_json_refuses_with_a_4xx_and_never_panics(bytes in body()) {
+            for result in [
+                parse_json::<CustomerRequest>(&bytes, Lang::PtBr).map(|_| ()),
+                parse_json::<InvoiceRequest>(&bytes, Lang::En).map(|_| ()),
+            ] {
+                if let Err(e) = result {
+                    prop_assert!(e.status == 400 || e.status == 422, "{e:?}");
+                    if e.status == 422 {
+                        let errors = e.errors.unwrap();
+                        prop_assert_eq!(errors.len(), 1);
+                        prop_assert!(errors.keys().all(|k| !k.is_empty() && k != "."));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@ pub mod http;
 pub mod idempotency;
 pub mod links;
 pub mod notifications;
+pub mod openapi;
 pub mod outbox;
 pub mod payer;
 pub mod payments;
@@ -79,6 +80,7 @@ pub fn service(state: AppState) -> Router {
         .merge(http::health::router())
         .merge(http::customers::router())
         .merge(http::invoices::router())
+        .merge(openapi::router())
         .with_state(state)
 }
 

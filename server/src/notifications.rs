@@ -282,7 +282,9 @@ pub async fn on_installment_changed(
 // ---------------------------------------------------------------------------
 // Reading: the invoice detail and the CLI.
 
-/// Every send of an invoice with its notification id, in due order.
+/// Every send of an invoice with its notification id, in due order. (A send
+/// of no installment sorts first, explicitly: SQLite puts NULL first and
+/// PostgreSQL last.)
 pub async fn sends_of_invoice(
     pool: &Pool,
     invoice_id: &str,
@@ -290,7 +292,7 @@ pub async fn sends_of_invoice(
     let rows = sqlx::query(
         "SELECT s.notification_id, n.number, s.due_at, s.status, s.sent_at
          FROM notification_sends s LEFT JOIN installments n ON n.id = s.installment_id
-         WHERE s.invoice_id = $1 ORDER BY s.due_at, n.number, s.created_at",
+         WHERE s.invoice_id = $1 ORDER BY s.due_at, COALESCE(n.number, 0), s.created_at",
     )
     .bind(invoice_id)
     .fetch_all(pool)

@@ -33,7 +33,12 @@ where
     );
     let mut tasks = tokio::task::JoinSet::new();
     for id in ids {
-        // Only the worker whose UPDATE changes the row owns it.
+        // Only the worker whose UPDATE changes the row owns it. On PostgreSQL
+        // a second worker's UPDATE waits on the first one's row lock and then
+        // re-checks the WHERE clause against the committed lease, so it
+        // changes nothing (READ COMMITTED); on SQLite writers are serialised.
+        // Claiming row by row like this needs no `FOR UPDATE SKIP LOCKED`,
+        // and the same statement serves both backends.
         let won = sqlx::query(&claim)
             .bind(&lease)
             .bind(&id)

@@ -3,7 +3,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
-use paylink_model::{Address, Customer, CustomerRequest};
+use paylink_model::{Address, Customer, CustomerRequest, ErrorEnvelope};
 
 use crate::auth::Authed;
 use crate::db::{new_id, now_iso};
@@ -17,6 +17,35 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Creates a customer of the caller's application: 201 with the customer.
+#[utoipa::path(
+    post,
+    path = "/invoices/applications/customers",
+    operation_id = "createCustomer",
+    tag = "customers",
+    summary = "Create customer",
+    params(crate::openapi::IdempotencyKeyHeader, crate::openapi::AcceptLanguageHeader),
+    request_body = CustomerRequest,
+    responses(
+        (status = 201, description = "The created customer; its address gets its own id.", body = Customer,
+         headers(("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a retry")),
+         links(("CreateInvoiceForCustomer" = (
+             operation_id = "createInvoice",
+             request_body = json!({
+                 "customerId": "$response.body#/id", "externalId": "pedido-1",
+                 "dueDate": "2027-01-31", "paymentTypes": ["PIX", "BOLETO"],
+                 "installmentCount": 1, "price": 100.0
+             }),
+             description = "Invoices are created for an already registered customer \
+                            (here a single charge of R$ 100,00)."
+         )))),
+        (status = 400, description = "Malformed JSON, a body that is not an object, or a bad Idempotency-Key.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
+        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages.", body = ErrorEnvelope),
+    )
+)]
 async fn customers_create(
     State(state): State<AppState>,
     Authed(app): Authed,

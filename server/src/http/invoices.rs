@@ -20,6 +20,30 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Creates an invoice with its installments: 200 with the creation form.
+#[utoipa::path(
+    post,
+    path = "/invoices/applications/invoices",
+    operation_id = "createInvoice",
+    tag = "invoices",
+    summary = "Create invoice",
+    params(crate::openapi::IdempotencyKeyHeader, crate::openapi::AcceptLanguageHeader),
+    request_body = InvoiceRequest,
+    responses(
+        (status = 200, description = "The created invoice in the creation form (`status`, `type`), with its installments and payment url.", body = InvoiceCreated,
+         headers(("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a retry")),
+         links(("GetInvoice" = (
+             operation_id = "getInvoice",
+             parameters(("id" = "$response.body#/id")),
+             description = "The created invoice in the detail form."
+         )))),
+        (status = 400, description = "Malformed JSON, a body that is not an object, or a bad Idempotency-Key.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
+        (status = 422, description = "Validation failure, including an unknown or other application's `customerId`, and an Idempotency-Key reused with another request.", body = ErrorEnvelope),
+    )
+)]
 async fn invoices_create(
     State(state): State<AppState>,
     Authed(app): Authed,
@@ -102,6 +126,24 @@ async fn invoices_create(
 
 /// The invoice in the detail form; 404 for unknown, deleted, or another
 /// application's invoice (the caller cannot tell them apart).
+#[utoipa::path(
+    get,
+    path = "/invoices/applications/invoices/{id}",
+    operation_id = "getInvoice",
+    tag = "invoices",
+    summary = "Get invoice",
+    params(
+        ("id" = String, Path, format = "uuid", description = "The id returned when the invoice was created."),
+        crate::openapi::AcceptLanguageHeader,
+    ),
+    responses(
+        (status = 200, description = "The invoice in the detail form (`_status`, `paymentTypeAccepted`).", body = InvoiceDetail),
+        (status = 400, description = "The id is not a UUID.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "Unknown or deleted invoice, or another application's.", body = ErrorEnvelope),
+    )
+)]
 async fn invoices_get(
     State(state): State<AppState>,
     Authed(app): Authed,
@@ -212,7 +254,7 @@ pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDe
         description: r.get("description"),
         invoice_type: parse(r.get::<&str, _>("invoice_type"), InvoiceType::parse)?,
         price: r.get("price_cents"),
-        price_by_customer: r.get("price_by_customer"),
+        price_by_customer: r.get::<i64, _>("price_by_customer") != 0,
         due_date: due(r.get("due_date"))?,
         end_date: r
             .get::<Option<String>, _>("end_date")

@@ -88,12 +88,24 @@ async fn a_token_sees_only_its_own_application() {
 async fn the_token_is_stored_only_as_a_hash() {
     let app = spawn_app().await;
     let (_, secret) = paylink_server::auth::parse_token(&app.token).unwrap();
-    let db_file = app._dir.path().join("paylink.db");
-    let mut bytes = std::fs::read(&db_file).unwrap();
-    for suffix in ["-wal", "-shm"] {
-        bytes.extend(std::fs::read(format!("{}{suffix}", db_file.display())).unwrap_or_default());
-    }
-    let hay = String::from_utf8_lossy(&bytes);
+    let hay = if crate::helpers::on_postgres() {
+        // Every stored value of the applications table, as text.
+        let rows: Vec<(String, String, String, String)> =
+            sqlx::query_as("SELECT id, user_id, name, secret_hash FROM applications")
+                .fetch_all(&app.raw_pool().await)
+                .await
+                .unwrap();
+        format!("{rows:?}")
+    } else {
+        let db_file = std::path::Path::new(&app.db_target);
+        let mut bytes = std::fs::read(db_file).unwrap();
+        for suffix in ["-wal", "-shm"] {
+            bytes.extend(
+                std::fs::read(format!("{}{suffix}", db_file.display())).unwrap_or_default(),
+            );
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
     assert!(!hay.contains(&secret), "the secret is stored in clear");
     // And the token still works, so what is stored is enough to check it.
     assert_eq!(

@@ -11,7 +11,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 #[tokio::test]
 async fn token_create_then_serve_then_use_the_token() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("cli.db");
+    let db = crate::helpers::test_database(dir.path(), "cli.db").await;
     let out = Command::new(BIN)
         .args(["token", "create", "--db"])
         .arg(&db)
@@ -114,7 +114,29 @@ fn a_database_path_that_cannot_be_opened_is_a_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open database"));
 }
 
-fn paylink(args: &[&str], db: &std::path::Path) -> String {
+/// A PostgreSQL server that is not there: a clear error that names the
+/// database without its password (given here through PAYLINK_DB, as the
+/// README advises, to keep it out of `ps`).
+#[test]
+fn an_unreachable_postgres_is_a_clear_error_without_the_password() {
+    let out = Command::new(BIN)
+        .args(["token", "create", "--name", "a"])
+        .env(
+            "PAYLINK_DB",
+            "postgres://loja:s3nha-secreta@127.0.0.1:1/paylink",
+        )
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot open database postgres://loja:***@127.0.0.1:1/paylink"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("s3nha"), "{stderr}");
+}
+
+fn paylink(args: &[&str], db: &str) -> String {
     let out = Command::new(BIN)
         .args(args)
         .arg("--db")
@@ -129,7 +151,7 @@ fn paylink(args: &[&str], db: &std::path::Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn serve(db: &std::path::Path) -> (std::process::Child, String) {
+fn serve(db: &str) -> (std::process::Child, String) {
     let mut child = Command::new(BIN)
         .args([
             "serve",
@@ -163,7 +185,7 @@ fn serve(db: &std::path::Path) -> (std::process::Child, String) {
 #[tokio::test]
 async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("events.db");
+    let db = crate::helpers::test_database(dir.path(), "events.db").await;
     let token = paylink(&["token", "create", "--name", "loja"], &db)
         .lines()
         .last()
@@ -322,7 +344,7 @@ async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
 #[tokio::test]
 async fn serve_on_a_public_address_needs_operator_ui_for_the_forms() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("public.db");
+    let db = crate::helpers::test_database(dir.path(), "public.db").await;
     let token = paylink(&["token", "create", "--name", "loja"], &db)
         .lines()
         .last()

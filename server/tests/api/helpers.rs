@@ -9,8 +9,56 @@ pub struct TestApp {
     pub addr: String,
     pub token: String,
     pub db: Db,
+    /// What `--db` takes for this app's database: the SQLite file's path, or
+    /// the PostgreSQL URL (with its own schema).
+    pub db_target: String,
     pub client: Client,
     pub _dir: tempfile::TempDir,
+}
+
+/// The environment variable that runs the suite on PostgreSQL: a server URL
+/// (`postgres://user@127.0.0.1:54329/postgres`). Unset, tests use SQLite files.
+pub const PG_ENV: &str = "PAYLINK_TEST_DATABASE_URL";
+
+/// Whether the suite runs on PostgreSQL.
+pub fn on_postgres() -> bool {
+    std::env::var(PG_ENV).is_ok_and(|u| !u.is_empty())
+}
+
+/// A fresh, empty database for one test, as `--db` takes it: the file
+/// `name` in `dir` on SQLite; on PostgreSQL a new schema of the server's
+/// database, named at random and made the connection's `search_path` in the
+/// returned URL. A schema isolates a test like a database would, at a
+/// fraction of the cost (a database copies its template, megabytes each).
+pub async fn test_database(dir: &std::path::Path, name: &str) -> String {
+    if !on_postgres() {
+        return dir.join(name).to_str().unwrap().to_string();
+    }
+    let server = std::env::var(PG_ENV).unwrap();
+    let schema = format!("t{}", uuid::Uuid::new_v4().simple());
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(&server)
+        .await
+        .unwrap_or_else(|e| panic!("{PG_ENV}={server}: {e}"));
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    let sep = if server.contains('?') { '&' } else { '?' };
+    format!("{server}{sep}options=-csearch_path%3D{schema}")
+}
+
+/// A second, independent pool on a test database (what another process or a
+/// restart sees), for checks in SQL.
+pub async fn raw_pool(target: &str) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    let url = if on_postgres() {
+        target.to_string()
+    } else {
+        format!("sqlite://{target}")
+    };
+    sqlx::AnyPool::connect(&url).await.unwrap()
 }
 
 /// A paylink server on a free port with a fresh database file and one application.
@@ -56,7 +104,21 @@ async fn spawn(
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
 ) -> TestApp {
-    spawn_full(proxy, insecure, channels, sandbox, |_| {}).await
+    spawn_full(proxy, insecure, channels, sandbox, None, |_| {}).await
+}
+
+/// A second server on `first`'s database (as a second process would be), with
+/// the same application and its own webhook delivery worker.
+pub async fn spawn_second(first: &TestApp) -> TestApp {
+    spawn_full(
+        |_| None,
+        true,
+        None,
+        true,
+        Some((&first.db_target, &first.token)),
+        |_| {},
+    )
+    .await
 }
 
 /// The proxy as `serve` sets it up on a public address without `--operator-ui`.
@@ -66,7 +128,7 @@ pub async fn spawn_app_public() -> TestApp {
 
 /// The local proxy (not sandbox) with `serve` options changed by `configure`.
 pub async fn spawn_app_options(configure: impl FnOnce(&mut Options)) -> TestApp {
-    spawn_full(local_proxy, false, None, false, configure).await
+    spawn_full(local_proxy, false, None, false, None, configure).await
 }
 
 async fn spawn_full(
@@ -74,13 +136,23 @@ async fn spawn_full(
     insecure: bool,
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
+    existing: Option<(&str, &str)>,
     configure: impl FnOnce(&mut Options),
 ) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    let db = Db::open(dir.path().join("paylink.db").to_str().unwrap())
-        .await
-        .unwrap();
-    let (_, token) = auth::create_token(&db, "test-app").await.unwrap();
+    let (db_target, db, token) = match existing {
+        Some((target, token)) => (
+            target.to_string(),
+            Db::open(target).await.unwrap(),
+            token.to_string(),
+        ),
+        None => {
+            let target = test_database(dir.path(), "paylink.db").await;
+            let db = Db::open(&target).await.unwrap();
+            let (_, token) = auth::create_token(&db, "test-app").await.unwrap();
+            (target, db, token)
+        }
+    };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = format!("http://{}", listener.local_addr().unwrap());
     let state = AppState {
@@ -115,12 +187,18 @@ async fn spawn_full(
         addr,
         token,
         db,
+        db_target,
         client: Client::new(),
         _dir: dir,
     }
 }
 
 impl TestApp {
+    /// See [`raw_pool`].
+    pub async fn raw_pool(&self) -> sqlx::AnyPool {
+        raw_pool(&self.db_target).await
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.addr)
     }

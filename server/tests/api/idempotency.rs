@@ -18,8 +18,7 @@ impl TestApp {
     }
 
     async fn count(&self, table: &str) -> i64 {
-        let url = format!("sqlite://{}", self._dir.path().join("paylink.db").display());
-        let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+        let pool = self.raw_pool().await;
         sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
             .fetch_one(&pool)
             .await

@@ -403,8 +403,7 @@ async fn rejects_each_bad_field_on_its_own_path() {
 
 async fn sqlx_count(app: &TestApp) -> i64 {
     // Read the file with a second, independent connection: what a restart would see.
-    let url = format!("sqlite://{}", app._dir.path().join("paylink.db").display());
-    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let pool = app.raw_pool().await;
     let n: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM invoices")
         .fetch_one(&pool)
         .await

@@ -10,17 +10,13 @@ use crate::helpers::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 
-fn db_path(app: &TestApp) -> std::path::PathBuf {
-    app._dir.path().join("paylink.db")
-}
-
 /// Runs `paylink link ARGS --db <the app's database>`.
 fn link_cli(app: &TestApp, args: &[&str]) -> std::process::Output {
     Command::new(BIN)
         .arg("link")
         .args(args)
         .arg("--db")
-        .arg(db_path(app))
+        .arg(&app.db_target)
         .output()
         .unwrap()
 }
@@ -69,8 +65,7 @@ fn installment_link(app: &TestApp) -> String {
 }
 
 async fn count_invoices(app: &TestApp) -> i64 {
-    let url = format!("sqlite://{}", db_path(app).display());
-    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let pool = app.raw_pool().await;
     sqlx::query_scalar("SELECT COUNT(*) FROM invoices")
         .fetch_one(&pool)
         .await

@@ -1,9 +1,11 @@
-//! The invoicing service over real HTTP against a real SQLite file: one test
-//! binary, each test on its own server (port 0) and its own database.
+//! The invoicing service over real HTTP against a real database: one test
+//! binary, each test on its own server (port 0) and its own database (a SQLite
+//! file, or a fresh PostgreSQL schema when PAYLINK_TEST_DATABASE_URL is set).
 
 mod helpers;
 
 mod auth;
+mod backends;
 mod cli;
 mod customers;
 mod envelope;
@@ -11,6 +13,7 @@ mod idempotency;
 mod invoices;
 mod links;
 mod notifications;
+mod openapi;
 mod payer;
 mod proxy;
 mod receiver;

@@ -539,10 +539,10 @@ async fn whatsapp_goes_to_the_http_provider_and_email_without_a_relay_stays_pend
     assert_eq!(email.attempts, 0);
 
     // The CLI, on the same database while the server runs, lists it.
-    let db = app._dir.path().join("paylink.db");
+    let db = &app.db_target;
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
         .args(["notifications", "list", "--status", "pending", "--db"])
-        .arg(&db)
+        .arg(db)
         .output()
         .unwrap();
     assert!(

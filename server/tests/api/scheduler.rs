@@ -63,8 +63,7 @@ async fn catches_up_missed_charges_once() {
         .iter()
         .all(|i| i["price"] == 49.9 && i["_status"] == "WAITING_PAYMENT"));
     // Each new charge is a PAYMENT_GENERATED event (1 at creation + 4).
-    let url = format!("sqlite://{}", app._dir.path().join("paylink.db").display());
-    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let pool = app.raw_pool().await;
     let n: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM events WHERE type = 'PAYMENT_GENERATED' AND invoice_id = $1",
     )

@@ -39,7 +39,7 @@ async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
             "up-to-date files are kept"
         );
     }
-    let db = Db::open(dir.path().join("p.db").to_str().unwrap())
+    let db = Db::open(&crate::helpers::test_database(dir.path(), "p.db").await)
         .await
         .unwrap();
     auth::create_token(&db, "t").await.unwrap();

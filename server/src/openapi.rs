@@ -1,0 +1,149 @@
+//! The service's OpenAPI 3.1 document, built by utoipa from the model's types
+//! (feature `openapi` of paylink-model) and the annotations on the three
+//! handlers, so the routes, bodies and responses it describes are the code's.
+//! Served at `GET /openapi.json` without a token: it is the contract, not data.
+//! `server/openapi.json` is the committed copy; the api test
+//! `openapi::served_document_matches_the_committed_file` fails when they drift
+//! (`PAYLINK_BLESS=1 cargo test -p paylink-server --test api openapi` rewrites it).
+
+use std::sync::OnceLock;
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+use serde_json::Value;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{IntoParams, Modify, OpenApi};
+
+use crate::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "paylink invoicing service",
+        description = "Customers (payers) and invoices paid by PIX or boleto. Amounts are JSON \
+numbers in reais (at most 2 decimals); dates in requests are YYYY-MM-DD, in responses ISO 8601 \
+UTC date-times. Every error is the envelope `{code, message, errors?}`, `code` being the HTTP \
+status; messages are pt-BR, or English with `Accept-Language: en`."
+    ),
+    paths(
+        crate::http::customers::customers_create,
+        crate::http::invoices::invoices_create,
+        crate::http::invoices::invoices_get,
+    ),
+    modifiers(&BasicToken),
+    security(("basicToken" = [])),
+    tags(
+        (name = "customers", description = "Payers that invoices are linked to."),
+        (name = "invoices", description = "Charges paid by PIX or boleto, with their installments."),
+    )
+)]
+pub struct ApiDoc;
+
+/// The spec's `Authorization: Basic {token}`. paylink's token is
+/// `Base64("{applicationId}:{secret}")`, so it is also valid HTTP Basic.
+struct BasicToken;
+
+impl Modify for BasicToken {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "basicToken",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Basic)
+                    .description(Some(
+                        "`Authorization: Basic {token}`; the token is printed by \
+                         `paylink token create` (Base64 of `applicationId:secret`).",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// `Idempotency-Key` of the two creations (see `idempotency.rs`).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IdempotencyKeyHeader {
+    /// A retry with the same key and request within 24 h gets the first answer and
+    /// creates nothing; the same key with another request is a 422.
+    #[param(
+        rename = "Idempotency-Key",
+        value_type = String,
+        required = false,
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[!-~]+$"
+    )]
+    pub idempotency_key: Option<String>,
+}
+
+/// The language of the envelope's messages.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct AcceptLanguageHeader {
+    /// English messages when English is preferred (`en`); pt-BR otherwise.
+    #[param(
+        rename = "Accept-Language",
+        value_type = String,
+        required = false,
+        example = "en"
+    )]
+    pub accept_language: Option<String>,
+}
+
+/// The document as served: pretty JSON, the exact text of `server/openapi.json`.
+pub fn document_json() -> &'static str {
+    static JSON: OnceLock<String> = OnceLock::new();
+    JSON.get_or_init(|| {
+        let mut doc =
+            serde_json::to_value(ApiDoc::openapi()).expect("an OpenAPI document serialises");
+        camel_case_links(&mut doc);
+        let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value serialises");
+        text.push('\n');
+        text
+    })
+}
+
+/// utoipa 5 writes the fields of a Link Object in snake case (`operation_id`,
+/// `request_body`); OpenAPI and the tools that follow links (schemathesis's
+/// stateful phase) read `operationId`, `operationRef` and `requestBody`.
+fn camel_case_links(doc: &mut Value) {
+    let responses = doc["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+        .filter_map(|op| op.get_mut("responses").and_then(Value::as_object_mut))
+        .flat_map(|responses| responses.values_mut());
+    for response in responses {
+        let Some(links) = response.get_mut("links").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for link in links.values_mut().filter_map(Value::as_object_mut) {
+            for (snake, camel) in [
+                ("operation_id", "operationId"),
+                ("operation_ref", "operationRef"),
+                ("request_body", "requestBody"),
+            ] {
+                if let Some(v) = link.remove(snake) {
+                    link.insert(camel.to_string(), v);
+                }
+            }
+        }
+    }
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/openapi.json", get(openapi_get))
+}
+
+async fn openapi_get() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        document_json(),
+    )
+}
