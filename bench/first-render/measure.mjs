@@ -129,6 +129,19 @@ async function main() {
       ["  instance", "instantiated"],
     ];
     for (const [name, k] of steps) if (times[k].every((x) => x != null)) row(name, times[k]);
+    // The same as per-run steps (medians of each run's difference), less noisy than the
+    // differences of the medians above when the machine is loaded.
+    const gaps = [
+      ["  js loaded -> compile", "js", "compileStart"],
+      ["  .wasm in -> compile", "wasm", "compileStart"],
+      ["  compile+instantiate", "compileStart", "instantiated"],
+      ["  main (render)", "instantiated", "widget"],
+    ];
+    for (const [name, a, b] of gaps) {
+      if (![...times[a], ...times[b]].every((x) => x != null)) continue;
+      const xs = times[a].map((x, i) => times[b][i] - x);
+      console.log(`${name.padEnd(24)}${median(xs).toFixed(1).padStart(8)}`);
+    }
     console.log(`widget loader: ${[...notes].join("; ")}`);
     console.log(`ratio       ${(median(times.widget) / median(times.static)).toFixed(2).padStart(8)}   (widget / static, target <= 2)`);
   } finally {
