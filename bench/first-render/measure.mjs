@@ -29,6 +29,19 @@ function readyProbe() {
   };
   new MutationObserver(ready).observe(document, { childList: true, subtree: true, attributes: true });
   document.addEventListener("DOMContentLoaded", ready);
+  // For the breakdown: when the wasm module is compiled and instantiated (wasm-bindgen's loader
+  // then runs `main`, which renders). Which API the loader used tells whether compile streamed.
+  for (const api of ["instantiateStreaming", "instantiate"]) {
+    const orig = WebAssembly[api];
+    WebAssembly[api] = function (...args) {
+      window.__wasmApi = api;
+      window.__wasmStart = performance.now();
+      return orig.apply(this, args).then((r) => {
+        window.__wasmInstantiated = performance.now();
+        return r;
+      });
+    };
+  }
 }
 
 async function measure(browser, url, expectDocument) {
@@ -42,13 +55,28 @@ async function measure(browser, url, expectDocument) {
     await page.goto(url, { waitUntil: "commit" });
     const handle = await page.waitForFunction(() => window.__firstRender, null, { timeout: 30000, polling: 10 });
     const ms = await handle.jsonValue();
-    // Where the widget's time goes: when its .wasm finished downloading (none for the static form).
-    const wasm = await page.evaluate(() => performance.getEntriesByType("resource").find((r) => r.name.endsWith(".wasm"))?.responseEnd ?? null);
+    // Where the widget's time goes (none of it for the static form): when the HTML, the JS loader and
+    // the .wasm finished downloading, when the wasm was instantiated (compile included); the rest,
+    // up to `ms`, is the Rust `main` building the form. A .wasm fetched twice means the preload
+    // was not reused.
+    const b = await page.evaluate(() => {
+      const res = performance.getEntriesByType("resource");
+      const end = (ext) => res.find((r) => r.name.endsWith(ext))?.responseEnd ?? null;
+      return {
+        html: performance.getEntriesByType("navigation")[0]?.responseEnd ?? null,
+        js: end(".js"),
+        wasm: end(".wasm"),
+        wasmFetches: res.filter((r) => r.name.endsWith(".wasm")).length,
+        wasmApi: window.__wasmApi ?? null,
+        compileStart: window.__wasmStart ?? null,
+        instantiated: window.__wasmInstantiated ?? null,
+      };
+    });
     // Untimed: the form really is live.
     await page.locator('[name="document"]').fill("52998224725");
     const value = await page.locator('[name="document"]').inputValue();
     if (value !== expectDocument) throw new Error(`${url}: [name="document"] reads ${JSON.stringify(value)}, expected ${JSON.stringify(expectDocument)}`);
-    return { ms, wasm };
+    return { ms, ...b };
   } finally {
     await context.close();
   }
@@ -74,7 +102,8 @@ async function main() {
     paylink = await startPaylink({ bin: process.env.PAYLINK_BIN, dist: resolve(process.env.PAYLINK_DIST), name: "bench" });
     browser = await launchBrowser();
     const widgetUrl = paylink.url + "/";
-    const times = { static: [], widget: [], wasm: [] };
+    const times = { static: [], widget: [], html: [], js: [], wasm: [], compileStart: [], instantiated: [] };
+    const notes = new Set();
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Interleaved, so drift in machine load hits both alike.
       const s = await measure(browser, staticUrl, "52998224725");
@@ -82,7 +111,8 @@ async function main() {
       if (i >= WARMUP) {
         times.static.push(s.ms);
         times.widget.push(w.ms);
-        times.wasm.push(w.wasm);
+        for (const k of ["html", "js", "wasm", "compileStart", "instantiated"]) times[k].push(w[k]);
+        notes.add(`WebAssembly.${w.wasmApi}, .wasm fetched ${w.wasmFetches}x`);
       }
     }
     const ms = (x) => x.toFixed(1).padStart(8);
@@ -91,7 +121,28 @@ async function main() {
     console.log(`${"".padEnd(12)}${"median".padStart(8)}${"min".padStart(8)}${"max".padStart(8)}`);
     row("static-form", times.static);
     row("widget", times.widget);
-    if (times.wasm.every((x) => x != null)) row("  .wasm in", times.wasm);
+    const steps = [
+      ["  html in", "html"],
+      ["  js in", "js"],
+      ["  .wasm in", "wasm"],
+      ["  compile", "compileStart"],
+      ["  instance", "instantiated"],
+    ];
+    for (const [name, k] of steps) if (times[k].every((x) => x != null)) row(name, times[k]);
+    // The same as per-run steps (medians of each run's difference), less noisy than the
+    // differences of the medians above when the machine is loaded.
+    const gaps = [
+      ["  js loaded -> compile", "js", "compileStart"],
+      ["  .wasm in -> compile", "wasm", "compileStart"],
+      ["  compile+instantiate", "compileStart", "instantiated"],
+      ["  main (render)", "instantiated", "widget"],
+    ];
+    for (const [name, a, b] of gaps) {
+      if (![...times[a], ...times[b]].every((x) => x != null)) continue;
+      const xs = times[a].map((x, i) => times[b][i] - x);
+      console.log(`${name.padEnd(24)}${median(xs).toFixed(1).padStart(8)}`);
+    }
+    console.log(`widget loader: ${[...notes].join("; ")}`);
     console.log(`ratio       ${(median(times.widget) / median(times.static)).toFixed(2).padStart(8)}   (widget / static, target <= 2)`);
   } finally {
     await browser?.close().catch(() => {});
