@@ -4,8 +4,7 @@
 //! middle of creations loses no acknowledged invoice and leaves none half-written.
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -90,23 +89,7 @@ async fn two_instances_share_the_data_and_deliver_each_event_once() {
 
 /// A served binary: the child and its address.
 fn serve(db: &str) -> (Child, String) {
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("paylink listening on ")
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
-    (child, addr)
+    serve_binary(&["--db", db])
 }
 
 /// An invoice the server acknowledged: its id, installment count and price in cents.

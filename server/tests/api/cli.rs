@@ -3,6 +3,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
+use crate::helpers::serve_binary;
+
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -40,23 +42,8 @@ async fn token_create_then_serve_then_use_the_token() {
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
 
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-        .arg(&db)
-        .args(["--public-url", "https://pay.loja.example"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("paylink listening on ")
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
+    let (mut child, addr) =
+        serve_binary(&["--db", &db, "--public-url", "https://pay.loja.example"]);
 
     let client = reqwest::Client::new();
     assert_eq!(
@@ -152,30 +139,7 @@ fn paylink(args: &[&str], db: &str) -> String {
 }
 
 fn serve(db: &str) -> (std::process::Child, String) {
-    let mut child = Command::new(BIN)
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--allow-insecure-webhooks",
-            "--db",
-        ])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    (
-        child,
-        line.trim()
-            .strip_prefix("paylink listening on ")
-            .unwrap()
-            .to_string(),
-    )
+    serve_binary(&["--allow-insecure-webhooks", "--db", db])
 }
 
 /// The README's merchant story: webhooks registered with the CLI while the

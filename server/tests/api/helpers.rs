@@ -308,3 +308,26 @@ pub fn with(mut base: Value, patch: Value) -> Value {
     }
     base
 }
+
+/// `paylink serve --listen 127.0.0.1:0 ARGS` as a separate process (the real
+/// binary), and the address it prints once it listens.
+pub fn serve_binary<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("paylink listening on ")
+        .unwrap_or_else(|| panic!("serve printed {line:?}"))
+        .to_string();
+    (child, addr)
+}

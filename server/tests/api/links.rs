@@ -645,8 +645,6 @@ async fn cors_answers_configured_origins_only() {
 /// limiter sees the client's address (connection info) over real sockets.
 #[tokio::test]
 async fn serve_flags_set_the_budget_and_the_allowed_origins() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("serve.db");
     let out = Command::new(BIN)
@@ -686,31 +684,16 @@ async fn serve_flags_set_the_budget_and_the_allowed_origins() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--allowed-origin"));
 
-    let mut child = Command::new(BIN)
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--public-rate-limit",
-            "1",
-        ])
-        .args(["--allowed-origin", "https://loja.example", "--token-file"])
-        .arg(&token_file)
-        .arg("--db")
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("paylink listening on ")
-        .unwrap()
-        .to_string();
+    let (mut child, addr) = serve_binary(&[
+        std::ffi::OsStr::new("--public-rate-limit"),
+        "1".as_ref(),
+        "--allowed-origin".as_ref(),
+        "https://loja.example".as_ref(),
+        "--token-file".as_ref(),
+        token_file.as_os_str(),
+        "--db".as_ref(),
+        db.as_os_str(),
+    ]);
     let client = reqwest::Client::new();
     let url = format!("{addr}/api/links/doacao/customers");
     let mut statuses = Vec::new();
