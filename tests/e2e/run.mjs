@@ -33,6 +33,19 @@ const traffic = [];
 const snapshots = [];
 
 /** A fresh browser context whose traffic is recorded; `api` lists its /api requests. */
+// Runs a test's body on a fresh page; a failure carries the page's console problems.
+async function withPage(body, options) {
+  const s = await openPage(browser, options);
+  try {
+    await body(s);
+  } catch (e) {
+    e.problems = s.problems;
+    throw e;
+  } finally {
+    await s.close();
+  }
+}
+
 async function openPage(browser, options = {}) {
   const context = await browser.newContext({ locale: "pt-BR", ...options });
   const pending = [];
@@ -227,10 +240,9 @@ let MERCHANT;
 let THIRD;
 const LINK = "curso-rust";
 
-test("whole flow: invalid customer -> errors, no request; customer; 3-installment invoice; detail; payment link -> payer view", async () => {
-  const s = await openPage(browser);
-  const { page, api } = s;
-  try {
+test("whole flow: invalid customer -> errors, no request; customer; 3-installment invoice; detail; payment link -> payer view", () =>
+  withPage(async (s) => {
+    const { page, api } = s;
     await page.goto(server.url + "/");
     await byName(page, "fullName").waitFor({ timeout: WAIT });
 
@@ -327,13 +339,7 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     assert(!/webhook/i.test(payerText), "the payer view mentions webhooks");
     assertEqual(await page.locator("input, select, textarea").count(), 0, "form controls on the payer view");
     await s.snapshot("payer view");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
 /** Presses Tab until the focused element matches `selector` (at most 40 times). */
 async function tabTo(page, selector) {
@@ -354,10 +360,9 @@ async function keyToOption(page, key, value) {
   throw new Error(`keyboard: ${key} did not reach option ${value}`);
 }
 
-test("keyboard only: customer form and installment invoice with Tab, typing and Enter", async () => {
-  const s = await openPage(browser);
-  const { page } = s;
-  try {
+test("keyboard only: customer form and installment invoice with Tab, typing and Enter", () =>
+  withPage(async (s) => {
+    const { page } = s;
     await page.goto(server.url + "/");
     await byName(page, "fullName").waitFor({ timeout: WAIT });
 
@@ -415,18 +420,11 @@ test("keyboard only: customer form and installment invoice with Tab, typing and 
     await page.waitForURL(created.url, { timeout: WAIT });
     await until(async () => (await readInstallments(page)).length === 3, "3 installment rows on the payer view");
     await s.snapshot("keyboard: payer view");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
-test("server-side error lands on its field: unknown customerId -> 422 errors.customerId on [name=customerId]", async () => {
-  const s = await openPage(browser);
-  const { page } = s;
-  try {
+test("server-side error lands on its field: unknown customerId -> 422 errors.customerId on [name=customerId]", () =>
+  withPage(async (s) => {
+    const { page } = s;
     await page.goto(server.url + "/");
     // The merchant already has a customer id: go straight to the invoice form.
     await page.getByRole("button", { name: /ID do cliente/i }).click();
@@ -452,18 +450,11 @@ test("server-side error lands on its field: unknown customerId -> 422 errors.cus
       page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120)),
     );
     await s.snapshot("invoice form with a server error");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
-test("contract: every control has its API path as name and a visible <label for>", async () => {
-  const s = await openPage(browser);
-  const { page } = s;
-  try {
+test("contract: every control has its API path as name and a visible <label for>", () =>
+  withPage(async (s) => {
+    const { page } = s;
     await page.goto(server.url + "/");
     await byName(page, "fullName").waitFor({ timeout: WAIT });
     const check = () =>
@@ -491,13 +482,7 @@ test("contract: every control has its API path as name and a visible <label for>
     await page.getByRole("button", { name: /webhook/i }).click();
     await byName(page, "webhooks[0].url").waitFor({ timeout: WAIT });
     assertEqual(await check(), [], "invoice form controls without a name or visible label");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
 const AXE = join(dirname(fileURLToPath(import.meta.url)), "../../node_modules/axe-core/axe.min.js");
 
@@ -534,11 +519,10 @@ async function createInvoiceViaProxy() {
   });
 }
 
-test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the forms (with errors), detail and payer view", async () => {
-  // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
-  const s = await openPage(browser, { bypassCSP: true });
-  const { page } = s;
-  try {
+test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the forms (with errors), detail and payer view", () =>
+  withPage(async (s) => {
+    // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
+    const { page } = s;
     const found = [];
     await page.goto(server.url + "/");
     await byName(page, "fullName").waitFor({ timeout: WAIT });
@@ -566,13 +550,7 @@ test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the forms (wit
     await until(async () => (await readInstallments(page)).length === 3, "3 installment rows on the payer view");
     found.push(...(await axeViolations(page, "payer view")));
     assertEqual(found, [], "axe-core violations");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }, { bypassCSP: true }));
 
 /** Every file under `dir`, decompressed when it is .gz or .br. */
 function distFiles(dir) {
@@ -835,10 +813,9 @@ async function checkCodes(root, cents) {
   }
 }
 
-test("embed.js: a merchant page on another origin gets the link in an iframe that fits its content; the payer pays; the page hears every event", async () => {
-  const s = await openPage(browser);
-  const { page } = s;
-  try {
+test("embed.js: a merchant page on another origin gets the link in an iframe that fits its content; the payer pays; the page hears every event", () =>
+  withPage(async (s) => {
+    const { page } = s;
     // Every height the frame ever has, from the moment embed.js adds it.
     await page.addInitScript(() => {
       window.__frameHeights = [];
@@ -911,18 +888,11 @@ test("embed.js: a merchant page on another origin gets the link in an iframe tha
     // The skeleton: from the start, never the 2 px or 150 px frame of an empty iframe.
     const heights = await page.evaluate(() => window.__frameHeights);
     assert(heights.length > 2 && Math.min(...heights) >= 300, `frame heights while loading and after: ${JSON.stringify(heights)}`);
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
-test("direct mount: mount.js in a merchant page with the README's CSP; the widget calls the proxy cross-origin; events on the element", async () => {
-  const s = await openPage(browser);
-  const { page } = s;
-  try {
+test("direct mount: mount.js in a merchant page with the README's CSP; the widget calls the proxy cross-origin; events on the element", () =>
+  withPage(async (s) => {
+    const { page } = s;
     await page.goto(`${MERCHANT}/mount.html`);
     const ready = await shopEvent(page, "paylink:ready");
     assertEqual([ready.target, ready.detail], ["checkout", { link: LINK }], "paylink:ready, dispatched on the mount element");
@@ -959,18 +929,11 @@ test("direct mount: mount.js in a merchant page with the README's CSP; the widge
     assertEqual([paid.target, paid.detail], ["checkout", { invoiceId: created.id, installment: 1, allPaid: false }], "paylink:paid");
     // The README's CSP was enough: nothing was refused.
     assertEqual(s.problems.filter((p) => /Content Security Policy|Refused/i.test(p)), [], "CSP violations");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
-test("foreign origin: forged messages to the merchant page and to the widget are ignored; the real parent's are not", async () => {
-  const s = await openPage(browser);
-  const { page } = s;
-  try {
+test("foreign origin: forged messages to the merchant page and to the widget are ignored; the real parent's are not", () =>
+  withPage(async (s) => {
+    const { page } = s;
     await page.goto(`${MERCHANT}/index.html`);
     await shopEvent(page, "paylink:ready");
     const frame = await linkFrame(page);
@@ -998,13 +961,7 @@ test("foreign origin: forged messages to the merchant page and to the widget are
     // The same message from the real parent, through embed.js, is obeyed.
     await page.evaluate(() => document.querySelector("iframe:not(#stranger)").parentElement.paylinkOptions({ locale: "en" }));
     await until(async () => (await label.textContent()).trim() === "Full name *", "the widget switched to English on its parent's message", async () => label.textContent());
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
 test("a tampered invoice through the link is refused with a 422 envelope (price, terms), the honest one is accepted", async () => {
   const headers = { "Content-Type": "application/json", Origin: MERCHANT };
@@ -1030,10 +987,9 @@ test("a tampered invoice through the link is refused with a 422 envelope (price,
   assertEqual(ok.status, 200, `the honest request: ${JSON.stringify(ok.body).slice(0, 300)}`);
 });
 
-test("static host: dist/ served from another origin finds its proxy in config.json", async () => {
-  const s = await openPage(browser);
-  const { page } = s;
-  try {
+test("static host: dist/ served from another origin finds its proxy in config.json", () =>
+  withPage(async (s) => {
+    const { page } = s;
     await page.addInitScript(() => {
       window.__ready = [];
       document.addEventListener("paylink:ready", (e) => window.__ready.push(e.detail));
@@ -1043,18 +999,11 @@ test("static host: dist/ served from another origin finds its proxy in config.js
     assertEqual((await linkRes).status(), 200, "GET of the link on the proxy named by config.json");
     await page.getByRole("heading", { name: "Curso de Rust" }).waitFor({ timeout: WAIT });
     await until(() => page.evaluate(() => window.__ready.length === 1), "paylink:ready on document");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
-test("paylink:error: an unknown link is critical (not_found); a refused creation is not (rate_limited), and the payer sees why", async () => {
-  const s = await openPage(browser);
-  const { page } = s;
-  try {
+test("paylink:error: an unknown link is critical (not_found); a refused creation is not (rate_limited), and the payer sees why", () =>
+  withPage(async (s) => {
+    const { page } = s;
     await page.goto(`${MERCHANT}/unknown-link.html`);
     const err = await shopEvent(page, "paylink:error");
     assertEqual([err.detail.severity, err.detail.cause], ["critical", "not_found"], "paylink:error for an unknown link");
@@ -1079,18 +1028,11 @@ test("paylink:error: an unknown link is critical (not_found); a refused creation
     const refused = await shopEvent(page, "paylink:error");
     assertEqual(refused.detail, { severity: "non_critical", cause: "rate_limited", message }, "paylink:error for a refused creation");
     await until(async () => (await page.getByRole("alert").textContent().catch(() => "")).includes(message), "the envelope's message in the form's alert");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }));
 
-test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the link page (with errors) and the directly mounted widget", async () => {
-  const s = await openPage(browser, { bypassCSP: true });
-  const { page } = s;
-  try {
+test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the link page (with errors) and the directly mounted widget", () =>
+  withPage(async (s) => {
+    const { page } = s;
     const found = [];
     await page.goto(`${server.url}/l/${LINK}`);
     await byName(page, "fullName").waitFor({ timeout: WAIT });
@@ -1102,13 +1044,7 @@ test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the link page 
     await byName(page, "fullName").waitFor({ timeout: WAIT });
     found.push(...(await axeViolations(page, "mounted link page")));
     assertEqual(found, [], "axe-core violations");
-  } catch (e) {
-    e.problems = s.problems;
-    throw e;
-  } finally {
-    await s.close();
-  }
-});
+  }, { bypassCSP: true }));
 
 // ---------------------------------------------------------------- main
 
