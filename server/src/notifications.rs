@@ -703,6 +703,7 @@ impl Notifier {
                 ("pending", Some(next), Some(e), None)
             }
         };
+        let _w = self.db.lock_writes().await;
         sqlx::query(
             "UPDATE notification_sends SET status = $1, attempts = $2,
                     next_attempt_at = COALESCE($3, next_attempt_at), last_error = $4, sent_at = $5,
