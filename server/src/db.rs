@@ -161,14 +161,33 @@ pub struct Application {
 
 /// Every row of an invoice, as the detail operation needs them.
 pub struct InvoiceRows {
+    /// The invoice's columns under their own names (and more).
     pub invoice: DbRow,
     pub customer: CustomerDetail,
+    /// One row per installment, in order, its columns prefixed `i_`.
     pub installments: Vec<DbRow>,
     pub payment_types: Vec<String>,
-    pub notifications: Vec<DbRow>,
-    pub webhooks: Vec<DbRow>,
+    pub notifications: Vec<NotificationRow>,
+    pub webhooks: Vec<WebhookRow>,
     /// Each scheduled notification send, with its notification's id.
     pub notification_sends: Vec<(String, paylink_model::NotificationSend)>,
+}
+
+/// A stored notification config of an invoice.
+pub struct NotificationRow {
+    pub id: String,
+    pub kind: String,
+    pub channel: String,
+    pub period: Option<i64>,
+    pub created_at: String,
+}
+
+/// A stored webhook of an invoice.
+pub struct WebhookRow {
+    pub id: String,
+    pub hook_type: String,
+    pub url: String,
+    pub created_at: String,
 }
 
 impl Db {
@@ -491,58 +510,125 @@ impl Db {
     }
 
     /// All rows of an invoice of `app_id`, or `None` (unknown, deleted, or
-    /// another application's: indistinguishable to the caller).
+    /// another application's: indistinguishable to the caller). Two
+    /// statements on one connection: every statement is a round trip to the
+    /// connection (on SQLite, to its worker thread), and the trips, not the
+    /// queries, are what this operation costs.
     pub async fn load_invoice(
         &self,
         app_id: &str,
         id: &str,
     ) -> Result<Option<InvoiceRows>, DbError> {
-        let Some(invoice) = sqlx::query(
+        let mut conn = self.pool.acquire().await?;
+        // The invoice, its customer (deleted or not: an invoice keeps its
+        // payer) and the customer's address, repeated on each installment.
+        // Every invoice has at least one installment; the LEFT JOIN keeps
+        // the invoice even if one had none.
+        let rows = sqlx::query(
             // A BOOLEAN column reaches sqlx::Any as a type SQLite's driver
             // cannot map; as an integer expression it reads alike on both.
-            "SELECT id, customer_id, external_id, description, invoice_type, price_cents,
-                    CASE WHEN price_by_customer THEN 1 ELSE 0 END AS price_by_customer, due_date,
-                    installment_count, frequency, end_date, end_installment, end_subscription, redirect_to, created_at
-             FROM invoices WHERE id = $1 AND application_id = $2 AND deleted_at IS NULL",
+            "SELECT v.id, v.customer_id, v.external_id, v.description, v.invoice_type, v.price_cents,
+                    CASE WHEN v.price_by_customer THEN 1 ELSE 0 END AS price_by_customer, v.due_date,
+                    v.installment_count, v.frequency, v.end_date, v.end_installment, v.end_subscription,
+                    v.redirect_to, v.created_at,
+                    c.full_name AS c_full_name, c.document AS c_document, c.business AS c_business,
+                    c.email AS c_email, c.user_id AS c_user_id, c.application_id AS c_application_id,
+                    c.phone AS c_phone, a.id AS c_address_id, c.observations AS c_observations,
+                    c.created_at AS c_created_at, c.deleted_at AS c_deleted_at,
+                    i.id AS i_id, i.number AS i_number, i.price_cents AS i_price_cents,
+                    i.price_paid_cents AS i_price_paid_cents, i.due_date AS i_due_date, i.status AS i_status,
+                    i.created_at AS i_created_at, i.updated_at AS i_updated_at, i.deleted_at AS i_deleted_at,
+                    i.last_view_at AS i_last_view_at, i.paid_at AS i_paid_at,
+                    i.payment_received_at AS i_payment_received_at, i.views_count AS i_views_count
+             FROM invoices v
+             JOIN customers c ON c.id = v.customer_id AND c.application_id = v.application_id
+             LEFT JOIN addresses a ON a.customer_id = c.id
+             LEFT JOIN installments i ON i.invoice_id = v.id
+             WHERE v.id = $1 AND v.application_id = $2 AND v.deleted_at IS NULL
+             ORDER BY i.number",
         )
         .bind(id)
         .bind(app_id)
-        .fetch_optional(&self.pool)
-        .await?
-        else {
+        .fetch_all(&mut *conn)
+        .await?;
+        let Some(first) = rows.first() else {
             return Ok(None);
         };
-        let customer_id: String = invoice.get("customer_id");
-        let Some(customer) = self.find_customer(app_id, &customer_id, true).await? else {
-            return Ok(None);
+        let customer = CustomerDetail {
+            id: first.get("customer_id"),
+            full_name: first.get("c_full_name"),
+            document: first.get("c_document"),
+            business: first.get("c_business"),
+            email: first.get("c_email"),
+            user_id: first.get("c_user_id"),
+            application_id: first.get("c_application_id"),
+            phone: first.get("c_phone"),
+            address_id: first.get("c_address_id"),
+            observations: first.get("c_observations"),
+            created_at: first.get("c_created_at"),
+            deleted_at: first.get("c_deleted_at"),
         };
-        let installments = sqlx::query(
-            "SELECT id, number, price_cents, price_paid_cents, due_date, status, created_at, updated_at, deleted_at,
-                    last_view_at, paid_at, payment_received_at, views_count
-             FROM installments WHERE invoice_id = $1 ORDER BY number",
+        // Payment types, notification configs, webhooks and notification
+        // sends in one statement: `kind` tells them apart, `o1`..`o4` order
+        // each kind as its own query did (a send of no installment sorts
+        // first, explicitly: SQLite puts NULL first and PostgreSQL last).
+        // Typed NULLs, because PostgreSQL types each UNION column once.
+        let extras = sqlx::query(
+            "SELECT 'p' AS kind, CAST(NULL AS TEXT) AS id, payment_type AS t1, CAST(NULL AS TEXT) AS t2,
+                    CAST(NULL AS TEXT) AS t3, CAST(NULL AS BIGINT) AS n1,
+                    position AS o1, CAST(NULL AS TEXT) AS o2, CAST(0 AS BIGINT) AS o3, CAST(NULL AS TEXT) AS o4
+             FROM invoice_payment_types WHERE invoice_id = $1
+             UNION ALL
+             SELECT 'n', id, type, channel, created_at, period, position, NULL, 0, NULL
+             FROM invoice_notifications WHERE invoice_id = $1
+             UNION ALL
+             SELECT 'w', id, hook_type, url, created_at, NULL, position, NULL, 0, NULL
+             FROM invoice_webhooks WHERE invoice_id = $1
+             UNION ALL
+             SELECT 's', s.notification_id, s.status, s.due_at, s.sent_at, n.number,
+                    0, s.due_at, COALESCE(n.number, 0), s.created_at
+             FROM notification_sends s LEFT JOIN installments n ON n.id = s.installment_id
+             WHERE s.invoice_id = $1
+             ORDER BY kind, o1, o2, o3, o4",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *conn)
         .await?;
-        let payment_types = sqlx::query("SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position")
-            .bind(id)
-            .fetch_all(&self.pool)
-            .await?
+        let (mut payment_types, mut notifications, mut webhooks, mut notification_sends) =
+            (vec![], vec![], vec![], vec![]);
+        for r in &extras {
+            match r.get::<&str, _>("kind") {
+                "p" => payment_types.push(r.get("t1")),
+                "n" => notifications.push(NotificationRow {
+                    id: r.get("id"),
+                    kind: r.get("t1"),
+                    channel: r.get("t2"),
+                    period: r.get("n1"),
+                    created_at: r.get("t3"),
+                }),
+                "w" => webhooks.push(WebhookRow {
+                    id: r.get("id"),
+                    hook_type: r.get("t1"),
+                    url: r.get("t2"),
+                    created_at: r.get("t3"),
+                }),
+                _ => notification_sends.push((
+                    r.get("id"),
+                    paylink_model::NotificationSend {
+                        installment: r.get::<Option<i64>, _>("n1").map(|n| n as u32),
+                        due_at: r.get("t2"),
+                        status: r.get("t1"),
+                        sent_at: r.get("t3"),
+                    },
+                )),
+            }
+        }
+        let installments = rows
             .iter()
-            .map(|r| r.get("payment_type"))
+            .filter(|r| r.get::<Option<&str>, _>("i_id").is_some())
+            .cloned()
             .collect();
-        let notifications = sqlx::query(
-            "SELECT id, type, channel, period, created_at FROM invoice_notifications WHERE invoice_id = $1 ORDER BY position",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
-        let webhooks = sqlx::query(
-            "SELECT id, hook_type, url, created_at FROM invoice_webhooks WHERE invoice_id = $1 ORDER BY position",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
+        let invoice = rows.into_iter().next().expect("checked above");
         Ok(Some(InvoiceRows {
             invoice,
             customer,
@@ -550,7 +636,7 @@ impl Db {
             payment_types,
             notifications,
             webhooks,
-            notification_sends: crate::notifications::sends_of_invoice(&self.pool, id).await?,
+            notification_sends,
         }))
     }
 }
