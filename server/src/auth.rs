@@ -58,7 +58,9 @@ pub fn parse_token(token: &str) -> Option<(String, String)> {
 /// and if one is added, a revoked token keeps working at most that long in a
 /// running server unless it also clears this cache.
 #[derive(Clone, Default)]
-pub struct TokenCache(Arc<Mutex<HashMap<[u8; 32], (Application, Instant)>>>);
+pub struct TokenCache(Arc<Mutex<HashMap<TokenDigest, (Application, Instant)>>>);
+
+type TokenDigest = [u8; 32];
 
 impl TokenCache {
     pub const TTL: Duration = Duration::from_secs(30);
@@ -66,7 +68,7 @@ impl TokenCache {
     /// valid tokens are presented within one TTL.
     pub const MAX: usize = 1024;
 
-    fn key(token: &str) -> [u8; 32] {
+    fn key(token: &str) -> TokenDigest {
         Sha256::digest(token.as_bytes()).into()
     }
 

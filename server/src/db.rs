@@ -424,56 +424,72 @@ impl Db {
         .bind(created_at)
         .execute(&mut **tx)
         .await?;
+        // Each list in one multi-row INSERT: a statement is a round trip.
+        use crate::events::values_placeholders as values;
+        let sql = format!(
+            "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at)
+             VALUES {}",
+            values(plan.len(), 8)
+        );
+        let mut q = sqlx::query(&sql);
         for (p, created) in plan.iter().zip(&created.installments) {
-            sqlx::query(
-                "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at)
-                 VALUES ($1, $2, $3, $4, 0, $5, 'WAITING_PAYMENT', $6)",
-            )
-            .bind(&created.id)
-            .bind(id)
-            .bind(p.number as i64)
-            .bind(p.price_cents)
-            .bind(p.due_date.to_string())
-            .bind(created_at)
-            .execute(&mut **tx)
-            .await?;
-        }
-        for (pos, t) in inv.payment_types.iter().enumerate() {
-            sqlx::query("INSERT INTO invoice_payment_types (invoice_id, position, payment_type) VALUES ($1, $2, $3)")
+            q = q
+                .bind(&created.id)
                 .bind(id)
-                .bind(pos as i64)
-                .bind(t.as_str())
-                .execute(&mut **tx)
-                .await?;
+                .bind(p.number as i64)
+                .bind(p.price_cents)
+                .bind(0_i64)
+                .bind(p.due_date.to_string())
+                .bind("WAITING_PAYMENT")
+                .bind(created_at);
         }
-        for (pos, n) in inv.notifications.iter().enumerate() {
-            sqlx::query(
+        q.execute(&mut **tx).await?;
+        if !inv.payment_types.is_empty() {
+            let sql = format!(
+                "INSERT INTO invoice_payment_types (invoice_id, position, payment_type) VALUES {}",
+                values(inv.payment_types.len(), 3)
+            );
+            let mut q = sqlx::query(&sql);
+            for (pos, t) in inv.payment_types.iter().enumerate() {
+                q = q.bind(id).bind(pos as i64).bind(t.as_str());
+            }
+            q.execute(&mut **tx).await?;
+        }
+        if !inv.notifications.is_empty() {
+            let sql = format!(
                 "INSERT INTO invoice_notifications (id, invoice_id, position, type, channel, period, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(new_id())
-            .bind(id)
-            .bind(pos as i64)
-            .bind(n.kind.as_str())
-            .bind(n.channel.as_str())
-            .bind(n.period.map(|p| p as i64))
-            .bind(created_at)
-            .execute(&mut **tx)
-            .await?;
+                 VALUES {}",
+                values(inv.notifications.len(), 7)
+            );
+            let mut q = sqlx::query(&sql);
+            for (pos, n) in inv.notifications.iter().enumerate() {
+                q = q
+                    .bind(new_id())
+                    .bind(id)
+                    .bind(pos as i64)
+                    .bind(n.kind.as_str())
+                    .bind(n.channel.as_str())
+                    .bind(n.period.map(|p| p as i64))
+                    .bind(created_at);
+            }
+            q.execute(&mut **tx).await?;
         }
-        for (pos, w) in inv.webhooks.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO invoice_webhooks (id, invoice_id, position, hook_type, url, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(new_id())
-            .bind(id)
-            .bind(pos as i64)
-            .bind(w.hook_type.as_str())
-            .bind(&w.url)
-            .bind(created_at)
-            .execute(&mut **tx)
-            .await?;
+        if !inv.webhooks.is_empty() {
+            let sql = format!(
+                "INSERT INTO invoice_webhooks (id, invoice_id, position, hook_type, url, created_at) VALUES {}",
+                values(inv.webhooks.len(), 6)
+            );
+            let mut q = sqlx::query(&sql);
+            for (pos, w) in inv.webhooks.iter().enumerate() {
+                q = q
+                    .bind(new_id())
+                    .bind(id)
+                    .bind(pos as i64)
+                    .bind(w.hook_type.as_str())
+                    .bind(&w.url)
+                    .bind(created_at);
+            }
+            q.execute(&mut **tx).await?;
         }
         // The outbox: INVOICE_CREATED, and PAYMENT_GENERATED for each
         // installment's charge, committed with the invoice itself.
@@ -485,7 +501,7 @@ impl Db {
             installment,
             method: None,
         };
-        crate::events::record(&mut tx, event(HookType::InvoiceCreated, None)).await?;
+        let mut events = vec![event(HookType::InvoiceCreated, None)];
         for i in &created.installments {
             let snapshot = crate::events::InstallmentSnapshot {
                 id: i.id.clone(),
@@ -495,17 +511,21 @@ impl Db {
                 status: i.status.as_str().to_string(),
                 due_date: i.due_date.clone(),
             };
-            crate::events::record(&mut tx, event(HookType::PaymentGenerated, Some(snapshot)))
-                .await?;
+            events.push(event(HookType::PaymentGenerated, Some(snapshot)));
         }
-        // Payer notifications of the new installments, in the same transaction.
-        let new: Vec<_> = created
-            .installments
-            .iter()
-            .zip(plan)
-            .map(|(i, p)| (i.id.as_str(), p.number, p.due_date))
-            .collect();
-        crate::notifications::schedule_for_new_installments(&mut tx, id, &new).await?;
+        crate::events::record_all(&mut tx, &events).await?;
+        // Payer notifications of the new installments, in the same
+        // transaction (a new invoice's configs are the request's: none, no
+        // sends, and no query to find that out).
+        if !inv.notifications.is_empty() {
+            let new: Vec<_> = created
+                .installments
+                .iter()
+                .zip(plan)
+                .map(|(i, p)| (i.id.as_str(), p.number, p.due_date))
+                .collect();
+            crate::notifications::schedule_for_new_installments(&mut tx, id, &new).await?;
+        }
         tx.commit().await
     }
 
