@@ -510,6 +510,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         allow_insecure_webhooks: args.allow_insecure_webhooks,
         db,
         public_url: Arc::from(public_url.as_str()),
+        tokens: Default::default(),
     };
     for o in &args.allowed_origin {
         check_origin(o, "--allowed-origin")?;

@@ -33,13 +33,116 @@ pub struct NewEvent<'a> {
     pub method: Option<PaymentType>,
 }
 
-/// Records the event and one pending delivery per target webhook: the
-/// invoice's own webhooks of that type if it has any, otherwise the
-/// application's (spec rule 3). Returns the event id.
-pub async fn record(tx: &mut Tx<'_>, ev: NewEvent<'_>) -> Result<String, DbError> {
-    let id = new_id();
+/// `($1, $2, $3), ($4, $5, $6)`: the VALUES of a multi-row INSERT of `rows`
+/// rows of `cols` columns, so a batch is one statement (one round trip).
+pub fn values_placeholders(rows: usize, cols: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let row: Vec<String> = (1..=cols).map(|c| format!("${}", r * cols + c)).collect();
+            format!("({})", row.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// [`record`] for several events of one invoice (all with the same
+/// `application_id` and `invoice_id`), in three statements at most instead
+/// of three per event: the events, their target webhooks, the deliveries.
+/// Returns the event ids.
+pub async fn record_all(tx: &mut Tx<'_>, evs: &[NewEvent<'_>]) -> Result<Vec<String>, DbError> {
+    let Some(first) = evs.first() else {
+        return Ok(Vec::new());
+    };
+    let (app_id, invoice_id) = (first.application_id, first.invoice_id);
+    assert!(
+        evs.iter()
+            .all(|e| e.application_id == app_id && e.invoice_id == invoice_id),
+        "record_all takes the events of one invoice"
+    );
     let now = now_iso();
-    let payload = json!({
+    let ids: Vec<String> = evs.iter().map(|_| new_id()).collect();
+    let payloads: Vec<String> = evs
+        .iter()
+        .zip(&ids)
+        .map(|(ev, id)| payload(ev, id, &now))
+        .collect();
+    let sql = format!(
+        "INSERT INTO events (id, application_id, invoice_id, installment_id, type, payload, created_at) VALUES {}",
+        values_placeholders(evs.len(), 7)
+    );
+    let mut insert = sqlx::query(&sql);
+    for ((ev, id), payload) in evs.iter().zip(&ids).zip(&payloads) {
+        insert = insert
+            .bind(id)
+            .bind(ev.application_id)
+            .bind(ev.invoice_id)
+            .bind(ev.installment.as_ref().map(|i| i.id.as_str()))
+            .bind(ev.kind.as_str())
+            .bind(payload)
+            .bind(&now);
+    }
+    insert.execute(&mut **tx).await?;
+
+    // Every enabled webhook of the invoice and of the application, in the
+    // order `record` uses; each event then picks its targets by type.
+    let hooks = sqlx::query(
+        "SELECT 'invoice' AS source, id, url, hook_type, position AS o1, CAST(NULL AS TEXT) AS o2
+         FROM invoice_webhooks WHERE invoice_id = $1 AND disabled_at IS NULL
+         UNION ALL
+         SELECT 'application', id, url, hook_type, 0, created_at
+         FROM app_webhooks WHERE application_id = $2 AND disabled_at IS NULL
+         ORDER BY source DESC, o1, o2",
+    )
+    .bind(invoice_id)
+    .bind(app_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut deliveries: Vec<(&str, &str, String, String)> = Vec::new();
+    for (ev, id) in evs.iter().zip(&ids) {
+        let of = |source: &str| {
+            hooks
+                .iter()
+                .filter(|h| {
+                    h.get::<&str, _>("source") == source
+                        && h.get::<&str, _>("hook_type") == ev.kind.as_str()
+                })
+                .map(|h| (h.get::<String, _>("id"), h.get::<String, _>("url")))
+                .collect::<Vec<_>>()
+        };
+        let (source, targets) = match of("invoice") {
+            t if t.is_empty() => ("application", of("application")),
+            t => ("invoice", t),
+        };
+        for (webhook_id, url) in targets {
+            deliveries.push((id.as_str(), source, webhook_id, url));
+        }
+    }
+    if !deliveries.is_empty() {
+        let sql = format!(
+            "INSERT INTO deliveries (id, event_id, webhook_source, webhook_id, url, status, attempts, next_attempt_at, created_at, updated_at) VALUES {}",
+            values_placeholders(deliveries.len(), 10)
+        );
+        let mut insert = sqlx::query(&sql);
+        for (event_id, source, webhook_id, url) in &deliveries {
+            insert = insert
+                .bind(new_id())
+                .bind(*event_id)
+                .bind(*source)
+                .bind(webhook_id)
+                .bind(url)
+                .bind("pending")
+                .bind(0_i64)
+                .bind(&now)
+                .bind(&now)
+                .bind(&now);
+        }
+        insert.execute(&mut **tx).await?;
+    }
+    Ok(ids)
+}
+
+fn payload(ev: &NewEvent<'_>, id: &str, now: &str) -> String {
+    json!({
         "id": id,
         "type": ev.kind.as_str(),
         "timestamp": now,
@@ -50,7 +153,16 @@ pub async fn record(tx: &mut Tx<'_>, ev: NewEvent<'_>) -> Result<String, DbError
             "method": ev.method.map(|m| m.as_str()),
         }
     })
-    .to_string();
+    .to_string()
+}
+
+/// Records the event and one pending delivery per target webhook: the
+/// invoice's own webhooks of that type if it has any, otherwise the
+/// application's (spec rule 3). Returns the event id.
+pub async fn record(tx: &mut Tx<'_>, ev: NewEvent<'_>) -> Result<String, DbError> {
+    let id = new_id();
+    let now = now_iso();
+    let payload = payload(&ev, &id, &now);
     sqlx::query(
         "INSERT INTO events (id, application_id, invoice_id, installment_id, type, payload, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)",

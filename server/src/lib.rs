@@ -44,6 +44,8 @@ pub struct AppState {
     pub public_url: Arc<str>,
     /// Accept http:// and internal webhook hosts (local tests only).
     pub allow_insecure_webhooks: bool,
+    /// Tokens verified in the last few seconds (authentication without a query).
+    pub tokens: auth::TokenCache,
 }
 
 impl AppState {

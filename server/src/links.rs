@@ -99,6 +99,7 @@ const COLUMNS: &str =
 
 pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
     let types: Vec<&str> = l.payment_types.iter().map(|t| t.as_str()).collect();
+    let _w = db.lock_writes().await;
     sqlx::query(&format!(
         "INSERT INTO payment_links ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
     ))
@@ -121,6 +122,7 @@ pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
 
 /// Turns a link on or off; false when there is no such link.
 pub async fn set_active(db: &Db, slug: &str, active: bool) -> Result<bool, DbError> {
+    let _w = db.lock_writes().await;
     let done = sqlx::query("UPDATE payment_links SET active = $1 WHERE slug = $2")
         .bind(active as i64)
         .bind(slug)
@@ -150,6 +152,7 @@ pub async fn list(db: &Db) -> Result<Vec<Link>, DbError> {
 
 /// Records a customer created through the link (a replayed creation records it again: no-op).
 pub async fn add_customer(db: &Db, slug: &str, customer_id: &str) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
     sqlx::query(
         "INSERT INTO link_customers (slug, customer_id, created_at) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING",

@@ -21,12 +21,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::db::{Pool, Tx};
+use crate::db::Tx;
 use lettre::message::header::ContentType;
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use paylink_model::money::format_brl;
-use paylink_model::{Channel, Date, Lang, NotificationSend, NotificationType};
+use paylink_model::{Channel, Date, Lang, NotificationType};
 use serde::Serialize;
 use serde_json::json;
 use sqlx::Row;
@@ -281,37 +281,6 @@ pub async fn on_installment_changed(
 
 // ---------------------------------------------------------------------------
 // Reading: the invoice detail and the CLI.
-
-/// Every send of an invoice with its notification id, in due order. (A send
-/// of no installment sorts first, explicitly: SQLite puts NULL first and
-/// PostgreSQL last.)
-pub async fn sends_of_invoice(
-    pool: &Pool,
-    invoice_id: &str,
-) -> Result<Vec<(String, NotificationSend)>, DbError> {
-    let rows = sqlx::query(
-        "SELECT s.notification_id, n.number, s.due_at, s.status, s.sent_at
-         FROM notification_sends s LEFT JOIN installments n ON n.id = s.installment_id
-         WHERE s.invoice_id = $1 ORDER BY s.due_at, COALESCE(n.number, 0), s.created_at",
-    )
-    .bind(invoice_id)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
-        .iter()
-        .map(|r| {
-            (
-                r.get("notification_id"),
-                NotificationSend {
-                    installment: r.get::<Option<i64>, _>("number").map(|n| n as u32),
-                    due_at: r.get("due_at"),
-                    status: r.get("status"),
-                    sent_at: r.get("sent_at"),
-                },
-            )
-        })
-        .collect())
-}
 
 /// One line of `paylink notifications list`.
 #[derive(Debug, Serialize)]
@@ -703,6 +672,7 @@ impl Notifier {
                 ("pending", Some(next), Some(e), None)
             }
         };
+        let _w = self.db.lock_writes().await;
         sqlx::query(
             "UPDATE notification_sends SET status = $1, attempts = $2,
                     next_attempt_at = COALESCE($3, next_attempt_at), last_error = $4, sent_at = $5,

@@ -39,6 +39,7 @@ where
         // changes nothing (READ COMMITTED); on SQLite writers are serialised.
         // Claiming row by row like this needs no `FOR UPDATE SKIP LOCKED`,
         // and the same statement serves both backends.
+        let w = db.lock_writes().await;
         let won = sqlx::query(&claim)
             .bind(&lease)
             .bind(&id)
@@ -47,6 +48,7 @@ where
             .await?
             .rows_affected()
             == 1;
+        drop(w);
         if won {
             tasks.spawn(work(id));
         }

@@ -139,6 +139,7 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
 /// Counts a view of the payer page on the installment it highlights (the
 /// next open one, or the last when all are settled). `false`: no such invoice.
 pub async fn record_view(db: &Db, invoice_id: &str) -> Result<bool, DbError> {
+    let _w = db.lock_writes().await;
     let changed = sqlx::query(
         "UPDATE installments SET views_count = views_count + 1, last_view_at = $1
          WHERE id = COALESCE(

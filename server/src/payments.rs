@@ -75,17 +75,17 @@ pub async fn simulate_pay(
 ) -> Result<InstallmentSnapshot, LifecycleError> {
     // Writing first takes SQLite's write lock at once, so the read below
     // cannot go stale under a concurrent payment.
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin_write().await?;
     sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
         .bind(invoice_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     let head = invoice_head(&mut tx, invoice_id).await?;
     let accepted: Vec<String> = sqlx::query_scalar(
         "SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position",
     )
     .bind(invoice_id)
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut **tx)
     .await?;
     let method = match method {
         Some(m) if !accepted.iter().any(|a| a == m.as_str()) => {
@@ -101,7 +101,7 @@ pub async fn simulate_pay(
         Some(n) => sqlx::query("SELECT id, number, price_cents, status, due_date FROM installments WHERE invoice_id = $1 AND number = $2")
             .bind(invoice_id)
             .bind(n as i64)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut **tx)
             .await?
             .ok_or(LifecycleError::InstallmentNotFound(n))?,
         None => sqlx::query(
@@ -109,7 +109,7 @@ pub async fn simulate_pay(
              WHERE invoice_id = $1 AND status = 'WAITING_PAYMENT' ORDER BY number LIMIT 1",
         )
         .bind(invoice_id)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&mut **tx)
         .await?
         .ok_or(LifecycleError::NothingToPay)?,
     };
@@ -125,7 +125,7 @@ pub async fn simulate_pay(
     )
     .bind(&now)
     .bind(row.get::<&str, _>("id"))
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
     let snapshot = InstallmentSnapshot {
         id: row.get("id"),
@@ -158,16 +158,16 @@ pub async fn simulate_reverse(
     invoice_id: &str,
     number: u32,
 ) -> Result<InstallmentSnapshot, LifecycleError> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin_write().await?;
     sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
         .bind(invoice_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     invoice_head(&mut tx, invoice_id).await?;
     let row = sqlx::query("SELECT id, price_cents, price_paid_cents, status, due_date FROM installments WHERE invoice_id = $1 AND number = $2")
         .bind(invoice_id)
         .bind(number as i64)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&mut **tx)
         .await?
         .ok_or(LifecycleError::InstallmentNotFound(number))?;
     if row.get::<&str, _>("status") != InstallmentStatus::Confirmed.as_str() {
@@ -176,7 +176,7 @@ pub async fn simulate_reverse(
     sqlx::query("UPDATE installments SET status = 'REVERSED', updated_at = $1 WHERE id = $2")
         .bind(now_iso())
         .bind(row.get::<&str, _>("id"))
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     crate::notifications::on_installment_changed(&mut tx, invoice_id, row.get("id")).await?;
     tx.commit().await?;
@@ -192,13 +192,13 @@ pub async fn simulate_reverse(
 
 /// Soft-deletes an invoice (`deletedAt`); it is a 404 from then on. Fires `INVOICE_DELETED`.
 pub async fn delete_invoice(db: &Db, invoice_id: &str) -> Result<(), LifecycleError> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin_write().await?;
     let now = now_iso();
     let changed =
         sqlx::query("UPDATE invoices SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL")
             .bind(&now)
             .bind(invoice_id)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?
             .rows_affected();
     if changed == 0 {
@@ -206,7 +206,7 @@ pub async fn delete_invoice(db: &Db, invoice_id: &str) -> Result<(), LifecycleEr
     }
     let row = sqlx::query("SELECT application_id, external_id FROM invoices WHERE id = $1")
         .bind(invoice_id)
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut **tx)
         .await?;
     events::record(
         &mut tx,

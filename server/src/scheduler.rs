@@ -105,7 +105,7 @@ async fn create_charge(
     let price: i64 = inv.get("price_cents");
     let id = new_id();
     let now = now_iso();
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at)
          VALUES ($1, $2, $3, $4, 0, $5, 'WAITING_PAYMENT', $6)",
@@ -116,12 +116,12 @@ async fn create_charge(
     .bind(price)
     .bind(due.to_string())
     .bind(&now)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
     sqlx::query("UPDATE invoices SET installment_count = $1 WHERE id = $2")
         .bind(number as i64)
         .bind(invoice_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     events::record(
         &mut tx,

@@ -176,7 +176,7 @@ impl Deliverer {
                 )
             }
         };
-        let mut tx = self.db.pool.begin().await?;
+        let mut tx = self.db.begin_write().await?;
         sqlx::query(
             "INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
              VALUES ($1, $2, $3, $4, $5, $6)",
@@ -187,7 +187,7 @@ impl Deliverer {
         .bind(code.map(i64::from))
         .bind(&error)
         .bind(ms)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         sqlx::query(
             "UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, locked_until = NULL,
@@ -200,7 +200,7 @@ impl Deliverer {
         .bind(&error)
         .bind(&now)
         .bind(delivery_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         if matches!(outcome, Outcome::Gone) {
             // 410: the endpoint (this URL, for this application) asked never
@@ -210,7 +210,7 @@ impl Deliverer {
                 .bind(&now)
                 .bind(app_id)
                 .bind(&url)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?;
             sqlx::query(
                 "UPDATE invoice_webhooks SET disabled_at = $1 WHERE url = $3 AND disabled_at IS NULL
@@ -219,7 +219,7 @@ impl Deliverer {
             .bind(&now)
             .bind(app_id)
             .bind(&url)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
             sqlx::query(
                 "UPDATE deliveries SET status = 'disabled', updated_at = $1 WHERE url = $3 AND status = 'pending'
@@ -228,7 +228,7 @@ impl Deliverer {
             .bind(&now)
             .bind(app_id)
             .bind(&url)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
         }
         tx.commit().await
@@ -331,6 +331,7 @@ pub async fn add_app_webhook(
     url: &str,
 ) -> Result<String, DbError> {
     let id = new_id();
+    let _w = db.lock_writes().await;
     sqlx::query("INSERT INTO app_webhooks (id, application_id, hook_type, url, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(&id)
         .bind(app_id)
@@ -416,12 +417,12 @@ pub async fn list_deliveries(db: &Db, event_id: Option<&str>) -> Result<Vec<Deli
 /// `webhook-id`, so receivers can drop it if they already have it).
 /// Returns how many deliveries were queued; 0 means no such event.
 pub async fn redeliver(db: &Db, event_id: &str) -> Result<usize, DbError> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin_write().await?;
     let targets = sqlx::query(
         "SELECT DISTINCT webhook_source, webhook_id, url FROM deliveries WHERE event_id = $1",
     )
     .bind(event_id)
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut **tx)
     .await?;
     let now = now_iso();
     for t in &targets {

@@ -183,28 +183,28 @@ pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDe
         .iter()
         .map(|i| {
             Ok(Installment {
-                id: i.get("id"),
+                id: i.get("i_id"),
                 invoice_id: id.clone(),
-                installment: i.get::<i64, _>("number") as u32,
-                price: i.get("price_cents"),
-                price_paid: i.get("price_paid_cents"),
-                due_date: due(i.get("due_date"))?,
-                status: parse(i.get::<&str, _>("status"), InstallmentStatus::parse)?,
-                created_at: i.get("created_at"),
-                updated_at: i.get("updated_at"),
-                deleted_at: i.get("deleted_at"),
-                last_view_at: i.get("last_view_at"),
-                paid_at: i.get("paid_at"),
-                payment_received_at: i.get("payment_received_at"),
-                views_count: i.get::<i64, _>("views_count") as u32,
+                installment: i.get::<i64, _>("i_number") as u32,
+                price: i.get("i_price_cents"),
+                price_paid: i.get("i_price_paid_cents"),
+                due_date: due(i.get("i_due_date"))?,
+                status: parse(i.get::<&str, _>("i_status"), InstallmentStatus::parse)?,
+                created_at: i.get("i_created_at"),
+                updated_at: i.get("i_updated_at"),
+                deleted_at: i.get("i_deleted_at"),
+                last_view_at: i.get("i_last_view_at"),
+                paid_at: i.get("i_paid_at"),
+                payment_received_at: i.get("i_payment_received_at"),
+                views_count: i.get::<i64, _>("i_views_count") as u32,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
 
     let (mut before, mut after, mut paid, mut send) = (vec![], vec![], vec![], vec![]);
     for n in &rows.notifications {
-        let kind = parse(n.get::<&str, _>("type"), NotificationType::parse)?;
-        let config_id: String = n.get("id");
+        let kind = parse(&n.kind, NotificationType::parse)?;
+        let config_id = n.id.clone();
         let config = NotificationConfig {
             sends: rows
                 .notification_sends
@@ -214,9 +214,9 @@ pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDe
                 .collect(),
             id: config_id,
             kind,
-            channel: parse(n.get::<&str, _>("channel"), Channel::parse)?,
-            period: n.get::<Option<i64>, _>("period").map(|p| p as u32),
-            created_at: n.get("created_at"),
+            channel: parse(&n.channel, Channel::parse)?,
+            period: n.period.map(|p| p as u32),
+            created_at: n.created_at.clone(),
         };
         match kind.group() {
             NotificationGroup::BeforeDueDate => before.push(config),
@@ -227,13 +227,13 @@ pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDe
     }
     let webhooks = rows
         .webhooks
-        .iter()
+        .into_iter()
         .map(|w| {
             Ok(WebhookConfig {
-                id: w.get("id"),
-                hook_type: parse(w.get::<&str, _>("hook_type"), HookType::parse)?,
-                url: w.get("url"),
-                created_at: w.get("created_at"),
+                hook_type: parse(&w.hook_type, HookType::parse)?,
+                id: w.id,
+                url: w.url,
+                created_at: w.created_at,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;

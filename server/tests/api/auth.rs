@@ -60,6 +60,42 @@ async fn every_operation_refuses_a_missing_or_bad_token() {
     }
 }
 
+/// Verified tokens are cached (no query on repeat); a wrong secret for the
+/// same application must still fail every time, before and after the right
+/// token was accepted.
+#[tokio::test]
+async fn a_wrong_secret_fails_even_after_the_right_token_was_accepted() {
+    let app = spawn_app().await;
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    let (app_id, secret) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let wrong = [
+        b64(&format!("{app_id}:{secret}x")),
+        b64(&format!("{app_id}:{}", &secret[..secret.len() - 1])),
+        b64(&format!("{app_id}:wrong")),
+    ];
+    let path = "/invoices/applications/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11";
+    for round in 0..3 {
+        let res = app
+            .client
+            .get(app.url(path))
+            .header("Authorization", format!("Basic {}", app.token))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "round {round}");
+        for token in &wrong {
+            let res = app
+                .client
+                .get(app.url(path))
+                .header("Authorization", format!("Basic {token}"))
+                .send()
+                .await
+                .unwrap();
+            envelope(res, StatusCode::UNAUTHORIZED).await;
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_token_sees_only_its_own_application() {
     let app = spawn_app().await;

@@ -159,6 +159,7 @@ async fn spawn_full(
         db: db.clone(),
         public_url: Arc::from(addr.as_str()),
         allow_insecure_webhooks: insecure,
+        tokens: Default::default(),
     };
     tokio::spawn(paylink_server::webhooks::Deliverer::new(db.clone(), insecure).run());
     if let Some((smtp, http)) = channels {

@@ -49,6 +49,7 @@ async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
         db,
         public_url: Arc::from(addr.as_str()),
         allow_insecure_webhooks: false,
+        tokens: Default::default(),
     };
     let options = Options {
         dist: Some(dist),
