@@ -180,7 +180,7 @@ async fn wrong_json_types_are_field_errors_keyed_by_path() {
 #[tokio::test]
 async fn healthz_answers_when_ready() {
     let app = spawn_app().await;
-    let res = app.client.get(app.url("/healthz")).send().await.unwrap();
+    let res = app.get("/healthz").await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(body(res).await["status"], "ok");
 }

@@ -209,6 +209,26 @@ impl TestApp {
         auth::create_token(&self.db, "other-app").await.unwrap().1
     }
 
+    /// GET without a token, as a browser asks the proxy or the pages.
+    pub async fn get(&self, path: &str) -> Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    /// POST of a JSON body without a token, as the widget sends it to the proxy.
+    pub async fn post(&self, path: &str, body: &Value) -> Response {
+        self.client
+            .post(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// POST without a body or a token (the payer page's view and simulate calls).
+    pub async fn post_empty(&self, path: &str) -> Response {
+        self.client.post(self.url(path)).send().await.unwrap()
+    }
+
     pub async fn post_as(&self, token: &str, path: &str, body: &Value) -> Response {
         self.client
             .post(self.url(path))

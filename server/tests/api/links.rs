@@ -72,34 +72,20 @@ async fn count_invoices(app: &TestApp) -> i64 {
         .unwrap()
 }
 
-async fn post(app: &TestApp, path: &str, body: &Value) -> reqwest::Response {
-    app.client
-        .post(app.url(path))
-        .json(body)
-        .send()
-        .await
-        .unwrap()
-}
-
 async fn get_link(app: &TestApp, slug: &str) -> Value {
-    let res = app
-        .client
-        .get(app.url(&format!("/api/links/{slug}")))
-        .send()
-        .await
-        .unwrap();
+    let res = app.get(&format!("/api/links/{slug}")).await;
     assert_eq!(res.status(), StatusCode::OK);
     body(res).await
 }
 
 /// Registers a payer through the link; returns the customer id.
 async fn link_customer(app: &TestApp, slug: &str) -> String {
-    let res = post(
-        app,
-        &format!("/api/links/{slug}/customers"),
-        &json!({ "fullName": "Joana Pagadora", "email": "joana@example.com" }),
-    )
-    .await;
+    let res = app
+        .post(
+            &format!("/api/links/{slug}/customers"),
+            &json!({ "fullName": "Joana Pagadora", "email": "joana@example.com" }),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::CREATED);
     body(res).await["id"].as_str().unwrap().to_string()
 }
@@ -250,12 +236,7 @@ async fn bad_link_create_input_exits_2_naming_the_problem() {
 async fn get_link_shows_its_terms_and_an_unknown_slug_is_a_404_envelope() {
     let app = spawn_app_with(local_proxy).await;
     let slug = installment_link(&app);
-    let res = app
-        .client
-        .get(app.url(&format!("/api/links/{slug}")))
-        .send()
-        .await
-        .unwrap();
+    let res = app.get(&format!("/api/links/{slug}")).await;
     assert_eq!(res.headers()["cache-control"], "no-store");
     assert_eq!(
         body(res).await,
@@ -274,12 +255,12 @@ async fn get_link_shows_its_terms_and_an_unknown_slug_is_a_404_envelope() {
     );
     // A disabled link is gone for payers (below), and back once enabled.
     assert!(link_cli(&app, &["disable", &slug]).status.success());
-    let res = post(
-        &app,
-        &format!("/api/links/{slug}/customers"),
-        &json!({ "fullName": "Joana" }),
-    )
-    .await;
+    let res = app
+        .post(
+            &format!("/api/links/{slug}/customers"),
+            &json!({ "fullName": "Joana" }),
+        )
+        .await;
     envelope(res, StatusCode::NOT_FOUND).await;
     let unknown = link_cli(&app, &["disable", "nao-existe"]);
     assert_eq!(unknown.status.code(), Some(2));
@@ -310,12 +291,12 @@ async fn a_payer_creates_the_links_invoice_with_the_installments_chosen() {
     let slug = installment_link(&app);
     let link = get_link(&app, &slug).await;
     let customer = link_customer(&app, &slug).await;
-    let res = post(
-        &app,
-        &format!("/api/links/{slug}/invoices"),
-        &honest_invoice(&link, &customer),
-    )
-    .await;
+    let res = app
+        .post(
+            &format!("/api/links/{slug}/invoices"),
+            &honest_invoice(&link, &customer),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let created = body(res).await;
     let id = created["id"].as_str().unwrap();
@@ -347,7 +328,7 @@ async fn a_payer_creates_the_links_invoice_with_the_installments_chosen() {
         honest_invoice(&link, &customer),
         json!({ "installmentCount": 1 }),
     );
-    let res = post(&app, &format!("/api/links/{slug}/invoices"), &one).await;
+    let res = app.post(&format!("/api/links/{slug}/invoices"), &one).await;
     assert_eq!(res.status(), StatusCode::OK);
     let created = body(res).await;
     assert_eq!(created["invoiceType"], "SINGLE");
@@ -448,12 +429,12 @@ async fn tampered_link_invoices_are_refused_on_their_field_and_create_nothing() 
         assert_eq!(fields, [path], "{name}: {errors}");
     }
     // pt-BR by default, with the model's message.
-    let res = post(
-        &app,
-        &format!("/api/links/{slug}/invoices"),
-        &with(honest.clone(), json!({ "price": 1.0 })),
-    )
-    .await;
+    let res = app
+        .post(
+            &format!("/api/links/{slug}/invoices"),
+            &with(honest.clone(), json!({ "price": 1.0 })),
+        )
+        .await;
     let errors = envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
     assert_eq!(
         errors["price"][0],
@@ -479,7 +460,9 @@ async fn tampered_link_invoices_are_refused_on_their_field_and_create_nothing() 
     envelope(res, StatusCode::PAYLOAD_TOO_LARGE).await;
     assert_eq!(count_invoices(&app).await, 0, "nothing was created");
     // The unchanged request still goes through: the refusals were the changes.
-    let res = post(&app, &format!("/api/links/{slug}/invoices"), &honest).await;
+    let res = app
+        .post(&format!("/api/links/{slug}/invoices"), &honest)
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(count_invoices(&app).await, 1);
 }
@@ -502,19 +485,19 @@ async fn a_price_by_customer_link_takes_the_payers_amount() {
         "dueDate": link["dueDate"],
         "description": link["description"],
     });
-    let res = post(&app, &format!("/api/links/{slug}/invoices"), &req).await;
+    let res = app.post(&format!("/api/links/{slug}/invoices"), &req).await;
     assert_eq!(res.status(), StatusCode::OK);
     let id = body(res).await["id"].as_str().unwrap().to_string();
     let detail = body(app.get_invoice(&id).await).await;
     assert_eq!(detail["price"], 42.5);
     assert_eq!(detail["priceByCustomer"], false);
     // The service's rules still apply to the payer's amount.
-    let res = post(
-        &app,
-        &format!("/api/links/{slug}/invoices"),
-        &with(req, json!({ "price": 1.0 })),
-    )
-    .await;
+    let res = app
+        .post(
+            &format!("/api/links/{slug}/invoices"),
+            &with(req, json!({ "price": 1.0 })),
+        )
+        .await;
     let errors = envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
     assert!(errors["price"].is_array(), "{errors}");
 }
@@ -525,16 +508,20 @@ async fn a_public_server_takes_link_creations_but_not_the_merchants() {
     let slug = installment_link(&app);
     let link = get_link(&app, &slug).await;
     let customer = link_customer(&app, &slug).await;
-    let res = post(
-        &app,
-        &format!("/api/links/{slug}/invoices"),
-        &honest_invoice(&link, &customer),
-    )
-    .await;
+    let res = app
+        .post(
+            &format!("/api/links/{slug}/invoices"),
+            &honest_invoice(&link, &customer),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
-    let res = post(&app, "/api/customers", &json!({ "fullName": "Maria" })).await;
+    let res = app
+        .post("/api/customers", &json!({ "fullName": "Maria" }))
+        .await;
     envelope(res, StatusCode::FORBIDDEN).await;
-    let res = post(&app, "/api/invoices", &honest_invoice(&link, &customer)).await;
+    let res = app
+        .post("/api/invoices", &honest_invoice(&link, &customer))
+        .await;
     envelope(res, StatusCode::FORBIDDEN).await;
 }
 
@@ -546,20 +533,20 @@ async fn link_creations_over_the_budget_are_429_with_retry_after() {
     // Customers and invoices share the address's budget.
     link_customer(&app, &slug).await;
     for _ in 0..2 {
-        let res = post(
-            &app,
-            &format!("/api/links/{slug}/invoices"),
-            &json!({ "customerId": "not-a-uuid" }),
-        )
-        .await;
+        let res = app
+            .post(
+                &format!("/api/links/{slug}/invoices"),
+                &json!({ "customerId": "not-a-uuid" }),
+            )
+            .await;
         assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
     }
-    let res = post(
-        &app,
-        &format!("/api/links/{slug}/customers"),
-        &json!({ "fullName": "Quarta Tentativa" }),
-    )
-    .await;
+    let res = app
+        .post(
+            &format!("/api/links/{slug}/customers"),
+            &json!({ "fullName": "Quarta Tentativa" }),
+        )
+        .await;
     let retry: u64 = res.headers()["retry-after"]
         .to_str()
         .unwrap()
@@ -737,12 +724,12 @@ async fn links_work_with_a_remote_upstream() {
     let slug = installment_link(&proxy);
     let link = get_link(&proxy, &slug).await;
     let customer = link_customer(&proxy, &slug).await;
-    let res = post(
-        &proxy,
-        &format!("/api/links/{slug}/invoices"),
-        &honest_invoice(&link, &customer),
-    )
-    .await;
+    let res = proxy
+        .post(
+            &format!("/api/links/{slug}/invoices"),
+            &honest_invoice(&link, &customer),
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let id = body(res).await["id"].as_str().unwrap().to_string();
     let detail = body(upstream.get_invoice(&id).await).await;

@@ -12,12 +12,7 @@ use crate::helpers::*;
 const COMMITTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
 
 async fn served_document(app: &TestApp) -> Value {
-    let res = app
-        .client
-        .get(app.url("/openapi.json"))
-        .send()
-        .await
-        .unwrap();
+    let res = app.get("/openapi.json").await;
     assert_eq!(res.status(), StatusCode::OK, "public, no token needed");
     assert_eq!(res.headers()["content-type"], "application/json");
     body(res).await

@@ -7,33 +7,16 @@ use serde_json::{json, Value};
 use crate::helpers::*;
 
 async fn created(app: &TestApp, patch: Value) -> String {
-    let res = app
-        .client
-        .post(app.url("/api/customers"))
-        .json(&json!({ "fullName": "Maria da Silva", "document": "529.982.247-25", "email": "maria@example.com", "phone": "+55 11 98765-4321" }))
-        .send()
-        .await
-        .unwrap();
+    let res = app.post("/api/customers", &json!({ "fullName": "Maria da Silva", "document": "529.982.247-25", "email": "maria@example.com", "phone": "+55 11 98765-4321" })).await;
     let customer = body(res).await;
     let req = with(invoice_body(customer["id"].as_str().unwrap()), patch);
-    let res = app
-        .client
-        .post(app.url("/api/invoices"))
-        .json(&req)
-        .send()
-        .await
-        .unwrap();
+    let res = app.post("/api/invoices", &req).await;
     assert_eq!(res.status(), StatusCode::OK);
     body(res).await["id"].as_str().unwrap().to_string()
 }
 
 async fn pay_view(app: &TestApp, id: &str) -> Value {
-    let res = app
-        .client
-        .get(app.url(&format!("/api/pay/{id}")))
-        .send()
-        .await
-        .unwrap();
+    let res = app.get(&format!("/api/pay/{id}")).await;
     assert_eq!(res.status(), StatusCode::OK);
     body(res).await
 }
@@ -121,12 +104,7 @@ async fn shows_codes_for_open_installments_and_no_private_data() {
 async fn only_accepted_types_and_only_open_installments_get_codes() {
     let app = spawn_app_with(local_proxy).await;
     let id = created(&app, json!({ "paymentTypes": ["BOLETO"] })).await;
-    let res = app
-        .client
-        .post(app.url(&format!("/api/pay/{id}/simulate")))
-        .send()
-        .await
-        .unwrap();
+    let res = app.post_empty(&format!("/api/pay/{id}/simulate")).await;
     assert_eq!(res.status(), StatusCode::OK);
     let v = body(res).await;
     let inst = v["installments"].as_array().unwrap();
@@ -145,12 +123,7 @@ async fn views_are_counted_on_the_highlighted_installment() {
     let app = spawn_app_with(local_proxy).await;
     let id = created(&app, json!({})).await;
     for _ in 0..2 {
-        let res = app
-            .client
-            .post(app.url(&format!("/api/pay/{id}/view")))
-            .send()
-            .await
-            .unwrap();
+        let res = app.post_empty(&format!("/api/pay/{id}/view")).await;
         assert_eq!(res.status(), StatusCode::NO_CONTENT);
     }
     let d = body(app.get_invoice(&id).await).await;
@@ -158,45 +131,25 @@ async fn views_are_counted_on_the_highlighted_installment() {
     assert!(d["installments"][0]["lastViewAt"].is_string());
     assert_eq!(d["installments"][1]["viewsCount"], 0);
     let res = app
-        .client
-        .post(app.url("/api/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11/view"))
-        .send()
-        .await
-        .unwrap();
+        .post_empty("/api/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11/view")
+        .await;
     envelope(res, StatusCode::NOT_FOUND).await;
 }
 
 #[tokio::test]
 async fn bad_ids_and_paid_invoices_get_clear_errors() {
     let app = spawn_app_with(local_proxy).await;
-    let res = app
-        .client
-        .get(app.url("/api/pay/not-a-uuid"))
-        .send()
-        .await
-        .unwrap();
+    let res = app.get("/api/pay/not-a-uuid").await;
     envelope(res, StatusCode::BAD_REQUEST).await;
     let res = app
-        .client
-        .get(app.url("/api/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"))
-        .send()
-        .await
-        .unwrap();
+        .get("/api/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11")
+        .await;
     envelope(res, StatusCode::NOT_FOUND).await;
     let id = created(&app, json!({ "installmentCount": 2, "price": 20 })).await;
     for _ in 0..2 {
-        app.client
-            .post(app.url(&format!("/api/pay/{id}/simulate")))
-            .send()
-            .await
-            .unwrap();
+        app.post_empty(&format!("/api/pay/{id}/simulate")).await;
     }
-    let res = app
-        .client
-        .post(app.url(&format!("/api/pay/{id}/simulate")))
-        .send()
-        .await
-        .unwrap();
+    let res = app.post_empty(&format!("/api/pay/{id}/simulate")).await;
     envelope(res, StatusCode::CONFLICT).await;
     assert!(pay_view(&app, &id).await["nextOpen"].is_null());
 }
@@ -205,12 +158,7 @@ async fn bad_ids_and_paid_invoices_get_clear_errors() {
 async fn simulate_is_not_there_outside_the_sandbox() {
     let app = spawn_app_production().await;
     let id = created(&app, json!({})).await;
-    let res = app
-        .client
-        .post(app.url(&format!("/api/pay/{id}/simulate")))
-        .send()
-        .await
-        .unwrap();
+    let res = app.post_empty(&format!("/api/pay/{id}/simulate")).await;
     envelope(res, StatusCode::NOT_FOUND).await;
     assert_eq!(pay_view(&app, &id).await["sandbox"], false);
     assert_eq!(

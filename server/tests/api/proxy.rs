@@ -32,12 +32,8 @@ async fn no_token(app: &TestApp, res: reqwest::Response) -> (StatusCode, serde_j
 async fn forwards_the_three_operations_without_the_browser_holding_a_token() {
     let app = spawn_app_with(local_proxy).await;
     let res = app
-        .client
-        .post(app.url("/api/customers"))
-        .json(&json!({ "fullName": "Maria da Silva" }))
-        .send()
-        .await
-        .unwrap();
+        .post("/api/customers", &json!({ "fullName": "Maria da Silva" }))
+        .await;
     let (status, customer) = no_token(&app, res).await;
     assert_eq!(status, StatusCode::CREATED);
     let res = app
@@ -50,12 +46,7 @@ async fn forwards_the_three_operations_without_the_browser_holding_a_token() {
     let (status, created) = no_token(&app, res).await;
     assert_eq!(status, StatusCode::OK, "{created}");
     let id = created["id"].as_str().unwrap();
-    let res = app
-        .client
-        .get(app.url(&format!("/api/invoices/{id}")))
-        .send()
-        .await
-        .unwrap();
+    let res = app.get(&format!("/api/invoices/{id}")).await;
     assert_eq!(res.headers()["cache-control"], "no-store");
     let (status, detail) = no_token(&app, res).await;
     assert_eq!(status, StatusCode::OK);
@@ -145,12 +136,8 @@ async fn forwards_nothing_else() {
 async fn answers_503_when_no_token_is_configured() {
     let app = spawn_app().await;
     let res = app
-        .client
-        .post(app.url("/api/customers"))
-        .json(&json!({ "fullName": "Maria" }))
-        .send()
-        .await
-        .unwrap();
+        .post("/api/customers", &json!({ "fullName": "Maria" }))
+        .await;
     envelope(res, StatusCode::SERVICE_UNAVAILABLE).await;
 }
 
@@ -168,12 +155,8 @@ async fn forwards_to_a_remote_upstream() {
     })
     .await;
     let res = proxy
-        .client
-        .post(proxy.url("/api/customers"))
-        .json(&json!({ "fullName": "Remota" }))
-        .send()
-        .await
-        .unwrap();
+        .post("/api/customers", &json!({ "fullName": "Remota" }))
+        .await;
     assert_eq!(res.status(), StatusCode::CREATED);
     let (upstream_app, _) = paylink_server::auth::parse_token(&upstream.token).unwrap();
     assert_eq!(body(res).await["applicationId"], upstream_app.as_str());
@@ -196,12 +179,8 @@ async fn an_unreachable_upstream_is_a_502_envelope() {
     })
     .await;
     let res = app
-        .client
-        .post(app.url("/api/customers"))
-        .json(&json!({ "fullName": "Maria" }))
-        .send()
-        .await
-        .unwrap();
+        .post("/api/customers", &json!({ "fullName": "Maria" }))
+        .await;
     envelope(res, StatusCode::BAD_GATEWAY).await;
 }
 
@@ -225,12 +204,8 @@ async fn a_slow_upstream_is_a_504_envelope_not_a_hang() {
     })
     .await;
     let res = app
-        .client
-        .post(app.url("/api/customers"))
-        .json(&json!({ "fullName": "Maria" }))
-        .send()
-        .await
-        .unwrap();
+        .post("/api/customers", &json!({ "fullName": "Maria" }))
+        .await;
     envelope(res, StatusCode::GATEWAY_TIMEOUT).await;
 }
 
@@ -241,13 +216,7 @@ async fn a_public_address_without_operator_ui_refuses_the_merchants_creations() 
         ("/api/customers", json!({ "fullName": "Maria" })),
         ("/api/invoices", json!({})),
     ] {
-        let res = app
-            .client
-            .post(app.url(path))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
+        let res = app.post(path, &body).await;
         envelope(res, StatusCode::FORBIDDEN).await;
     }
     // The merchant's own server still creates through the API, and the invoice
@@ -255,11 +224,6 @@ async fn a_public_address_without_operator_ui_refuses_the_merchants_creations() 
     let customer = app.customer_id().await;
     let inv = body(app.post_invoice(&invoice_body(&customer)).await).await;
     let id = inv["id"].as_str().unwrap();
-    let res = app
-        .client
-        .get(app.url(&format!("/api/pay/{id}")))
-        .send()
-        .await
-        .unwrap();
+    let res = app.get(&format!("/api/pay/{id}")).await;
     assert_eq!(res.status(), StatusCode::OK);
 }
