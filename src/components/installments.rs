@@ -20,6 +20,24 @@ pub struct Row {
 }
 
 impl Row {
+    /// An installment of a created invoice, as the detail and the payer view
+    /// both show it (`due_iso` is the API's date).
+    pub fn stated(
+        number: u32,
+        due_iso: &str,
+        cents: i64,
+        paid: i64,
+        status: InstallmentStatus,
+    ) -> Row {
+        Row {
+            number,
+            due: br_date(due_iso),
+            cents,
+            paid: Some(paid),
+            status: Some(status),
+        }
+    }
+
     pub fn planned(p: &PlannedInstallment) -> Row {
         Row {
             number: p.number,

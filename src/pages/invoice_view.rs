@@ -121,13 +121,7 @@ fn invoice_body(l: Lang, inv: &InvoiceDetail) -> AnyView {
     let rows: Vec<Row> = inv
         .installments
         .iter()
-        .map(|i| Row {
-            number: i.installment,
-            due: br_date(&i.due_date),
-            cents: i.price,
-            paid: Some(i.price_paid),
-            status: Some(i.status),
-        })
+        .map(|i| Row::stated(i.installment, &i.due_date, i.price, i.price_paid, i.status))
         .collect();
     let types = inv
         .payment_types

@@ -193,13 +193,7 @@ fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Err
     let rows: Vec<Row> = p
         .installments
         .iter()
-        .map(|i| Row {
-            number: i.installment,
-            due: br_date(&i.due_date),
-            cents: i.price,
-            paid: Some(i.price_paid),
-            status: Some(i.status),
-        })
+        .map(|i| Row::stated(i.installment, &i.due_date, i.price, i.price_paid, i.status))
         .collect();
     let types = p
         .payment_types
