@@ -24,6 +24,7 @@ pub mod embed;
 pub mod form;
 pub mod i18n;
 pub mod pages;
+pub mod task;
 
 use components::lang_switch::LangSwitch;
 use embed::Host;

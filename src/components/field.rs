@@ -279,3 +279,18 @@ pub fn alert_box(form: Form) -> AnyView {
     })
     .into_any()
 }
+
+/// A form's submit button: "Enviando…" and `aria-disabled` while `busy`
+/// (not `disabled`: the button keeps its focus and stays announced).
+pub fn submit_button(
+    busy: crate::task::Busy,
+    label: &'static str,
+    l: paylink_model::Lang,
+) -> AnyView {
+    view! {
+        <button type="submit" class="primary" aria-disabled=move || busy.get().then_some("true")>
+            {move || if busy.get() { crate::i18n::K::Sending.t(l) } else { label }}
+        </button>
+    }
+    .into_any()
+}

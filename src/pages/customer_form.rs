@@ -6,9 +6,10 @@ use paylink_model::br::{self, UFS};
 use paylink_model::{AddressRequest, CustomerRequest, Lang};
 
 use crate::api;
-use crate::components::field::{alert_box, field, select, Kind, Opts};
+use crate::components::field::{alert_box, field, select, submit_button, Kind, Opts};
 use crate::form::{text_signal, Form};
 use crate::i18n::K;
+use crate::task::Busy;
 use crate::{Ctx, Merchant, Step};
 
 /// Every field path the form shows, in page order.
@@ -120,26 +121,23 @@ pub fn CustomerForm(l: Lang, merchant: Merchant) -> impl IntoView {
     let f = merchant.customer;
     let form = merchant.customer_form;
 
-    let save = Action::new_local(move |req: &CustomerRequest| {
-        let req = req.clone();
-        let lang = ctx.lang.get_untracked();
-        async move {
-            match api::create_customer(&req, lang).await {
-                Ok(customer) => {
-                    merchant.invoice.customer_id.set(customer.id.clone());
-                    merchant.created.set(Some(customer));
-                    merchant.step.set(Step::Invoice);
-                    crate::focus_main();
-                }
-                Err(e) => form.server_error(&e),
-            }
-        }
-    });
-    let pending = save.pending();
+    let busy = Busy::default();
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        if !pending.get_untracked() && form.submit() {
-            save.dispatch_local(f.request());
+        if !busy.get_untracked() && form.submit() {
+            let req = f.request();
+            let lang = ctx.lang.get_untracked();
+            busy.run(async move {
+                match api::create_customer(&req, lang).await {
+                    Ok(customer) => {
+                        merchant.invoice.customer_id.set(customer.id.clone());
+                        merchant.created.set(Some(customer));
+                        merchant.step.set(Step::Invoice);
+                        crate::focus_main();
+                    }
+                    Err(e) => form.server_error(&e),
+                }
+            });
         }
     };
     let skip = move |_| {
@@ -152,9 +150,7 @@ pub fn CustomerForm(l: Lang, merchant: Merchant) -> impl IntoView {
             {alert_box(form)}
             {customer_fields(form, f, l, true)}
             <div class="actions">
-                <button type="submit" class="primary" aria-disabled=move || pending.get().then_some("true")>
-                    {move || if pending.get() { K::Sending.t(l) } else { K::CreateCustomer.t(l) }}
-                </button>
+                {submit_button(busy, K::CreateCustomer.t(l), l)}
                 <button type="button" class="link" on:click=skip>{K::HaveCustomer.t(l)}</button>
             </div>
         </form>

@@ -14,11 +14,14 @@ use crate::api;
 use crate::components::editors::{
     trimmed, whole, NotificationRow, NotificationsEditor, WebhookRow, WebhooksEditor,
 };
-use crate::components::field::{alert_box, checkbox, error_text, field, select, Kind, Opts};
+use crate::components::field::{
+    alert_box, checkbox, error_text, field, select, submit_button, Kind, Opts,
+};
 use crate::components::installments::{installment_table, Row};
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::{self, K};
 use crate::pages::customer_form::text;
+use crate::task::Busy;
 use crate::{Ctx, Merchant, Step};
 
 /// What the person typed in the invoice form.
@@ -297,25 +300,22 @@ pub fn InvoiceForm(l: Lang, merchant: Merchant) -> impl IntoView {
     let f = merchant.invoice;
     let form = merchant.invoice_form;
 
-    let save = Action::new_local(move |req: &InvoiceRequest| {
-        let req = req.clone();
-        let lang = ctx.lang.get_untracked();
-        async move {
-            match api::create_invoice(&req, lang).await {
-                Ok(id) => {
-                    // A fresh reconciliation id for the next invoice.
-                    f.external_id.set(random_external_id());
-                    ctx.navigate(&format!("/invoices/{id}"));
-                }
-                Err(e) => form.server_error(&e),
-            }
-        }
-    });
-    let pending = save.pending();
+    let busy = Busy::default();
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        if !pending.get_untracked() && form.submit() {
-            save.dispatch_local(f.build(ctx.lang.get_untracked()).0);
+        if !busy.get_untracked() && form.submit() {
+            let lang = ctx.lang.get_untracked();
+            let req = f.build(lang).0;
+            busy.run(async move {
+                match api::create_invoice(&req, lang).await {
+                    Ok(id) => {
+                        // A fresh reconciliation id for the next invoice.
+                        f.external_id.set(random_external_id());
+                        ctx.navigate(&format!("/invoices/{id}"));
+                    }
+                    Err(e) => form.server_error(&e),
+                }
+            });
         }
     };
 
@@ -449,9 +449,7 @@ pub fn InvoiceForm(l: Lang, merchant: Merchant) -> impl IntoView {
                 {preview}
             </section>
             <div class="actions">
-                <button type="submit" class="primary" aria-disabled=move || pending.get().then_some("true")>
-                    {move || if pending.get() { K::Sending.t(l) } else { K::CreateInvoice.t(l) }}
-                </button>
+                {submit_button(busy, K::CreateInvoice.t(l), l)}
                 <button type="button" class="link" on:click=back>{K::BackToCustomer.t(l)}</button>
             </div>
         </form>

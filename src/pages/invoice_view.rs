@@ -27,7 +27,7 @@ pub fn error_text(l: Lang, e: &api::Error) -> String {
 
 #[component]
 pub fn InvoiceView(l: Lang, id: String) -> impl IntoView {
-    let invoice = LocalResource::new(move || {
+    let invoice = crate::task::load(move || {
         let id = id.clone();
         async move { api::get_invoice(&id, l).await }
     });

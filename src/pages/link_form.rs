@@ -14,7 +14,9 @@ use paylink_model::{
 };
 
 use crate::api;
-use crate::components::field::{alert_box, checkbox, error_text, field, select, Opts};
+use crate::components::field::{
+    alert_box, checkbox, error_text, field, select, submit_button, Opts,
+};
 use crate::components::installments::{installment_table, Row};
 use crate::embed;
 use crate::form::{flag_signal, text_signal, Form};
@@ -22,6 +24,7 @@ use crate::i18n::K;
 use crate::pages::customer_form::{customer_fields, text, CustomerFields, CUSTOMER_FIELDS};
 use crate::pages::invoice_form::reformat_price;
 use crate::pages::invoice_view::error_text as api_error_text;
+use crate::task::Busy;
 use crate::Ctx;
 
 /// The payer's state on a link page. Created once by the App, so what was
@@ -272,7 +275,7 @@ fn done_view(l: Lang, done: api::Created) -> AnyView {
 fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
     let form = p.form;
     let slug = link.slug.clone();
-    let save = Action::new_local(move |_: &()| {
+    let send = move || {
         let slug = slug.clone();
         let lang = ctx.lang.get_untracked();
         async move {
@@ -324,12 +327,12 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
                 Err(e) => fail(e),
             }
         }
-    });
-    let pending = save.pending();
+    };
+    let busy = Busy::default();
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        if !pending.get_untracked() && form.submit() {
-            save.dispatch_local(());
+        if !busy.get_untracked() && form.submit() {
+            busy.run(send());
         }
     };
 
@@ -417,9 +420,7 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
             <h2>{K::YourData.t(l)}</h2>
             {customer_fields(form, p.customer, l, false)}
             <div class="actions">
-                <button type="submit" class="primary" aria-disabled=move || pending.get().then_some("true")>
-                    {move || if pending.get() { K::Sending.t(l) } else { K::ToPayment.t(l) }}
-                </button>
+                {submit_button(busy, K::ToPayment.t(l), l)}
             </div>
         </form>
     }

@@ -12,6 +12,7 @@ use crate::api;
 use crate::components::installments::{br_date, installment_table, Row};
 use crate::i18n::{self, K};
 use crate::pages::invoice_view::{copy, error_text};
+use crate::task::Busy;
 
 #[component]
 pub fn PayView(l: Lang, id: String) -> impl IntoView {
@@ -34,7 +35,7 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
     }
     let page = {
         let id = id.clone();
-        LocalResource::new(move || {
+        crate::task::load(move || {
             let id = id.clone();
             async move { api::get_pay(&id, l).await }
         })
@@ -98,14 +99,14 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
             }
         })
     });
-    let simulate = Action::new_local(move |id: &String| {
-        let id = id.clone();
-        async move {
-            let res = api::simulate_payment(&id, l).await.map(|_| ());
+    // The sandbox's "simulate a payment", then the page asks again.
+    let busy = Busy::default();
+    let simulate = move |id: String| {
+        busy.run(async move {
+            let _ = api::simulate_payment(&id, l).await;
             page.refetch();
-            res
-        }
-    });
+        })
+    };
     move || {
         page.with(|r| match r {
             None => view! { <p class="card muted skeleton" aria-busy="true">{K::Loading.t(l)}</p> }
@@ -116,12 +117,17 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
                 </div>
             }
             .into_any(),
-            Some(Ok(p)) => pay_body(l, p, simulate),
+            Some(Ok(p)) => pay_body(l, p, busy, simulate),
         })
     }
 }
 
-fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Error>>) -> AnyView {
+fn pay_body(
+    l: Lang,
+    p: &PayerView,
+    busy: Busy,
+    simulate: impl Fn(String) + Copy + Send + Sync + 'static,
+) -> AnyView {
     let copied = RwSignal::new(None::<bool>);
     let mut facts: Vec<(&'static str, String, &'static str)> = vec![
         (
@@ -203,15 +209,10 @@ fn pay_body(l: Lang, p: &PayerView, simulate: Action<String, Result<(), api::Err
     let url = p.url.clone();
     let id = p.id.clone();
     let sandbox = (p.sandbox && next.is_some()).then(|| {
-        let pending = simulate.pending();
         view! {
             <p>
-                <button type="button" class="secondary" aria-disabled=move || pending.get().then_some("true")
-                    on:click=move |_| {
-                        if !pending.get_untracked() {
-                            simulate.dispatch_local(id.clone());
-                        }
-                    }>
+                <button type="button" class="secondary" aria-disabled=move || busy.get().then_some("true")
+                    on:click=move |_| simulate(id.clone())>
                     {K::Simulate.t(l)}
                 </button>
             </p>
