@@ -11,8 +11,6 @@
 //! * errors from the server land on the field with the same API path, and
 //!   the rest go to the form-level alert.
 
-use std::collections::BTreeMap;
-
 use leptos::prelude::*;
 use paylink_model::{ErrorEnvelope, Errors, Lang};
 use wasm_bindgen::JsCast;
@@ -28,8 +26,57 @@ pub struct Shown {
     pub server: bool,
 }
 
-/// Field path → what is shown on it.
-pub type ErrorMap = BTreeMap<String, Shown>;
+/// Field path → what is shown on it, in the order shown. A list rather than
+/// a `BTreeMap`: a form shows a few dozen errors at most, and the map's code
+/// for this value type was ~3 KB of the wasm (brotli).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ErrorMap(Vec<(String, Shown)>);
+
+impl ErrorMap {
+    pub fn new() -> ErrorMap {
+        ErrorMap(Vec::new())
+    }
+
+    pub fn get(&self, path: &str) -> Option<&Shown> {
+        self.0.iter().find(|(k, _)| k == path).map(|(_, s)| s)
+    }
+
+    pub fn contains_key(&self, path: &str) -> bool {
+        self.get(path).is_some()
+    }
+
+    /// Sets what `path` shows (in place when it already shows something).
+    pub fn insert(&mut self, path: String, shown: Shown) {
+        match self.0.iter_mut().find(|(k, _)| *k == path) {
+            Some((_, s)) => *s = shown,
+            None => self.0.push((path, shown)),
+        }
+    }
+
+    pub fn remove(&mut self, path: &str) {
+        self.0.retain(|(k, _)| k != path);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Shown)> {
+        self.0.iter().map(|(k, s)| (k, s))
+    }
+}
+
+impl IntoIterator for ErrorMap {
+    type Item = (String, Shown);
+    type IntoIter = std::vec::IntoIter<(String, Shown)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
 
 /// The form-level alert (`role="alert"`): a message and the details that
 /// could not be put on a field.
@@ -210,11 +257,9 @@ impl Form {
             return;
         }
         let (client, _) = self.client();
-        // (Loops rather than `collect()`: collecting into a BTreeMap sorts,
-        // and the sort code is a few KB of wasm.)
         let mut next = ErrorMap::new();
         self.errors.with_untracked(|m| {
-            for (k, s) in m {
+            for (k, s) in m.iter() {
                 if s.server && k != path {
                     next.insert(k.clone(), s.clone());
                 } else if let Some(msgs) = client.get(k) {
@@ -402,9 +447,9 @@ mod tests {
         assert_eq!(
             keys,
             [
-                "notificationsX",
                 "notifications[0].type",
                 "notifications[2].channel",
+                "notificationsX",
                 "webhooks[2].url"
             ]
         );
