@@ -1,4 +1,4 @@
-# Sourced (not executed) by scripts/setup, scripts/test, scripts/run and bench/widget-size/run.
+# Sourced (not executed) by scripts/setup, scripts/test, scripts/run and the bench scripts.
 # Sets up PATH so every tool resolves to the one setup installed, whatever the caller's shell had.
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,6 +19,27 @@ export CHROMEDRIVER=/usr/bin/chromedriver
 # The version of the wasm-bindgen crate in Cargo.lock: the wasm-bindgen CLI must match it exactly.
 wasm_bindgen_lock_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$REPO/Cargo.lock"
+}
+
+# Whether the release widget can be built on nightly: a nightly toolchain with rust-src.
+widget_nightly() {
+    rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src'
+}
+
+# The release widget into dist/ (trunk, offline). On nightly it rebuilds std with
+# panic=immediate-abort and no panic locations, so no panic-formatting code is linked:
+# -14 KB brotli of wasm (bench/widget-size). The widget never unwinds either way
+# (profile.release has panic = "abort"). RUSTFLAGS replaces .cargo/config.toml's
+# target rustflags, so it repeats `--cfg erase_components`. Stable builds the same app.
+build_widget() {
+    if widget_nightly; then
+        RUSTUP_TOOLCHAIN=nightly CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+            RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+            trunk build --release --offline "$@"
+    else
+        echo "build_widget: no nightly with rust-src (scripts/setup); building on stable" >&2
+        trunk build --release --offline "$@"
+    fi
 }
 
 # Prints a step header; every script uses the same format so CI logs are easy to scan.
