@@ -11,7 +11,7 @@
 // `[name="document"]` must give the mask `529.982.247-25`, proving the form is live.
 // Every run uses a fresh browser context with the HTTP cache disabled.
 import { createServer } from "node:http";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchBrowser, startPaylink } from "../../tests/e2e/harness.mjs";
@@ -90,9 +90,36 @@ const median = (xs) => {
 
 async function main() {
   const html = readFileSync(join(here, "static-form.html"));
+  // The floor of any client-side rendering here: the same form, but inserted by a deferred JS
+  // module (no wasm, no framework) into a page shaped like the widget's (its stylesheet, a
+  // module script, an empty mount point), with the same CPF mask for the liveness check.
+  const formMarkup = html.toString().match(/<main>[\s\S]*<\/main>/)[0];
+  const dist = resolve(process.env.PAYLINK_DIST);
+  const cssName = readdirSync(dist).find((f) => /^main-[0-9a-f]+\.css$/.test(f));
+  const routes = {
+    "/": ["text/html; charset=utf-8", html],
+    "/js": [
+      "text/html; charset=utf-8",
+      `<!DOCTYPE html><html lang="pt-BR"><head><meta charset="utf-8" /><title>paylink (form by JS)</title>` +
+        `<link rel="stylesheet" href="/style.css" /><script type="module" src="/js-form.js"></script></head>` +
+        `<body><div id="paylink-app"></div></body></html>`,
+    ],
+    "/style.css": ["text/css", cssName ? readFileSync(join(dist, cssName)) : ""],
+    "/js-form.js": [
+      "text/javascript",
+      `document.getElementById("paylink-app").innerHTML = ${JSON.stringify(formMarkup)};
+const doc = document.querySelector('[name="document"]');
+doc.addEventListener("input", () => {
+  const d = doc.value.replace(/\\D/g, "");
+  if (d.length === 11) doc.value = d.replace(/(\\d{3})(\\d{3})(\\d{3})(\\d{2})/, "$1.$2.$3-$4");
+});`,
+    ],
+  };
   const staticServer = createServer((req, res) => {
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": html.length, "Cache-Control": "no-store" });
-    res.end(html);
+    const [type, body] = routes[req.url] ?? ["text/plain", "not found"];
+    const buf = Buffer.from(body);
+    res.writeHead(routes[req.url] ? 200 : 404, { "Content-Type": type, "Content-Length": buf.length, "Cache-Control": "no-store" });
+    res.end(buf);
   });
   await new Promise((r) => staticServer.listen(0, "127.0.0.1", r));
   const staticUrl = `http://127.0.0.1:${staticServer.address().port}/`;
@@ -102,14 +129,16 @@ async function main() {
     paylink = await startPaylink({ bin: process.env.PAYLINK_BIN, dist: resolve(process.env.PAYLINK_DIST), name: "bench" });
     browser = await launchBrowser();
     const widgetUrl = paylink.url + "/";
-    const times = { static: [], widget: [], html: [], js: [], wasm: [], compileStart: [], instantiated: [] };
+    const times = { static: [], jsForm: [], widget: [], html: [], js: [], wasm: [], compileStart: [], instantiated: [] };
     const notes = new Set();
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Interleaved, so drift in machine load hits both alike.
       const s = await measure(browser, staticUrl, "52998224725");
+      const j = await measure(browser, staticUrl + "js", "529.982.247-25");
       const w = await measure(browser, widgetUrl, "529.982.247-25");
       if (i >= WARMUP) {
         times.static.push(s.ms);
+        times.jsForm.push(j.ms);
         times.widget.push(w.ms);
         for (const k of ["html", "js", "wasm", "compileStart", "instantiated"]) times[k].push(w[k]);
         notes.add(`WebAssembly.${w.wasmApi}, .wasm fetched ${w.wasmFetches}x`);
@@ -120,6 +149,7 @@ async function main() {
     console.log(`first render: navigation start -> interactive customer form, ms (${RUNS} runs, Chromium ${browser.version()})`);
     console.log(`${"".padEnd(12)}${"median".padStart(8)}${"min".padStart(8)}${"max".padStart(8)}`);
     row("static-form", times.static);
+    row("js-form", times.jsForm);
     row("widget", times.widget);
     const steps = [
       ["  html in", "html"],
@@ -144,6 +174,7 @@ async function main() {
     }
     console.log(`widget loader: ${[...notes].join("; ")}`);
     console.log(`ratio       ${(median(times.widget) / median(times.static)).toFixed(2).padStart(8)}   (widget / static, target <= 2)`);
+    console.log(`floor       ${(median(times.jsForm) / median(times.static)).toFixed(2).padStart(8)}   (js-form / static: the same form inserted by a plain JS module, no wasm)`);
   } finally {
     await browser?.close().catch(() => {});
     await paylink?.stop();
