@@ -5,4 +5,5 @@ pub mod field;
 pub mod installments;
 pub mod lang_switch;
 pub mod poll;
+pub mod sections;
 pub mod table;

@@ -11,7 +11,8 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::api;
-use crate::components::installments::{br_date, installment_table, Row};
+use crate::components::installments::{br_date, Row};
+use crate::components::sections;
 use crate::components::table::{table, Cell};
 use crate::i18n::{self, K};
 use crate::Ctx;
@@ -113,10 +114,6 @@ fn invoice_body(l: Lang, inv: &InvoiceDetail) -> AnyView {
     if let Some(d) = &inv.description {
         facts.push((K::Description.t(l), d.clone(), "wide description"));
     }
-    let facts = facts
-        .into_iter()
-        .map(|(dt, dd, class)| view! { <div class=class><dt>{dt}</dt><dd>{dd}</dd></div> })
-        .collect_view();
 
     let rows: Vec<Row> = inv
         .installments
@@ -126,37 +123,18 @@ fn invoice_body(l: Lang, inv: &InvoiceDetail) -> AnyView {
     let types = inv
         .payment_types
         .iter()
-        .map(|p| view! { <li class="chip">{i18n::payment_type(l, p.payment_type_accepted)}</li> })
-        .collect_view();
-    let url = inv.url.clone();
+        .map(|p| p.payment_type_accepted)
+        .collect();
     let settings = settings(l, inv);
 
     view! {
         <article class="card invoice">
             <h1>{K::Invoice.t(l)}</h1>
-            <dl class="facts">{facts}</dl>
-
-            <section aria-label=K::PaymentLink.t(l)>
-                <h2>{K::PaymentLink.t(l)}</h2>
-                <p class="paylink"><a href=url.clone() class="url">{url.clone()}</a></p>
-                <p>
-                    <button type="button" class="secondary" on:click=move |_| copy(url.clone(), copied)>{K::CopyLink.t(l)}</button>
-                    " "
-                    <span role="status" class="muted">
-                        {move || copied.get().map(|ok| if ok { K::Copied.t(l) } else { K::CopyFailed.t(l) })}
-                    </span>
-                </p>
-            </section>
-
-            <section aria-label=K::Accepted.t(l)>
-                <h2>{K::Accepted.t(l)}</h2>
-                <ul class="chips">{types}</ul>
-            </section>
-
-            <section aria-label=K::Installments.t(l)>
-                <h2>{K::Installments.t(l)}</h2>
-                {installment_table(l, K::Installments.t(l), rows, true)}
-            </section>
+            {sections::facts(facts)}
+            {sections::payment_link(l, inv.url.clone(), copied)}
+            {sections::copy_status(l, copied)}
+            {sections::accepted(l, types)}
+            {sections::installments(l, rows)}
 
             {settings}
 

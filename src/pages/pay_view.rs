@@ -9,8 +9,9 @@ use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, Lang, PayerView};
 
 use crate::api;
-use crate::components::installments::{br_date, installment_table, Row};
-use crate::i18n::{self, K};
+use crate::components::installments::{br_date, Row};
+use crate::components::sections;
+use crate::i18n::K;
 use crate::pages::invoice_view::{copy, error_text};
 use crate::task::Busy;
 
@@ -144,10 +145,6 @@ fn pay_body(
     if let Some(d) = &p.description {
         facts.push((K::Description.t(l), d.clone(), "wide description"));
     }
-    let facts = facts
-        .into_iter()
-        .map(|(dt, dd, class)| view! { <div class=class><dt>{dt}</dt><dd>{dd}</dd></div> })
-        .collect_view();
 
     // How to pay the next open installment.
     let next = p
@@ -201,12 +198,6 @@ fn pay_body(
         .iter()
         .map(|i| Row::stated(i.installment, &i.due_date, i.price, i.price_paid, i.status))
         .collect();
-    let types = p
-        .payment_types
-        .iter()
-        .map(|t| view! { <li class="chip">{i18n::payment_type(l, *t)}</li> })
-        .collect_view();
-    let url = p.url.clone();
     let id = p.id.clone();
     let sandbox = (p.sandbox && next.is_some()).then(|| {
         view! {
@@ -228,30 +219,16 @@ fn pay_body(
         <article class="card invoice pay">
             <p class="muted">{K::InvoiceFrom.t(l)} " " <strong>{p.merchant_name.clone()}</strong></p>
             <h1>{K::Payment.t(l)}</h1>
-            <dl class="facts">{facts}</dl>
+            {sections::facts(facts)}
             <section aria-label=K::HowToPay.t(l)>
                 {how}
-                <p role="status" class="muted">
-                    {move || copied.get().map(|ok| if ok { K::Copied.t(l) } else { K::CopyFailed.t(l) })}
-                </p>
+                {sections::copy_status(l, copied)}
                 {sandbox}
                 {back}
             </section>
-            <section aria-label=K::Installments.t(l)>
-                <h2>{K::Installments.t(l)}</h2>
-                {installment_table(l, K::Installments.t(l), rows, true)}
-            </section>
-            <section aria-label=K::Accepted.t(l)>
-                <h2>{K::Accepted.t(l)}</h2>
-                <ul class="chips">{types}</ul>
-            </section>
-            <section aria-label=K::PaymentLink.t(l)>
-                <h2>{K::PaymentLink.t(l)}</h2>
-                <p class="paylink"><a href=url.clone() class="url">{url.clone()}</a></p>
-                <p>
-                    <button type="button" class="secondary" on:click=move |_| copy(url.clone(), copied)>{K::CopyLink.t(l)}</button>
-                </p>
-            </section>
+            {sections::installments(l, rows)}
+            {sections::accepted(l, p.payment_types.clone())}
+            {sections::payment_link(l, p.url.clone(), copied)}
         </article>
     }
     .into_any()
