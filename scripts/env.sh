@@ -33,6 +33,7 @@ widget_nightly() {
 # target rustflags, so it repeats `--cfg erase_components`. Stable builds the same app.
 build_widget() {
     if widget_nightly; then
+        echo "build_widget: $(rustc +nightly --version), std rebuilt (-Zbuild-std, panic=immediate-abort)" >&2
         RUSTUP_TOOLCHAIN=nightly CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
             RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
             trunk build --release --offline "$@"

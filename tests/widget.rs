@@ -34,6 +34,30 @@ async fn masks_document_cep_and_phone_while_typing() {
     assert_eq!(input(r, "phone").value(), "+55 (11) 98765-4321");
     type_text(r, "phone", "551134567890").await;
     assert_eq!(input(r, "phone").value(), "+55 (11) 3456-7890");
+
+    // A digit deleted in the middle keeps the caret where it was, not at the end.
+    type_text(r, "document", "390.533.447-05").await;
+    let doc = input(r, "document");
+    doc.set_value("390.53.447-05");
+    doc.set_selection_range(5, 5).unwrap();
+    fire(&doc, "input");
+    tick().await;
+    assert_eq!(doc.value(), "390.534.470-5");
+    assert_eq!(doc.selection_start().unwrap(), Some(5));
+}
+
+#[wasm_bindgen_test]
+fn the_caret_stays_after_the_same_digits_when_the_mask_rewrites() {
+    use paylink_widget::components::field::caret_after_mask;
+    // Caret after five digits ("390.53|93"): after the same five once re-masked.
+    assert_eq!(caret_after_mask("390.5393", 6, "390.539.3"), Some(6));
+    // A digit deleted before "-": the caret stays after the eighth digit.
+    assert_eq!(
+        caret_after_mask("390.533.44-05", 10, "390.533.440-5"),
+        Some(10)
+    );
+    // At the end: the browser's end.
+    assert_eq!(caret_after_mask("3905", 4, "390.5"), None);
 }
 
 #[wasm_bindgen_test]

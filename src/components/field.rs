@@ -63,6 +63,36 @@ fn required_mark(required: bool) -> Option<AnyView> {
     required.then(|| view! { <span class="req" aria-hidden="true">" *"</span> }.into_any())
 }
 
+/// Where the caret goes once `typed` (caret at `caret`, in UTF-16 units as
+/// the DOM counts) is rewritten to `masked`: after the same number of letters
+/// and digits, so an edit in the middle of `390.533.447-05` does not throw
+/// the caret to the end. `None` (the browser's end) when it was at the end.
+pub fn caret_after_mask(typed: &str, caret: u32, masked: &str) -> Option<u32> {
+    let caret = caret as usize;
+    if caret >= typed.encode_utf16().count() {
+        return None;
+    }
+    let significant = |c: char| c.is_alphanumeric();
+    let mut units = 0;
+    let keep = typed
+        .chars()
+        .take_while(|c| {
+            units += c.len_utf16();
+            units <= caret
+        })
+        .filter(|c| significant(*c))
+        .count();
+    let (mut seen, mut at) = (0, 0);
+    for c in masked.chars() {
+        if seen == keep {
+            break;
+        }
+        seen += usize::from(significant(c));
+        at += c.len_utf16();
+    }
+    Some(at as u32)
+}
+
 /// Whether `path` currently shows an error (a memo, so controls update only
 /// when their own state changes).
 fn invalid_memo(form: Form, path: &str) -> Memo<bool> {
@@ -95,7 +125,12 @@ pub fn field(
                 if let Some(mask) = o.mask {
                     let masked = mask(&text);
                     if masked != text {
-                        event_target::<HtmlInputElement>(&ev).set_value(&masked);
+                        let el = event_target::<HtmlInputElement>(&ev);
+                        let caret = el.selection_start().ok().flatten();
+                        el.set_value(&masked);
+                        if let Some(at) = caret.and_then(|c| caret_after_mask(&text, c, &masked)) {
+                            let _ = el.set_selection_range(at, at);
+                        }
                         text = masked;
                     }
                 }
