@@ -72,7 +72,9 @@ pub fn caret_after_mask(typed: &str, caret: u32, masked: &str) -> Option<u32> {
     if caret >= typed.encode_utf16().count() {
         return None;
     }
-    let significant = |c: char| c.is_alphanumeric();
+    // ASCII: the masks keep only ASCII letters and digits (and the Unicode
+    // tables of `is_alphanumeric` would cost 2 KB of wasm).
+    let significant = |c: char| c.is_ascii_alphanumeric();
     let mut units = 0;
     let keep = typed
         .chars()
