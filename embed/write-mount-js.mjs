@@ -19,9 +19,9 @@ const one = (re, what) => {
   if (found.length !== 1) throw new Error(`mount.js: expected one ${what} in ${dir}, found ${JSON.stringify(found)}`);
   return found[0];
 };
-const js = one(/^paylink-widget-[0-9a-f]{16}\.js$/, "widget module");
-const wasm = one(/^paylink-widget-[0-9a-f]{16}_bg\.wasm$/, "wasm");
-const css = one(/^main-[0-9a-f]{16}\.css$/, "stylesheet");
+const js = one(/^paylink-widget-[0-9a-f]+\.js$/, "widget module");
+const wasm = one(/^paylink-widget-[0-9a-f]+_bg\.wasm$/, "wasm");
+const css = one(/^main-[0-9a-f]+\.css$/, "stylesheet");
 
 // Release builds only: a debug build keeps readable glue.
 if (process.env.TRUNK_PROFILE === "release") {
