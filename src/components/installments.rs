@@ -106,5 +106,11 @@ pub fn installment_table(l: Lang, caption: &'static str, rows: Vec<Row>, detail:
             cells
         })
         .collect();
-    table("installments", caption, head, rows, Some(foot))
+    // A created invoice's five columns do not fit a phone: its rows stack there.
+    let class = if detail {
+        "installments stack"
+    } else {
+        "installments"
+    };
+    table(class, caption, head, rows, Some(foot))
 }

@@ -34,22 +34,33 @@ fn opt(s: &'static str) -> Option<&'static str> {
     (!s.is_empty()).then_some(s)
 }
 
-fn cells(row: Vec<Cell>) -> AnyView {
-    let mut it = row.into_iter();
+/// One row. Each cell carries its column's title as `data-label`: on phones a
+/// `stack` table shows its rows as small cards with those titles (CSS).
+/// The roles are explicit because a table whose display CSS changes loses
+/// its implicit table roles in some browsers (Safari).
+fn cells(row: Vec<Cell>, labels: &[&'static str]) -> AnyView {
+    let label = |i: usize, c: &Cell| {
+        (!c.text.is_empty())
+            .then(|| labels.get(i).copied())
+            .flatten()
+    };
+    let mut it = row.into_iter().enumerate();
     // The first cell heads its row.
-    let first = it
-        .next()
-        .map(|c| view! { <th scope="row" class=opt(c.class)>{c.text}</th> });
+    let first = it.next().map(|(i, c)| {
+        let dl = label(i, &c);
+        view! { <th scope="row" role="rowheader" class=opt(c.class) data-label=dl>{c.text}</th> }
+    });
     let rest = it
-        .map(|c| {
+        .map(|(i, c)| {
+            let dl = label(i, &c);
             view! {
-                <td class=opt(c.class)>
+                <td role="cell" class=opt(c.class) data-label=dl>
                     <span class=opt(c.badge)>{c.text}</span>
                 </td>
             }
         })
         .collect_view();
-    view! { <tr>{first}{rest}</tr> }.into_any()
+    view! { <tr role="row">{first}{rest}</tr> }.into_any()
 }
 
 /// `head`: (column title, class). `foot`: an optional totals row.
@@ -60,18 +71,20 @@ pub fn table(
     rows: Vec<Vec<Cell>>,
     foot: Option<Vec<Cell>>,
 ) -> AnyView {
+    let labels: Vec<&'static str> = head.iter().map(|(t, _)| *t).collect();
     let head = head
         .into_iter()
-        .map(|(t, c)| view! { <th scope="col" class=opt(c)>{t}</th> })
+        .map(|(t, c)| view! { <th scope="col" role="columnheader" class=opt(c)>{t}</th> })
         .collect_view();
-    let body = rows.into_iter().map(cells).collect_view();
+    let body = rows.into_iter().map(|r| cells(r, &labels)).collect_view();
+    let foot = foot.map(|f| view! { <tfoot role="rowgroup">{cells(f, &labels)}</tfoot> });
     view! {
         <div class="table-wrap">
-            <table class=opt(class)>
+            <table role="table" class=opt(class)>
                 <caption>{caption}</caption>
-                <thead><tr>{head}</tr></thead>
-                <tbody>{body}</tbody>
-                {foot.map(|f| view! { <tfoot>{cells(f)}</tfoot> })}
+                <thead role="rowgroup"><tr role="row">{head}</tr></thead>
+                <tbody role="rowgroup">{body}</tbody>
+                {foot}
             </table>
         </div>
     }
