@@ -1,13 +1,15 @@
 //! Sections the invoice detail and the payer page both show, built once:
 //! the facts list, the payment link with its copy button, the accepted
-//! payment types and the installments table.
+//! payment types and the installments table; and what the fetched screens
+//! (detail, payer page, link page) show while loading or after a failed call.
 
 use leptos::prelude::*;
 use paylink_model::{Lang, PaymentType};
 
+use crate::api;
 use crate::components::installments::{installment_table, Row};
 use crate::i18n::{self, K};
-use crate::pages::invoice_view::copy;
+use crate::pages::invoice_view::{copy, error_text};
 
 /// `<dl class="facts">`: (label, value, class) per line.
 pub fn facts(items: Vec<(&'static str, String, &'static str)>) -> AnyView {
@@ -65,6 +67,22 @@ pub fn installments(l: Lang, rows: Vec<Row>) -> AnyView {
             <h2>{K::Installments.t(l)}</h2>
             {installment_table(l, K::Installments.t(l), rows, true)}
         </section>
+    }
+    .into_any()
+}
+
+/// While a screen's data loads. `class`: `"card muted"`, plus `skeleton`
+/// where embed.js's frame needs the page's height before the answer.
+pub fn loading(l: Lang, class: &'static str) -> AnyView {
+    view! { <p class=class aria-busy="true">{K::Loading.t(l)}</p> }.into_any()
+}
+
+/// A screen whose call failed: the envelope's message (or why there is none).
+pub fn failed(l: Lang, e: &api::Error) -> AnyView {
+    view! {
+        <div class="card">
+            <div class="alert" role="alert"><p>{error_text(l, e)}</p></div>
+        </div>
     }
     .into_any()
 }

@@ -49,15 +49,8 @@ pub fn InvoiceView(l: Lang, id: String) -> impl IntoView {
     // `with`, not `get`: no copy of the whole invoice on each render.
     move || {
         invoice.with(|r| match r {
-            None => {
-                view! { <p class="card muted" aria-busy="true">{K::Loading.t(l)}</p> }.into_any()
-            }
-            Some(Err(e)) => view! {
-                <div class="card">
-                    <div class="alert" role="alert"><p>{error_text(l, e)}</p></div>
-                </div>
-            }
-            .into_any(),
+            None => sections::loading(l, "card muted"),
+            Some(Err(e)) => sections::failed(l, e),
             Some(Ok(inv)) => invoice_body(l, inv),
         })
     }

@@ -18,6 +18,7 @@ use crate::components::field::{
     alert_box, checkbox, error_text, field, select, submit_button, Opts,
 };
 use crate::components::installments::{installment_table, Row};
+use crate::components::sections;
 use crate::embed;
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::K;
@@ -251,12 +252,8 @@ pub fn LinkForm(l: Lang, slug: String, payer: Payer) -> impl IntoView {
             return done_view(l, done);
         }
         loaded.with(|r| match r {
-            None => view! { <p class="card muted skeleton" aria-busy="true">{K::Loading.t(l)}</p> }
-                .into_any(),
-            Some(Err(e)) => view! {
-                <div class="card"><div class="alert" role="alert"><p>{api_error_text(l, e)}</p></div></div>
-            }
-            .into_any(),
+            None => sections::loading(l, "card muted skeleton"),
+            Some(Err(e)) => sections::failed(l, e),
             Some(Ok(link)) => link_body(l, ctx, p, link.clone()),
         })
     }

@@ -12,7 +12,7 @@ use crate::api;
 use crate::components::installments::{br_date, Row};
 use crate::components::sections;
 use crate::i18n::K;
-use crate::pages::invoice_view::{copy, error_text};
+use crate::pages::invoice_view::copy;
 use crate::task::Busy;
 
 #[component]
@@ -110,14 +110,8 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
     };
     move || {
         page.with(|r| match r {
-            None => view! { <p class="card muted skeleton" aria-busy="true">{K::Loading.t(l)}</p> }
-                .into_any(),
-            Some(Err(e)) => view! {
-                <div class="card">
-                    <div class="alert" role="alert"><p>{error_text(l, e)}</p></div>
-                </div>
-            }
-            .into_any(),
+            None => sections::loading(l, "card muted skeleton"),
+            Some(Err(e)) => sections::failed(l, e),
             Some(Ok(p)) => pay_body(l, p, busy, simulate),
         })
     }
