@@ -22,10 +22,12 @@ const WARMUP = 2;
 
 // Installed in every page before its own scripts: records when the form becomes interactive.
 function readyProbe() {
+  let resolve;
+  window.__firstRenderDone = new Promise((r) => (resolve = r));
   const ready = () => {
     if (window.__firstRender !== undefined) return;
     const el = document.querySelector('[name="fullName"]');
-    if (el && !el.disabled) window.__firstRender = performance.now();
+    if (el && !el.disabled) resolve((window.__firstRender = performance.now()));
   };
   new MutationObserver(ready).observe(document, { childList: true, subtree: true, attributes: true });
   document.addEventListener("DOMContentLoaded", ready);
@@ -53,8 +55,17 @@ async function measure(browser, url, expectDocument) {
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
     await page.addInitScript(readyProbe);
     await page.goto(url, { waitUntil: "commit" });
-    const handle = await page.waitForFunction(() => window.__firstRender, null, { timeout: 30000, polling: 10 });
-    const ms = await handle.jsonValue();
+    // Waits with one raw CDP evaluate of the probe's promise. Playwright's waitForFunction would
+    // first inject its selector engine (~10 ms of parse on the page's main thread, right while the
+    // widget's scripts want it) and poll; the static form, parsed before that lands, did not pay it.
+    const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
+      expression: "window.__firstRenderDone",
+      awaitPromise: true,
+      returnByValue: true,
+      timeout: 30000,
+    });
+    if (exceptionDetails || typeof result.value !== "number") throw new Error(`${url}: no first render (${JSON.stringify(exceptionDetails ?? result)})`);
+    const ms = result.value;
     // Where the widget's time goes (none of it for the static form): when the HTML, the JS loader and
     // the .wasm finished downloading, when the wasm was instantiated (compile included); the rest,
     // up to `ms`, is the Rust `main` building the form. A .wasm fetched twice means the preload
