@@ -127,6 +127,17 @@ impl fmt::Display for Date {
     }
 }
 
+/// Brasília's offset from UTC: −03:00 all year (Brazil has had no daylight saving
+/// time since 2019).
+pub const BRASILIA_UTC_OFFSET_SECS: i64 = -3 * 3600;
+
+/// The calendar date in Brasília at Unix time `unix_secs`: the date boletos and PIX
+/// charges are due by, so a payment link opened at 22:00 in São Paulo counts its
+/// days from that evening's date, not from the next day's in UTC.
+pub fn brasilia_date(unix_secs: i64) -> Option<Date> {
+    Date::from_days_since_epoch((unix_secs + BRASILIA_UTC_OFFSET_SECS).div_euclid(86_400))
+}
+
 /// ISO 8601 UTC with milliseconds (`2026-11-23T03:30:18.123Z`) from Unix milliseconds.
 pub fn iso_utc_from_millis(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);
@@ -193,6 +204,20 @@ mod tests {
                 z
             );
         }
+    }
+
+    #[test]
+    fn the_brasilia_date_turns_at_three_utc() {
+        // 2026-11-24T02:59:59Z is 23:59:59 on the 23rd in São Paulo.
+        let at = |iso_secs: i64| brasilia_date(iso_secs).unwrap().to_string();
+        let nov24 = Date::new(2026, 11, 24).unwrap().days_since_epoch() * 86_400;
+        assert_eq!(at(nov24 + 3 * 3600 - 1), "2026-11-23");
+        assert_eq!(at(nov24 + 3 * 3600), "2026-11-24");
+        assert_eq!(at(nov24), "2026-11-23");
+        // New Year's Eve at 22:00 in Brasília is already 2027 in UTC.
+        let jan1 = Date::new(2027, 1, 1).unwrap().days_since_epoch() * 86_400;
+        assert_eq!(at(jan1 + 3600), "2026-12-31");
+        assert_eq!(at(0), "1969-12-31");
     }
 
     #[test]

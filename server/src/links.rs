@@ -568,7 +568,7 @@ async fn link_get(
 ) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
     let link = active_link(&s.db, &slug, lang).await?;
-    let mut res = Json(link.public(crate::scheduler::today_utc())).into_response();
+    let mut res = Json(link.public(crate::scheduler::today())).into_response();
     // The due date changes with the day.
     res.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -625,7 +625,7 @@ async fn link_invoices_create(
         return Err(AppError::new(Reason::UnsupportedMediaType, lang));
     }
     let req: InvoiceRequest = parse_json(&body, lang)?;
-    let today = crate::scheduler::today_utc();
+    let today = crate::scheduler::today();
     let mut bound = link.public(today).bind(&req);
     // A page opened before midnight still shows yesterday's due date.
     if bound.as_ref().is_err_and(|v| v.has("dueDate")) {

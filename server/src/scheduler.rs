@@ -12,19 +12,20 @@ use sqlx::Row;
 use crate::db::{new_id, now_iso, Db, DbError};
 use crate::events::{self, InstallmentSnapshot, NewEvent};
 
-/// Today's date in UTC.
-pub fn today_utc() -> Date {
-    let days = std::time::SystemTime::now()
+/// Today's date in Brasília, the calendar charges are due by (a charge due on
+/// the 24th is due from 00:00 of the 24th in São Paulo, 03:00 UTC).
+pub fn today() -> Date {
+    let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64 / 86_400)
+        .map(|d| d.as_secs() as i64)
         .unwrap_or(0);
-    Date::from_days_since_epoch(days).expect("a date after 1970")
+    paylink_model::date::brasilia_date(secs).expect("a date after 1970")
 }
 
 /// Runs a pass now and then every minute, forever.
 pub async fn run(db: Db) {
     loop {
-        if let Err(e) = run_once(&db, today_utc()).await {
+        if let Err(e) = run_once(&db, today()).await {
             tracing::warn!(error = %e, "recurring charge pass failed");
         }
         tokio::time::sleep(Duration::from_secs(60)).await;

@@ -105,7 +105,7 @@ fn honest_invoice(link: &Value, customer: &str) -> Value {
 }
 
 fn today_plus(days: i64) -> String {
-    paylink_server::scheduler::today_utc()
+    paylink_server::scheduler::today()
         .add_days(days)
         .unwrap()
         .to_string()
