@@ -198,6 +198,8 @@ pub fn start() {
     }
     let (host, options) = frame().unwrap_or((Host::Page, Options::default()));
     NEXT.with(|n| *n.borrow_mut() = Some((host, options)));
+    // index.html's "Carregando…" goes; the widget takes its place.
+    root.set_inner_html("");
     leptos::mount::mount_to(root, crate::App).forget();
 }
 

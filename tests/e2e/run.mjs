@@ -1001,6 +1001,31 @@ test("static host: dist/ served from another origin finds its proxy in config.js
     await until(() => page.evaluate(() => window.__ready.length === 1), "paylink:ready on document");
   }));
 
+test("start-up: \"Carregando…\" until the widget mounts; when its module or wasm cannot load, an alert says so and its reload link recovers", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    await page.goto(`${server.url}/`);
+    await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
+    assertEqual(await page.locator(".paylink-boot").count(), 0, "placeholders left once the widget is mounted");
+
+    for (const [what, pattern] of [
+      ["the wasm", /_bg\.wasm$/],
+      ["the JS module", /\/paylink-widget-[0-9a-f]+\.js$/],
+    ]) {
+      await page.route(pattern, (r) => r.abort());
+      await page.goto(`${server.url}/`);
+      const alert = page.getByRole("alert");
+      await alert.waitFor({ timeout: WAIT });
+      const text = await alert.textContent();
+      assert(text.includes("Não foi possível carregar o paylink"), `${what} blocked: the alert reads ${JSON.stringify(text)}`);
+      assertEqual(await page.locator('[name="fullName"]').count(), 0, `${what} blocked: no form`);
+      await page.unroute(pattern);
+      await alert.getByRole("link", { name: "recarregue a página" }).click();
+      await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
+      assertEqual(await page.getByRole("alert").count(), 0, `${what} back: the alert is gone after the reload`);
+    }
+  }));
+
 test("paylink:error: an unknown link is critical (not_found); a refused creation is not (rate_limited), and the payer sees why", () =>
   withPage(async (s) => {
     const { page } = s;
