@@ -5,6 +5,7 @@
 //    embed.js (for merchants' pages) is minified too.
 // 2. reorders the wasm's functions by (body length, first bytes) with binaryen, so similar
 //    functions sit side by side for brotli (-2 KB brotli, same code), and updates its `integrity`.
+//    Then shortens the names the wasm imports from the glue, in both (embed/short-imports.mjs).
 // 3. replaces trunk's loader in index.html with one that says so when the widget cannot start
 //    (module or wasm not loaded, or a trap while mounting): the page's "Carregando…" turns into
 //    an alert with a reload link, instead of a page that never changes.
@@ -17,6 +18,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
+import { shortenImports } from "./short-imports.mjs";
 import { orderForBrotli } from "./wasm-order.mjs";
 
 const dir = process.env.TRUNK_STAGING_DIR;
@@ -33,30 +35,38 @@ const css = one(/^main-[0-9a-f]+\.css$/, "stylesheet");
 
 // Release builds only: a debug build keeps readable glue.
 if (process.env.TRUNK_PROFILE === "release") {
-  const path = join(dir, js);
-  const before = readFileSync(path, "utf8");
-  const out = await minify(before, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
-  if (!out.code) throw new Error(`minify ${js}: no output`);
-  const sri = (text) => "sha384-" + createHash("sha384").update(text).digest("base64");
+  const sri = (bytes) => "sha384-" + createHash("sha384").update(bytes).digest("base64");
   const indexPath = join(dir, "index.html");
+  const jsPath = join(dir, js);
+  const wasmPath = join(dir, wasm);
+  const jsBefore = readFileSync(jsPath, "utf8");
+  const wasmBefore = readFileSync(wasmPath);
   const index = readFileSync(indexPath, "utf8");
-  if (!index.includes(sri(before))) throw new Error(`index.html has no integrity ${sri(before)} for ${js}`);
-  writeFileSync(path, out.code);
-  let indexOut = index.replaceAll(sri(before), sri(out.code));
+  for (const [bytes, name] of [[jsBefore, js], [wasmBefore, wasm]]) {
+    if (!index.includes(sri(bytes))) throw new Error(`index.html has no integrity ${sri(bytes)} for ${name}`);
+  }
+
+  const out = await minify(jsBefore, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
+  if (!out.code) throw new Error(`minify ${js}: no output`);
 
   // The function order. npm's binaryen (scripts/setup), never Debian's older wasm-opt.
   const wasmOpt = join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules", ".bin", "wasm-opt");
   if (!existsSync(wasmOpt)) throw new Error(`${wasmOpt} is missing: run scripts/setup (npm ci)`);
-  const wasmPath = join(dir, wasm);
-  const wasmBefore = readFileSync(wasmPath);
-  if (!indexOut.includes(sri(wasmBefore))) throw new Error(`index.html has no integrity ${sri(wasmBefore)} for ${wasm}`);
   const keyed = wasmPath + ".keyed";
   writeFileSync(keyed, orderForBrotli(wasmBefore));
   const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "mutable-globals", "reference-types", "multivalue"];
   execFileSync(wasmOpt, [...features.map((f) => "--enable-" + f), "--reorder-functions-by-name", "--strip-debug", keyed, "-o", wasmPath], { stdio: "inherit" });
   rmSync(keyed);
-  indexOut = indexOut.replaceAll(sri(wasmBefore), sri(readFileSync(wasmPath)));
-  writeFileSync(indexPath, indexOut);
+
+  // Then the imports' short names, in the ordered wasm and the minified glue together.
+  const short = shortenImports(readFileSync(wasmPath), out.code);
+  if (short.renamed === 0) throw new Error("no wasm import could be renamed: has wasm-bindgen's glue changed shape?");
+  writeFileSync(wasmPath, short.wasm);
+  writeFileSync(jsPath, short.js);
+  writeFileSync(
+    indexPath,
+    index.replaceAll(sri(jsBefore), sri(short.js)).replaceAll(sri(wasmBefore), sri(short.wasm)),
+  );
 
   // embed.js, the classic script merchants' pages load (3.5 -> 1.8 KB raw); its source stays
   // readable in embed/embed.js.
