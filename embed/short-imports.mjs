@@ -3,6 +3,8 @@
 // imports object alike. Those names carry a 16-digit hash each, which no compressor can shrink, and
 // they appear twice: -2.5 KB brotli of wasm and -1.7 KB of JS. A name is only changed where the
 // glue has it exactly once, as a key of the imports object; anything else keeps its name.
+// The same for the glue's uses of the wasm's exported functions (wasm-bindgen's closure shims
+// have 150-character names), where every use in the glue is a property access (`x.name`).
 
 function leb(buf, o) {
   let value = 0;
@@ -79,6 +81,33 @@ export function shortenImports(wasm, js) {
     const id = wasm[p];
     const [size, start] = leb(wasm, p + 1);
     const end = start + size;
+    if (id === 7) {
+      let [count, o] = leb(wasm, start);
+      const entries = [uleb(count)];
+      for (let i = 0; i < count; i++) {
+        let len;
+        [len, o] = leb(wasm, o);
+        const field = wasm.subarray(o, o + len).toString();
+        o += len;
+        const descriptor = o;
+        const kind = wasm[o++];
+        o = leb(wasm, o)[1];
+        let name = field;
+        const uses = js.match(word(field))?.length ?? 0;
+        const access = new RegExp(`(?<=\\.)${escape(field)}(?![\\w$])`, "g");
+        const accesses = js.match(access)?.length ?? 0;
+        if (kind === 0 && field.length > 8 && uses > 0 && uses === accesses) {
+          name = fresh();
+          js = js.replace(access, name);
+          renamed++;
+        }
+        entries.push(str(name), wasm.subarray(descriptor, o));
+      }
+      const body = Buffer.concat(entries);
+      parts.push(Buffer.from([7]), uleb(body.length), body);
+      p = end;
+      continue;
+    }
     if (id !== 2) {
       parts.push(wasm.subarray(p, end));
       p = end;

@@ -2,7 +2,8 @@
 // `wasm-opt --reorder-functions-by-name` then places functions of the same size and shape
 // side by side (Leptos' monomorphised builders, drop glue), which brotli compresses better
 // (-2 KB of 135 on the widget) than the linker's order; `--strip-debug` drops these names.
-// The code itself is untouched: binaryen renumbers calls, exports keep their names.
+// The code itself is untouched: binaryen renumbers calls, exports keep their names. Custom
+// sections are dropped on the way.
 
 /** Unsigned LEB128 at `o`: [value, next offset]. */
 function leb(buf, o) {
@@ -95,12 +96,8 @@ export function orderForBrotli(wasm) {
   });
   const functionNames = Buffer.concat([uleb(names.length), ...names]);
   const nameSection = Buffer.concat([str("name"), Buffer.from([1]), uleb(functionNames.length), functionNames]);
-  const kept = sections
-    .filter(({ id, start }) => {
-      if (id !== 0) return true;
-      const [len, o] = leb(wasm, start);
-      return wasm.subarray(o, o + len).toString() !== "name";
-    })
-    .map(({ from, end }) => wasm.subarray(from, end));
+  // Every custom section goes (the old names, `producers`, `target_features`, Leptos'
+  // `__wasm_split_unstable`): the browser reads none of them.
+  const kept = sections.filter(({ id }) => id !== 0).map(({ from, end }) => wasm.subarray(from, end));
   return Buffer.concat([wasm.subarray(0, 8), ...kept, Buffer.from([0]), uleb(nameSection.length), nameSection]);
 }
