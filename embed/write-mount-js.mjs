@@ -34,16 +34,20 @@ const js = one(/^paylink-widget-[0-9a-f]+\.js$/, "widget module");
 const wasm = one(/^paylink-widget-[0-9a-f]+_bg\.wasm$/, "wasm");
 const css = one(/^main-[0-9a-f]+\.css$/, "stylesheet");
 
+// index.html, read once here and written once at the end.
+const indexPath = join(dir, "index.html");
+let index = readFileSync(indexPath, "utf8");
+
 // Release builds only: a debug build keeps readable glue.
 if (process.env.TRUNK_PROFILE === "release") {
   const sri = (bytes) => "sha384-" + createHash("sha384").update(bytes).digest("base64");
-  const indexPath = join(dir, "index.html");
   const jsPath = join(dir, js);
   const wasmPath = join(dir, wasm);
+  const cssPath = join(dir, css);
   const jsBefore = readFileSync(jsPath, "utf8");
   const wasmBefore = readFileSync(wasmPath);
-  const index = readFileSync(indexPath, "utf8");
-  for (const [bytes, name] of [[jsBefore, js], [wasmBefore, wasm]]) {
+  const cssBefore = readFileSync(cssPath, "utf8");
+  for (const [bytes, name] of [[jsBefore, js], [wasmBefore, wasm], [cssBefore, css]]) {
     if (!index.includes(sri(bytes))) throw new Error(`index.html has no integrity ${sri(bytes)} for ${name}`);
   }
 
@@ -67,20 +71,14 @@ if (process.env.TRUNK_PROFILE === "release") {
 
   // The stylesheet without comments and spaces (-0.6 KB brotli). csso's `restructure` (merging
   // and moving rules) stays off: rule order matters in a cascade.
-  const cssPath = join(dir, css);
-  const cssBefore = readFileSync(cssPath, "utf8");
-  if (!index.includes(sri(cssBefore))) throw new Error(`index.html has no integrity ${sri(cssBefore)} for ${css}`);
   const cssAfter = minifyCss(cssBefore, { restructure: false }).css;
   if (!cssAfter) throw new Error(`minify ${css}: no output`);
   writeFileSync(cssPath, cssAfter);
 
-  writeFileSync(
-    indexPath,
-    index
-      .replaceAll(sri(jsBefore), sri(short.js))
-      .replaceAll(sri(wasmBefore), sri(short.wasm))
-      .replaceAll(sri(cssBefore), sri(cssAfter)),
-  );
+  index = index
+    .replaceAll(sri(jsBefore), sri(short.js))
+    .replaceAll(sri(wasmBefore), sri(short.wasm))
+    .replaceAll(sri(cssBefore), sri(cssAfter));
 
   // embed.js, the classic script merchants' pages load (3.5 -> 1.8 KB raw); its source stays
   // readable in embed/embed.js.
@@ -97,8 +95,6 @@ if (process.env.TRUNK_PROFILE === "release") {
 // <head> hears in the capture phase. That script comes before the stylesheet: a classic script
 // after one waits for it to load, and the parse with it (measured +25 ms).
 {
-  const indexPath = join(dir, "index.html");
-  const index = readFileSync(indexPath, "utf8");
   const trunkLoader =
     /<script type="module">\s*import init, \* as bindings from '(\/[^']+\.js)';\s*const wasm = await init\(\{ module_or_path: '(\/[^']+\.wasm)' \}\);[\s\S]*?<\/script>/;
   const found = index.match(trunkLoader);
@@ -127,9 +123,10 @@ try {
 </script>`;
   const firstStylesheet = index.indexOf("<link rel=\"stylesheet\"");
   if (firstStylesheet < 0 || firstStylesheet > index.search(trunkLoader)) throw new Error("index.html: no stylesheet link before trunk's loader");
-  const out = index.replace(trunkLoader, () => loader);
-  writeFileSync(indexPath, out.slice(0, firstStylesheet) + watcher + "\n    " + out.slice(firstStylesheet));
+  index = index.replace(trunkLoader, () => loader);
+  index = index.slice(0, firstStylesheet) + watcher + "\n    " + index.slice(firstStylesheet);
 }
+writeFileSync(indexPath, index);
 
 writeFileSync(
   join(dir, "mount.js"),
