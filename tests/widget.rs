@@ -615,6 +615,21 @@ async fn payer_page_shows_how_to_pay_and_no_private_data() {
         !page.contains("Simular"),
         "no sandbox button on a real server"
     );
+
+    // Each copy button copies its own text and says so.
+    stub_clipboard();
+    for label in ["Copiar código PIX", "Copiar linha digitável", "Copiar link"] {
+        click_button(r, label).await;
+        sleep(10).await;
+    }
+    assert_eq!(
+        copied(),
+        r#"["00020101021226PIXPAYLOAD6304ABCD","00190.00009 01234.567004 00000.001171 8 12340000003333","https://paylink.example/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001"]"#
+    );
+    assert!(q(r, "[role=status]")
+        .text_content()
+        .unwrap()
+        .contains("Copiado"));
 }
 
 #[wasm_bindgen_test]

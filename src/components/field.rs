@@ -10,6 +10,7 @@
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
+use crate::components::table::{close, escape_into};
 use crate::form::{error_id, field_id, Form};
 
 /// Which native control a [`field`] renders.
@@ -230,12 +231,21 @@ pub fn select(
             let name = name.clone();
             move |_| form.blur(&name)
         };
-        let options = (!blank.is_empty())
+        // Static once built: escaped HTML rather than typed view code per
+        // option (see `table`); `selected` sets the initial choice.
+        let mut html = String::new();
+        for (v, text) in (!blank.is_empty())
             .then_some(("", blank))
             .into_iter()
             .chain(options)
-            .map(|(v, text)| view! { <option value=v selected=current == v>{text}</option> })
-            .collect_view();
+        {
+            // `value` even when empty: without it an option's value is its text.
+            html.push_str("<option value=\"");
+            escape_into(&mut html, v);
+            html.push_str(if current == v { "\" selected>" } else { "\">" });
+            escape_into(&mut html, text);
+            close(&mut html, "option");
+        }
         view! {
             <div class="field" class:invalid=move || invalid.get()>
                 <label for=id.clone()>{label} {required_mark(required)}</label>
@@ -247,9 +257,8 @@ pub fn select(
                     aria-describedby=move || invalid.get().then(|| err_id.clone())
                     on:change=on_change
                     on:blur=on_blur
-                >
-                    {options}
-                </select>
+                    inner_html=html
+                ></select>
                 {error_text(form, &name)}
             </div>
         }

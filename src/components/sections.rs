@@ -8,16 +8,26 @@ use paylink_model::{Lang, PaymentType};
 
 use crate::api;
 use crate::components::installments::{installment_table, Row};
+use crate::components::table::{close, escape_into, open};
 use crate::i18n::{self, K};
 use crate::pages::invoice_view::{copy, error_text};
+use wasm_bindgen::JsCast;
 
-/// `<dl class="facts">`: (label, value, class) per line.
+/// `<dl class="facts">`: (label, value, class) per line. Static once built:
+/// written as escaped HTML (see `table`), not as typed view code.
 pub fn facts(items: Vec<(&'static str, String, &'static str)>) -> AnyView {
-    let items = items
-        .into_iter()
-        .map(|(dt, dd, class)| view! { <div class=class><dt>{dt}</dt><dd>{dd}</dd></div> })
-        .collect_view();
-    view! { <dl class="facts">{items}</dl> }.into_any()
+    let mut html = String::new();
+    for (dt, dd, class) in &items {
+        open(&mut html, "div", &[("class", class)]);
+        open(&mut html, "dt", &[]);
+        escape_into(&mut html, dt);
+        close(&mut html, "dt");
+        open(&mut html, "dd", &[]);
+        escape_into(&mut html, dd);
+        close(&mut html, "dd");
+        close(&mut html, "div");
+    }
+    view! { <dl class="facts" inner_html=html></dl> }.into_any()
 }
 
 /// What the last copy button did ("Copiado!"), announced to screen readers.
@@ -30,31 +40,63 @@ pub fn copy_status(l: Lang, copied: RwSignal<Option<bool>>) -> AnyView {
     .into_any()
 }
 
+/// A click handler for a static section: a click on (or in) a button with
+/// `data-copy` copies that text. The section is one HTML string, so its
+/// copy buttons share this one handler instead of one listener each.
+pub fn copy_clicked(copied: RwSignal<Option<bool>>) -> impl Fn(leptos::ev::MouseEvent) + 'static {
+    move |ev| {
+        let text = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button[data-copy]").ok().flatten())
+            .and_then(|b| b.get_attribute("data-copy"));
+        if let Some(text) = text {
+            copy(text, copied);
+        }
+    }
+}
+
+/// `<button data-copy=text>label</button>` for a section built by [`copy_clicked`].
+pub fn copy_button(html: &mut String, text: &str, label: &str) {
+    html.push_str("<button type=\"button\" class=\"secondary\" data-copy=\"");
+    escape_into(html, text);
+    html.push_str("\">");
+    escape_into(html, label);
+    close(html, "button");
+}
+
 /// The payment link (an `<a>` to the invoice url) and its copy button.
 pub fn payment_link(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> AnyView {
-    let text = url.clone();
+    let mut html = String::new();
+    open(&mut html, "h2", &[]);
+    escape_into(&mut html, K::PaymentLink.t(l));
+    close(&mut html, "h2");
+    open(&mut html, "p", &[("class", "paylink")]);
+    open(&mut html, "a", &[("href", &url), ("class", "url")]);
+    escape_into(&mut html, &url);
+    close(&mut html, "a");
+    close(&mut html, "p");
+    open(&mut html, "p", &[]);
+    copy_button(&mut html, &url, K::CopyLink.t(l));
+    close(&mut html, "p");
     view! {
-        <section aria-label=K::PaymentLink.t(l)>
-            <h2>{K::PaymentLink.t(l)}</h2>
-            <p class="paylink"><a href=url.clone() class="url">{text}</a></p>
-            <p>
-                <button type="button" class="secondary" on:click=move |_| copy(url.clone(), copied)>{K::CopyLink.t(l)}</button>
-            </p>
-        </section>
+        <section aria-label=K::PaymentLink.t(l) on:click=copy_clicked(copied) inner_html=html></section>
     }
     .into_any()
 }
 
 /// The accepted payment types, as chips.
 pub fn accepted(l: Lang, types: Vec<PaymentType>) -> AnyView {
-    let chips = types
-        .into_iter()
-        .map(|t| view! { <li class="chip">{i18n::payment_type(l, t)}</li> })
-        .collect_view();
+    let mut chips = String::new();
+    for t in types {
+        open(&mut chips, "li", &[("class", "chip")]);
+        escape_into(&mut chips, i18n::payment_type(l, t));
+        close(&mut chips, "li");
+    }
     view! {
         <section aria-label=K::Accepted.t(l)>
             <h2>{K::Accepted.t(l)}</h2>
-            <ul class="chips">{chips}</ul>
+            <ul class="chips" inner_html=chips></ul>
         </section>
     }
     .into_any()

@@ -1,6 +1,9 @@
 //! One `<table>` renderer for every table of the widget (installments,
-//! preview, notifications, webhooks): the same code path whatever the
-//! columns, which keeps the wasm small.
+//! preview, notifications, webhooks). The tables are static once built, so
+//! they are written as one HTML string (escaped) and set as the inner HTML
+//! of their wrapper: one code path whatever the columns, and none of the
+//! per-element typed view code that Leptos' `view!` generates for each
+//! table shape (bench/widget-size).
 
 use leptos::prelude::*;
 
@@ -30,37 +33,123 @@ impl Cell {
     }
 }
 
-fn opt(s: &'static str) -> Option<&'static str> {
-    (!s.is_empty()).then_some(s)
+/// Appends `s` escaped for HTML text and double-quoted attribute values:
+/// cells carry what the server or the merchant wrote (webhook URLs,
+/// descriptions), which must never become markup.
+pub fn escape_into(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// `<tag attr="value"…>` for the attributes that are not empty.
+pub(crate) fn open(out: &mut String, tag: &str, attrs: &[(&str, &str)]) {
+    out.push('<');
+    out.push_str(tag);
+    for (name, value) in attrs {
+        if !value.is_empty() {
+            out.push(' ');
+            out.push_str(name);
+            out.push_str("=\"");
+            escape_into(out, value);
+            out.push('"');
+        }
+    }
+    out.push('>');
+}
+
+pub(crate) fn close(out: &mut String, tag: &str) {
+    out.push_str("</");
+    out.push_str(tag);
+    out.push('>');
 }
 
 /// One row. Each cell carries its column's title as `data-label`: on phones a
 /// `stack` table shows its rows as small cards with those titles (CSS).
 /// The roles are explicit because a table whose display CSS changes loses
 /// its implicit table roles in some browsers (Safari).
-fn cells(row: Vec<Cell>, labels: &[&'static str]) -> AnyView {
-    let label = |i: usize, c: &Cell| {
-        (!c.text.is_empty())
-            .then(|| labels.get(i).copied())
-            .flatten()
-    };
-    let mut it = row.into_iter().enumerate();
-    // The first cell heads its row.
-    let first = it.next().map(|(i, c)| {
-        let dl = label(i, &c);
-        view! { <th scope="row" role="rowheader" class=opt(c.class) data-label=dl>{c.text}</th> }
-    });
-    let rest = it
-        .map(|(i, c)| {
-            let dl = label(i, &c);
-            view! {
-                <td role="cell" class=opt(c.class) data-label=dl>
-                    <span class=opt(c.badge)>{c.text}</span>
-                </td>
-            }
-        })
-        .collect_view();
-    view! { <tr role="row">{first}{rest}</tr> }.into_any()
+fn row(out: &mut String, row: &[Cell], labels: &[&str]) {
+    open(out, "tr", &[("role", "row")]);
+    for (i, c) in row.iter().enumerate() {
+        let label = if c.text.is_empty() {
+            ""
+        } else {
+            labels.get(i).copied().unwrap_or("")
+        };
+        // The first cell heads its row.
+        let (tag, scope, role) = if i == 0 {
+            ("th", "row", "rowheader")
+        } else {
+            ("td", "", "cell")
+        };
+        open(
+            out,
+            tag,
+            &[
+                ("scope", scope),
+                ("role", role),
+                ("class", c.class),
+                ("data-label", label),
+            ],
+        );
+        if i > 0 {
+            open(out, "span", &[("class", c.badge)]);
+        }
+        escape_into(out, &c.text);
+        if i > 0 {
+            close(out, "span");
+        }
+        close(out, tag);
+    }
+    close(out, "tr");
+}
+
+/// The table's markup (without its wrapper).
+pub fn table_html(
+    class: &str,
+    caption: &str,
+    head: &[(&str, &str)],
+    rows: &[Vec<Cell>],
+    foot: Option<&[Cell]>,
+) -> String {
+    let labels: Vec<&str> = head.iter().map(|(t, _)| *t).collect();
+    let mut out = String::with_capacity(256 + 160 * rows.len());
+    open(&mut out, "table", &[("role", "table"), ("class", class)]);
+    open(&mut out, "caption", &[]);
+    escape_into(&mut out, caption);
+    close(&mut out, "caption");
+    open(&mut out, "thead", &[("role", "rowgroup")]);
+    open(&mut out, "tr", &[("role", "row")]);
+    for (title, class) in head {
+        open(
+            &mut out,
+            "th",
+            &[("scope", "col"), ("role", "columnheader"), ("class", class)],
+        );
+        escape_into(&mut out, title);
+        close(&mut out, "th");
+    }
+    close(&mut out, "tr");
+    close(&mut out, "thead");
+    open(&mut out, "tbody", &[("role", "rowgroup")]);
+    for r in rows {
+        row(&mut out, r, &labels);
+    }
+    close(&mut out, "tbody");
+    if let Some(f) = foot {
+        open(&mut out, "tfoot", &[("role", "rowgroup")]);
+        row(&mut out, f, &labels);
+        close(&mut out, "tfoot");
+    }
+    close(&mut out, "table");
+    out
 }
 
 /// `head`: (column title, class). `foot`: an optional totals row.
@@ -71,22 +160,35 @@ pub fn table(
     rows: Vec<Vec<Cell>>,
     foot: Option<Vec<Cell>>,
 ) -> AnyView {
-    let labels: Vec<&'static str> = head.iter().map(|(t, _)| *t).collect();
-    let head = head
-        .into_iter()
-        .map(|(t, c)| view! { <th scope="col" role="columnheader" class=opt(c)>{t}</th> })
-        .collect_view();
-    let body = rows.into_iter().map(|r| cells(r, &labels)).collect_view();
-    let foot = foot.map(|f| view! { <tfoot role="rowgroup">{cells(f, &labels)}</tfoot> });
-    view! {
-        <div class="table-wrap">
-            <table role="table" class=opt(class)>
-                <caption>{caption}</caption>
-                <thead role="rowgroup"><tr role="row">{head}</tr></thead>
-                <tbody role="rowgroup">{body}</tbody>
-                {foot}
-            </table>
-        </div>
+    let html = table_html(class, caption, &head, &rows, foot.as_deref());
+    view! { <div class="table-wrap" inner_html=html></div> }.into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_escaped_and_labelled() {
+        let html = table_html(
+            "installments",
+            "Parcelas",
+            &[("Nº", ""), ("Valor", "num")],
+            &[vec![Cell::new("1"), Cell::num("<b>&\"x\"</b>")]],
+            Some(&[Cell::new("Total"), Cell::default()]),
+        );
+        assert_eq!(
+            html,
+            "<table role=\"table\" class=\"installments\"><caption>Parcelas</caption>\
+             <thead role=\"rowgroup\"><tr role=\"row\">\
+             <th scope=\"col\" role=\"columnheader\">Nº</th>\
+             <th scope=\"col\" role=\"columnheader\" class=\"num\">Valor</th></tr></thead>\
+             <tbody role=\"rowgroup\"><tr role=\"row\">\
+             <th scope=\"row\" role=\"rowheader\" data-label=\"Nº\">1</th>\
+             <td role=\"cell\" class=\"num\" data-label=\"Valor\"><span>&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;</span></td>\
+             </tr></tbody><tfoot role=\"rowgroup\"><tr role=\"row\">\
+             <th scope=\"row\" role=\"rowheader\" data-label=\"Nº\">Total</th>\
+             <td role=\"cell\"><span></span></td></tr></tfoot></table>"
+        );
     }
-    .into_any()
 }

@@ -11,8 +11,9 @@ use paylink_model::{InstallmentStatus, Lang, PayerView};
 use crate::api;
 use crate::components::installments::{br_date, Row};
 use crate::components::sections;
+use crate::components::sections::copy_button;
+use crate::components::table::{close, escape_into, open};
 use crate::i18n::K;
-use crate::pages::invoice_view::copy;
 use crate::task::Busy;
 
 #[component]
@@ -144,48 +145,72 @@ fn pay_body(
     let next = p
         .next_open
         .and_then(|n| p.installments.iter().find(|i| i.installment == n));
-    let how = match next {
-        None => view! { <p class="note">{K::AllPaid.t(l)}</p> }.into_any(),
-        Some(i) => {
-            let pix = i.pix.clone().map(|pix| {
-                let code = pix.payload.clone();
-                view! {
-                    <div class="method">
-                        <h3>"PIX"</h3>
-                        // The QR is drawn by paylink's server from the model's BR Code.
-                        <div class="qr" role="img" aria-label=K::PixQr.t(l) inner_html=pix.qr_svg></div>
-                        <p class="label">{K::PixCode.t(l)}</p>
-                        <p class="code" data-pix-payload="">{pix.payload}</p>
-                        <button type="button" class="secondary" on:click=move |_| copy(code.clone(), copied)>
-                            {K::CopyPix.t(l)}
-                        </button>
-                    </div>
-                }
-            });
-            let boleto = i.boleto.clone().map(|b| {
-                let line = b.line.clone();
-                view! {
-                    <div class="method">
-                        <h3>"Boleto"</h3>
-                        <p class="label">{K::BoletoLine.t(l)}</p>
-                        <p class="code" data-boleto-line="">{b.line}</p>
-                        <div class="barcode" aria-hidden="true" inner_html=b.barcode_svg></div>
-                        <button type="button" class="secondary" on:click=move |_| copy(line.clone(), copied)>
-                            {K::CopyBoleto.t(l)}
-                        </button>
-                    </div>
-                }
-            });
-            view! {
-                <h2>
-                    {K::InstallmentNo.t(l)} " " {i.installment} " · " {format_brl(i.price - i.price_paid, l)}
-                    " · " {K::DueDate.t(l)} " " {br_date(&i.due_date)}
-                </h2>
-                <div class="methods">{pix}{boleto}</div>
-            }
-            .into_any()
+    // Static once built: one HTML string (see `components::table`) whose
+    // copy buttons share one click handler.
+    let mut html = String::new();
+    match next {
+        None => {
+            open(&mut html, "p", &[("class", "note")]);
+            escape_into(&mut html, K::AllPaid.t(l));
+            close(&mut html, "p");
         }
-    };
+        Some(i) => {
+            open(&mut html, "h2", &[]);
+            escape_into(
+                &mut html,
+                &format!(
+                    "{} {} · {} · {} {}",
+                    K::InstallmentNo.t(l),
+                    i.installment,
+                    format_brl(i.price - i.price_paid, l),
+                    K::DueDate.t(l),
+                    br_date(&i.due_date)
+                ),
+            );
+            close(&mut html, "h2");
+            open(&mut html, "div", &[("class", "methods")]);
+            if let Some(pix) = &i.pix {
+                html.push_str("<div class=\"method\"><h3>PIX</h3>");
+                // The QR is drawn by paylink's server from the model's BR Code.
+                open(
+                    &mut html,
+                    "div",
+                    &[
+                        ("class", "qr"),
+                        ("role", "img"),
+                        ("aria-label", K::PixQr.t(l)),
+                    ],
+                );
+                html.push_str(&pix.qr_svg);
+                close(&mut html, "div");
+                open(&mut html, "p", &[("class", "label")]);
+                escape_into(&mut html, K::PixCode.t(l));
+                close(&mut html, "p");
+                html.push_str("<p class=\"code\" data-pix-payload=\"\">");
+                escape_into(&mut html, &pix.payload);
+                close(&mut html, "p");
+                copy_button(&mut html, &pix.payload, K::CopyPix.t(l));
+                close(&mut html, "div");
+            }
+            if let Some(b) = &i.boleto {
+                html.push_str("<div class=\"method\"><h3>Boleto</h3>");
+                open(&mut html, "p", &[("class", "label")]);
+                escape_into(&mut html, K::BoletoLine.t(l));
+                close(&mut html, "p");
+                html.push_str("<p class=\"code\" data-boleto-line=\"\">");
+                escape_into(&mut html, &b.line);
+                close(&mut html, "p");
+                html.push_str("<div class=\"barcode\" aria-hidden=\"true\">");
+                html.push_str(&b.barcode_svg);
+                close(&mut html, "div");
+                copy_button(&mut html, &b.line, K::CopyBoleto.t(l));
+                close(&mut html, "div");
+            }
+            close(&mut html, "div");
+        }
+    }
+    let how =
+        view! { <div class="how" on:click=sections::copy_clicked(copied) inner_html=html></div> };
 
     let rows: Vec<Row> = p
         .installments

@@ -23,6 +23,16 @@ export function mock_fetch(status, body) {
     return new Response(body, { status, headers: { 'Content-Type': 'application/json' } });
   };
 }
+export function stub_clipboard() {
+  window.__copied = [];
+  Object.defineProperty(navigator, 'clipboard', {
+    configurable: true,
+    value: { writeText: async (t) => { window.__copied.push(t); } },
+  });
+}
+export function copied() {
+  return JSON.stringify(window.__copied || []);
+}
 export function fetch_count() {
   return window.__paylinkCalls ? window.__paylinkCalls.length : 0;
 }
@@ -37,6 +47,10 @@ export function last_call() {
 extern "C" {
     /// Replaces `window.fetch` with a stub answering every call with `status` and `body`.
     pub fn mock_fetch(status: u16, body: &str);
+    /// Replaces `navigator.clipboard` with one that records what is written.
+    pub fn stub_clipboard();
+    /// What was written to the stubbed clipboard, as a JSON array.
+    pub fn copied() -> String;
     /// How many calls reached the stub.
     pub fn fetch_count() -> u32;
     /// The last call as JSON: `{url, method, body, lang}`.
