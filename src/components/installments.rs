@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang, PlannedInstallment};
 
-use crate::components::table::{table, Cell};
+use crate::components::table::{table_html, table_view, Cell};
 use crate::i18n::{self, K};
 
 /// One line of the table. `paid`/`status` are shown when the table has them.
@@ -66,6 +66,11 @@ fn badge(s: InstallmentStatus) -> &'static str {
 
 /// `detail`: also the paid and status columns (a created invoice).
 pub fn installment_table(l: Lang, caption: &'static str, rows: Vec<Row>, detail: bool) -> AnyView {
+    table_view(installment_table_html(l, caption, rows, detail))
+}
+
+/// The markup of [`installment_table`], wrapper included.
+pub fn installment_table_html(l: Lang, caption: &str, rows: Vec<Row>, detail: bool) -> String {
     let total: i64 = rows.iter().map(|r| r.cents).sum();
     let paid_total: i64 = rows.iter().filter_map(|r| r.paid).sum();
     let mut head = vec![
@@ -84,7 +89,7 @@ pub fn installment_table(l: Lang, caption: &'static str, rows: Vec<Row>, detail:
         foot.push(Cell::num(format_brl(paid_total, l)));
         foot.push(Cell::default());
     }
-    let rows = rows
+    let rows: Vec<Vec<Cell>> = rows
         .into_iter()
         .map(|r| {
             let mut cells = vec![
@@ -112,5 +117,5 @@ pub fn installment_table(l: Lang, caption: &'static str, rows: Vec<Row>, detail:
     } else {
         "installments"
     };
-    table(class, caption, head, rows, Some(foot))
+    table_html(class, caption, &head, &rows, Some(&foot))
 }

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use paylink_model::{Lang, PaymentType};
 
 use crate::api;
-use crate::components::installments::{installment_table, Row};
+use crate::components::installments::{installment_table_html, Row};
 use crate::components::table::{close, escape_into, open};
 use crate::i18n::{self, K};
 use crate::pages::invoice_view::{copy, error_text};
@@ -68,9 +68,7 @@ pub fn copy_button(html: &mut String, text: &str, label: &str) {
 /// The payment link (an `<a>` to the invoice url) and its copy button.
 pub fn payment_link(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> AnyView {
     let mut html = String::new();
-    open(&mut html, "h2", &[]);
-    escape_into(&mut html, K::PaymentLink.t(l));
-    close(&mut html, "h2");
+    heading(&mut html, K::PaymentLink.t(l));
     open(&mut html, "p", &[("class", "paylink")]);
     open(&mut html, "a", &[("href", &url), ("class", "url")]);
     escape_into(&mut html, &url);
@@ -85,32 +83,39 @@ pub fn payment_link(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> Any
     .into_any()
 }
 
+/// A `<section aria-label>` whose content is markup built by this module
+/// (one shape of typed view code for every static section).
+pub fn section_html(label: &'static str, html: String) -> AnyView {
+    view! { <section aria-label=label inner_html=html></section> }.into_any()
+}
+
+/// `<h2>title</h2>` into `html`.
+pub fn heading(html: &mut String, title: &str) {
+    open(html, "h2", &[]);
+    escape_into(html, title);
+    close(html, "h2");
+}
+
 /// The accepted payment types, as chips.
 pub fn accepted(l: Lang, types: Vec<PaymentType>) -> AnyView {
-    let mut chips = String::new();
+    let mut html = String::new();
+    heading(&mut html, K::Accepted.t(l));
+    open(&mut html, "ul", &[("class", "chips")]);
     for t in types {
-        open(&mut chips, "li", &[("class", "chip")]);
-        escape_into(&mut chips, i18n::payment_type(l, t));
-        close(&mut chips, "li");
+        open(&mut html, "li", &[("class", "chip")]);
+        escape_into(&mut html, i18n::payment_type(l, t));
+        close(&mut html, "li");
     }
-    view! {
-        <section aria-label=K::Accepted.t(l)>
-            <h2>{K::Accepted.t(l)}</h2>
-            <ul class="chips" inner_html=chips></ul>
-        </section>
-    }
-    .into_any()
+    close(&mut html, "ul");
+    section_html(K::Accepted.t(l), html)
 }
 
 /// The installments of a created invoice, with paid amounts and statuses.
 pub fn installments(l: Lang, rows: Vec<Row>) -> AnyView {
-    view! {
-        <section aria-label=K::Installments.t(l)>
-            <h2>{K::Installments.t(l)}</h2>
-            {installment_table(l, K::Installments.t(l), rows, true)}
-        </section>
-    }
-    .into_any()
+    let mut html = String::new();
+    heading(&mut html, K::Installments.t(l));
+    html.push_str(&installment_table_html(l, K::Installments.t(l), rows, true));
+    section_html(K::Installments.t(l), html)
 }
 
 /// While a screen's data loads. `class`: `"card muted"`, plus `skeleton`

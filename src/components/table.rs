@@ -111,7 +111,8 @@ fn row(out: &mut String, row: &[Cell], labels: &[&str]) {
     close(out, "tr");
 }
 
-/// The table's markup (without its wrapper).
+/// The table's markup, in its `<div class="table-wrap">` (which scrolls it
+/// sideways on narrow screens).
 pub fn table_html(
     class: &str,
     caption: &str,
@@ -121,6 +122,7 @@ pub fn table_html(
 ) -> String {
     let labels: Vec<&str> = head.iter().map(|(t, _)| *t).collect();
     let mut out = String::with_capacity(256 + 160 * rows.len());
+    open(&mut out, "div", &[("class", "table-wrap")]);
     open(&mut out, "table", &[("role", "table"), ("class", class)]);
     open(&mut out, "caption", &[]);
     escape_into(&mut out, caption);
@@ -149,19 +151,14 @@ pub fn table_html(
         close(&mut out, "tfoot");
     }
     close(&mut out, "table");
+    close(&mut out, "div");
     out
 }
 
-/// `head`: (column title, class). `foot`: an optional totals row.
-pub fn table(
-    class: &'static str,
-    caption: &'static str,
-    head: Vec<(&'static str, &'static str)>,
-    rows: Vec<Vec<Cell>>,
-    foot: Option<Vec<Cell>>,
-) -> AnyView {
-    let html = table_html(class, caption, &head, &rows, foot.as_deref());
-    view! { <div class="table-wrap" inner_html=html></div> }.into_any()
+/// Markup built by this module, shown in a `<div>` (its only shape of
+/// typed view code).
+pub fn table_view(html: String) -> AnyView {
+    view! { <div inner_html=html></div> }.into_any()
 }
 
 #[cfg(test)]
@@ -179,7 +176,7 @@ mod tests {
         );
         assert_eq!(
             html,
-            "<table role=\"table\" class=\"installments\"><caption>Parcelas</caption>\
+            "<div class=\"table-wrap\"><table role=\"table\" class=\"installments\"><caption>Parcelas</caption>\
              <thead role=\"rowgroup\"><tr role=\"row\">\
              <th scope=\"col\" role=\"columnheader\">Nº</th>\
              <th scope=\"col\" role=\"columnheader\" class=\"num\">Valor</th></tr></thead>\
@@ -188,7 +185,7 @@ mod tests {
              <td role=\"cell\" class=\"num\" data-label=\"Valor\"><span>&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;</span></td>\
              </tr></tbody><tfoot role=\"rowgroup\"><tr role=\"row\">\
              <th scope=\"row\" role=\"rowheader\" data-label=\"Nº\">Total</th>\
-             <td role=\"cell\"><span></span></td></tr></tfoot></table>"
+             <td role=\"cell\"><span></span></td></tr></tfoot></table></div>"
         );
     }
 }

@@ -13,7 +13,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::api;
 use crate::components::installments::{br_date, Row};
 use crate::components::sections;
-use crate::components::table::{table, Cell};
+use crate::components::table::{escape_into, table_html, Cell};
 use crate::i18n::{self, K};
 use crate::Ctx;
 
@@ -168,26 +168,33 @@ fn settings(l: Lang, inv: &InvoiceDetail) -> AnyView {
             ]
         })
         .collect();
-    let section = |title: K, head: Vec<(&'static str, &'static str)>, rows: Vec<Vec<Cell>>| {
-        let body = if rows.is_empty() {
-            view! { <p class="muted">{K::None.t(l)}</p> }.into_any()
+    let section = |title: K, head: &[(&str, &str)], rows: Vec<Vec<Cell>>| {
+        let mut html = String::new();
+        sections::heading(&mut html, title.t(l));
+        if rows.is_empty() {
+            html.push_str("<p class=\"muted\">");
+            escape_into(&mut html, K::None.t(l));
+            html.push_str("</p>");
         } else {
-            table("", title.t(l), head, rows, None)
-        };
-        view! {
-            <section aria-label=title.t(l)>
-                <h2>{title.t(l)}</h2>
-                {body}
-            </section>
+            html.push_str(&table_html("", title.t(l), head, &rows, None));
         }
+        sections::section_html(title.t(l), html)
     };
-    view! {
-        {section(
+    vec![
+        section(
             K::ConfiguredNotifications,
-            vec![(K::NotificationType.t(l), ""), (K::Channel.t(l), ""), (K::Days.t(l), "num")],
+            &[
+                (K::NotificationType.t(l), ""),
+                (K::Channel.t(l), ""),
+                (K::Days.t(l), "num"),
+            ],
             notifications,
-        )}
-        {section(K::ConfiguredWebhooks, vec![(K::HookType.t(l), ""), ("URL", "")], webhooks)}
-    }
+        ),
+        section(
+            K::ConfiguredWebhooks,
+            &[(K::HookType.t(l), ""), ("URL", "")],
+            webhooks,
+        ),
+    ]
     .into_any()
 }
