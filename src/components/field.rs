@@ -10,7 +10,7 @@
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
-use crate::components::table::{close, escape_into};
+use crate::components::html::{close, escape_into};
 use crate::form::{error_id, field_id, Form};
 
 /// Which native control a [`field`] renders.
@@ -232,7 +232,7 @@ pub fn select(
             move |_| form.blur(&name)
         };
         // Static once built: escaped HTML rather than typed view code per
-        // option (see `table`); `selected` sets the initial choice.
+        // option (see `html`); `selected` sets the initial choice.
         let mut html = String::new();
         for (v, text) in (!blank.is_empty())
             .then_some(("", blank))

@@ -2,6 +2,7 @@
 
 pub mod editors;
 pub mod field;
+pub mod html;
 pub mod installments;
 pub mod lang_switch;
 pub mod poll;

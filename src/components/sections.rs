@@ -7,8 +7,8 @@ use leptos::prelude::*;
 use paylink_model::{Lang, PaymentType};
 
 use crate::api;
+use crate::components::html::{close, escape_into, leaf, open};
 use crate::components::installments::{installment_table_html, Row};
-use crate::components::table::{close, escape_into, open};
 use crate::i18n::{self, K};
 use crate::pages::invoice_view::{copy, error_text};
 use wasm_bindgen::JsCast;
@@ -19,12 +19,8 @@ pub fn facts(items: Vec<(&'static str, String, &'static str)>) -> AnyView {
     let mut html = String::new();
     for (dt, dd, class) in &items {
         open(&mut html, "div", &[("class", class)]);
-        open(&mut html, "dt", &[]);
-        escape_into(&mut html, dt);
-        close(&mut html, "dt");
-        open(&mut html, "dd", &[]);
-        escape_into(&mut html, dd);
-        close(&mut html, "dd");
+        leaf(&mut html, "dt", &[], dt);
+        leaf(&mut html, "dd", &[], dd);
         close(&mut html, "div");
     }
     view! { <dl class="facts" inner_html=html></dl> }.into_any()
@@ -58,6 +54,7 @@ pub fn copy_clicked(copied: RwSignal<Option<bool>>) -> impl Fn(leptos::ev::Mouse
 
 /// `<button data-copy=text>label</button>` for a section built by [`copy_clicked`].
 pub fn copy_button(html: &mut String, text: &str, label: &str) {
+    // Written out: `open` leaves empty attributes out, and `data-copy` must stay.
     html.push_str("<button type=\"button\" class=\"secondary\" data-copy=\"");
     escape_into(html, text);
     html.push_str("\">");
@@ -70,9 +67,7 @@ pub fn payment_link(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> Any
     let mut html = String::new();
     heading(&mut html, K::PaymentLink.t(l));
     open(&mut html, "p", &[("class", "paylink")]);
-    open(&mut html, "a", &[("href", &url), ("class", "url")]);
-    escape_into(&mut html, &url);
-    close(&mut html, "a");
+    leaf(&mut html, "a", &[("href", &url), ("class", "url")], &url);
     close(&mut html, "p");
     open(&mut html, "p", &[]);
     copy_button(&mut html, &url, K::CopyLink.t(l));
@@ -91,9 +86,7 @@ pub fn section_html(label: &'static str, html: String) -> AnyView {
 
 /// `<h2>title</h2>` into `html`.
 pub fn heading(html: &mut String, title: &str) {
-    open(html, "h2", &[]);
-    escape_into(html, title);
-    close(html, "h2");
+    leaf(html, "h2", &[], title);
 }
 
 /// The accepted payment types, as chips.
@@ -102,9 +95,12 @@ pub fn accepted(l: Lang, types: Vec<PaymentType>) -> AnyView {
     heading(&mut html, K::Accepted.t(l));
     open(&mut html, "ul", &[("class", "chips")]);
     for t in types {
-        open(&mut html, "li", &[("class", "chip")]);
-        escape_into(&mut html, i18n::payment_type(l, t));
-        close(&mut html, "li");
+        leaf(
+            &mut html,
+            "li",
+            &[("class", "chip")],
+            i18n::payment_type(l, t),
+        );
     }
     close(&mut html, "ul");
     section_html(K::Accepted.t(l), html)

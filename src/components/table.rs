@@ -7,6 +7,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::html::{close, escape_into, leaf, open};
+
 /// A cell: its text, a class for the `<td>` (`num` aligns amounts) and an
 /// optional badge class (the text is then shown as a badge).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,44 +33,6 @@ impl Cell {
             ..Cell::default()
         }
     }
-}
-
-/// Appends `s` escaped for HTML text and double-quoted attribute values:
-/// cells carry what the server or the merchant wrote (webhook URLs,
-/// descriptions), which must never become markup.
-pub fn escape_into(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-}
-
-/// `<tag attr="value"…>` for the attributes that are not empty.
-pub(crate) fn open(out: &mut String, tag: &str, attrs: &[(&str, &str)]) {
-    out.push('<');
-    out.push_str(tag);
-    for (name, value) in attrs {
-        if !value.is_empty() {
-            out.push(' ');
-            out.push_str(name);
-            out.push_str("=\"");
-            escape_into(out, value);
-            out.push('"');
-        }
-    }
-    out.push('>');
-}
-
-pub(crate) fn close(out: &mut String, tag: &str) {
-    out.push_str("</");
-    out.push_str(tag);
-    out.push('>');
 }
 
 /// One row. Each cell carries its column's title as `data-label`: on phones a
@@ -124,19 +88,16 @@ pub fn table_html(
     let mut out = String::with_capacity(256 + 160 * rows.len());
     open(&mut out, "div", &[("class", "table-wrap")]);
     open(&mut out, "table", &[("role", "table"), ("class", class)]);
-    open(&mut out, "caption", &[]);
-    escape_into(&mut out, caption);
-    close(&mut out, "caption");
+    leaf(&mut out, "caption", &[], caption);
     open(&mut out, "thead", &[("role", "rowgroup")]);
     open(&mut out, "tr", &[("role", "row")]);
     for (title, class) in head {
-        open(
+        leaf(
             &mut out,
             "th",
             &[("scope", "col"), ("role", "columnheader"), ("class", class)],
+            title,
         );
-        escape_into(&mut out, title);
-        close(&mut out, "th");
     }
     close(&mut out, "tr");
     close(&mut out, "thead");

@@ -11,9 +11,10 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::api;
+use crate::components::html::leaf;
 use crate::components::installments::{br_date, Row};
 use crate::components::sections;
-use crate::components::table::{escape_into, table_html, Cell};
+use crate::components::table::{table_html, Cell};
 use crate::i18n::{self, K};
 use crate::Ctx;
 
@@ -172,9 +173,7 @@ fn settings(l: Lang, inv: &InvoiceDetail) -> AnyView {
         let mut html = String::new();
         sections::heading(&mut html, title.t(l));
         if rows.is_empty() {
-            html.push_str("<p class=\"muted\">");
-            escape_into(&mut html, K::None.t(l));
-            html.push_str("</p>");
+            leaf(&mut html, "p", &[("class", "muted")], K::None.t(l));
         } else {
             html.push_str(&table_html("", title.t(l), head, &rows, None));
         }

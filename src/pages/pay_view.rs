@@ -9,10 +9,9 @@ use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, Lang, PayerView};
 
 use crate::api;
+use crate::components::html::{close, escape_into, leaf, open};
 use crate::components::installments::{br_date, Row};
-use crate::components::sections;
-use crate::components::sections::copy_button;
-use crate::components::table::{close, escape_into, open};
+use crate::components::sections::{self, copy_button};
 use crate::i18n::K;
 use crate::task::Busy;
 
@@ -145,18 +144,15 @@ fn pay_body(
     let next = p
         .next_open
         .and_then(|n| p.installments.iter().find(|i| i.installment == n));
-    // Static once built: one HTML string (see `components::table`) whose
+    // Static once built: one HTML string (see `components::html`) whose
     // copy buttons share one click handler.
     let mut html = String::new();
     match next {
         None => {
-            open(&mut html, "p", &[("class", "note")]);
-            escape_into(&mut html, K::AllPaid.t(l));
-            close(&mut html, "p");
+            leaf(&mut html, "p", &[("class", "note")], K::AllPaid.t(l));
         }
         Some(i) => {
-            open(&mut html, "h2", &[]);
-            escape_into(
+            sections::heading(
                 &mut html,
                 &format!(
                     "{} {} · {} · {} {}",
@@ -167,7 +163,6 @@ fn pay_body(
                     br_date(&i.due_date)
                 ),
             );
-            close(&mut html, "h2");
             open(&mut html, "div", &[("class", "methods")]);
             if let Some(pix) = &i.pix {
                 html.push_str("<div class=\"method\"><h3>PIX</h3>");
@@ -183,9 +178,7 @@ fn pay_body(
                 );
                 html.push_str(&pix.qr_svg);
                 close(&mut html, "div");
-                open(&mut html, "p", &[("class", "label")]);
-                escape_into(&mut html, K::PixCode.t(l));
-                close(&mut html, "p");
+                leaf(&mut html, "p", &[("class", "label")], K::PixCode.t(l));
                 html.push_str("<p class=\"code\" data-pix-payload=\"\">");
                 escape_into(&mut html, &pix.payload);
                 close(&mut html, "p");
@@ -194,9 +187,7 @@ fn pay_body(
             }
             if let Some(b) = &i.boleto {
                 html.push_str("<div class=\"method\"><h3>Boleto</h3>");
-                open(&mut html, "p", &[("class", "label")]);
-                escape_into(&mut html, K::BoletoLine.t(l));
-                close(&mut html, "p");
+                leaf(&mut html, "p", &[("class", "label")], K::BoletoLine.t(l));
                 html.push_str("<p class=\"code\" data-boleto-line=\"\">");
                 escape_into(&mut html, &b.line);
                 close(&mut html, "p");
