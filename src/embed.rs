@@ -200,7 +200,7 @@ pub fn start() {
     NEXT.with(|n| *n.borrow_mut() = Some((host, options)));
     // index.html's "Carregando…" goes; the widget takes its place.
     root.set_inner_html("");
-    leptos::mount::mount_to(root, crate::App).forget();
+    std::mem::forget(crate::dom::mount(&root, crate::app));
 }
 
 /// `mount(element, options)` for merchant pages (exported by the bin).
@@ -208,7 +208,7 @@ pub fn mount(element: HtmlElement, options: JsValue) {
     let options = Options::read(&options);
     api::set_base(options.proxy.as_deref().unwrap_or(""));
     NEXT.with(|n| *n.borrow_mut() = Some((Host::Element(element.clone()), options)));
-    leptos::mount::mount_to(element, crate::App).forget();
+    std::mem::forget(crate::dom::mount(&element, crate::app));
 }
 
 /// `Frame` when this page was opened by embed.js inside a frame of the

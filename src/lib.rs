@@ -15,25 +15,27 @@
 
 use leptos::prelude::*;
 use paylink_model::{CustomerRef, Lang};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Node;
 
 pub mod api;
 pub mod components;
 pub mod decode;
+pub mod dom;
 pub mod embed;
 pub mod form;
 pub mod i18n;
 pub mod pages;
 pub mod task;
 
-use components::lang_switch::LangSwitch;
+use components::lang_switch::lang_switch;
 use embed::Host;
 use i18n::K;
-use pages::customer_form::{CustomerFields, CustomerForm};
-use pages::invoice_form::{InvoiceFields, InvoiceForm};
-use pages::invoice_view::InvoiceView;
-use pages::link_form::{LinkForm, Payer};
-use pages::pay_view::PayView;
+use pages::customer_form::{customer_form, CustomerFields};
+use pages::invoice_form::{invoice_form, InvoiceFields};
+use pages::invoice_view::invoice_view;
+use pages::link_form::{link_form, Payer};
+use pages::pay_view::pay_view;
 
 /// The screen for a path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,17 +136,23 @@ impl Ctx {
         }
     }
 
-    /// A click handler for in-app `<a href>` links: plain clicks navigate
-    /// without reloading; modified clicks (new tab…) keep browser behaviour.
-    pub fn link(self, path: &'static str) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static {
-        move |ev| {
-            if ev.button() == 0
-                && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key())
-            {
-                ev.prevent_default();
-                self.navigate(path);
-            }
-        }
+    /// An in-app `<a href>`: plain clicks navigate without reloading;
+    /// modified clicks (new tab…) keep browser behaviour.
+    pub fn link(self, path: &'static str, label: &'static str) -> dom::El {
+        dom::h("a")
+            .attr("href", path)
+            .on("click", move |ev| {
+                let Some(ev) = ev.dyn_ref::<web_sys::MouseEvent>() else {
+                    return;
+                };
+                if ev.button() == 0
+                    && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key())
+                {
+                    ev.prevent_default();
+                    self.navigate(path);
+                }
+            })
+            .c(label)
     }
 }
 
@@ -155,7 +163,6 @@ fn focus_main() {
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector(".paylink-widget > main").ok().flatten())
     {
-        use wasm_bindgen::JsCast;
         if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
             let _ = el.focus();
         }
@@ -196,10 +203,8 @@ impl Merchant {
     }
 }
 
-/// The whole widget. Mount it with `leptos::mount::mount_to_body(App)` or
-/// `leptos::mount::mount_to(element, App)`.
-#[component]
-pub fn App() -> impl IntoView {
+/// The whole widget. Mount it with [`dom::mount`] (see [`embed`]).
+pub fn app() -> Node {
     let (host, options) = embed::take_next();
     let route = match (&host, &options.link) {
         // In a merchant's element the URL is not ours: the link is the start.
@@ -219,24 +224,25 @@ pub fn App() -> impl IntoView {
     };
     provide_context(ctx);
     let embedded = ctx.embedded();
+    let ours = !matches!(host, Host::Element(_));
 
     // Back/forward buttons (not a merchant's: their history is theirs).
-    if !matches!(host, Host::Element(_)) {
-        let popstate = window_event_listener(leptos::ev::popstate, move |_| {
-            ctx.route.set(Route::current());
-        });
-        on_cleanup(move || popstate.remove());
+    if ours {
+        if let Some(w) = web_sys::window() {
+            dom::listen_on(&w, "popstate", move |_| ctx.route.set(Route::current()));
+        }
     }
 
     // <html lang> (ours only: on a merchant's page the root carries it), the
     // page title, and the browser's messages in the new language.
     Effect::new(move |prev: Option<Lang>| {
         let lang = ctx.lang.get();
-        if !matches!(host, Host::Element(_)) {
-            if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-                if let Some(html) = doc.document_element() {
-                    let _ = html.set_attribute("lang", lang.code());
-                }
+        if ours {
+            if let Some(html) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
+                let _ = html.set_attribute("lang", lang.code());
             }
         }
         if prev.is_some_and(|p| p != lang) {
@@ -247,54 +253,59 @@ pub fn App() -> impl IntoView {
         lang
     });
 
-    let page = move || {
-        let l = ctx.lang.get();
-        match ctx.route.get() {
-            Route::Home => view! { <Home l merchant /> }.into_any(),
-            Route::Invoice(id) => view! { <InvoiceView l id /> }.into_any(),
-            Route::Link(slug) => view! { <LinkForm l slug payer /> }.into_any(),
-            Route::Pay(id) => view! { <PayView l id /> }.into_any(),
-            Route::NotFound => view! {
-                <section class="card">
-                    <h1>{K::NotFound.t(l)}</h1>
-                    {(!embedded).then(|| view! { <p><a href="/" on:click=ctx.link("/")>{K::GoHome.t(l)}</a></p> })}
-                </section>
-            }
-            .into_any(),
-        }
-    };
-
-    // The root carries the theme; in the iframe it is also what embed.js sizes the frame to.
-    let root = NodeRef::<leptos::html::Div>::new();
-    root.on_load(move |el| {
-        let el: web_sys::HtmlElement = el.into();
-        ctx.options
-            .with_value(|o| embed::apply_theme(&el, &o.theme));
-        if let Host::Frame { parent } = ctx.host.get_value() {
-            embed::connect_frame(parent, el, ctx.lang);
-        }
+    // The screen: rendered again on a route or language change.
+    let page = dom::region(move || {
+        let (l, route) = (ctx.lang.get(), ctx.route.get());
+        Some(untrack(|| match route {
+            Route::Home => home(l, ctx, merchant),
+            Route::Invoice(id) => invoice_view(l, ctx, id),
+            Route::Link(slug) => link_form(l, ctx, slug, payer),
+            Route::Pay(id) => pay_view(l, ctx, id),
+            Route::NotFound => dom::h("section")
+                .class("card")
+                .c(dom::h("h1").c(K::NotFound.t(l)))
+                .c((!embedded).then(|| dom::h("p").c(ctx.link("/", K::GoHome.t(l)))))
+                .into_node(),
+        }))
     });
-    view! {
-        <div class="paylink-widget" class:embedded=embedded node_ref=root lang=move || ctx.lang.get().code()>
-            {(!embedded).then(|| view! {
-                <header class="topbar">
-                    <a class="brand" href="/" on:click=ctx.link("/")>"paylink"</a>
-                    <span class="tagline">{move || K::Tagline.t(ctx.lang.get())}</span>
-                    <LangSwitch />
-                </header>
-            })}
-            <main tabindex="-1">{page}</main>
-        </div>
+
+    let topbar = (!embedded).then(|| {
+        dom::h("header")
+            .class("topbar")
+            .c(ctx.link("/", "paylink").class("brand"))
+            .c(dom::h("span")
+                .class("tagline")
+                .dyn_text(move || K::Tagline.t(ctx.lang.get()).to_string()))
+            .c(lang_switch(ctx))
+    });
+    // The root carries the theme; in the iframe it is also what embed.js sizes the frame to.
+    let root = dom::h("div")
+        .class(if embedded {
+            "paylink-widget embedded"
+        } else {
+            "paylink-widget"
+        })
+        .dyn_attr("lang", move || Some(ctx.lang.get().code().to_string()))
+        .c(topbar)
+        .c(dom::h("main").attr("tabindex", "-1").c(page));
+    let el: web_sys::HtmlElement = root.0.clone().unchecked_into();
+    ctx.options
+        .with_value(|o| embed::apply_theme(&el, &o.theme));
+    if let Host::Frame { parent } = host {
+        embed::connect_frame(parent, el, ctx.lang);
     }
+    root.into_node()
 }
 
 /// `/`: the customer form, then the invoice form.
-#[component]
-fn Home(l: Lang, merchant: Merchant) -> impl IntoView {
-    move || match merchant.step.get() {
-        Step::Customer => view! { <CustomerForm l merchant /> }.into_any(),
-        Step::Invoice => view! { <InvoiceForm l merchant /> }.into_any(),
-    }
+fn home(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
+    dom::region(move || {
+        let step = merchant.step.get();
+        Some(untrack(|| match step {
+            Step::Customer => customer_form(l, ctx, merchant),
+            Step::Invoice => invoice_form(l, ctx, merchant),
+        }))
+    })
 }
 
 #[cfg(test)]

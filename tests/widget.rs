@@ -475,6 +475,37 @@ async fn a_failed_call_without_field_errors_shows_the_envelope_message() {
 
 // ---------------------------------------------------------------- language
 
+/// A screen rendered again (here by the language switch) drops the listeners
+/// of the elements it replaced, and unmounting drops the rest: the widget
+/// does not grow with use, and a detached control writes nothing.
+#[wasm_bindgen_test]
+async fn re_rendering_and_unmounting_leave_no_listener_behind() {
+    use paylink_widget::dom::live_listeners;
+    let before = live_listeners();
+    let app = mount_at("/");
+    let r = &app.root;
+    let mounted = live_listeners();
+    assert!(
+        mounted > before + 20,
+        "the forms listen: {before} -> {mounted}"
+    );
+    let old = input(r, "fullName");
+    for _ in 0..3 {
+        click_button(r, "EN").await;
+        click_button(r, "PT").await;
+    }
+    sleep(10).await;
+    assert_eq!(live_listeners(), mounted);
+    // The first render's input is gone from the page; typing into it changes nothing.
+    assert!(!old.is_connected());
+    js_sys::Reflect::set(&old, &"value".into(), &"Fantasma".into()).unwrap();
+    fire(&old, "input");
+    tick().await;
+    assert_eq!(input(r, "fullName").value(), "");
+    drop(app);
+    assert_eq!(live_listeners(), before);
+}
+
 #[wasm_bindgen_test]
 async fn english_switch_translates_labels_and_messages() {
     let app = mount_at("/");

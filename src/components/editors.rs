@@ -7,8 +7,10 @@ use paylink_model::{
     MAX_NOTIFICATIONS, MAX_WEBHOOKS,
 };
 use wasm_bindgen::JsCast;
+use web_sys::{Event, Node};
 
 use crate::components::field::{field, select, Kind, Opts};
+use crate::dom::{doc, frag, h, region};
 use crate::form::{field_id, shift_rows, Form};
 use crate::i18n::{self, K};
 
@@ -102,13 +104,16 @@ impl WebhookRow {
 
 /// Focuses the element with `id` once the DOM has caught up.
 fn focus_later(id: String) {
-    request_animation_frame(move || {
-        if let Some(el) = document().get_element_by_id(&id) {
+    let f = wasm_bindgen::closure::Closure::once_into_js(move || {
+        if let Some(el) = doc().get_element_by_id(&id) {
             if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
                 let _ = el.focus();
             }
         }
     });
+    if let Some(w) = web_sys::window() {
+        let _ = w.request_animation_frame(f.unchecked_ref());
+    }
 }
 
 /// Adds a row (up to `max`) and focuses its first control.
@@ -152,155 +157,170 @@ fn options<T: Copy>(
     all.iter().map(|t| (wire(*t), text(*t))).collect()
 }
 
-#[component]
-pub fn NotificationsEditor(
-    l: Lang,
-    form: Form,
-    rows: RwSignal<Vec<NotificationRow>>,
-) -> impl IntoView {
-    let list = move || {
-        rows.get()
-            .into_iter()
-            .enumerate()
-            .map(|(i, row)| view! { <NotificationRowView l form rows i row /> })
-            .collect_view()
-    };
-    view! {
-        <fieldset class="group editor">
-            <legend>{K::Notifications.t(l)}</legend>
-            {list}
-            <button
-                type="button"
-                id="add-notifications"
-                class="secondary"
-                disabled=move || rows.with(|v| v.len() >= MAX_NOTIFICATIONS)
-                on:click=move |_| add_row(rows, MAX_NOTIFICATIONS, "notifications")
-            >
-                "+ " {K::AddNotification.t(l)}
-            </button>
-        </fieldset>
-    }
+/// An editor's `<fieldset>`: its rows (rendered again when a row is added
+/// or removed) and the add button, disabled at `max` rows.
+fn editor<T: Clone + Default + Send + Sync + 'static>(
+    legend: &'static str,
+    rows: RwSignal<Vec<T>>,
+    list: &'static str,
+    max: usize,
+    add_label: &'static str,
+    row: impl Fn(usize, T) -> Node + 'static,
+) -> Node {
+    let list_view = region(move || {
+        let all = rows.get();
+        untrack(|| {
+            Some(frag(
+                all.into_iter()
+                    .enumerate()
+                    .map(|(i, r)| row(i, r))
+                    .collect(),
+            ))
+        })
+    });
+    let add = h("button")
+        .attr("type", "button")
+        .id(&format!("add-{list}"))
+        .class("secondary")
+        .flag_attr("disabled", "", move || rows.with(|v| v.len() >= max))
+        .on("click", move |_| add_row(rows, max, list))
+        .c("+ ")
+        .c(add_label);
+    h("fieldset")
+        .class("group editor")
+        .c(h("legend").c(legend))
+        .c(list_view)
+        .c(add)
+        .into_node()
 }
 
-#[component]
-fn NotificationRowView(
+/// A row's `<fieldset>` with its legend ("Notificação 2"), controls and remove button.
+fn row_box(l: Lang, title: String, controls: Vec<Node>, remove: impl Fn(Event) + 'static) -> Node {
+    h("fieldset")
+        .class("row")
+        .c(h("legend").c(title.as_str()))
+        .cs(controls)
+        .c(h("button")
+            .attr("type", "button")
+            .class("link remove")
+            .attr("aria-label", &format!("{} {}", K::Remove.t(l), title))
+            .on("click", remove)
+            .c(K::Remove.t(l)))
+        .into_node()
+}
+
+pub fn notifications_editor(l: Lang, form: Form, rows: RwSignal<Vec<NotificationRow>>) -> Node {
+    editor(
+        K::Notifications.t(l),
+        rows,
+        "notifications",
+        MAX_NOTIFICATIONS,
+        K::AddNotification.t(l),
+        move |i, row| notification_row(l, form, rows, i, row),
+    )
+}
+
+fn notification_row(
     l: Lang,
     form: Form,
     rows: RwSignal<Vec<NotificationRow>>,
     i: usize,
     row: NotificationRow,
-) -> impl IntoView {
+) -> Node {
     let kind = RwSignal::from(row.kind);
     let channel = RwSignal::from(row.channel);
     let period = RwSignal::from(row.period);
     let title = format!("{} {}", K::NotificationN.t(l), i + 1);
     let period_name = format!("notifications[{i}].period");
-    view! {
-        <fieldset class="row">
-            <legend>{title.clone()}</legend>
-            {select(
-                form,
-                &format!("notifications[{i}].type"),
-                K::NotificationType.t(l),
-                kind,
-                options(NotificationType::ALL, NotificationType::as_str, |t| i18n::notification_type(l, t)),
-                "",
-                true,
-            )}
-            {select(
-                form,
-                &format!("notifications[{i}].channel"),
-                K::Channel.t(l),
-                channel,
-                options(Channel::ALL, Channel::as_str, |c| i18n::channel(l, c)),
-                "",
-                true,
-            )}
-            {move || {
-                takes_period(&kind.get()).then(|| {
-                    field(
-                        form,
-                        &period_name,
-                        K::PeriodDays.t(l),
-                        period,
-                        Opts { kind: Kind::Number, inputmode: "numeric", placeholder: "5", ..Opts::default() },
-                    )
-                })
-            }}
-            <button
-                type="button"
-                class="link remove"
-                aria-label=format!("{} {}", K::Remove.t(l), title)
-                on:click=move |_| remove_row(form, rows, "notifications", i)
-            >
-                {K::Remove.t(l)}
-            </button>
-        </fieldset>
-    }
+    let period_field = region(move || {
+        takes_period(&kind.get()).then(|| {
+            untrack(|| {
+                field(
+                    form,
+                    &period_name,
+                    K::PeriodDays.t(l),
+                    period,
+                    Opts {
+                        kind: Kind::Number,
+                        inputmode: "numeric",
+                        placeholder: "5",
+                        ..Opts::default()
+                    },
+                )
+            })
+        })
+    });
+    let controls = vec![
+        select(
+            form,
+            &format!("notifications[{i}].type"),
+            K::NotificationType.t(l),
+            kind,
+            options(NotificationType::ALL, NotificationType::as_str, |t| {
+                i18n::notification_type(l, t)
+            }),
+            "",
+            true,
+        ),
+        select(
+            form,
+            &format!("notifications[{i}].channel"),
+            K::Channel.t(l),
+            channel,
+            options(Channel::ALL, Channel::as_str, |c| i18n::channel(l, c)),
+            "",
+            true,
+        ),
+        period_field,
+    ];
+    row_box(l, title, controls, move |_| {
+        remove_row(form, rows, "notifications", i)
+    })
 }
 
-#[component]
-pub fn WebhooksEditor(l: Lang, form: Form, rows: RwSignal<Vec<WebhookRow>>) -> impl IntoView {
-    let list = move || {
-        rows.get()
-            .into_iter()
-            .enumerate()
-            .map(|(i, row)| view! { <WebhookRowView l form rows i row /> })
-            .collect_view()
-    };
-    view! {
-        <fieldset class="group editor">
-            <legend>{K::Webhooks.t(l)}</legend>
-            {list}
-            <button
-                type="button"
-                id="add-webhooks"
-                class="secondary"
-                disabled=move || rows.with(|v| v.len() >= MAX_WEBHOOKS)
-                on:click=move |_| add_row(rows, MAX_WEBHOOKS, "webhooks")
-            >
-                "+ " {K::AddWebhook.t(l)}
-            </button>
-        </fieldset>
-    }
+pub fn webhooks_editor(l: Lang, form: Form, rows: RwSignal<Vec<WebhookRow>>) -> Node {
+    editor(
+        K::Webhooks.t(l),
+        rows,
+        "webhooks",
+        MAX_WEBHOOKS,
+        K::AddWebhook.t(l),
+        move |i, row| webhook_row(l, form, rows, i, row),
+    )
 }
 
-#[component]
-fn WebhookRowView(
+fn webhook_row(
     l: Lang,
     form: Form,
     rows: RwSignal<Vec<WebhookRow>>,
     i: usize,
     row: WebhookRow,
-) -> impl IntoView {
+) -> Node {
     let title = format!("{} {}", K::WebhookN.t(l), i + 1);
-    view! {
-        <fieldset class="row">
-            <legend>{title.clone()}</legend>
-            {select(
-                form,
-                &format!("webhooks[{i}].hookType"),
-                K::HookType.t(l),
-                RwSignal::from(row.hook_type),
-                options(HookType::ALL, HookType::as_str, |h| i18n::hook_type(l, h)),
-                "",
-                true,
-            )}
-            {field(
-                form,
-                &format!("webhooks[{i}].url"),
-                K::WebhookUrl.t(l),
-                RwSignal::from(row.url),
-                Opts { kind: Kind::Url, required: true, placeholder: "https://", ..Opts::default() },
-            )}
-            <button
-                type="button"
-                class="link remove"
-                aria-label=format!("{} {}", K::Remove.t(l), title)
-                on:click=move |_| remove_row(form, rows, "webhooks", i)
-            >
-                {K::Remove.t(l)}
-            </button>
-        </fieldset>
-    }
+    let controls = vec![
+        select(
+            form,
+            &format!("webhooks[{i}].hookType"),
+            K::HookType.t(l),
+            RwSignal::from(row.hook_type),
+            options(HookType::ALL, HookType::as_str, |h| i18n::hook_type(l, h)),
+            "",
+            true,
+        ),
+        field(
+            form,
+            &format!("webhooks[{i}].url"),
+            K::WebhookUrl.t(l),
+            RwSignal::from(row.url),
+            Opts {
+                kind: Kind::Url,
+                required: true,
+                placeholder: "https://",
+                ..Opts::default()
+            },
+        ),
+    ];
+    row_box(l, title, controls, move |_| {
+        remove_row(form, rows, "webhooks", i)
+    })
 }

@@ -8,9 +8,11 @@
 //! controls, so one call path per control kind keeps the wasm smaller.
 
 use leptos::prelude::*;
-use web_sys::HtmlInputElement;
+use wasm_bindgen::JsCast;
+use web_sys::{Event, HtmlInputElement, Node};
 
 use crate::components::html::{close, escape_into};
+use crate::dom::{h, region, target_checked, target_value, El};
 use crate::form::{error_id, field_id, Form};
 
 /// Which native control a [`field`] renders.
@@ -56,12 +58,8 @@ pub struct Opts {
     pub counter: usize,
 }
 
-fn opt(s: &'static str) -> Option<&'static str> {
-    (!s.is_empty()).then_some(s)
-}
-
-fn required_mark(required: bool) -> Option<AnyView> {
-    required.then(|| view! { <span class="req" aria-hidden="true">" *"</span> }.into_any())
+fn required_mark(required: bool) -> Option<El> {
+    required.then(|| h("span").class("req").attr("aria-hidden", "true").c(" *"))
 }
 
 /// Where the caret goes once `typed` (caret at `caret`, in UTF-16 units as
@@ -103,6 +101,21 @@ fn invalid_memo(form: Form, path: &str) -> Memo<bool> {
     Memo::new(move |_| form.errors.with(|m| m.contains_key(&path)))
 }
 
+/// `aria-invalid` and `aria-describedby` (to the message) while `invalid`.
+fn described(el: El, invalid: Memo<bool>, err_id: String) -> El {
+    el.flag_attr("aria-invalid", "true", move || invalid.get())
+        .dyn_attr("aria-describedby", move || {
+            invalid.get().then(|| err_id.clone())
+        })
+}
+
+/// `<div class="field">` with the invalid class while `invalid`.
+fn field_box(invalid: Memo<bool>) -> El {
+    h("div")
+        .class("field")
+        .dyn_class("invalid", move || invalid.get())
+}
+
 /// A text-like input (or textarea) bound to `value`.
 pub fn field(
     form: Form,
@@ -110,97 +123,77 @@ pub fn field(
     label: &'static str,
     value: RwSignal<String>,
     o: Opts,
-) -> AnyView {
+) -> Node {
     let name = name.to_string();
-    untrack(move || {
-        let id = field_id(&name);
-        let err_id = error_id(&name);
-        let invalid = invalid_memo(form, &name);
-        let aria_invalid = move || invalid.get().then_some("true");
-        let described = {
-            let err_id = err_id.clone();
-            move || invalid.get().then(|| err_id.clone())
-        };
-        let on_input = {
-            let name = name.clone();
-            move |ev: leptos::ev::Event| {
-                let mut text = event_target_value(&ev);
-                if let Some(mask) = o.mask {
-                    let masked = mask(&text);
-                    if masked != text {
-                        let el = event_target::<HtmlInputElement>(&ev);
+    let id = field_id(&name);
+    let invalid = invalid_memo(form, &name);
+    let on_input = {
+        let name = name.clone();
+        move |ev: Event| {
+            let mut text = target_value(&ev);
+            if let Some(mask) = o.mask {
+                let masked = mask(&text);
+                if masked != text {
+                    if let Some(el) = ev
+                        .target()
+                        .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                    {
                         let caret = el.selection_start().ok().flatten();
                         el.set_value(&masked);
                         if let Some(at) = caret.and_then(|c| caret_after_mask(&text, c, &masked)) {
                             let _ = el.set_selection_range(at, at);
                         }
-                        text = masked;
                     }
+                    text = masked;
                 }
-                value.set(text);
-                form.changed(&name);
             }
-        };
-        let on_blur = {
-            let name = name.clone();
-            move |_| {
-                if let Some(f) = o.reformat {
-                    if let Some(text) = value.with_untracked(|v| f(v)) {
-                        value.set(text);
-                    }
-                }
-                form.blur(&name);
-            }
-        };
-
-        let control = if o.kind == Kind::Area {
-            view! {
-                <textarea
-                    id=id.clone()
-                    name=name.clone()
-                    rows="4"
-                    aria-required=o.required.then_some("true")
-                    aria-invalid=aria_invalid
-                    aria-describedby=described
-                    prop:value=move || value.get()
-                    on:input=on_input
-                    on:blur=on_blur
-                ></textarea>
-            }
-            .into_any()
-        } else {
-            view! {
-                <input
-                    id=id.clone()
-                    name=name.clone()
-                    type=o.kind.html()
-                    autocomplete=opt(o.autocomplete)
-                    inputmode=opt(o.inputmode)
-                    placeholder=opt(o.placeholder)
-                    aria-required=o.required.then_some("true")
-                    aria-invalid=aria_invalid
-                    aria-describedby=described
-                    prop:value=move || value.get()
-                    on:input=on_input
-                    on:blur=on_blur
-                />
-            }
-            .into_any()
-        };
-        let counter = (o.counter > 0).then(|| {
-            view! { <p class="counter">{move || value.with(|v| v.chars().count())} "/" {o.counter}</p> }
-        });
-
-        view! {
-            <div class="field" class:invalid=move || invalid.get()>
-                <label for=id>{label} {required_mark(o.required)}</label>
-                {control}
-                {counter}
-                {error_text(form, &name)}
-            </div>
+            value.set(text);
+            form.changed(&name);
         }
-        .into_any()
-    })
+    };
+    let on_blur = {
+        let name = name.clone();
+        move |_| {
+            if let Some(f) = o.reformat {
+                if let Some(text) = value.with_untracked(|v| f(v)) {
+                    value.set(text);
+                }
+            }
+            form.blur(&name);
+        }
+    };
+    let control = if o.kind == Kind::Area {
+        h("textarea").attr("rows", "4")
+    } else {
+        h("input")
+            .attr("type", o.kind.html())
+            .attr_opt("autocomplete", o.autocomplete)
+            .attr_opt("inputmode", o.inputmode)
+            .attr_opt("placeholder", o.placeholder)
+    };
+    let control = control
+        .id(&id)
+        .attr("name", &name)
+        .attr_opt("aria-required", if o.required { "true" } else { "" });
+    let control = described(control, invalid, error_id(&name))
+        .prop_value(move || value.get())
+        .on("input", on_input)
+        .on("blur", on_blur);
+    let counter = (o.counter > 0).then(|| {
+        let max = o.counter;
+        h("p")
+            .class("counter")
+            .dyn_text(move || format!("{}/{max}", value.with(|v| v.chars().count())))
+    });
+    field_box(invalid)
+        .c(h("label")
+            .attr("for", &id)
+            .c(label)
+            .c(required_mark(o.required)))
+        .c(control)
+        .c(counter)
+        .c(error_text(form, &name))
+        .into_node()
 }
 
 /// A `<select>` bound to `value`; `blank` (if not empty) is the text of a
@@ -213,57 +206,53 @@ pub fn select(
     options: Vec<(&'static str, &'static str)>,
     blank: &'static str,
     required: bool,
-) -> AnyView {
+) -> Node {
     let name = name.to_string();
-    untrack(move || {
-        let id = field_id(&name);
-        let err_id = error_id(&name);
-        let invalid = invalid_memo(form, &name);
-        let current = value.get_untracked();
-        let on_change = {
-            let name = name.clone();
-            move |ev: leptos::ev::Event| {
-                value.set(event_target_value(&ev));
-                form.changed(&name);
-            }
-        };
-        let on_blur = {
-            let name = name.clone();
-            move |_| form.blur(&name)
-        };
-        // Static once built: escaped HTML rather than typed view code per
-        // option (see `html`); `selected` sets the initial choice.
-        let mut html = String::new();
-        for (v, text) in (!blank.is_empty())
-            .then_some(("", blank))
-            .into_iter()
-            .chain(options)
-        {
-            // `value` even when empty: without it an option's value is its text.
-            html.push_str("<option value=\"");
-            escape_into(&mut html, v);
-            html.push_str(if current == v { "\" selected>" } else { "\">" });
-            escape_into(&mut html, text);
-            close(&mut html, "option");
+    let id = field_id(&name);
+    let invalid = invalid_memo(form, &name);
+    let current = value.get_untracked();
+    let on_change = {
+        let name = name.clone();
+        move |ev: Event| {
+            value.set(target_value(&ev));
+            form.changed(&name);
         }
-        view! {
-            <div class="field" class:invalid=move || invalid.get()>
-                <label for=id.clone()>{label} {required_mark(required)}</label>
-                <select
-                    id=id
-                    name=name.clone()
-                    aria-required=required.then_some("true")
-                    aria-invalid=move || invalid.get().then_some("true")
-                    aria-describedby=move || invalid.get().then(|| err_id.clone())
-                    on:change=on_change
-                    on:blur=on_blur
-                    inner_html=html
-                ></select>
-                {error_text(form, &name)}
-            </div>
-        }
-        .into_any()
-    })
+    };
+    let on_blur = {
+        let name = name.clone();
+        move |_| form.blur(&name)
+    };
+    // The options are static once built: escaped HTML (see `html`);
+    // `selected` sets the initial choice.
+    let mut html = String::new();
+    for (v, text) in (!blank.is_empty())
+        .then_some(("", blank))
+        .into_iter()
+        .chain(options)
+    {
+        // `value` even when empty: without it an option's value is its text.
+        html.push_str("<option value=\"");
+        escape_into(&mut html, v);
+        html.push_str(if current == v { "\" selected>" } else { "\">" });
+        escape_into(&mut html, text);
+        close(&mut html, "option");
+    }
+    let control = h("select")
+        .id(&id)
+        .attr("name", &name)
+        .attr_opt("aria-required", if required { "true" } else { "" })
+        .html(&html);
+    let control = described(control, invalid, error_id(&name))
+        .on("change", on_change)
+        .on("blur", on_blur);
+    field_box(invalid)
+        .c(h("label")
+            .attr("for", &id)
+            .c(label)
+            .c(required_mark(required)))
+        .c(control)
+        .c(error_text(form, &name))
+        .into_node()
 }
 
 /// A checkbox bound to `checked`. Several may share a `name` (a group, with
@@ -276,67 +265,72 @@ pub fn checkbox(
     id: &'static str,
     label: &'static str,
     checked: RwSignal<bool>,
-) -> AnyView {
-    untrack(move || {
-        let invalid = invalid_memo(form, name);
-        view! {
-            <div class="check">
-                <input
-                    type="checkbox"
-                    id=id
-                    name=name
-                    value=opt(value)
-                    aria-invalid=move || invalid.get().then_some("true")
-                    aria-describedby=move || invalid.get().then(|| error_id(name))
-                    prop:checked=move || checked.get()
-                    on:change=move |ev| {
-                        checked.set(event_target_checked(&ev));
-                        form.changed(name);
-                    }
-                    on:blur=move |_| form.blur(name)
-                />
-                <label for=id>{label}</label>
-            </div>
-        }
-        .into_any()
-    })
+) -> Node {
+    let invalid = invalid_memo(form, name);
+    let input = h("input")
+        .attr("type", "checkbox")
+        .id(id)
+        .attr("name", name)
+        .attr_opt("value", value);
+    let input = described(input, invalid, error_id(name))
+        .prop_checked(move || checked.get())
+        .on("change", move |ev| {
+            checked.set(target_checked(&ev));
+            form.changed(name);
+        })
+        .on("blur", move |_| form.blur(name));
+    h("div")
+        .class("check")
+        .c(input)
+        .c(h("label").attr("for", id).c(label))
+        .into_node()
 }
 
 /// The element holding a field's messages (`id` = [`error_id`]); empty when valid.
-pub fn error_text(form: Form, name: &str) -> AnyView {
-    let name = name.to_string();
-    let id = error_id(&name);
-    view! { <p class="error" id=id>{move || form.error(&name)}</p> }.into_any()
+pub fn error_text(form: Form, name: &str) -> Node {
+    let path = name.to_string();
+    h("p")
+        .class("error")
+        .id(&error_id(name))
+        .dyn_text(move || form.error(&path).unwrap_or_default())
+        .into_node()
 }
 
 /// The form-level alert (`role="alert"`), shown when the form has one.
-pub fn alert_box(form: Form) -> AnyView {
-    (move || {
+pub fn alert_box(form: Form) -> Node {
+    region(move || {
         form.alert.get().map(|a| {
-            view! {
-                <div class="alert" role="alert">
-                    <p>{a.message}</p>
-                    {(!a.details.is_empty()).then(|| view! {
-                        <ul>{a.details.into_iter().map(|d| view! { <li>{d}</li> }).collect_view()}</ul>
-                    })}
-                </div>
-            }
+            let details = (!a.details.is_empty()).then(|| {
+                h("ul").cs(a
+                    .details
+                    .iter()
+                    .map(|d| h("li").c(d.as_str()).into_node())
+                    .collect())
+            });
+            h("div")
+                .class("alert")
+                .attr("role", "alert")
+                .c(h("p").c(a.message))
+                .c(details)
+                .into_node()
         })
     })
-    .into_any()
 }
 
 /// A form's submit button: "Enviando…" and `aria-disabled` while `busy`
 /// (not `disabled`: the button keeps its focus and stays announced).
-pub fn submit_button(
-    busy: crate::task::Busy,
-    label: &'static str,
-    l: paylink_model::Lang,
-) -> AnyView {
-    view! {
-        <button type="submit" class="primary" aria-disabled=move || busy.get().then_some("true")>
-            {move || if busy.get() { crate::i18n::K::Sending.t(l) } else { label }}
-        </button>
-    }
-    .into_any()
+pub fn submit_button(busy: crate::task::Busy, label: &'static str, l: paylink_model::Lang) -> Node {
+    h("button")
+        .attr("type", "submit")
+        .class("primary")
+        .flag_attr("aria-disabled", "true", move || busy.get())
+        .dyn_text(move || {
+            if busy.get() {
+                crate::i18n::K::Sending.t(l)
+            } else {
+                label
+            }
+            .to_string()
+        })
+        .into_node()
 }

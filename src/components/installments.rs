@@ -1,7 +1,6 @@
 //! The installments table: the live preview of the invoice form and the
 //! installments of a created invoice (with paid amount and status).
 
-use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang, PlannedInstallment};
 
@@ -65,7 +64,12 @@ fn badge(s: InstallmentStatus) -> &'static str {
 }
 
 /// `detail`: also the paid and status columns (a created invoice).
-pub fn installment_table(l: Lang, caption: &'static str, rows: Vec<Row>, detail: bool) -> AnyView {
+pub fn installment_table(
+    l: Lang,
+    caption: &'static str,
+    rows: Vec<Row>,
+    detail: bool,
+) -> web_sys::Node {
     table_view(installment_table_html(l, caption, rows, detail))
 }
 

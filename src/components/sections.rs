@@ -5,17 +5,19 @@
 
 use leptos::prelude::*;
 use paylink_model::{Lang, PaymentType};
+use web_sys::{Event, Node};
 
 use crate::api;
 use crate::components::html::{close, escape_into, leaf, open};
 use crate::components::installments::{installment_table_html, Row};
+use crate::dom::h;
 use crate::i18n::{self, K};
 use crate::pages::invoice_view::{copy, error_text};
 use wasm_bindgen::JsCast;
 
 /// `<dl class="facts">`: (label, value, class) per line. Static once built:
 /// written as escaped HTML (see `table`), not as typed view code.
-pub fn facts(items: Vec<(&'static str, String, &'static str)>) -> AnyView {
+pub fn facts(items: Vec<(&'static str, String, &'static str)>) -> Node {
     let mut html = String::new();
     for (dt, dd, class) in &items {
         open(&mut html, "div", &[("class", class)]);
@@ -23,23 +25,29 @@ pub fn facts(items: Vec<(&'static str, String, &'static str)>) -> AnyView {
         leaf(&mut html, "dd", &[], dd);
         close(&mut html, "div");
     }
-    view! { <dl class="facts" inner_html=html></dl> }.into_any()
+    h("dl").class("facts").html(&html).into_node()
 }
 
 /// What the last copy button did ("Copiado!"), announced to screen readers.
-pub fn copy_status(l: Lang, copied: RwSignal<Option<bool>>) -> AnyView {
-    view! {
-        <p role="status" class="muted">
-            {move || copied.get().map(|ok| if ok { K::Copied.t(l) } else { K::CopyFailed.t(l) })}
-        </p>
-    }
-    .into_any()
+pub fn copy_status(l: Lang, copied: RwSignal<Option<bool>>) -> Node {
+    h("p")
+        .attr("role", "status")
+        .class("muted")
+        .dyn_text(move || {
+            match copied.get() {
+                Some(true) => K::Copied.t(l),
+                Some(false) => K::CopyFailed.t(l),
+                None => "",
+            }
+            .to_string()
+        })
+        .into_node()
 }
 
 /// A click handler for a static section: a click on (or in) a button with
 /// `data-copy` copies that text. The section is one HTML string, so its
 /// copy buttons share this one handler instead of one listener each.
-pub fn copy_clicked(copied: RwSignal<Option<bool>>) -> impl Fn(leptos::ev::MouseEvent) + 'static {
+pub fn copy_clicked(copied: RwSignal<Option<bool>>) -> impl Fn(Event) + 'static {
     move |ev| {
         let text = ev
             .target()
@@ -63,7 +71,7 @@ pub fn copy_button(html: &mut String, text: &str, label: &str) {
 }
 
 /// The payment link (an `<a>` to the invoice url) and its copy button.
-pub fn payment_link(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> AnyView {
+pub fn payment_link(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> Node {
     let mut html = String::new();
     heading(&mut html, K::PaymentLink.t(l));
     open(&mut html, "p", &[("class", "paylink")]);
@@ -72,16 +80,20 @@ pub fn payment_link(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> Any
     open(&mut html, "p", &[]);
     copy_button(&mut html, &url, K::CopyLink.t(l));
     close(&mut html, "p");
-    view! {
-        <section aria-label=K::PaymentLink.t(l) on:click=copy_clicked(copied) inner_html=html></section>
-    }
-    .into_any()
+    h("section")
+        .attr("aria-label", K::PaymentLink.t(l))
+        .on("click", copy_clicked(copied))
+        .html(&html)
+        .into_node()
 }
 
 /// A `<section aria-label>` whose content is markup built by this module
 /// (one shape of typed view code for every static section).
-pub fn section_html(label: &'static str, html: String) -> AnyView {
-    view! { <section aria-label=label inner_html=html></section> }.into_any()
+pub fn section_html(label: &'static str, html: String) -> Node {
+    h("section")
+        .attr("aria-label", label)
+        .html(&html)
+        .into_node()
 }
 
 /// `<h2>title</h2>` into `html`.
@@ -90,7 +102,7 @@ pub fn heading(html: &mut String, title: &str) {
 }
 
 /// The accepted payment types, as chips.
-pub fn accepted(l: Lang, types: Vec<PaymentType>) -> AnyView {
+pub fn accepted(l: Lang, types: Vec<PaymentType>) -> Node {
     let mut html = String::new();
     heading(&mut html, K::Accepted.t(l));
     open(&mut html, "ul", &[("class", "chips")]);
@@ -107,7 +119,7 @@ pub fn accepted(l: Lang, types: Vec<PaymentType>) -> AnyView {
 }
 
 /// The installments of a created invoice, with paid amounts and statuses.
-pub fn installments(l: Lang, rows: Vec<Row>) -> AnyView {
+pub fn installments(l: Lang, rows: Vec<Row>) -> Node {
     let mut html = String::new();
     heading(&mut html, K::Installments.t(l));
     html.push_str(&installment_table_html(l, K::Installments.t(l), rows, true));
@@ -116,16 +128,19 @@ pub fn installments(l: Lang, rows: Vec<Row>) -> AnyView {
 
 /// While a screen's data loads. `class`: `"card muted"`, plus `skeleton`
 /// where embed.js's frame needs the page's height before the answer.
-pub fn loading(l: Lang, class: &'static str) -> AnyView {
-    view! { <p class=class aria-busy="true">{K::Loading.t(l)}</p> }.into_any()
+pub fn loading(l: Lang, class: &'static str) -> Node {
+    h("p")
+        .class(class)
+        .attr("aria-busy", "true")
+        .c(K::Loading.t(l))
+        .into_node()
 }
 
 /// A screen whose call failed: the envelope's message (or why there is none).
-pub fn failed(l: Lang, e: &api::Error) -> AnyView {
-    view! {
-        <div class="card">
-            <div class="alert" role="alert"><p>{error_text(l, e)}</p></div>
-        </div>
-    }
-    .into_any()
+pub fn failed(l: Lang, e: &api::Error) -> Node {
+    let alert = h("div")
+        .class("alert")
+        .attr("role", "alert")
+        .c(h("p").c(error_text(l, e)));
+    h("div").class("card").c(alert).into_node()
 }

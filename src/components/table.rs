@@ -5,8 +5,6 @@
 //! per-element typed view code that Leptos' `view!` generates for each
 //! table shape (bench/widget-size).
 
-use leptos::prelude::*;
-
 use crate::components::html::{close, escape_into, leaf, open};
 
 /// A cell: its text, a class for the `<td>` (`num` aligns amounts) and an
@@ -116,10 +114,9 @@ pub fn table_html(
     out
 }
 
-/// Markup built by this module, shown in a `<div>` (its only shape of
-/// typed view code).
-pub fn table_view(html: String) -> AnyView {
-    view! { <div inner_html=html></div> }.into_any()
+/// Markup built by this module, shown in a `<div>`.
+pub fn table_view(html: String) -> web_sys::Node {
+    crate::dom::h("div").html(&html).into_node()
 }
 
 #[cfg(test)]

@@ -4,9 +4,11 @@
 use leptos::prelude::*;
 use paylink_model::br::{self, UFS};
 use paylink_model::{AddressRequest, CustomerRequest, Lang};
+use web_sys::{Event, Node};
 
 use crate::api;
 use crate::components::field::{alert_box, field, select, submit_button, Kind, Opts};
+use crate::dom::{frag, h};
 use crate::form::{text_signal, Form};
 use crate::i18n::K;
 use crate::task::Busy;
@@ -115,14 +117,12 @@ impl CustomerFields {
     }
 }
 
-#[component]
-pub fn CustomerForm(l: Lang, merchant: Merchant) -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
+pub fn customer_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
     let f = merchant.customer;
     let form = merchant.customer_form;
 
     let busy = Busy::default();
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+    let on_submit = move |ev: Event| {
         ev.prevent_default();
         if !busy.get_untracked() && form.submit() {
             let req = f.request();
@@ -144,53 +144,175 @@ pub fn CustomerForm(l: Lang, merchant: Merchant) -> impl IntoView {
         merchant.step.set(Step::Invoice);
         crate::focus_main();
     };
-    view! {
-        <form id="customer-form" class="card" novalidate on:submit=on_submit>
-            <h1>{K::NewCustomer.t(l)}</h1>
-            {alert_box(form)}
-            {customer_fields(form, f, l, true)}
-            <div class="actions">
-                {submit_button(busy, K::CreateCustomer.t(l), l)}
-                <button type="button" class="link" on:click=skip>{K::HaveCustomer.t(l)}</button>
-            </div>
-        </form>
-    }
+    h("form")
+        .id("customer-form")
+        .class("card")
+        .attr("novalidate", "")
+        .on("submit", on_submit)
+        .c(h("h1").c(K::NewCustomer.t(l)))
+        .c(alert_box(form))
+        .c(customer_fields(form, f, l, true))
+        .c(actions(
+            submit_button(busy, K::CreateCustomer.t(l), l),
+            Some(link_button(K::HaveCustomer.t(l), skip)),
+        ))
+        .into_node()
+}
+
+/// `<div class="actions">`: the submit button and maybe a secondary one.
+pub fn actions(submit: Node, other: Option<Node>) -> Node {
+    h("div").class("actions").c(submit).c(other).into_node()
+}
+
+/// A `<button type="button" class="link">`.
+pub fn link_button(label: &'static str, click: impl Fn(Event) + 'static) -> Node {
+    h("button")
+        .attr("type", "button")
+        .class("link")
+        .on("click", click)
+        .c(label)
+        .into_node()
+}
+
+/// `<div class="cols">` around some controls.
+pub fn cols(controls: Vec<Node>) -> Node {
+    h("div").class("cols").cs(controls).into_node()
 }
 
 /// The customer's controls (the merchant form and a payment link's page);
 /// `observations` (internal notes) only for the merchant.
-pub fn customer_fields(form: Form, f: CustomerFields, l: Lang, observations: bool) -> AnyView {
+pub fn customer_fields(form: Form, f: CustomerFields, l: Lang, observations: bool) -> Node {
     let ufs: Vec<(&'static str, &'static str)> = UFS.iter().map(|u| (*u, *u)).collect();
     let text =
         |name: &'static str, label: K, value, o: Opts| field(form, name, label.t(l), value, o);
     let o = Opts::default;
-    view! {
-        {text("fullName", K::FullName, f.full_name, Opts { required: true, autocomplete: "name", ..o() })}
-        <div class="cols">
-            {text("document", K::Document, f.document, Opts { mask: Some(br::mask_document), placeholder: "000.000.000-00", ..o() })}
-            {text("business", K::Business, f.business, Opts { autocomplete: "organization", ..o() })}
-        </div>
-        <div class="cols">
-            {text("email", K::Email, f.email, Opts { kind: Kind::Email, autocomplete: "email", ..o() })}
-            {text("phone", K::Phone, f.phone, Opts { kind: Kind::Tel, mask: Some(br::mask_phone), autocomplete: "tel", placeholder: "+55 (11) 98765-4321", ..o() })}
-        </div>
-        <fieldset class="group">
-            <legend>{K::AddressLegend.t(l)}</legend>
-            <div class="cols">
-                {text("address.zipcode", K::Zipcode, f.zipcode, Opts { mask: Some(br::mask_cep), inputmode: "numeric", autocomplete: "postal-code", placeholder: "00000-000", ..o() })}
-                {text("address.address", K::Street, f.street, Opts { autocomplete: "address-line1", ..o() })}
-            </div>
-            <div class="cols">
-                {text("address.number", K::Number, f.number, o())}
-                {text("address.complement", K::Complement, f.complement, Opts { autocomplete: "address-line2", ..o() })}
-            </div>
-            <div class="cols">
-                {text("address.neighborhood", K::Neighborhood, f.neighborhood, o())}
-                {text("address.city", K::City, f.city, Opts { autocomplete: "address-level2", ..o() })}
-                {select(form, "address.state", K::State.t(l), f.state, ufs, K::Select.t(l), false)}
-            </div>
-        </fieldset>
-        {observations.then(|| text("observations", K::Observations, f.observations, Opts { kind: Kind::Area, ..o() }))}
+    let address = h("fieldset")
+        .class("group")
+        .c(h("legend").c(K::AddressLegend.t(l)))
+        .c(cols(vec![
+            text(
+                "address.zipcode",
+                K::Zipcode,
+                f.zipcode,
+                Opts {
+                    mask: Some(br::mask_cep),
+                    inputmode: "numeric",
+                    autocomplete: "postal-code",
+                    placeholder: "00000-000",
+                    ..o()
+                },
+            ),
+            text(
+                "address.address",
+                K::Street,
+                f.street,
+                Opts {
+                    autocomplete: "address-line1",
+                    ..o()
+                },
+            ),
+        ]))
+        .c(cols(vec![
+            text("address.number", K::Number, f.number, o()),
+            text(
+                "address.complement",
+                K::Complement,
+                f.complement,
+                Opts {
+                    autocomplete: "address-line2",
+                    ..o()
+                },
+            ),
+        ]))
+        .c(cols(vec![
+            text("address.neighborhood", K::Neighborhood, f.neighborhood, o()),
+            text(
+                "address.city",
+                K::City,
+                f.city,
+                Opts {
+                    autocomplete: "address-level2",
+                    ..o()
+                },
+            ),
+            select(
+                form,
+                "address.state",
+                K::State.t(l),
+                f.state,
+                ufs,
+                K::Select.t(l),
+                false,
+            ),
+        ]));
+    let mut nodes = vec![
+        text(
+            "fullName",
+            K::FullName,
+            f.full_name,
+            Opts {
+                required: true,
+                autocomplete: "name",
+                ..o()
+            },
+        ),
+        cols(vec![
+            text(
+                "document",
+                K::Document,
+                f.document,
+                Opts {
+                    mask: Some(br::mask_document),
+                    placeholder: "000.000.000-00",
+                    ..o()
+                },
+            ),
+            text(
+                "business",
+                K::Business,
+                f.business,
+                Opts {
+                    autocomplete: "organization",
+                    ..o()
+                },
+            ),
+        ]),
+        cols(vec![
+            text(
+                "email",
+                K::Email,
+                f.email,
+                Opts {
+                    kind: Kind::Email,
+                    autocomplete: "email",
+                    ..o()
+                },
+            ),
+            text(
+                "phone",
+                K::Phone,
+                f.phone,
+                Opts {
+                    kind: Kind::Tel,
+                    mask: Some(br::mask_phone),
+                    autocomplete: "tel",
+                    placeholder: "+55 (11) 98765-4321",
+                    ..o()
+                },
+            ),
+        ]),
+        address.into_node(),
+    ];
+    if observations {
+        nodes.push(text(
+            "observations",
+            K::Observations,
+            f.observations,
+            Opts {
+                kind: Kind::Area,
+                ..o()
+            },
+        ));
     }
-    .into_any()
+    frag(nodes)
 }

@@ -9,18 +9,20 @@ use paylink_model::{
     installment_plan, Date, Errors, Frequency, InvoiceRequest, InvoiceType, Lang, PaymentType,
     PlannedInstallment, DESCRIPTION_MAX, MAX_INSTALLMENTS,
 };
+use web_sys::{Event, Node};
 
 use crate::api;
 use crate::components::editors::{
-    trimmed, whole, NotificationRow, NotificationsEditor, WebhookRow, WebhooksEditor,
+    notifications_editor, trimmed, webhooks_editor, whole, NotificationRow, WebhookRow,
 };
 use crate::components::field::{
     alert_box, checkbox, error_text, field, select, submit_button, Kind, Opts,
 };
 use crate::components::installments::{installment_table, Row};
+use crate::dom::{h, region};
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::{self, K};
-use crate::pages::customer_form::text;
+use crate::pages::customer_form::{actions, cols, link_button, text};
 use crate::task::Busy;
 use crate::{Ctx, Merchant, Step};
 
@@ -294,14 +296,12 @@ impl InvoiceFields {
     }
 }
 
-#[component]
-pub fn InvoiceForm(l: Lang, merchant: Merchant) -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
+pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
     let f = merchant.invoice;
     let form = merchant.invoice_form;
 
     let busy = Busy::default();
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+    let on_submit = move |ev: Event| {
         ev.prevent_default();
         if !busy.get_untracked() && form.submit() {
             let lang = ctx.lang.get_untracked();
@@ -319,15 +319,21 @@ pub fn InvoiceForm(l: Lang, merchant: Merchant) -> impl IntoView {
         }
     };
 
-    let customer_note = move || {
-        merchant.created.with(|c| {
+    let customer_note = region(move || {
+        let name = merchant.created.with(|c| {
             c.as_ref()
                 .filter(|c| f.customer_id.with(|id| id.trim() == c.id))
-                .map(|c| {
-                    view! { <p class="note">{K::CustomerCreated.t(l)} " " <strong>{c.full_name.clone()}</strong></p> }
-                })
-        })
-    };
+                .map(|c| c.full_name.clone())
+        })?;
+        Some(
+            h("p")
+                .class("note")
+                .c(K::CustomerCreated.t(l))
+                .c(" ")
+                .c(h("strong").c(name))
+                .into_node(),
+        )
+    });
 
     let types: Vec<_> = InvoiceType::ALL
         .iter()
@@ -345,113 +351,246 @@ pub fn InvoiceForm(l: Lang, merchant: Merchant) -> impl IntoView {
         ..o()
     };
     // Fields that depend on the invoice type.
-    let by_type = move || {
-        match f.kind() {
-        InvoiceType::Single => ().into_any(),
-        InvoiceType::Installment => field(
-            form,
-            "installmentCount",
-            K::InstallmentCount.t(l),
-            f.installment_count,
-            Opts { required: true, ..number },
-        ),
-        InvoiceType::Recurring => view! {
-            <div class="cols">
-                {select(form, "frequency", K::FrequencyLabel.t(l), f.frequency, frequencies.clone(), "", true)}
-                {field(form, "endDate", K::EndDate.t(l), f.end_date, Opts { kind: Kind::Date, ..o() })}
-                {field(form, "endInstallment", K::EndInstallment.t(l), f.end_installment, number)}
-            </div>
-        }
-        .into_any(),
-        InvoiceType::Subscription => view! {
-            <div class="cols">
-                {select(form, "frequency", K::FrequencyLabel.t(l), f.frequency, frequencies.clone(), "", true)}
-                {field(form, "endSubscription", K::EndSubscription.t(l), f.end_subscription, o())}
-            </div>
-        }
-        .into_any(),
-    }
-    };
-    let by_customer_box = move || {
-        (f.kind() == InvoiceType::Single).then(|| {
-            checkbox(
+    let by_type = region(move || {
+        let kind = f.kind();
+        let frequency = || {
+            select(
                 form,
-                "priceByCustomer",
+                "frequency",
+                K::FrequencyLabel.t(l),
+                f.frequency,
+                frequencies.clone(),
                 "",
-                "f-priceByCustomer",
-                K::PriceByCustomer.t(l),
-                f.price_by_customer,
+                true,
             )
-        })
-    };
-    let price = move || {
-        (!f.by_customer()).then(|| {
-            field(
+        };
+        untrack(|| match kind {
+            InvoiceType::Single => None,
+            InvoiceType::Installment => Some(field(
                 form,
-                "price",
-                K::Price.t(l),
-                f.price,
+                "installmentCount",
+                K::InstallmentCount.t(l),
+                f.installment_count,
                 Opts {
                     required: true,
-                    inputmode: "decimal",
-                    placeholder: "0,00",
-                    reformat: Some(reformat_price),
-                    ..o()
+                    ..number
                 },
-            )
+            )),
+            InvoiceType::Recurring => Some(cols(vec![
+                frequency(),
+                field(
+                    form,
+                    "endDate",
+                    K::EndDate.t(l),
+                    f.end_date,
+                    Opts {
+                        kind: Kind::Date,
+                        ..o()
+                    },
+                ),
+                field(
+                    form,
+                    "endInstallment",
+                    K::EndInstallment.t(l),
+                    f.end_installment,
+                    number,
+                ),
+            ])),
+            InvoiceType::Subscription => Some(cols(vec![
+                frequency(),
+                field(
+                    form,
+                    "endSubscription",
+                    K::EndSubscription.t(l),
+                    f.end_subscription,
+                    o(),
+                ),
+            ])),
         })
-    };
+    });
+    let by_customer_box = region(move || {
+        (f.kind() == InvoiceType::Single).then(|| {
+            untrack(|| {
+                checkbox(
+                    form,
+                    "priceByCustomer",
+                    "",
+                    "f-priceByCustomer",
+                    K::PriceByCustomer.t(l),
+                    f.price_by_customer,
+                )
+            })
+        })
+    });
+    let price = region(move || {
+        (!f.by_customer()).then(|| {
+            untrack(|| {
+                field(
+                    form,
+                    "price",
+                    K::Price.t(l),
+                    f.price,
+                    Opts {
+                        required: true,
+                        inputmode: "decimal",
+                        placeholder: "0,00",
+                        reformat: Some(reformat_price),
+                        ..o()
+                    },
+                )
+            })
+        })
+    });
     let plan = Memo::new(move |_| f.plan());
-    let preview = move || {
-        let plan = plan.get();
-        if plan.is_empty() {
-            view! { <p class="muted">{K::PreviewEmpty.t(l)}</p> }.into_any()
-        } else {
-            let rows = plan.iter().map(Row::planned).collect();
-            installment_table(l, K::Preview.t(l), rows, false)
-        }
-    };
+    let preview = preview_section(
+        l,
+        region(move || {
+            let rows: Vec<Row> = plan.with(|p| p.iter().map(Row::planned).collect());
+            Some(preview_body(l, rows))
+        }),
+    );
     let back = move |_| {
         merchant.step.set(Step::Customer);
         crate::focus_main();
     };
 
-    view! {
-        <form id="invoice-form" class="card" novalidate on:submit=on_submit>
-            <h1>{K::NewInvoice.t(l)}</h1>
-            {customer_note}
-            {alert_box(form)}
-            <div class="cols">
-                {field(form, "customerId", K::CustomerId.t(l), f.customer_id, Opts { required: true, placeholder: "00000000-0000-0000-0000-000000000000", ..o() })}
-                {field(form, "externalId", K::ExternalId.t(l), f.external_id, Opts { required: true, ..o() })}
-            </div>
-            <div class="cols">
-                {field(form, "dueDate", K::DueDate.t(l), f.due_date, Opts { kind: Kind::Date, required: true, ..o() })}
-                {select(form, "invoiceType", K::InvoiceTypeLabel.t(l), f.invoice_type, types, "", false)}
-            </div>
-            <fieldset class="group">
-                <legend>{K::PaymentTypes.t(l)} <span class="req" aria-hidden="true">" *"</span></legend>
-                <div class="checks">
-                    {checkbox(form, "paymentTypes", "PIX", "f-paymentTypes-PIX", "PIX", f.pix)}
-                    {checkbox(form, "paymentTypes", "BOLETO", "f-paymentTypes-BOLETO", "Boleto", f.boleto)}
-                </div>
-                {error_text(form, "paymentTypes")}
-            </fieldset>
-            {by_type}
-            {by_customer_box}
-            {price}
-            {field(form, "description", K::Description.t(l), f.description, Opts { kind: Kind::Area, counter: DESCRIPTION_MAX, ..o() })}
-            <NotificationsEditor l form rows=f.notifications />
-            <WebhooksEditor l form rows=f.webhooks />
-            {field(form, "redirectTo", K::RedirectTo.t(l), f.redirect_to, Opts { kind: Kind::Url, placeholder: "https://", ..o() })}
-            <section class="preview" aria-label=K::Preview.t(l)>
-                <h2>{K::Preview.t(l)}</h2>
-                {preview}
-            </section>
-            <div class="actions">
-                {submit_button(busy, K::CreateInvoice.t(l), l)}
-                <button type="button" class="link" on:click=back>{K::BackToCustomer.t(l)}</button>
-            </div>
-        </form>
+    h("form")
+        .id("invoice-form")
+        .class("card")
+        .attr("novalidate", "")
+        .on("submit", on_submit)
+        .c(h("h1").c(K::NewInvoice.t(l)))
+        .c(customer_note)
+        .c(alert_box(form))
+        .c(cols(vec![
+            field(
+                form,
+                "customerId",
+                K::CustomerId.t(l),
+                f.customer_id,
+                Opts {
+                    required: true,
+                    placeholder: "00000000-0000-0000-0000-000000000000",
+                    ..o()
+                },
+            ),
+            field(
+                form,
+                "externalId",
+                K::ExternalId.t(l),
+                f.external_id,
+                Opts {
+                    required: true,
+                    ..o()
+                },
+            ),
+        ]))
+        .c(cols(vec![
+            field(
+                form,
+                "dueDate",
+                K::DueDate.t(l),
+                f.due_date,
+                Opts {
+                    kind: Kind::Date,
+                    required: true,
+                    ..o()
+                },
+            ),
+            select(
+                form,
+                "invoiceType",
+                K::InvoiceTypeLabel.t(l),
+                f.invoice_type,
+                types,
+                "",
+                false,
+            ),
+        ]))
+        .c(payment_types(
+            l,
+            form,
+            vec![
+                checkbox(
+                    form,
+                    "paymentTypes",
+                    "PIX",
+                    "f-paymentTypes-PIX",
+                    "PIX",
+                    f.pix,
+                ),
+                checkbox(
+                    form,
+                    "paymentTypes",
+                    "BOLETO",
+                    "f-paymentTypes-BOLETO",
+                    "Boleto",
+                    f.boleto,
+                ),
+            ],
+        ))
+        .c(by_type)
+        .c(by_customer_box)
+        .c(price)
+        .c(field(
+            form,
+            "description",
+            K::Description.t(l),
+            f.description,
+            Opts {
+                kind: Kind::Area,
+                counter: DESCRIPTION_MAX,
+                ..o()
+            },
+        ))
+        .c(notifications_editor(l, form, f.notifications))
+        .c(webhooks_editor(l, form, f.webhooks))
+        .c(field(
+            form,
+            "redirectTo",
+            K::RedirectTo.t(l),
+            f.redirect_to,
+            Opts {
+                kind: Kind::Url,
+                placeholder: "https://",
+                ..o()
+            },
+        ))
+        .c(preview)
+        .c(actions(
+            submit_button(busy, K::CreateInvoice.t(l), l),
+            Some(link_button(K::BackToCustomer.t(l), back)),
+        ))
+        .into_node()
+}
+
+/// The payment types' `<fieldset>`: its checkboxes and the group's message.
+pub fn payment_types(l: Lang, form: Form, checks: Vec<Node>) -> Node {
+    h("fieldset")
+        .class("group")
+        .c(h("legend")
+            .c(K::PaymentTypes.t(l))
+            .c(h("span").class("req").attr("aria-hidden", "true").c(" *")))
+        .c(h("div").class("checks").cs(checks))
+        .c(error_text(form, "paymentTypes"))
+        .into_node()
+}
+
+/// The installment preview's `<section>` around `body`.
+pub fn preview_section(l: Lang, body: Node) -> Node {
+    h("section")
+        .class("preview")
+        .attr("aria-label", K::Preview.t(l))
+        .c(h("h2").c(K::Preview.t(l)))
+        .c(body)
+        .into_node()
+}
+
+/// The preview's table, or why there is none yet.
+pub fn preview_body(l: Lang, rows: Vec<Row>) -> Node {
+    if rows.is_empty() {
+        h("p").class("muted").c(K::PreviewEmpty.t(l)).into_node()
+    } else {
+        installment_table(l, K::Preview.t(l), rows, false)
     }
 }

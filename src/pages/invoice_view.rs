@@ -9,12 +9,14 @@ use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, InvoiceDetail, Lang};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
+use web_sys::Node;
 
 use crate::api;
 use crate::components::html::leaf;
 use crate::components::installments::{br_date, Row};
 use crate::components::sections;
 use crate::components::table::{table_html, Cell};
+use crate::dom::{frag, h, region};
 use crate::i18n::{self, K};
 use crate::Ctx;
 
@@ -27,8 +29,7 @@ pub fn error_text(l: Lang, e: &api::Error) -> String {
     }
 }
 
-#[component]
-pub fn InvoiceView(l: Lang, id: String) -> impl IntoView {
+pub fn invoice_view(l: Lang, ctx: Ctx, id: String) -> Node {
     let invoice = crate::task::load(move || {
         let id = id.clone();
         async move { api::get_invoice(&id, l).await }
@@ -48,19 +49,25 @@ pub fn InvoiceView(l: Lang, id: String) -> impl IntoView {
         },
     );
     // `with`, not `get`: no copy of the whole invoice on each render.
-    move || {
-        invoice.with(|r| match r {
-            None => sections::loading(l, "card muted"),
-            Some(Err(e)) => sections::failed(l, e),
-            Some(Ok(inv)) => invoice_body(l, inv),
+    region(move || {
+        invoice.with(|r| {
+            untrack(|| {
+                Some(match r {
+                    None => sections::loading(l, "card muted"),
+                    Some(Err(e)) => sections::failed(l, e),
+                    Some(Ok(inv)) => invoice_body(l, ctx, inv),
+                })
+            })
         })
-    }
+    })
 }
 
 /// Copies `url` with the asynchronous clipboard API and reports the outcome.
 pub fn copy(url: String, done: RwSignal<Option<bool>>) {
     spawn_local(async move {
-        let nav = window().navigator();
+        let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+            return;
+        };
         let has_clipboard = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
             .is_ok_and(|c| !c.is_undefined() && !c.is_null());
         let ok = has_clipboard
@@ -71,8 +78,7 @@ pub fn copy(url: String, done: RwSignal<Option<bool>>) {
     });
 }
 
-fn invoice_body(l: Lang, inv: &InvoiceDetail) -> AnyView {
-    let ctx = expect_context::<Ctx>();
+fn invoice_body(l: Lang, ctx: Ctx, inv: &InvoiceDetail) -> Node {
     let copied = RwSignal::new(None::<bool>);
     let c = &inv.customer;
     let contact: Vec<String> = [
@@ -121,25 +127,21 @@ fn invoice_body(l: Lang, inv: &InvoiceDetail) -> AnyView {
         .collect();
     let settings = settings(l, inv);
 
-    view! {
-        <article class="card invoice">
-            <h1>{K::Invoice.t(l)}</h1>
-            {sections::facts(facts)}
-            {sections::payment_link(l, inv.url.clone(), copied)}
-            {sections::copy_status(l, copied)}
-            {sections::accepted(l, types)}
-            {sections::installments(l, rows)}
-
-            {settings}
-
-            <p><a href="/" on:click=ctx.link("/")>{K::NewInvoice.t(l)}</a></p>
-        </article>
-    }
-    .into_any()
+    h("article")
+        .class("card invoice")
+        .c(h("h1").c(K::Invoice.t(l)))
+        .c(sections::facts(facts))
+        .c(sections::payment_link(l, inv.url.clone(), copied))
+        .c(sections::copy_status(l, copied))
+        .c(sections::accepted(l, types))
+        .c(sections::installments(l, rows))
+        .c(settings)
+        .c(h("p").c(ctx.link("/", K::NewInvoice.t(l))))
+        .into_node()
 }
 
 /// The notification and webhook settings (merchant detail only).
-fn settings(l: Lang, inv: &InvoiceDetail) -> AnyView {
+fn settings(l: Lang, inv: &InvoiceDetail) -> Node {
     let notifications: Vec<Vec<Cell>> = [
         &inv.notification_before_due_date,
         &inv.notification_after_due_date,
@@ -179,7 +181,7 @@ fn settings(l: Lang, inv: &InvoiceDetail) -> AnyView {
         }
         sections::section_html(title.t(l), html)
     };
-    vec![
+    frag(vec![
         section(
             K::ConfiguredNotifications,
             &[
@@ -194,6 +196,5 @@ fn settings(l: Lang, inv: &InvoiceDetail) -> AnyView {
             &[(K::HookType.t(l), ""), ("URL", "")],
             webhooks,
         ),
-    ]
-    .into_any()
+    ])
 }

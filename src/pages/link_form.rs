@@ -12,18 +12,20 @@ use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
 use paylink_model::{
     installment_plan, Date, Errors, InvoiceRequest, InvoiceType, Lang, PaymentLink, PaymentType,
 };
+use web_sys::{Event, Node};
 
 use crate::api;
-use crate::components::field::{
-    alert_box, checkbox, error_text, field, select, submit_button, Opts,
-};
-use crate::components::installments::{installment_table, Row};
+use crate::components::field::{alert_box, checkbox, field, select, submit_button, Opts};
+use crate::components::installments::Row;
 use crate::components::sections;
+use crate::dom::{frag, h, region};
 use crate::embed;
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::K;
-use crate::pages::customer_form::{customer_fields, text, CustomerFields, CUSTOMER_FIELDS};
-use crate::pages::invoice_form::reformat_price;
+use crate::pages::customer_form::{
+    actions, customer_fields, text, CustomerFields, CUSTOMER_FIELDS,
+};
+use crate::pages::invoice_form::{payment_types, preview_body, preview_section, reformat_price};
 use crate::pages::invoice_view::error_text as api_error_text;
 use crate::task::Busy;
 use crate::Ctx;
@@ -221,9 +223,7 @@ impl Payer {
     }
 }
 
-#[component]
-pub fn LinkForm(l: Lang, slug: String, payer: Payer) -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
+pub fn link_form(l: Lang, ctx: Ctx, slug: String, payer: Payer) -> Node {
     let p = payer;
     // A plain task rather than a resource (the async-derived machinery costs
     // kilobytes of wasm per type); the link is kept in `Payer`, so a language
@@ -247,29 +247,35 @@ pub fn LinkForm(l: Lang, slug: String, payer: Payer) -> impl IntoView {
             let _ = loaded.try_set(Some(r));
         });
     }
-    move || {
+    region(move || {
         if let Some(done) = p.done.get() {
-            return done_view(l, done);
+            return Some(done_view(l, done));
         }
-        loaded.with(|r| match r {
-            None => sections::loading(l, "card muted skeleton"),
-            Some(Err(e)) => sections::failed(l, e),
-            Some(Ok(link)) => link_body(l, ctx, p, link.clone()),
+        loaded.with(|r| {
+            untrack(|| {
+                Some(match r {
+                    None => sections::loading(l, "card muted skeleton"),
+                    Some(Err(e)) => sections::failed(l, e),
+                    Some(Ok(link)) => link_body(l, ctx, p, link.clone()),
+                })
+            })
         })
-    }
+    })
 }
 
-fn done_view(l: Lang, done: api::Created) -> AnyView {
-    view! {
-        <section class="card">
-            <h1>{K::InvoiceReady.t(l)}</h1>
-            <p class="paylink"><a href=done.url.clone() target="_top" class="url">{done.url.clone()}</a></p>
-        </section>
-    }
-    .into_any()
+fn done_view(l: Lang, done: api::Created) -> Node {
+    h("section")
+        .class("card")
+        .c(h("h1").c(K::InvoiceReady.t(l)))
+        .c(h("p").class("paylink").c(h("a")
+            .attr("href", &done.url)
+            .attr("target", "_top")
+            .class("url")
+            .c(done.url.as_str())))
+        .into_node()
 }
 
-fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
+fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
     let form = p.form;
     let slug = link.slug.clone();
     let send = move || {
@@ -326,7 +332,7 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
         }
     };
     let busy = Busy::default();
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+    let on_submit = move |ev: Event| {
         ev.prevent_default();
         if !busy.get_untracked() && form.submit() {
             busy.run(send());
@@ -338,11 +344,22 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
             Some(c) => format_brl(c, l),
             None => K::AmountByPayer.t(l).to_string(),
         };
-        view! {
-            <h1>{link.name.clone()}</h1>
-            {(!link.description.is_empty()).then(|| view! { <p class="description">{link.description.clone()}</p> })}
-            <p class="amount">{price}</p>
-        }
+        let description = (!link.description.is_empty()).then(|| {
+            h("p")
+                .class("description")
+                .c(link.description.as_str())
+                .into_node()
+        });
+        frag(
+            [
+                Some(h("h1").c(link.name.as_str()).into_node()),
+                description,
+                Some(h("p").class("amount").c(price).into_node()),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+        )
     });
     let amount = link.price_by_customer.then(|| {
         field(
@@ -380,46 +397,39 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> AnyView {
                 p.boleto,
             ),
         })
-        .collect_view();
+        .collect();
     let installments = (link.invoice_type == InvoiceType::Installment).then(|| {
         // 1 is paying at once (the proxy makes it a SINGLE invoice).
         let counts = (1..=link.max_installments.max(1))
             .map(|n| (count_str(n), count_str(n)))
             .collect();
         let plan = Memo::new(move |_| p.plan());
-        view! {
-            {select(form, "installmentCount", K::InstallmentCount.t(l), p.count, counts, "", true)}
-            <section class="preview" aria-label=K::Preview.t(l)>
-                <h2>{K::Preview.t(l)}</h2>
-                {move || {
-                    let rows = plan.get();
-                    if rows.is_empty() {
-                        view! { <p class="muted">{K::PreviewEmpty.t(l)}</p> }.into_any()
-                    } else {
-                        installment_table(l, K::Preview.t(l), rows, false)
-                    }
-                }}
-            </section>
-        }
+        frag(vec![
+            select(
+                form,
+                "installmentCount",
+                K::InstallmentCount.t(l),
+                p.count,
+                counts,
+                "",
+                true,
+            ),
+            preview_section(l, region(move || Some(preview_body(l, plan.get())))),
+        ])
     });
 
-    view! {
-        <form id="link-form" class="card" novalidate on:submit=on_submit>
-            {summary}
-            {alert_box(form)}
-            {amount}
-            <fieldset class="group">
-                <legend>{K::PaymentTypes.t(l)} <span class="req" aria-hidden="true">" *"</span></legend>
-                <div class="checks">{checks}</div>
-                {error_text(form, "paymentTypes")}
-            </fieldset>
-            {installments}
-            <h2>{K::YourData.t(l)}</h2>
-            {customer_fields(form, p.customer, l, false)}
-            <div class="actions">
-                {submit_button(busy, K::ToPayment.t(l), l)}
-            </div>
-        </form>
-    }
-    .into_any()
+    h("form")
+        .id("link-form")
+        .class("card")
+        .attr("novalidate", "")
+        .on("submit", on_submit)
+        .c(summary)
+        .c(alert_box(form))
+        .c(amount)
+        .c(payment_types(l, form, checks))
+        .c(installments)
+        .c(h("h2").c(K::YourData.t(l)))
+        .c(customer_fields(form, p.customer, l, false))
+        .c(actions(submit_button(busy, K::ToPayment.t(l), l), None))
+        .into_node()
 }

@@ -7,17 +7,17 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, Lang, PayerView};
+use web_sys::Node;
 
 use crate::api;
 use crate::components::html::{close, escape_into, leaf, open};
 use crate::components::installments::{br_date, Row};
 use crate::components::sections::{self, copy_button};
+use crate::dom::{h, region};
 use crate::i18n::K;
 use crate::task::Busy;
 
-#[component]
-pub fn PayView(l: Lang, id: String) -> impl IntoView {
-    let ctx = expect_context::<crate::Ctx>();
+pub fn pay_view(l: Lang, ctx: crate::Ctx, id: String) -> Node {
     // Count the visit (best effort), once per invoice and page load: the
     // screen re-renders on a language switch, which is not a new visit.
     thread_local! {
@@ -108,21 +108,25 @@ pub fn PayView(l: Lang, id: String) -> impl IntoView {
             page.refetch();
         })
     };
-    move || {
-        page.with(|r| match r {
-            None => sections::loading(l, "card muted skeleton"),
-            Some(Err(e)) => sections::failed(l, e),
-            Some(Ok(p)) => pay_body(l, p, busy, simulate),
+    region(move || {
+        page.with(|r| {
+            untrack(|| {
+                Some(match r {
+                    None => sections::loading(l, "card muted skeleton"),
+                    Some(Err(e)) => sections::failed(l, e),
+                    Some(Ok(p)) => pay_body(l, p, busy, simulate),
+                })
+            })
         })
-    }
+    })
 }
 
 fn pay_body(
     l: Lang,
     p: &PayerView,
     busy: Busy,
-    simulate: impl Fn(String) + Copy + Send + Sync + 'static,
-) -> AnyView {
+    simulate: impl Fn(String) + Copy + 'static,
+) -> Node {
     let copied = RwSignal::new(None::<bool>);
     let mut facts: Vec<(&'static str, String, &'static str)> = vec![
         (
@@ -200,8 +204,10 @@ fn pay_body(
             close(&mut html, "div");
         }
     }
-    let how =
-        view! { <div class="how" on:click=sections::copy_clicked(copied) inner_html=html></div> };
+    let how = h("div")
+        .class("how")
+        .on("click", sections::copy_clicked(copied))
+        .html(&html);
 
     let rows: Vec<Row> = p
         .installments
@@ -210,38 +216,44 @@ fn pay_body(
         .collect();
     let id = p.id.clone();
     let sandbox = (p.sandbox && next.is_some()).then(|| {
-        view! {
-            <p>
-                <button type="button" class="secondary" aria-disabled=move || busy.get().then_some("true")
-                    on:click=move |_| simulate(id.clone())>
-                    {K::Simulate.t(l)}
-                </button>
-            </p>
-        }
+        h("p").c(h("button")
+            .attr("type", "button")
+            .class("secondary")
+            .flag_attr("aria-disabled", "true", move || busy.get())
+            .on("click", move |_| simulate(id.clone()))
+            .c(K::Simulate.t(l)))
     });
     let back = p
         .redirect_to
-        .clone()
+        .as_deref()
         .filter(|_| next.is_none())
-        .map(|href| view! { <p><a href=href target="_top">{K::BackToSite.t(l)}</a></p> });
+        .map(|href| {
+            h("p").c(h("a")
+                .attr("href", href)
+                .attr("target", "_top")
+                .c(K::BackToSite.t(l)))
+        });
+    let how_to_pay = h("section")
+        .attr("aria-label", K::HowToPay.t(l))
+        .c(how)
+        .c(sections::copy_status(l, copied))
+        .c(sandbox)
+        .c(back);
 
-    view! {
-        <article class="card invoice pay">
-            <p class="muted">{K::InvoiceFrom.t(l)} " " <strong>{p.merchant_name.clone()}</strong></p>
-            <h1>{K::Payment.t(l)}</h1>
-            {sections::facts(facts)}
-            <section aria-label=K::HowToPay.t(l)>
-                {how}
-                {sections::copy_status(l, copied)}
-                {sandbox}
-                {back}
-            </section>
-            {sections::installments(l, rows)}
-            {sections::accepted(l, p.payment_types.clone())}
-            {sections::payment_link(l, p.url.clone(), copied)}
-        </article>
-    }
-    .into_any()
+    h("article")
+        .class("card invoice pay")
+        .c(h("p")
+            .class("muted")
+            .c(K::InvoiceFrom.t(l))
+            .c(" ")
+            .c(h("strong").c(p.merchant_name.as_str())))
+        .c(h("h1").c(K::Payment.t(l)))
+        .c(sections::facts(facts))
+        .c(how_to_pay)
+        .c(sections::installments(l, rows))
+        .c(sections::accepted(l, p.payment_types.clone()))
+        .c(sections::payment_link(l, p.url.clone(), copied))
+        .into_node()
 }
 
 /// After the last installment is paid here, back to the merchant's site

@@ -80,7 +80,7 @@ pub fn mount_at(path: &str) -> Mounted {
     let doc = document();
     let root: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     doc.body().unwrap().append_child(&root).unwrap();
-    let handle = leptos::mount::mount_to(root.clone(), paylink_widget::App);
+    let handle = paylink_widget::dom::mount(&root, paylink_widget::app);
     Mounted {
         root,
         _handle: Box::new(handle),
