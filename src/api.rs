@@ -29,23 +29,41 @@ pub enum Error {
     BadResponse,
 }
 
+/// Where calls go: known, or named by a `config.json` not read yet.
+enum Base {
+    /// Resolves to the proxy's origin (`""`: this origin).
+    Known(js_sys::Promise),
+    /// The URL of the config to read at the first call.
+    Config(String),
+}
+
 thread_local! {
-    /// Resolves to the proxy's origin (`""`: this origin). Every call waits for
-    /// it, so a `config.json` still on its way delays API calls, never rendering.
-    static BASE: std::cell::RefCell<Option<js_sys::Promise>> = const { std::cell::RefCell::new(None) };
+    /// Every call waits for the base, so a `config.json` still on its way
+    /// delays API calls, never rendering.
+    static BASE: std::cell::RefCell<Option<Base>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Calls go to `base` (`https://pay.example`; `""` = this origin).
 pub fn set_base(base: &str) {
     let base = base.trim().trim_end_matches('/');
-    BASE.with(|b| *b.borrow_mut() = Some(js_sys::Promise::resolve(&JsValue::from_str(base))));
+    BASE.with(|b| {
+        *b.borrow_mut() = Some(Base::Known(js_sys::Promise::resolve(&JsValue::from_str(
+            base,
+        ))))
+    });
 }
 
 /// Calls go to the `proxy` of the JSON at `url` (`{"proxy": "https://…"}`);
-/// this origin when it is missing, unreadable or has no `proxy`.
+/// this origin when it is missing, unreadable or has no `proxy`. Read at the
+/// first call, not now: the customer form needs no call until it is sent, and
+/// starting a `fetch` costs the first render a few milliseconds
+/// (bench/first-render).
 pub fn load_config(url: &str) {
-    let url = url.to_string();
-    let p = wasm_bindgen_futures::future_to_promise(async move {
+    BASE.with(|b| *b.borrow_mut() = Some(Base::Config(url.to_string())));
+}
+
+fn read_config(url: String) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(async move {
         let read = async {
             let w = web_sys::window()?;
             let resp: Response = JsFuture::from(w.fetch_with_str(&url))
@@ -63,12 +81,21 @@ pub fn load_config(url: &str) {
         };
         let base = read.await.unwrap_or_default();
         Ok(JsValue::from_str(base.trim().trim_end_matches('/')))
-    });
-    BASE.with(|b| *b.borrow_mut() = Some(p));
+    })
 }
 
 async fn base() -> String {
-    let p = BASE.with(|b| b.borrow().clone());
+    let p = BASE.with(|b| {
+        let mut b = b.borrow_mut();
+        if let Some(Base::Config(url)) = b.as_ref() {
+            // The first call reads the config; the calls after it wait for the same answer.
+            *b = Some(Base::Known(read_config(url.clone())));
+        }
+        match b.as_ref() {
+            Some(Base::Known(p)) => Some(p.clone()),
+            _ => None,
+        }
+    });
     match p {
         Some(p) => JsFuture::from(p)
             .await

@@ -251,7 +251,11 @@ fn region_impl(f: Box<dyn Fn() -> Option<Node>>) -> Node {
 }
 
 /// Runs `f` now and whenever a signal it read changes, for as long as the
-/// current owner lives.
+/// current owner lives (for bindings that update several nodes at once).
+pub fn watch(f: impl Fn() + 'static) {
+    effect(Box::new(f))
+}
+
 fn effect(f: Box<dyn Fn()>) {
     let e = RenderEffect::new(move |_| f());
     StoredValue::new_local(e);

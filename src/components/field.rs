@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Event, HtmlInputElement, Node};
 
 use crate::components::html::{close, escape_into};
-use crate::dom::{h, region, target_checked, target_value, El};
+use crate::dom::{h, region, target_checked, target_value, watch, El};
 use crate::form::{error_id, field_id, Form};
 
 /// Which native control a [`field`] renders.
@@ -94,26 +94,72 @@ pub fn caret_after_mask(typed: &str, caret: u32, masked: &str) -> Option<u32> {
     Some(at as u32)
 }
 
-/// Whether `path` currently shows an error (a memo, so controls update only
-/// when their own state changes).
-fn invalid_memo(form: Form, path: &str) -> Memo<bool> {
+/// Shows `path`'s error (`Form::error`) with one effect per control: the
+/// message's text, the field box's `invalid` class and the control's
+/// `aria-invalid` / `aria-describedby`. The DOM is touched only when what is
+/// shown changes (every control's effect re-runs when any error changes).
+fn bind_error(
+    form: Form,
+    path: &str,
+    control: Option<&El>,
+    field_box: Option<&El>,
+    msg: Option<&El>,
+) {
     let path = path.to_string();
-    Memo::new(move |_| form.errors.with(|m| m.contains_key(&path)))
+    let err_id = error_id(&path);
+    let control = control.map(|c| c.0.clone());
+    let field_box = field_box.map(|b| b.0.clone());
+    let msg = msg.map(|m| m.0.clone());
+    // `None` until the first run.
+    let shown = std::cell::RefCell::new(None::<Option<String>>);
+    watch(move || {
+        let now = form.error(&path);
+        if shown.borrow().as_ref() == Some(&now) {
+            return;
+        }
+        let invalid = now.is_some();
+        if let Some(c) = &control {
+            if invalid {
+                let _ = c.set_attribute("aria-invalid", "true");
+                let _ = c.set_attribute("aria-describedby", &err_id);
+            } else {
+                let _ = c.remove_attribute("aria-invalid");
+                let _ = c.remove_attribute("aria-describedby");
+            }
+        }
+        if let Some(b) = &field_box {
+            let _ = b.class_list().toggle_with_force("invalid", invalid);
+        }
+        if let Some(m) = &msg {
+            m.set_text_content(now.as_deref());
+        }
+        *shown.borrow_mut() = Some(now);
+    });
 }
 
-/// `aria-invalid` and `aria-describedby` (to the message) while `invalid`.
-fn described(el: El, invalid: Memo<bool>, err_id: String) -> El {
-    el.flag_attr("aria-invalid", "true", move || invalid.get())
-        .dyn_attr("aria-describedby", move || {
-            invalid.get().then(|| err_id.clone())
-        })
-}
-
-/// `<div class="field">` with the invalid class while `invalid`.
-fn field_box(invalid: Memo<bool>) -> El {
-    h("div")
-        .class("field")
-        .dyn_class("invalid", move || invalid.get())
+/// A field's box, label, control, extra (the counter) and message, with the
+/// control's error shown by [`bind_error`].
+fn field_parts(
+    form: Form,
+    path: &str,
+    id: &str,
+    label: &'static str,
+    required: bool,
+    control: El,
+    extra: Option<El>,
+) -> Node {
+    let field_box = h("div").class("field");
+    let msg = h("p").class("error").id(&error_id(path));
+    bind_error(form, path, Some(&control), Some(&field_box), Some(&msg));
+    field_box
+        .c(h("label")
+            .attr("for", id)
+            .c(label)
+            .c(required_mark(required)))
+        .c(control)
+        .c(extra)
+        .c(msg)
+        .into_node()
 }
 
 /// A text-like input (or textarea) bound to `value`.
@@ -126,7 +172,6 @@ pub fn field(
 ) -> Node {
     let name = name.to_string();
     let id = field_id(&name);
-    let invalid = invalid_memo(form, &name);
     let on_input = {
         let name = name.clone();
         move |ev: Event| {
@@ -175,7 +220,7 @@ pub fn field(
         .id(&id)
         .attr("name", &name)
         .attr_opt("aria-required", if o.required { "true" } else { "" });
-    let control = described(control, invalid, error_id(&name))
+    let control = control
         .prop_value(move || value.get())
         .on("input", on_input)
         .on("blur", on_blur);
@@ -185,15 +230,7 @@ pub fn field(
             .class("counter")
             .dyn_text(move || format!("{}/{max}", value.with(|v| v.chars().count())))
     });
-    field_box(invalid)
-        .c(h("label")
-            .attr("for", &id)
-            .c(label)
-            .c(required_mark(o.required)))
-        .c(control)
-        .c(counter)
-        .c(error_text(form, &name))
-        .into_node()
+    field_parts(form, &name, &id, label, o.required, control, counter)
 }
 
 /// A `<select>` bound to `value`; `blank` (if not empty) is the text of a
@@ -209,7 +246,6 @@ pub fn select(
 ) -> Node {
     let name = name.to_string();
     let id = field_id(&name);
-    let invalid = invalid_memo(form, &name);
     let current = value.get_untracked();
     let on_change = {
         let name = name.clone();
@@ -242,17 +278,8 @@ pub fn select(
         .attr("name", &name)
         .attr_opt("aria-required", if required { "true" } else { "" })
         .html(&html);
-    let control = described(control, invalid, error_id(&name))
-        .on("change", on_change)
-        .on("blur", on_blur);
-    field_box(invalid)
-        .c(h("label")
-            .attr("for", &id)
-            .c(label)
-            .c(required_mark(required)))
-        .c(control)
-        .c(error_text(form, &name))
-        .into_node()
+    let control = control.on("change", on_change).on("blur", on_blur);
+    field_parts(form, &name, &id, label, required, control, None)
 }
 
 /// A checkbox bound to `checked`. Several may share a `name` (a group, with
@@ -266,13 +293,13 @@ pub fn checkbox(
     label: &'static str,
     checked: RwSignal<bool>,
 ) -> Node {
-    let invalid = invalid_memo(form, name);
     let input = h("input")
         .attr("type", "checkbox")
         .id(id)
         .attr("name", name)
         .attr_opt("value", value);
-    let input = described(input, invalid, error_id(name))
+    bind_error(form, name, Some(&input), None, None);
+    let input = input
         .prop_checked(move || checked.get())
         .on("change", move |ev| {
             checked.set(target_checked(&ev));
@@ -288,12 +315,9 @@ pub fn checkbox(
 
 /// The element holding a field's messages (`id` = [`error_id`]); empty when valid.
 pub fn error_text(form: Form, name: &str) -> Node {
-    let path = name.to_string();
-    h("p")
-        .class("error")
-        .id(&error_id(name))
-        .dyn_text(move || form.error(&path).unwrap_or_default())
-        .into_node()
+    let msg = h("p").class("error").id(&error_id(name));
+    bind_error(form, name, None, None, Some(&msg));
+    msg.into_node()
 }
 
 /// The form-level alert (`role="alert"`), shown when the form has one.
