@@ -6,9 +6,10 @@
 // 2. reorders the wasm's functions by (body length, first bytes) with binaryen, so similar
 //    functions sit side by side for brotli (-2 KB brotli, same code), and updates its `integrity`.
 //    Then shortens the names the wasm imports from the glue, in both (embed/short-imports.mjs).
-// 3. replaces trunk's loader in index.html with one that says so when the widget cannot start
-//    (module or wasm not loaded, or a trap while mounting): the page's "Carregando…" turns into
-//    an alert with a reload link, instead of a page that never changes.
+// 3. replaces trunk's loader in index.html with an async classic copy of the glue, and says so
+//    when the widget cannot start (script or wasm not loaded, or a trap while mounting): the
+//    page's "Carregando…" turns into an alert with a reload link, instead of a page that never
+//    changes.
 // 4. writes mount.js. Merchants import `https://PAYLINK/mount.js`, whose name never changes, and
 //    it imports the content-hashed module of this build, so a new release reaches them without
 //    touching their page.
@@ -88,12 +89,14 @@ if (process.env.TRUNK_PROFILE === "release") {
   writeFileSync(embedPath, embed.code);
 }
 
-// The loader. Trunk's (`import init ...; await init(...)`) keeps its static import: it reuses the
-// preloaded module at once, where a dynamic `import()` measured 16 ms slower to first render.
-// `init` failing (wasm not loaded, a trap while mounting) is caught around it; the module itself
-// failing to load fires `error` on its script element, which a classic script at the top of
-// <head> hears in the capture phase. That script comes before the stylesheet: a classic script
-// after one waits for it to load, and the parse with it (measured +25 ms).
+// The loader. The page loads a classic copy of wasm-bindgen's module (`….page.js`, see
+// `classicGlue`) with `<script async>`: an async script runs as soon as it arrives, where a
+// module script (trunk's loader) waits for the end of the parse, the stylesheet and often a
+// first frame of the "Carregando…" placeholder: ~30 ms of the first render on this machine
+// (bench/first-render). The ES module stays for mount.js. A script that cannot load (or
+// `init` failing: wasm not loaded, a trap while mounting) turns the placeholder into an alert
+// with a reload link; the classic script that says so comes before the stylesheet, since a
+// classic script after one waits for it to load, and the parse with it (measured +25 ms).
 {
   const trunkLoader =
     /<script type="module">\s*import init, \* as bindings from '(\/[^']+\.js)';\s*const wasm = await init\(\{ module_or_path: '(\/[^']+\.wasm)' \}\);[\s\S]*?<\/script>/;
@@ -110,21 +113,40 @@ window.paylinkFailed = () => {
     boot.innerHTML = ${JSON.stringify(failed)};
   }
 };
-addEventListener("error", (e) => e.target instanceof HTMLScriptElement && e.target.type === "module" && window.paylinkFailed(), true);
+addEventListener("error", (e) => e.target instanceof HTMLScriptElement && window.paylinkFailed(), true);
 </script>`;
-  const loader = `<script type="module">
-import init from ${JSON.stringify(found[1])};
-try {
-  await init({ module_or_path: ${JSON.stringify(found[2])} });
-} catch (e) {
-  window.paylinkFailed();
-  throw e;
-}
-</script>`;
+  const pageJs = js.replace(/\.js$/, ".page.js");
+  const page = classicGlue(readFileSync(join(dir, js), "utf8"), found[2]);
+  writeFileSync(join(dir, pageJs), page);
+  const integrity = "sha384-" + createHash("sha384").update(page).digest("base64");
+  const loader = `<script async src="/${pageJs}" integrity="${integrity}"></script>`;
   const firstStylesheet = index.indexOf("<link rel=\"stylesheet\"");
   if (firstStylesheet < 0 || firstStylesheet > index.search(trunkLoader)) throw new Error("index.html: no stylesheet link before trunk's loader");
   index = index.replace(trunkLoader, () => loader);
+  // The ES module's preload: the page no longer imports it (mount.js does, on merchants' pages).
+  const modulePreload = /<link rel="modulepreload"[^>]*>/;
+  if (!modulePreload.test(index)) throw new Error("index.html: no modulepreload link; update embed/write-mount-js.mjs");
+  index = index.replace(modulePreload, "");
   index = index.slice(0, firstStylesheet) + watcher + "\n    " + index.slice(firstStylesheet);
+}
+
+/** wasm-bindgen's ES module `code` as a classic script that starts the widget with `wasm`. */
+function classicGlue(code, wasm) {
+  const exports = code.match(/\bexport\s*\{([^}]*)\};?/);
+  if (!exports) throw new Error("glue: no `export {…}` list; has wasm-bindgen's output changed shape?");
+  const init = exports[1]
+    .split(",")
+    .map((e) => e.trim().split(/\s+as\s+/))
+    .find(([, name]) => name === "default")?.[0];
+  if (!init) throw new Error("glue: no default export (wasm-bindgen's init)");
+  let body = code.replace(exports[0], "");
+  // `export class …` / `export function …` / `export const …` become plain declarations.
+  body = body.replace(/(^|[;}\s])export\s+(?=(?:async\s+)?(?:function|class|const|let|var)\b)/g, "$1");
+  // Only init's default URL uses it, and the wasm's URL is given.
+  body = body.replaceAll("import.meta.url", "document.baseURI");
+  if (/\bexport\b[\s{]|\bimport\s*[\s{*("']|import\.meta/.test(body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')))
+    throw new Error("glue: an import or export is left; has wasm-bindgen's output changed shape?");
+  return `(()=>{${body}\n${init}({module_or_path:${JSON.stringify(wasm)}}).catch((e)=>{window.paylinkFailed();throw e})})();\n`;
 }
 writeFileSync(indexPath, index);
 

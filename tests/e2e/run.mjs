@@ -1001,7 +1001,7 @@ test("static host: dist/ served from another origin finds its proxy in config.js
     await until(() => page.evaluate(() => window.__ready.length === 1), "paylink:ready on document");
   }));
 
-test("start-up: \"Carregando…\" until the widget mounts; when its module or wasm cannot load, an alert says so and its reload link recovers", () =>
+test("start-up: \"Carregando…\" until the widget mounts; when its script or wasm cannot load, an alert says so and its reload link recovers", () =>
   withPage(async (s) => {
     const { page } = s;
     await page.goto(`${server.url}/`);
@@ -1010,7 +1010,7 @@ test("start-up: \"Carregando…\" until the widget mounts; when its module or wa
 
     for (const [what, pattern] of [
       ["the wasm", /_bg\.wasm$/],
-      ["the JS module", /\/paylink-widget-[0-9a-f]+\.js$/],
+      ["the page's script", /\/paylink-widget-[0-9a-f]+\.page\.js$/],
     ]) {
       await page.route(pattern, (r) => r.abort());
       await page.goto(`${server.url}/`);
