@@ -167,15 +167,6 @@ impl El {
         self.dyn_attr(name, move || on().then(|| value.to_string()))
     }
 
-    /// Class `name` while `on()` holds.
-    pub fn dyn_class(self, name: &'static str, on: impl Fn() -> bool + 'static) -> El {
-        let el = self.0.clone();
-        effect(Box::new(move || {
-            let _ = el.class_list().toggle_with_force(name, on());
-        }));
-        self
-    }
-
     /// A text child computed from signals.
     pub fn dyn_text(self, f: impl Fn() -> String + 'static) -> El {
         let t = doc().create_text_node("");
@@ -204,13 +195,6 @@ impl El {
         effect(Box::new(move || {
             let _ = js_sys::Reflect::set(&el, &JsValue::from_str("checked"), &f().into());
         }));
-        self
-    }
-
-    /// A child region rendered by `f`, rendered again when what it reads changes.
-    pub fn region(self, f: impl Fn() -> Option<Node> + 'static) -> El {
-        let r = region(f);
-        let _ = self.0.append_child(&r);
         self
     }
 

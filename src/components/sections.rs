@@ -136,6 +136,24 @@ pub fn loading(l: Lang, class: &'static str) -> Node {
         .into_node()
 }
 
+/// A fetched screen: `loading` (with `class`) until the answer, then the
+/// failure or `body` of the data. Untracked: the caller's region reads the
+/// answer's signal, and building the body must not subscribe it to more.
+pub fn answered<T>(
+    l: Lang,
+    class: &'static str,
+    answer: &crate::task::Answer<T>,
+    body: impl FnOnce(&T) -> Node,
+) -> Option<Node> {
+    untrack(|| {
+        Some(match answer {
+            None => loading(l, class),
+            Some(Err(e)) => failed(l, e),
+            Some(Ok(data)) => body(data),
+        })
+    })
+}
+
 /// A screen whose call failed: the envelope's message (or why there is none).
 pub fn failed(l: Lang, e: &api::Error) -> Node {
     let alert = h("div")

@@ -50,15 +50,7 @@ pub fn invoice_view(l: Lang, ctx: Ctx, id: String) -> Node {
     );
     // `with`, not `get`: no copy of the whole invoice on each render.
     region(move || {
-        invoice.with(|r| {
-            untrack(|| {
-                Some(match r {
-                    None => sections::loading(l, "card muted"),
-                    Some(Err(e)) => sections::failed(l, e),
-                    Some(Ok(inv)) => invoice_body(l, ctx, inv),
-                })
-            })
-        })
+        invoice.with(|r| sections::answered(l, "card muted", r, |inv| invoice_body(l, ctx, inv)))
     })
 }
 

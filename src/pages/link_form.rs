@@ -252,12 +252,8 @@ pub fn link_form(l: Lang, ctx: Ctx, slug: String, payer: Payer) -> Node {
             return Some(done_view(l, done));
         }
         loaded.with(|r| {
-            untrack(|| {
-                Some(match r {
-                    None => sections::loading(l, "card muted skeleton"),
-                    Some(Err(e)) => sections::failed(l, e),
-                    Some(Ok(link)) => link_body(l, ctx, p, link.clone()),
-                })
+            sections::answered(l, "card muted skeleton", r, |link| {
+                link_body(l, ctx, p, link.clone())
             })
         })
     })

@@ -110,12 +110,8 @@ pub fn pay_view(l: Lang, ctx: crate::Ctx, id: String) -> Node {
     };
     region(move || {
         page.with(|r| {
-            untrack(|| {
-                Some(match r {
-                    None => sections::loading(l, "card muted skeleton"),
-                    Some(Err(e)) => sections::failed(l, e),
-                    Some(Ok(p)) => pay_body(l, p, busy, simulate),
-                })
+            sections::answered(l, "card muted skeleton", r, |p| {
+                pay_body(l, p, busy, simulate)
             })
         })
     })
