@@ -16,6 +16,11 @@ export const CHROMIUM_ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-dev-shm-usage",
+  // Chromium's own browser UI, not the page: every new window of the headless full browser
+  // loads the omnibox popup as a WebUI renderer (chrome://omnibox-popup.top-chrome, a second
+  // renderer process with three worker threads), which on two cores competes with the page
+  // under test for CPU during its load. No real user's page load pays for it.
+  "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ];
 
 export function launchBrowser() {
