@@ -6,8 +6,8 @@
 // 2. reorders the wasm's functions by (body length, first bytes) with binaryen, so similar
 //    functions sit side by side for brotli (-2 KB brotli, same code), and updates its `integrity`.
 //    Then shortens the names the wasm imports from the glue, in both (embed/short-imports.mjs).
-// 3. replaces trunk's loader in index.html with an async classic copy of the glue, and says so
-//    when the widget cannot start (script or wasm not loaded, or a trap while mounting): the
+// 3. replaces trunk's loader in index.html with a classic copy of the glue, inline, and says so
+//    when the widget cannot start (wasm not loaded or not valid, or a trap while mounting): the
 //    page's "Carregando…" turns into an alert with a reload link, instead of a page that never
 //    changes.
 // 4. writes mount.js. Merchants import `https://PAYLINK/mount.js`, whose name never changes, and
@@ -89,14 +89,17 @@ if (process.env.TRUNK_PROFILE === "release") {
   writeFileSync(embedPath, embed.code);
 }
 
-// The loader. The page loads a classic copy of wasm-bindgen's module (`….page.js`, see
-// `classicGlue`) with `<script async>`: an async script runs as soon as it arrives, where a
-// module script (trunk's loader) waits for the end of the parse, the stylesheet and often a
-// first frame of the "Carregando…" placeholder: ~30 ms of the first render on this machine
-// (bench/first-render). The ES module stays for mount.js. A script that cannot load (or
-// `init` failing: wasm not loaded, a trap while mounting) turns the placeholder into an alert
-// with a reload link; the classic script that says so comes before the stylesheet, since a
-// classic script after one waits for it to load, and the parse with it (measured +25 ms).
+// The loader. The page runs a classic copy of wasm-bindgen's module (see `classicGlue`) inline,
+// in one script at the top of <head> that starts fetching and compiling the wasm while the rest
+// of the page is parsed. Trunk's module loader waits for the end of the parse, the stylesheet and
+// often a first frame of the "Carregando…" placeholder, and a glue file of its own (an `async`
+// script, sessions 6 and 7) costs one more request before the wasm can start: 5-10 ms of the first
+// render on this machine (bench/first-render). The script comes before the stylesheet, since a
+// classic script after one waits for it to load, and the parse with it (measured +25 ms); the
+// wasm's preload comes before the script. The ES module stays for mount.js, so the glue ships
+// twice (as a file for merchants' pages, inline here). When the widget cannot start (wasm not
+// loaded or not valid, or a trap while mounting), the placeholder turns into an alert with a
+// reload link instead of a page that never changes.
 {
   const trunkLoader =
     /<script type="module">\s*import init, \* as bindings from '(\/[^']+\.js)';\s*const wasm = await init\(\{ module_or_path: '(\/[^']+\.wasm)' \}\);[\s\S]*?<\/script>/;
@@ -105,29 +108,35 @@ if (process.env.TRUNK_PROFILE === "release") {
   const failed =
     '<p>Não foi possível carregar o paylink. Verifique sua conexão e <a href="">recarregue a página</a>.</p>' +
     '<p lang="en">paylink could not load. Check your connection and <a href="">reload the page</a>.</p>';
-  const watcher = `<script>
-window.paylinkFailed = () => {
+  const onFailure = `window.paylinkFailed = () => {
   const boot = document.querySelector("#paylink-app > .paylink-boot");
   if (boot) {
     boot.setAttribute("role", "alert");
     boot.innerHTML = ${JSON.stringify(failed)};
   }
 };
-addEventListener("error", (e) => e.target instanceof HTMLScriptElement && window.paylinkFailed(), true);
-</script>`;
-  const pageJs = js.replace(/\.js$/, ".page.js");
-  const page = classicGlue(readFileSync(join(dir, js), "utf8"), found[2]);
-  writeFileSync(join(dir, pageJs), page);
-  const integrity = "sha384-" + createHash("sha384").update(page).digest("base64");
-  const loader = `<script async src="/${pageJs}" integrity="${integrity}"></script>`;
+`;
+  const glue = classicGlue(readFileSync(join(dir, js), "utf8"), found[2]);
+  // Inline in HTML, `</script` or `<!--` inside the code would end or change the script element.
+  if (/<\/script|<!--/i.test(glue)) throw new Error("glue: contains </script or <!--, cannot be inlined");
   const firstStylesheet = index.indexOf("<link rel=\"stylesheet\"");
   if (firstStylesheet < 0 || firstStylesheet > index.search(trunkLoader)) throw new Error("index.html: no stylesheet link before trunk's loader");
-  index = index.replace(trunkLoader, () => loader);
+  index = index.replace(trunkLoader, "");
   // The ES module's preload: the page no longer imports it (mount.js does, on merchants' pages).
   const modulePreload = /<link rel="modulepreload"[^>]*>/;
   if (!modulePreload.test(index)) throw new Error("index.html: no modulepreload link; update embed/write-mount-js.mjs");
   index = index.replace(modulePreload, "");
-  index = index.slice(0, firstStylesheet) + watcher + "\n    " + index.slice(firstStylesheet);
+  // The wasm's preload, moved before the script. Its `integrity` goes: Chromium ignores it for
+  // `as="fetch"` (with a console warning on every load), and the wasm comes from this origin.
+  const wasmPreload = /<link rel="preload" href="([^"]+\.wasm)"[^>]*>/;
+  const preload = index.match(wasmPreload);
+  if (!preload || preload[1] !== found[2]) throw new Error("index.html: no preload link for the wasm; update embed/write-mount-js.mjs");
+  index = index.replace(wasmPreload, "");
+  const head = `<link rel="preload" href="${found[2]}" as="fetch" type="application/wasm" crossorigin="anonymous">
+    <script>
+${onFailure}${glue}</script>
+    `;
+  index = index.slice(0, firstStylesheet) + head + index.slice(firstStylesheet);
 }
 
 /** wasm-bindgen's ES module `code` as a classic script that starts the widget with `wasm`. */

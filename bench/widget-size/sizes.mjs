@@ -1,4 +1,5 @@
-// Prints a size table for the .wasm, .js and .css files under a directory.
+// Prints a size table for the .wasm, .js, .css and .html files under a directory (index.html
+// carries the page's inline copy of the JS glue).
 // Usage: node sizes.mjs <dir> <brotli budget in bytes>
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -9,7 +10,7 @@ const budget = Number(budgetArg);
 const kb = (n) => (n / 1000).toFixed(1); // KB = 1000 bytes, as in the budget
 
 const files = readdirSync(dir, { recursive: true })
-  .filter((f) => /\.(wasm|js|css)$/.test(f))
+  .filter((f) => /\.(wasm|js|css|html)$/.test(f))
   .sort();
 
 const rows = files.map((f) => {
