@@ -132,8 +132,12 @@ if (process.env.TRUNK_PROFILE === "release") {
   const preload = index.match(wasmPreload);
   if (!preload || preload[1] !== found[2]) throw new Error("index.html: no preload link for the wasm; update embed/write-mount-js.mjs");
   index = index.replace(wasmPreload, "");
+  // `//# allFunctionsCalledOnLoad` (V8's explicit compile hint, first line of a script) compiles
+  // the glue's functions with the script, during the parse, while the wasm is still on its way;
+  // otherwise each is compiled on its first call, inside the wasm's `main`: 1.6 ms less `main`
+  // (performance marks in the Rust code, 15 runs each).
   const head = `<link rel="preload" href="${found[2]}" as="fetch" type="application/wasm" crossorigin="anonymous">
-    <script>
+    <script>//# allFunctionsCalledOnLoad
 ${onFailure}${glue}</script>
     `;
   index = index.slice(0, firstStylesheet) + head + index.slice(firstStylesheet);
