@@ -1,14 +1,15 @@
 // Trunk post_build hook (Trunk.toml), on the staging dir before it becomes dist/:
 // 1. minifies wasm-bindgen's JS module with terser (47.7 -> 21.5 KB raw, -1.4 KB brotli, and less
-//    for the browser to parse before the wasm can start) and updates its `integrity` in
-//    index.html. Trunk's own minifier is off: it breaks wasm-bindgen output (trunk-rs/trunk#761).
+//    for the browser to parse before the wasm can start). Trunk's own minifier is off: it breaks
+//    wasm-bindgen output (trunk-rs/trunk#761).
 //    embed.js (for merchants' pages) is minified too, and the stylesheet (csso).
 // 2. reorders the wasm's functions by (body length, first bytes) with binaryen, so similar
-//    functions sit side by side for brotli (-2 KB brotli, same code), and updates its `integrity`.
+//    functions sit side by side for brotli (-2 KB brotli, same code).
 //    Then shortens the names the wasm imports from the glue, in both (embed/short-imports.mjs).
-// 3. replaces trunk's loader in index.html with a classic copy of the glue, inline (and the
-//    stylesheet's link with the stylesheet), and says so
-//    when the widget cannot start (wasm not loaded or not valid, or a trap while mounting): the
+// 3. replaces trunk's loader in index.html with a classic copy of the glue, inline, and the
+//    stylesheet's link with the stylesheet (so index.html keeps none of trunk's `integrity`
+//    attributes: it references only the wasm, by its content-hashed name), and says so when the
+//    widget cannot start (wasm not loaded or not valid, or a trap while mounting): the
 //    page's "Carregando…" turns into an alert with a reload link, instead of a page that never
 //    changes.
 // 4. writes mount.js. Merchants import `https://PAYLINK/mount.js`, whose name never changes, and
@@ -76,11 +77,6 @@ if (process.env.TRUNK_PROFILE === "release") {
   const cssAfter = minifyCss(cssBefore, { restructure: false }).css;
   if (!cssAfter) throw new Error(`minify ${css}: no output`);
   writeFileSync(cssPath, cssAfter);
-
-  index = index
-    .replaceAll(sri(jsBefore), sri(short.js))
-    .replaceAll(sri(wasmBefore), sri(short.wasm))
-    .replaceAll(sri(cssBefore), sri(cssAfter));
 
   // embed.js, the classic script merchants' pages load (3.5 -> 1.8 KB raw); its source stays
   // readable in embed/embed.js.
