@@ -91,9 +91,9 @@ if (process.env.TRUNK_PROFILE === "release") {
 // of the page is parsed. Trunk's module loader waits for the end of the parse, the stylesheet and
 // often a first frame of the "Carregando…" placeholder, and a glue file of its own (an `async`
 // script, sessions 6 and 7) costs one more request before the wasm can start: 5-10 ms of the first
-// render on this machine (bench/first-render). The script comes before the stylesheet, since a
-// classic script after one waits for it to load, and the parse with it (measured +25 ms); the
-// wasm's preload comes before the script. The ES module stays for mount.js, so the glue ships
+// render on this machine (bench/first-render). The wasm's preload comes before the script. (While
+// the stylesheet was a link, the script had to come before it: a classic script after a
+// stylesheet link waits for it to load, and the parse with it, measured +25 ms.) The ES module stays for mount.js, so the glue ships
 // twice (as a file for merchants' pages, inline here). When the widget cannot start (wasm not
 // loaded or not valid, or a trap while mounting), the placeholder turns into an alert with a
 // reload link instead of a page that never changes.
