@@ -66,16 +66,15 @@ async function measure(browser, url, expectDocument) {
     });
     if (exceptionDetails || typeof result.value !== "number") throw new Error(`${url}: no first render (${JSON.stringify(exceptionDetails ?? result)})`);
     const ms = result.value;
-    // Where the widget's time goes (none of it for the static form): when the HTML, the JS loader and
-    // the .wasm finished downloading, when the wasm was instantiated (compile included); the rest,
-    // up to `ms`, is the Rust `main` building the form. A .wasm fetched twice means the preload
-    // was not reused.
+    // Where the widget's time goes (none of it for the static form): when the HTML (which carries the
+    // JS glue inline) and the .wasm finished downloading, when the wasm was instantiated (compile
+    // included); the rest, up to `ms`, is the Rust `main` building the form. A .wasm fetched twice
+    // means the preload was not reused.
     const b = await page.evaluate(() => {
       const res = performance.getEntriesByType("resource");
       const end = (ext) => res.find((r) => r.name.endsWith(ext))?.responseEnd ?? null;
       return {
         html: performance.getEntriesByType("navigation")[0]?.responseEnd ?? null,
-        js: end(".js"),
         wasm: end(".wasm"),
         wasmFetches: res.filter((r) => r.name.endsWith(".wasm")).length,
         wasmApi: window.__wasmApi ?? null,
@@ -140,7 +139,7 @@ doc.addEventListener("input", () => {
     paylink = await startPaylink({ bin: process.env.PAYLINK_BIN, dist: resolve(process.env.PAYLINK_DIST), name: "bench" });
     browser = await launchBrowser();
     const widgetUrl = paylink.url + "/";
-    const times = { static: [], jsForm: [], widget: [], html: [], js: [], wasm: [], compileStart: [], instantiated: [] };
+    const times = { static: [], jsForm: [], widget: [], html: [], wasm: [], compileStart: [], instantiated: [] };
     const notes = new Set();
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Interleaved, so drift in machine load hits both alike.
@@ -151,7 +150,7 @@ doc.addEventListener("input", () => {
         times.static.push(s.ms);
         times.jsForm.push(j.ms);
         times.widget.push(w.ms);
-        for (const k of ["html", "js", "wasm", "compileStart", "instantiated"]) times[k].push(w[k]);
+        for (const k of ["html", "wasm", "compileStart", "instantiated"]) times[k].push(w[k]);
         notes.add(`WebAssembly.${w.wasmApi}, .wasm fetched ${w.wasmFetches}x`);
       }
     }
@@ -164,7 +163,6 @@ doc.addEventListener("input", () => {
     row("widget", times.widget);
     const steps = [
       ["  html in", "html"],
-      ["  js in", "js"],
       ["  .wasm in", "wasm"],
       ["  compile", "compileStart"],
       ["  instance", "instantiated"],
@@ -173,7 +171,6 @@ doc.addEventListener("input", () => {
     // The same as per-run steps (medians of each run's difference), less noisy than the
     // differences of the medians above when the machine is loaded.
     const gaps = [
-      ["  js loaded -> compile", "js", "compileStart"],
       ["  .wasm in -> compile", "wasm", "compileStart"],
       ["  compile+instantiate", "compileStart", "instantiated"],
       ["  main (render)", "instantiated", "widget"],
