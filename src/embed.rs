@@ -188,8 +188,9 @@ pub fn start() {
         .get_element_by_id(ROOT_ID)
         .and_then(|e| e.dyn_into::<HtmlElement>().ok())
     else {
-        // index.html loads the widget with `<script async>`, which may run
-        // before the parser has reached the element: try again once it has.
+        // index.html starts the widget from a script in <head>; the wasm may
+        // be ready before the parser has reached the element: try again
+        // once it has.
         if doc.ready_state() == "loading" {
             let again = Closure::once_into_js(start);
             let _ = doc.add_event_listener_with_callback("DOMContentLoaded", again.unchecked_ref());
