@@ -116,8 +116,10 @@ if (process.env.TRUNK_PROFILE === "release") {
   const glue = classicGlue(readFileSync(join(dir, js), "utf8"), found[2]);
   // Inline in HTML, `</script` or `<!--` inside the code would end or change the script element.
   if (/<\/script|<!--/i.test(glue)) throw new Error("glue: contains </script or <!--, cannot be inlined");
-  const firstStylesheet = index.indexOf("<link rel=\"stylesheet\"");
-  if (firstStylesheet < 0 || firstStylesheet > index.search(trunkLoader)) throw new Error("index.html: no stylesheet link before trunk's loader");
+  // The stylesheet's link is where the page's head goes (see below).
+  const stylesheet = new RegExp(`<link rel="stylesheet" href="/${css.replaceAll(".", "\\.")}"[^>]*>`);
+  const linkAt = index.search(stylesheet);
+  if (linkAt < 0 || linkAt > index.search(trunkLoader)) throw new Error(`index.html: no stylesheet link for ${css} before trunk's loader; update embed/write-mount-js.mjs`);
   index = index.replace(trunkLoader, "");
   // The ES module's preload: the page no longer imports it (mount.js does, on merchants' pages).
   const modulePreload = /<link rel="modulepreload"[^>]*>/;
@@ -133,22 +135,20 @@ if (process.env.TRUNK_PROFILE === "release") {
   // the glue's functions with the script, during the parse, while the wasm is still on its way;
   // otherwise each is compiled on its first call, inside the wasm's `main`: 1.6 ms less `main`
   // (performance marks in the Rust code, 15 runs each).
+  //
+  // The stylesheet inline too, in place of its link (the file stays for mount.js): on this
+  // machine every subresource the preload scanner starts delays the start of the parse, which now
+  // gates the first render (bench/first-render: the parse started ~5 ms later with the
+  // stylesheet's request; A/B of the whole page, four runs of 30-60: 1.2 ms faster on average),
+  // and on a real network it saves a render-blocking round trip. CSP allows inline styles
+  // ('unsafe-inline' in style-src).
+  const cssText = readFileSync(join(dir, css), "utf8");
+  if (/<\/style/i.test(cssText)) throw new Error(`${css} contains </style, cannot be inlined`);
   const head = `<link rel="preload" href="${found[2]}" as="fetch" type="application/wasm" crossorigin="anonymous">
     <script>//# allFunctionsCalledOnLoad
 ${onFailure}${glue}</script>
-    `;
-  index = index.slice(0, firstStylesheet) + head + index.slice(firstStylesheet);
-
-  // The stylesheet inline too (the file stays for mount.js): on this machine every subresource
-  // the preload scanner starts delays the start of the parse, which now gates the first render
-  // (bench/first-render: the parse started ~5 ms later with the stylesheet's request; A/B of the
-  // whole page, four runs of 30-60: 1.2 ms faster on average), and on a real network it saves a
-  // render-blocking round trip. CSP allows inline styles ('unsafe-inline' in style-src).
-  const stylesheet = new RegExp(`<link rel="stylesheet" href="/${css.replaceAll(".", "\\.")}"[^>]*>`);
-  if (!stylesheet.test(index)) throw new Error(`index.html: no stylesheet link for ${css}; update embed/write-mount-js.mjs`);
-  const cssText = readFileSync(join(dir, css), "utf8");
-  if (/<\/style/i.test(cssText)) throw new Error(`${css} contains </style, cannot be inlined`);
-  index = index.replace(stylesheet, () => `<style>${cssText}</style>`);
+    <style>${cssText}</style>`;
+  index = index.replace(stylesheet, () => head);
 }
 
 /** wasm-bindgen's ES module `code` as a classic script that starts the widget with `wasm`. */
