@@ -26,11 +26,17 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, Event, Node};
 
-/// The document (the widget never runs without one).
-pub fn doc() -> Document {
-    web_sys::window()
+thread_local! {
+    /// The document (the widget never runs without one), looked up once:
+    /// every node of every view is made from it.
+    static DOC: Document = web_sys::window()
         .and_then(|w| w.document())
-        .expect_throw("no document")
+        .expect_throw("no document");
+}
+
+/// The document.
+pub fn doc() -> Document {
+    DOC.with(Document::clone)
 }
 
 /// An element under construction; every method returns it for chaining.
@@ -38,12 +44,12 @@ pub struct El(pub Element);
 
 /// A new `<tag>`.
 pub fn h(tag: &str) -> El {
-    El(doc().create_element(tag).expect_throw("element"))
+    El(DOC.with(|d| d.create_element(tag)).expect_throw("element"))
 }
 
 /// Several nodes as one (a `DocumentFragment`), for views without a single root.
 pub fn frag(nodes: Vec<Node>) -> Node {
-    let f = doc().create_document_fragment();
+    let f = DOC.with(Document::create_document_fragment);
     for n in nodes {
         let _ = f.append_child(&n);
     }
@@ -52,7 +58,7 @@ pub fn frag(nodes: Vec<Node>) -> Node {
 
 /// A text node.
 pub fn text(s: &str) -> Node {
-    doc().create_text_node(s).into()
+    DOC.with(|d| d.create_text_node(s)).into()
 }
 
 impl From<El> for Node {
@@ -169,7 +175,7 @@ impl El {
 
     /// A text child computed from signals.
     pub fn dyn_text(self, f: impl Fn() -> String + 'static) -> El {
-        let t = doc().create_text_node("");
+        let t = DOC.with(|d| d.create_text_node(""));
         let _ = self.0.append_child(&t);
         effect(Box::new(move || t.set_data(&f())));
         self
@@ -211,10 +217,11 @@ pub fn region(f: impl Fn() -> Option<Node> + 'static) -> Node {
 }
 
 fn region_impl(f: Box<dyn Fn() -> Option<Node>>) -> Node {
-    let d = doc();
-    let holder = d.create_document_fragment();
-    let start: Node = d.create_comment("").into();
-    let end: Node = d.create_comment("").into();
+    let (holder, start, end) = DOC.with(|d| {
+        let start: Node = d.create_comment("").into();
+        let end: Node = d.create_comment("").into();
+        (d.create_document_fragment(), start, end)
+    });
     let _ = holder.append_child(&start);
     let _ = holder.append_child(&end);
     effect(Box::new(move || {
