@@ -31,19 +31,25 @@ function readyProbe() {
   };
   new MutationObserver(ready).observe(document, { childList: true, subtree: true, attributes: true });
   document.addEventListener("DOMContentLoaded", ready);
-  // For the breakdown: when the wasm module is compiled and instantiated (wasm-bindgen's loader
-  // then runs `main`, which renders). Which API the loader used tells whether compile streamed.
-  for (const api of ["instantiateStreaming", "instantiate"]) {
+  // For the breakdown: when the wasm module's compile starts and ends, and when it is
+  // instantiated (wasm-bindgen's loader then runs `main`, which renders). Which API compiled it
+  // tells whether the compile streamed (index.html compiles it with `compileStreaming` in a script
+  // of its own, then the glue instantiates the module).
+  const wrap = (api, marks) => {
     const orig = WebAssembly[api];
     WebAssembly[api] = function (...args) {
-      window.__wasmApi = api;
-      window.__wasmStart = performance.now();
+      window.__wasmApis = [...(window.__wasmApis ?? []), api];
+      window[marks[0]] ??= performance.now();
       return orig.apply(this, args).then((r) => {
-        window.__wasmInstantiated = performance.now();
+        for (const m of marks.slice(1)) window[m] ??= performance.now();
         return r;
       });
     };
-  }
+  };
+  wrap("compileStreaming", ["__compileStart", "__compiled"]);
+  wrap("compile", ["__compileStart", "__compiled"]);
+  wrap("instantiateStreaming", ["__compileStart", "__compiled", "__wasmInstantiated"]);
+  wrap("instantiate", ["__instantiateStart", "__wasmInstantiated"]);
 }
 
 async function measure(browser, url, expectDocument) {
@@ -67,9 +73,9 @@ async function measure(browser, url, expectDocument) {
     if (exceptionDetails || typeof result.value !== "number") throw new Error(`${url}: no first render (${JSON.stringify(exceptionDetails ?? result)})`);
     const ms = result.value;
     // Where the widget's time goes (none of it for the static form): when the HTML (which carries the
-    // JS glue inline) and the .wasm finished downloading, when the wasm was instantiated (compile
-    // included); the rest, up to `ms`, is the Rust `main` building the form. A .wasm fetched twice
-    // means the preload was not reused.
+    // JS glue inline) and the .wasm finished downloading, when the wasm's compile started and ended,
+    // when it was instantiated; the rest, up to `ms`, is the Rust `main` building the form. A .wasm
+    // fetched twice means the preload was not reused.
     const b = await page.evaluate(() => {
       const res = performance.getEntriesByType("resource");
       const end = (ext) => res.find((r) => r.name.endsWith(ext))?.responseEnd ?? null;
@@ -77,8 +83,9 @@ async function measure(browser, url, expectDocument) {
         html: performance.getEntriesByType("navigation")[0]?.responseEnd ?? null,
         wasm: end(".wasm"),
         wasmFetches: res.filter((r) => r.name.endsWith(".wasm")).length,
-        wasmApi: window.__wasmApi ?? null,
-        compileStart: window.__wasmStart ?? null,
+        wasmApi: (window.__wasmApis ?? []).join(" + ") || null,
+        compileStart: window.__compileStart ?? null,
+        compiled: window.__compiled ?? null,
         instantiated: window.__wasmInstantiated ?? null,
       };
     });
@@ -139,7 +146,7 @@ doc.addEventListener("input", () => {
     paylink = await startPaylink({ bin: process.env.PAYLINK_BIN, dist: resolve(process.env.PAYLINK_DIST), name: "bench" });
     browser = await launchBrowser();
     const widgetUrl = paylink.url + "/";
-    const times = { static: [], jsForm: [], widget: [], html: [], wasm: [], compileStart: [], instantiated: [] };
+    const times = { static: [], jsForm: [], widget: [], html: [], wasm: [], compileStart: [], compiled: [], instantiated: [] };
     const notes = new Set();
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Interleaved, so drift in machine load hits both alike.
@@ -150,7 +157,7 @@ doc.addEventListener("input", () => {
         times.static.push(s.ms);
         times.jsForm.push(j.ms);
         times.widget.push(w.ms);
-        for (const k of ["html", "wasm", "compileStart", "instantiated"]) times[k].push(w[k]);
+        for (const k of ["html", "wasm", "compileStart", "compiled", "instantiated"]) times[k].push(w[k]);
         notes.add(`WebAssembly.${w.wasmApi}, .wasm fetched ${w.wasmFetches}x`);
       }
     }
@@ -165,6 +172,7 @@ doc.addEventListener("input", () => {
       ["  html in", "html"],
       ["  .wasm in", "wasm"],
       ["  compile", "compileStart"],
+      ["  compiled", "compiled"],
       ["  instance", "instantiated"],
     ];
     for (const [name, k] of steps) if (times[k].every((x) => x != null)) row(name, times[k]);
@@ -172,7 +180,8 @@ doc.addEventListener("input", () => {
     // differences of the medians above when the machine is loaded.
     const gaps = [
       ["  .wasm in -> compile", "wasm", "compileStart"],
-      ["  compile+instantiate", "compileStart", "instantiated"],
+      ["  compile", "compileStart", "compiled"],
+      ["  compiled -> instance", "compiled", "instantiated"],
       ["  main (render)", "instantiated", "widget"],
     ];
     for (const [name, a, b] of gaps) {

@@ -1002,7 +1002,7 @@ test("static host: dist/ served from another origin finds its proxy in config.js
     await until(() => page.evaluate(() => window.__ready.length === 1), "paylink:ready on document");
   }));
 
-test("start-up: \"Carregando…\" until the widget mounts; when its wasm cannot load or is not valid, an alert says so and its reload link recovers", () =>
+test("start-up: \"Carregando…\" until the widget mounts; when its wasm cannot load or is not valid, an alert says so and its reload link recovers; a wasm served with another type still starts", () =>
   withPage(async (s) => {
     const { page } = s;
     await page.goto(`${server.url}/`);
@@ -1017,6 +1017,7 @@ test("start-up: \"Carregando…\" until the widget mounts; when its wasm cannot 
       ["the wasm blocked", (r) => r.abort()],
       // A proxy or a truncated download can hand over something that is not a wasm module.
       ["a wasm that is not valid", (r) => r.fulfill({ status: 200, contentType: "application/wasm", body: Buffer.from("not a wasm module") })],
+      ["the wasm missing", (r) => r.fulfill({ status: 404, contentType: "text/plain", body: "not found" })],
     ]) {
       await page.route(pattern, answer);
       await page.goto(`${server.url}/`);
@@ -1030,6 +1031,19 @@ test("start-up: \"Carregando…\" until the widget mounts; when its wasm cannot 
       await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
       assertEqual(await page.getByRole("alert").count(), 0, `${what} back: the alert is gone after the reload`);
     }
+
+    // A static host that serves the wasm with another type (which compileStreaming refuses):
+    // the page compiles it without streaming, and the widget starts all the same.
+    await page.route(pattern, async (r) => {
+      const res = await r.fetch();
+      const headers = Object.fromEntries(Object.entries(res.headers()).filter(([k]) => !["content-type", "content-encoding", "content-length"].includes(k)));
+      await r.fulfill({ status: res.status(), headers: { ...headers, "content-type": "application/octet-stream" }, body: await res.body() });
+    });
+    await page.goto(`${server.url}/`);
+    await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
+    await page.locator('[name="document"]').fill("52998224725");
+    assertEqual(await page.locator('[name="document"]').inputValue(), "529.982.247-25", "the CPF mask, with the wasm served as application/octet-stream");
+    await page.unroute(pattern);
   }));
 
 test("paylink:error: an unknown link is critical (not_found); a refused creation is not (rate_limited), and the payer sees why", () =>
