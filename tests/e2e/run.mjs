@@ -1013,6 +1013,17 @@ test("start-up: \"Carregando…\" until the widget mounts; when its wasm cannot 
     assertEqual(scripts, [], "script files loaded by the page");
 
     const pattern = /_bg\.wasm$/;
+    // On a slow network the placeholder's text shows, and the form replaces it once the wasm is in.
+    await page.route(pattern, async (r) => {
+      await new Promise((done) => setTimeout(done, 1500));
+      await r.continue();
+    });
+    await page.goto(`${server.url}/`);
+    await page.getByRole("status").filter({ hasText: "Carregando…" }).waitFor({ timeout: WAIT });
+    await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
+    assertEqual(await page.locator(".paylink-boot").count(), 0, "placeholders left once the slow widget is mounted");
+    await page.unroute(pattern);
+
     for (const [what, answer] of [
       ["the wasm blocked", (r) => r.abort()],
       // A proxy or a truncated download can hand over something that is not a wasm module.
