@@ -185,8 +185,14 @@ impl El {
     /// so the caret of the field being typed in stays where it is.
     pub fn prop_value(self, f: impl Fn() -> String + 'static) -> El {
         let el: JsValue = self.0.clone().into();
+        // A new control's value is "": an empty first value needs no call.
+        let first = std::cell::Cell::new(true);
         effect(Box::new(move || {
-            let v = JsValue::from_str(&f());
+            let v = f();
+            if first.replace(false) && v.is_empty() {
+                return;
+            }
+            let v = JsValue::from_str(&v);
             let key = JsValue::from_str("value");
             if js_sys::Reflect::get(&el, &key).ok().as_ref() != Some(&v) {
                 let _ = js_sys::Reflect::set(&el, &key, &v);

@@ -176,6 +176,56 @@ pub enum Step {
     Invoice,
 }
 
+/// State made on its first use instead of at start-up, so the code that
+/// makes it is compiled and run only by the screens that need it (the
+/// customer form on `/` is the first render that counts). It is made under
+/// the App's owner, held weakly (the state is stored in it), so it lives as
+/// long as the App like the state made at start-up.
+pub struct Later<T: 'static> {
+    value: StoredValue<Option<T>, LocalStorage>,
+    owner: StoredValue<Option<leptos::reactive::owner::WeakOwner>, LocalStorage>,
+}
+
+impl<T: 'static> Clone for Later<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: 'static> Copy for Later<T> {}
+
+impl<T: Clone + 'static> Later<T> {
+    /// Call it where the state's owner is current (the App).
+    pub fn new() -> Later<T> {
+        Later {
+            value: StoredValue::new_local(None),
+            owner: StoredValue::new_local(Owner::current().map(|o| o.downgrade())),
+        }
+    }
+
+    pub fn get_or_make(&self, make: impl FnOnce() -> T) -> T {
+        if let Some(v) = self.made() {
+            return v;
+        }
+        let v = match self.owner.get_value().and_then(|o| o.upgrade()) {
+            Some(owner) => owner.with(make),
+            None => make(),
+        };
+        self.value.set_value(Some(v.clone()));
+        v
+    }
+
+    /// The state, if it has been made.
+    pub fn made(&self) -> Option<T> {
+        self.value.get_value()
+    }
+}
+
+impl<T: Clone + 'static> Default for Later<T> {
+    fn default() -> Self {
+        Later::new()
+    }
+}
+
 /// The merchant flow's state. It lives as long as the app, so the values
 /// typed survive a language switch (which re-renders the screen).
 #[derive(Clone, Copy)]
@@ -184,22 +234,32 @@ pub struct Merchant {
     pub customer: CustomerFields,
     pub customer_form: form::Form,
     pub created: RwSignal<Option<CustomerRef>>,
-    pub invoice: InvoiceFields,
-    pub invoice_form: form::Form,
+    /// The invoice form's fields and form: see [`Merchant::invoice`].
+    invoice: Later<(InvoiceFields, form::Form)>,
+    lang: RwSignal<Lang>,
 }
 
 impl Merchant {
     pub fn new(lang: RwSignal<Lang>) -> Merchant {
         let customer = CustomerFields::new();
-        let invoice = InvoiceFields::new();
         Merchant {
             step: RwSignal::new(Step::Customer),
             customer,
             customer_form: customer.form(lang),
             created: RwSignal::new(None),
-            invoice,
-            invoice_form: invoice.form(lang),
+            invoice: Later::new(),
+            lang,
         }
+    }
+
+    /// The invoice form's fields and form, made when first needed (a
+    /// customer created, or the invoice form shown).
+    pub fn invoice(&self) -> (InvoiceFields, form::Form) {
+        let lang = self.lang;
+        self.invoice.get_or_make(|| {
+            let f = InvoiceFields::new();
+            (f, f.form(lang))
+        })
     }
 }
 
@@ -214,7 +274,8 @@ pub fn app() -> Node {
     };
     let lang = RwSignal::new(options.locale.unwrap_or(Lang::PtBr));
     let merchant = Merchant::new(lang);
-    let payer = Payer::new(lang, &options);
+    // A payment link's page only (see `Route::Link` below).
+    let payer = Later::<Payer>::new();
     let ctx = Ctx {
         lang,
         route: RwSignal::new(route),
@@ -247,8 +308,12 @@ pub fn app() -> Node {
         }
         if prev.is_some_and(|p| p != lang) {
             merchant.customer_form.relocalize();
-            merchant.invoice_form.relocalize();
-            payer.form.relocalize();
+            if let Some((_, form)) = merchant.invoice.made() {
+                form.relocalize();
+            }
+            if let Some(p) = payer.made() {
+                p.form.relocalize();
+            }
         }
         lang
     });
@@ -259,7 +324,11 @@ pub fn app() -> Node {
         Some(untrack(|| match route {
             Route::Home => home(l, ctx, merchant),
             Route::Invoice(id) => invoice_view(l, ctx, id),
-            Route::Link(slug) => link_form(l, ctx, slug, payer),
+            Route::Link(slug) => {
+                let payer =
+                    payer.get_or_make(|| ctx.options.with_value(|o| Payer::new(ctx.lang, o)));
+                link_form(l, ctx, slug, payer)
+            }
             Route::Pay(id) => pay_view(l, ctx, id),
             Route::NotFound => dom::h("section")
                 .class("card")

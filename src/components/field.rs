@@ -110,11 +110,12 @@ fn bind_error(
     let control = control.map(|c| c.0.clone());
     let field_box = field_box.map(|b| b.0.clone());
     let msg = msg.map(|m| m.0.clone());
-    // `None` until the first run.
-    let shown = std::cell::RefCell::new(None::<Option<String>>);
+    // What the DOM shows: no error, as the control was just built (so the
+    // first run of a valid control touches nothing).
+    let shown = std::cell::RefCell::new(None::<String>);
     watch(move || {
         let now = form.error(&path);
-        if shown.borrow().as_ref() == Some(&now) {
+        if *shown.borrow() == now {
             return;
         }
         let invalid = now.is_some();
@@ -133,7 +134,7 @@ fn bind_error(
         if let Some(m) = &msg {
             m.set_text_content(now.as_deref());
         }
-        *shown.borrow_mut() = Some(now);
+        *shown.borrow_mut() = now;
     });
 }
 

@@ -130,7 +130,7 @@ pub fn customer_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
             busy.run(async move {
                 match api::create_customer(&req, lang).await {
                     Ok(customer) => {
-                        merchant.invoice.customer_id.set(customer.id.clone());
+                        merchant.invoice().0.customer_id.set(customer.id.clone());
                         merchant.created.set(Some(customer));
                         merchant.step.set(Step::Invoice);
                         crate::focus_main();

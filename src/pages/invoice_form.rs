@@ -296,9 +296,11 @@ impl InvoiceFields {
     }
 }
 
+// Not inlined into the App's screen switch: a screen's code is compiled
+// by the browser when it is first shown, not with the customer form.
+#[inline(never)]
 pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
-    let f = merchant.invoice;
-    let form = merchant.invoice_form;
+    let (f, form) = merchant.invoice();
 
     let busy = Busy::default();
     let on_submit = move |ev: Event| {

@@ -29,6 +29,9 @@ pub fn error_text(l: Lang, e: &api::Error) -> String {
     }
 }
 
+// Not inlined into the App's screen switch: a screen's code is compiled
+// by the browser when it is first shown, not with the customer form.
+#[inline(never)]
 pub fn invoice_view(l: Lang, ctx: Ctx, id: String) -> Node {
     let invoice = crate::task::load(move || {
         let id = id.clone();

@@ -223,6 +223,9 @@ impl Payer {
     }
 }
 
+// Not inlined into the App's screen switch: a screen's code is compiled
+// by the browser when it is first shown, not with the customer form.
+#[inline(never)]
 pub fn link_form(l: Lang, ctx: Ctx, slug: String, payer: Payer) -> Node {
     let p = payer;
     // A plain task rather than a resource (the async-derived machinery costs

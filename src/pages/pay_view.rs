@@ -17,6 +17,9 @@ use crate::dom::{h, region};
 use crate::i18n::K;
 use crate::task::Busy;
 
+// Not inlined into the App's screen switch: a screen's code is compiled
+// by the browser when it is first shown, not with the customer form.
+#[inline(never)]
 pub fn pay_view(l: Lang, ctx: crate::Ctx, id: String) -> Node {
     // Count the visit (best effort), once per invoice and page load: the
     // screen re-renders on a language switch, which is not a new visit.
