@@ -105,11 +105,16 @@ if (process.env.TRUNK_PROFILE === "release") {
   const failed =
     '<p>Não foi possível carregar o paylink. Verifique sua conexão e <a href="">recarregue a página</a>.</p>' +
     '<p lang="en">paylink could not load. Check your connection and <a href="">reload the page</a>.</p>';
-  const onFailure = `window.paylinkFailed = () => {
-  const boot = document.querySelector("#paylink-app > .paylink-boot");
-  if (boot) {
-    boot.setAttribute("role", "alert");
-    boot.innerHTML = ${JSON.stringify(failed)};
+  // The placeholder (hidden in index.html) shows after 300 ms if the widget has not replaced it,
+  // and at once as an alert when the widget cannot start.
+  const onFailure = `const boot = () => document.querySelector("#paylink-app > .paylink-boot");
+setTimeout(() => boot()?.removeAttribute("hidden"), 300);
+window.paylinkFailed = () => {
+  const b = boot();
+  if (b) {
+    b.setAttribute("role", "alert");
+    b.innerHTML = ${JSON.stringify(failed)};
+    b.removeAttribute("hidden");
   }
 };
 `;
@@ -159,8 +164,7 @@ window.paylinkWasm = fetch(url).then((r) => {
 });
 `;
   const head = `<link rel="preload" href="${found[2]}" as="fetch" type="application/wasm" crossorigin="anonymous">
-    <script>{${start}}
-${onFailure}</script>
+    <script>{${start}${onFailure}}</script>
     <script>//# allFunctionsCalledOnLoad
 ${glue}</script>
     <style>${cssText}</style>`;
