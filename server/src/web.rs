@@ -192,4 +192,32 @@ mod tests {
         assert!(super::is_public_asset("/config.json"));
         assert!(!super::is_public_asset("/index.html"));
     }
+
+    #[test]
+    fn allows_each_inline_script_of_the_page_by_its_hash_and_no_other() {
+        use base64::Engine;
+        use sha2::Digest;
+        let hash = |body: &str| {
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(body.as_bytes()))
+        };
+        // index.html's shape: the script that starts the wasm's compile, then the glue's.
+        let (start, glue) = ("{window.paylinkWasm = 1;}", "//# hint\n(()=>{})();\n");
+        let page = format!(
+            "<head><script>{start}</script>\n<script>{glue}</script>\
+             <script src=\"/x.js\"></script><script> </script></head>"
+        );
+        let csp = super::content_security_policy(&page, "'self'");
+        let script_src = csp
+            .split(';')
+            .find(|d| d.trim().starts_with("script-src"))
+            .unwrap();
+        assert_eq!(
+            script_src.trim(),
+            format!(
+                "script-src 'self' 'wasm-unsafe-eval' 'sha256-{}' 'sha256-{}'",
+                hash(start),
+                hash(glue)
+            )
+        );
+    }
 }
