@@ -224,7 +224,19 @@ pub fn mount(element: HtmlElement, options: JsValue) {
 fn frame() -> Option<(Host, Options)> {
     let w = web_sys::window()?;
     let loc = w.location();
-    let params = web_sys::UrlSearchParams::new_with_str(&loc.search().ok()?).ok()?;
+    let search = loc.search().ok()?;
+    // No query, no frame: the page's usual start skips the rest.
+    if search.is_empty() {
+        return None;
+    }
+    frame_of(&w, &loc, &search)
+}
+
+// Out of line: only a page in embed.js's frame runs it, and the browser
+// compiles a wasm function whole the first time it is called.
+#[inline(never)]
+fn frame_of(w: &web_sys::Window, loc: &web_sys::Location, search: &str) -> Option<(Host, Options)> {
+    let params = web_sys::UrlSearchParams::new_with_str(search).ok()?;
     if params.get("embed").as_deref() != Some("1") {
         return None;
     }
@@ -233,7 +245,7 @@ fn frame() -> Option<(Host, Options)> {
     if JsValue::from(top) == JsValue::from(w.clone()) {
         return None;
     }
-    let ancestors = get(&loc, "ancestorOrigins");
+    let ancestors = get(loc, "ancestorOrigins");
     if ancestors.is_object() && get(&ancestors, "0").as_string().as_deref() != Some(&parent) {
         return None;
     }
@@ -337,6 +349,8 @@ pub fn apply_theme(root: &HtmlElement, theme: &[(String, String)]) {
 /// Frame mode: reports the content's height to embed.js whenever it
 /// changes, and takes `{type: "options", options: {locale, theme}}` from the
 /// parent (its origin and its window only; anything else is ignored).
+// Out of line: only the frame runs it (see `frame_of`).
+#[inline(never)]
 pub fn connect_frame(parent: String, root: HtmlElement, lang: RwSignal<Lang>) {
     let Some(w) = web_sys::window() else { return };
     {
