@@ -295,8 +295,10 @@ pub fn app() -> Node {
     }
 
     // <html lang> (ours only: on a merchant's page the root carries it), the
-    // page title, and the browser's messages in the new language.
-    Effect::new(move |prev: Option<Lang>| {
+    // page title, and the browser's messages in the new language. A render
+    // effect (run now, then on each change) like the views': no async
+    // executor is started for the first render.
+    let relocalize = leptos::reactive::effect::RenderEffect::new(move |prev: Option<Lang>| {
         let lang = ctx.lang.get();
         if ours {
             if let Some(html) = web_sys::window()
@@ -317,6 +319,8 @@ pub fn app() -> Node {
         }
         lang
     });
+    // Kept as long as the App's owner (dropped, a render effect stops).
+    StoredValue::new_local(relocalize);
 
     // The screen: rendered again on a route or language change.
     let page = dom::region(move || {

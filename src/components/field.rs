@@ -118,24 +118,44 @@ fn bind_error(
         if *shown.borrow() == now {
             return;
         }
-        let invalid = now.is_some();
-        if let Some(c) = &control {
-            if invalid {
-                let _ = c.set_attribute("aria-invalid", "true");
-                let _ = c.set_attribute("aria-describedby", &err_id);
-            } else {
-                let _ = c.remove_attribute("aria-invalid");
-                let _ = c.remove_attribute("aria-describedby");
-            }
-        }
-        if let Some(b) = &field_box {
-            let _ = b.class_list().toggle_with_force("invalid", invalid);
-        }
-        if let Some(m) = &msg {
-            m.set_text_content(now.as_deref());
-        }
+        show_error(
+            now.as_deref(),
+            &err_id,
+            control.as_ref(),
+            field_box.as_ref(),
+            msg.as_ref(),
+        );
         *shown.borrow_mut() = now;
     });
+}
+
+// Out of line: on the first render every control is valid, so only the
+// check above runs (the browser compiles a wasm function whole on its
+// first call).
+#[inline(never)]
+fn show_error(
+    error: Option<&str>,
+    err_id: &str,
+    control: Option<&web_sys::Element>,
+    field_box: Option<&web_sys::Element>,
+    msg: Option<&web_sys::Element>,
+) {
+    let invalid = error.is_some();
+    if let Some(c) = control {
+        if invalid {
+            let _ = c.set_attribute("aria-invalid", "true");
+            let _ = c.set_attribute("aria-describedby", err_id);
+        } else {
+            let _ = c.remove_attribute("aria-invalid");
+            let _ = c.remove_attribute("aria-describedby");
+        }
+    }
+    if let Some(b) = field_box {
+        let _ = b.class_list().toggle_with_force("invalid", invalid);
+    }
+    if let Some(m) = msg {
+        m.set_text_content(error);
+    }
 }
 
 /// A field's box, label, control, extra (the counter) and message, with the
@@ -323,23 +343,26 @@ pub fn error_text(form: Form, name: &str) -> Node {
 
 /// The form-level alert (`role="alert"`), shown when the form has one.
 pub fn alert_box(form: Form) -> Node {
-    region(move || {
-        form.alert.get().map(|a| {
-            let details = (!a.details.is_empty()).then(|| {
-                h("ul").cs(a
-                    .details
-                    .iter()
-                    .map(|d| h("li").c(d.as_str()).into_node())
-                    .collect())
-            });
-            h("div")
-                .class("alert")
-                .attr("role", "alert")
-                .c(h("p").c(a.message))
-                .c(details)
-                .into_node()
-        })
-    })
+    region(move || form.alert.get().map(alert_view))
+}
+
+// Out of line: a form starts without an alert, and the browser compiles a
+// wasm function whole on its first call.
+#[inline(never)]
+fn alert_view(a: crate::form::Alert) -> Node {
+    let details = (!a.details.is_empty()).then(|| {
+        h("ul").cs(a
+            .details
+            .iter()
+            .map(|d| h("li").c(d.as_str()).into_node())
+            .collect())
+    });
+    h("div")
+        .class("alert")
+        .attr("role", "alert")
+        .c(h("p").c(a.message))
+        .c(details)
+        .into_node()
 }
 
 /// A form's submit button: "Enviando…" and `aria-disabled` while `busy`
