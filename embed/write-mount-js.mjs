@@ -88,15 +88,15 @@ if (process.env.TRUNK_PROFILE === "release") {
 
 // The loader. The page runs a classic copy of wasm-bindgen's module (see `classicGlue`) inline,
 // at the top of <head>, after a small script that starts fetching and compiling the wasm while
-// the rest of the page is parsed. Trunk's module loader waits for the end of the parse, the stylesheet and
-// often a first frame of the "Carregando…" placeholder, and a glue file of its own (an `async`
-// script, sessions 6 and 7) costs one more request before the wasm can start: 5-10 ms of the first
-// render on this machine (bench/first-render). The wasm's preload comes before the scripts. (While
-// the stylesheet was a link, the script had to come before it: a classic script after a
-// stylesheet link waits for it to load, and the parse with it, measured +25 ms.) The ES module stays for mount.js, so the glue ships
-// twice (as a file for merchants' pages, inline here). When the widget cannot start (wasm not
-// loaded or not valid, or a trap while mounting), the placeholder turns into an alert with a
-// reload link instead of a page that never changes.
+// the rest of the page is parsed. Trunk's module loader waits for the end of the parse, the
+// stylesheet and often a first frame of the "Carregando…" placeholder, and a glue file of its own
+// (an `async` script, sessions 6 and 7) costs one more request before the wasm can start: 5-10 ms
+// of the first render on this machine (bench/first-render). The wasm's preload comes before the
+// scripts. (While the stylesheet was a link, the script had to come before it: a classic script
+// after a stylesheet link waits for it to load, and the parse with it, measured +25 ms.) The ES
+// module stays for mount.js, so the glue ships twice (as a file for merchants' pages, inline
+// here). When the widget cannot start (wasm not loaded or not valid, or a trap while mounting),
+// the placeholder turns into an alert with a reload link instead of a page that never changes.
 {
   const trunkLoader =
     /<script type="module">\s*import init, \* as bindings from '(\/[^']+\.js)';\s*const wasm = await init\(\{ module_or_path: '(\/[^']+\.wasm)' \}\);[\s\S]*?<\/script>/;
@@ -107,7 +107,7 @@ if (process.env.TRUNK_PROFILE === "release") {
     '<p lang="en">paylink could not load. Check your connection and <a href="">reload the page</a>.</p>';
   // The placeholder (hidden in index.html) shows after 300 ms if the widget has not replaced it,
   // and at once as an alert when the widget cannot start.
-  const onFailure = `const boot = () => document.querySelector("#paylink-app > .paylink-boot");
+  const placeholder = `const boot = () => document.querySelector("#paylink-app > .paylink-boot");
 setTimeout(() => boot()?.removeAttribute("hidden"), 300);
 window.paylinkFailed = () => {
   const b = boot();
@@ -164,7 +164,7 @@ window.paylinkWasm = fetch(url).then((r) => {
 });
 `;
   const head = `<link rel="preload" href="${found[2]}" as="fetch" type="application/wasm" crossorigin="anonymous">
-    <script>{${start}${onFailure}}</script>
+    <script>{${start}${placeholder}}</script>
     <script>//# allFunctionsCalledOnLoad
 ${glue}</script>
     <style>${cssText}</style>`;
