@@ -2,16 +2,18 @@
 //! pages (`/`, `/invoices/{id}`, `/pay/{id}`, `/l/{slug}`) answered with `index.html`,
 //! responses compressed (brotli or gzip) as the browser accepts.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use axum::body::{Body, Bytes};
 use axum::extract::Request;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::Response;
-use axum::routing::get_service;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use axum::Router;
 use tower_http::compression::CompressionLayer;
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::services::ServeDir;
 
 /// The Content-Security-Policy of the widget's pages: scripts only from this
 /// origin plus the page's inline scripts (the one that starts the wasm's
@@ -49,13 +51,141 @@ pub fn content_security_policy(index_html: &str, frame_ancestors: &str) -> Strin
     )
 }
 
+/// The SPA's page (`index.html`), read once when the server starts and kept in
+/// memory in its three encodings. A visit then costs no file read and no
+/// compression: brotli on the fly took ~1 ms per visit and sent a larger page,
+/// right on the path to the widget's first render (bench/first-render). It
+/// also keeps the page and its CSP (hashes of its inline scripts, computed
+/// from the same read) in step: after rebuilding the widget, restart the
+/// server.
+struct Page {
+    identity: Bytes,
+    br: Bytes,
+    gzip: Bytes,
+    /// Weak: the three encodings are different bytes of the same page.
+    etag: HeaderValue,
+}
+
+impl Page {
+    fn load(dist: &Path) -> std::io::Result<Page> {
+        use sha2::Digest;
+        let html = std::fs::read(dist.join("index.html"))?;
+        let digest = sha2::Sha256::digest(&html);
+        let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+        Ok(Page {
+            br: Bytes::from(brotli_bytes(&html)?),
+            gzip: Bytes::from(gzip_bytes(&html)?),
+            etag: HeaderValue::from_str(&format!("W/\"{hex}\"")).map_err(std::io::Error::other)?,
+            identity: Bytes::from(html),
+        })
+    }
+
+    fn respond(&self, req: &HeaderMap) -> Response {
+        let etag = (header::ETAG, self.etag.clone());
+        let vary = (header::VARY, HeaderValue::from_static("accept-encoding"));
+        let revalidated = req
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|tag| {
+                let tag = tag.trim();
+                tag == "*" || tag.trim_start_matches("W/") == self.etag_opaque()
+            });
+        if revalidated {
+            return (StatusCode::NOT_MODIFIED, [etag, vary]).into_response();
+        }
+        let accept = req
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let (body, encoding) = if accepts_encoding(accept, "br") {
+            (self.br.clone(), Some("br"))
+        } else if accepts_encoding(accept, "gzip") {
+            (self.gzip.clone(), Some("gzip"))
+        } else {
+            (self.identity.clone(), None)
+        };
+        let mut res = (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/html; charset=utf-8"),
+                ),
+                etag,
+                vary,
+            ],
+            Body::from(body),
+        )
+            .into_response();
+        if let Some(encoding) = encoding {
+            res.headers_mut()
+                .insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+        }
+        res
+    }
+
+    /// The tag without `W/`, as weak comparison (RFC 9110 8.8.3.2) wants it.
+    fn etag_opaque(&self) -> &str {
+        let tag = self.etag.to_str().unwrap_or_default();
+        tag.trim_start_matches("W/")
+    }
+}
+
+/// Whether an `Accept-Encoding` value accepts `coding`: named (or `*`) with a
+/// q-value above 0. A named coding's own entry wins over `*`.
+pub fn accepts_encoding(accept: &str, coding: &str) -> bool {
+    let mut star = None;
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let name = parts.next().unwrap_or("").trim();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q=").or(p.trim().strip_prefix("Q=")))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if name.eq_ignore_ascii_case(coding) {
+            return q > 0.0;
+        }
+        if name == "*" {
+            star = Some(q > 0.0);
+        }
+    }
+    star.unwrap_or(false)
+}
+
+fn brotli_bytes(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: 22,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &data[..], &mut out, &params)?;
+    Ok(out)
+}
+
+fn gzip_bytes(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(data)?;
+    gz.finish()
+}
+
 pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
-    let csp = std::fs::read_to_string(dist.join("index.html"))
-        .map(|html| content_security_policy(&html, frame_ancestors))
-        .unwrap_or_else(|_| content_security_policy("", frame_ancestors));
+    let page = match Page::load(&dist) {
+        Ok(page) => Some(Arc::new(page)),
+        Err(e) => {
+            tracing::warn!(error = %e, dist = %dist.display(), "cannot read the widget's index.html: pages are not served");
+            None
+        }
+    };
+    let csp = page
+        .as_ref()
+        .and_then(|p| std::str::from_utf8(&p.identity).ok())
+        .map(|html| content_security_policy(html, frame_ancestors))
+        .unwrap_or_else(|| content_security_policy("", frame_ancestors));
     let csp = HeaderValue::from_str(&csp)
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
-    let index = ServeFile::new(dist.join("index.html"));
     let assets = ServeDir::new(&dist)
         .precompressed_br()
         .precompressed_gzip()
@@ -63,11 +193,16 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
         // POST to an unknown path is a 404 envelope too, not an empty 405.
         .call_fallback_on_method_not_allowed(true)
         .not_found_service(axum::routing::any(crate::route_not_found));
-    Router::new()
-        .route("/", get_service(index.clone()))
-        .route("/invoices/{id}", get_service(index.clone()))
-        .route("/pay/{id}", get_service(index.clone()))
-        .route("/l/{slug}", get_service(index))
+    let mut pages = Router::new();
+    if let Some(page) = page {
+        let index = get(move |req: HeaderMap| async move { page.respond(&req) });
+        pages = pages
+            .route("/", index.clone())
+            .route("/invoices/{id}", index.clone())
+            .route("/pay/{id}", index.clone())
+            .route("/l/{slug}", index);
+    }
+    pages
         .fallback_service(assets)
         .layer(middleware::from_fn(cache_headers))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
@@ -95,7 +230,6 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
 /// server compressing on each request. Best effort: a read-only `dist/` is
 /// still served, compressed on the fly.
 pub fn precompress(dist: &std::path::Path) -> std::io::Result<usize> {
-    use std::io::Write;
     let mut written = 0;
     for entry in std::fs::read_dir(dist)? {
         let path = entry?.path();
@@ -114,20 +248,11 @@ pub fn precompress(dist: &std::path::Path) -> std::io::Result<usize> {
                 .is_ok_and(|m| m >= modified)
         };
         if !fresh("br") {
-            let mut out = Vec::new();
-            let params = brotli::enc::BrotliEncoderParams {
-                quality: 11,
-                lgwin: 22,
-                ..Default::default()
-            };
-            brotli::BrotliCompress(&mut data.as_slice(), &mut out, &params)?;
-            std::fs::write(format!("{}.br", path.display()), out)?;
+            std::fs::write(format!("{}.br", path.display()), brotli_bytes(&data)?)?;
             written += 1;
         }
         if !fresh("gz") {
-            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-            gz.write_all(&data)?;
-            std::fs::write(format!("{}.gz", path.display()), gz.finish()?)?;
+            std::fs::write(format!("{}.gz", path.display()), gzip_bytes(&data)?)?;
             written += 1;
         }
     }

@@ -168,6 +168,107 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
     );
 }
 
+/// The page is read once at start and sent precompressed: brotli or gzip as
+/// the browser accepts, plain otherwise, and a revalidation with its ETag is
+/// a 304 without a body.
+#[tokio::test]
+async fn pages_are_sent_precompressed_and_revalidated_by_etag() {
+    use std::io::Read;
+    let (addr, dir) = spawn_with_dist().await;
+    let client = reqwest::Client::builder()
+        .no_brotli()
+        .no_gzip()
+        .build()
+        .unwrap();
+    let get = |path: &'static str, headers: Vec<(&'static str, String)>| {
+        let mut req = client.get(format!("{addr}{path}"));
+        for (k, v) in headers {
+            req = req.header(k, v);
+        }
+        req.send()
+    };
+    let cases = [
+        ("gzip, deflate, br, zstd", Some("br")),
+        ("gzip;q=1.0, br;q=0", Some("gzip")),
+        ("*", Some("br")),
+        ("br;q=0, *;q=0.5", Some("gzip")),
+        ("identity", None),
+        ("", None),
+    ];
+    let mut etags = Vec::new();
+    for (accept, encoding) in cases {
+        let res = get(
+            "/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+            vec![("Accept-Encoding", accept.into())],
+        )
+        .await
+        .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{accept}");
+        let h = res.headers().clone();
+        assert_eq!(h["content-type"], "text/html; charset=utf-8", "{accept}");
+        assert_eq!(h["vary"], "accept-encoding", "{accept}");
+        assert_eq!(h["cache-control"], "no-cache", "{accept}");
+        assert_eq!(
+            h.get("content-encoding").map(|v| v.to_str().unwrap()),
+            encoding,
+            "{accept}"
+        );
+        etags.push(h["etag"].to_str().unwrap().to_string());
+        let body = res.bytes().await.unwrap();
+        let mut html = String::new();
+        match encoding {
+            Some("br") => {
+                brotli::Decompressor::new(&body[..], 4096)
+                    .read_to_string(&mut html)
+                    .unwrap();
+            }
+            Some("gzip") => {
+                flate2::read::GzDecoder::new(&body[..])
+                    .read_to_string(&mut html)
+                    .unwrap();
+            }
+            _ => html = String::from_utf8(body.to_vec()).unwrap(),
+        }
+        assert_eq!(html, INDEX, "{accept}");
+        assert_eq!(
+            h["content-length"].to_str().unwrap(),
+            body.len().to_string(),
+            "{accept}"
+        );
+    }
+    assert!(
+        etags.iter().all(|e| e == &etags[0]),
+        "one page, one tag: {etags:?}"
+    );
+    assert!(etags[0].starts_with("W/\""), "{}", etags[0]);
+
+    // Revalidation: the tag (weak or strong spelling, alone or in a list) is a 304.
+    let strong = etags[0].trim_start_matches("W/").to_string();
+    for tag in [
+        etags[0].clone(),
+        strong.clone(),
+        format!("\"other\", {strong}"),
+    ] {
+        let res = get("/", vec![("If-None-Match", tag.clone())])
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_MODIFIED, "{tag}");
+        assert_eq!(res.headers()["etag"].to_str().unwrap(), etags[0]);
+        assert!(res.bytes().await.unwrap().is_empty());
+    }
+    // Another page version's tag gets the page.
+    let res = get("/", vec![("If-None-Match", "W/\"0000\"".into())])
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+
+    // The page is the one read at start: a later edit of the file (say, a
+    // rebuild under a running server) does not mix a new page with the old CSP.
+    std::fs::write(dir.path().join("dist/index.html"), "<p>changed</p>").unwrap();
+    let res = get("/", vec![]).await.unwrap();
+    assert_eq!(res.text().await.unwrap(), INDEX);
+}
+
 #[tokio::test]
 async fn pages_carry_a_csp_that_allows_only_our_scripts() {
     use base64::Engine;
