@@ -339,10 +339,7 @@ impl Form {
 
     /// Focuses the first control, in page order, whose name has an error.
     pub fn focus_first_invalid(&self) {
-        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-            return;
-        };
-        let Ok(list) = doc.query_selector_all(&format!("#{} [name]", self.id)) else {
+        let Ok(list) = crate::dom::doc().query_selector_all(&format!("#{} [name]", self.id)) else {
             return;
         };
         let errors = self.errors.get_untracked();

@@ -159,10 +159,7 @@ impl Ctx {
 /// Focuses the widget's `<main>` (by class, not id: mounted in a merchant's
 /// page, an id of ours could clash with theirs).
 fn focus_main() {
-    if let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(".paylink-widget > main").ok().flatten())
-    {
+    if let Ok(Some(el)) = crate::dom::doc().query_selector(".paylink-widget > main") {
         if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
             let _ = el.focus();
         }
@@ -301,10 +298,7 @@ pub fn app() -> Node {
     let relocalize = leptos::reactive::effect::RenderEffect::new(move |prev: Option<Lang>| {
         let lang = ctx.lang.get();
         if ours {
-            if let Some(html) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.document_element())
-            {
+            if let Some(html) = crate::dom::doc().document_element() {
                 let _ = html.set_attribute("lang", lang.code());
             }
         }
