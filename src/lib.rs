@@ -80,18 +80,36 @@ impl Route {
 pub struct Ctx {
     pub lang: RwSignal<Lang>,
     pub route: RwSignal<Route>,
-    pub host: StoredValue<Host, LocalStorage>,
-    pub options: StoredValue<embed::Options, LocalStorage>,
-    ready: StoredValue<bool>,
+    embedding: StoredValue<Embedding, LocalStorage>,
+}
+
+/// Where the widget runs and how it was asked to: fixed for the app's life,
+/// so not reactive. One stored value, not one per field: each stored type
+/// brings its own copy of the storage code, compiled at start-up.
+struct Embedding {
+    host: Host,
+    options: embed::Options,
+    /// `paylink:ready` was sent.
+    ready: std::cell::Cell<bool>,
 }
 
 impl Ctx {
+    /// Reads where the widget runs.
+    pub fn host<R>(&self, f: impl FnOnce(&Host) -> R) -> R {
+        self.embedding.with_value(|e| f(&e.host))
+    }
+
+    /// Reads the options the widget was started with.
+    pub fn options<R>(&self, f: impl FnOnce(&embed::Options) -> R) -> R {
+        self.embedding.with_value(|e| f(&e.options))
+    }
+
     /// Goes to `path` within the app, like a link: `history.pushState` on
     /// paylink's page (in the iframe keeping its `?embed…` query), in memory
     /// only when mounted in a merchant's element (their URL is theirs).
     pub fn navigate(&self, path: &str) {
         if let Some(w) = web_sys::window() {
-            match self.host.get_value() {
+            match self.host(Host::clone) {
                 Host::Element(_) => {}
                 host => {
                     let keep = match host {
@@ -115,23 +133,21 @@ impl Ctx {
 
     /// Whether the widget runs inside someone else's page (iframe or element).
     pub fn embedded(&self) -> bool {
-        self.host.with_value(|h| *h != Host::Page)
+        self.host(|h| *h != Host::Page)
     }
 
     /// A `paylink:*` event for the host page (see [`embed::emit`]).
     pub fn emit(&self, kind: &str, detail: &JsValue) {
-        self.host.with_value(|h| embed::emit(h, kind, detail));
+        self.host(|h| embed::emit(h, kind, detail));
     }
 
     pub fn emit_error(&self, critical: bool, e: &api::Error, message: &str) {
-        self.host
-            .with_value(|h| embed::emit_error(h, critical, e, message));
+        self.host(|h| embed::emit_error(h, critical, e, message));
     }
 
     /// `paylink:ready` (once): the first screen is shown.
     pub fn ready(&self, slug: &str) {
-        if !self.ready.get_value() {
-            self.ready.set_value(true);
+        if !self.embedding.with_value(|e| e.ready.replace(true)) {
             self.emit("paylink:ready", &embed::detail(&[("link", slug.into())]));
         }
     }
@@ -276,9 +292,11 @@ pub fn app() -> Node {
     let ctx = Ctx {
         lang,
         route: RwSignal::new(route),
-        host: StoredValue::new_local(host.clone()),
-        options: StoredValue::new_local(options),
-        ready: StoredValue::new(false),
+        embedding: StoredValue::new_local(Embedding {
+            host: host.clone(),
+            options,
+            ready: std::cell::Cell::new(false),
+        }),
     };
     provide_context(ctx);
     let embedded = ctx.embedded();
@@ -323,8 +341,7 @@ pub fn app() -> Node {
             Route::Home => home(l, ctx, merchant),
             Route::Invoice(id) => invoice_view(l, ctx, id),
             Route::Link(slug) => {
-                let payer =
-                    payer.get_or_make(|| ctx.options.with_value(|o| Payer::new(ctx.lang, o)));
+                let payer = payer.get_or_make(|| ctx.options(|o| Payer::new(ctx.lang, o)));
                 link_form(l, ctx, slug, payer)
             }
             Route::Pay(id) => pay_view(l, ctx, id),
@@ -356,8 +373,7 @@ pub fn app() -> Node {
         .c(topbar)
         .c(dom::h("main").attr("tabindex", "-1").c(page));
     let el: web_sys::HtmlElement = root.0.clone().unchecked_into();
-    ctx.options
-        .with_value(|o| embed::apply_theme(&el, &o.theme));
+    ctx.options(|o| embed::apply_theme(&el, &o.theme));
     if let Host::Frame { parent } = host {
         embed::connect_frame(parent, el, ctx.lang);
     }

@@ -320,7 +320,7 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
                             ("externalId", created.external_id.as_str().into()),
                         ]),
                     );
-                    if ctx.options.with_value(|o| o.shows("pay")) {
+                    if ctx.options(|o| o.shows("pay")) {
                         ctx.navigate(&format!("/pay/{}", created.id));
                     } else {
                         p.done.set(Some(created));
@@ -338,7 +338,7 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
         }
     };
 
-    let summary = ctx.options.with_value(|o| o.shows("summary")).then(|| {
+    let summary = ctx.options(|o| o.shows("summary")).then(|| {
         let price = match link.price {
             Some(c) => format_brl(c, l),
             None => K::AmountByPayer.t(l).to_string(),

@@ -90,9 +90,7 @@ pub fn pay_view(l: Lang, ctx: crate::Ctx, id: String) -> Node {
                     }
                     // In the iframe, a redirect would load the merchant's site inside
                     // the frame: the host page has `paylink:paid` and decides.
-                    let framed = ctx
-                        .host
-                        .with_value(|h| matches!(h, crate::embed::Host::Frame { .. }));
+                    let framed = ctx.host(|h| matches!(h, crate::embed::Host::Frame { .. }));
                     if !new.is_empty() && p.next_open.is_none() && !framed {
                         if let Some(to) = &p.redirect_to {
                             redirect_soon(to.clone());
