@@ -473,6 +473,94 @@ async fn a_failed_call_without_field_errors_shows_the_envelope_message() {
     assert!(text(&q(r, "[role=alert]")).contains("Token inválido"));
 }
 
+// ---------------------------------------------------------------- bindings (dom.rs)
+
+/// Lets the bindings run again: Leptos queued that as a microtask at the
+/// change, before this one.
+async fn microtask() {
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL))
+        .await
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_binding_runs_at_once_then_once_per_batch_of_changes_until_its_owner_goes() {
+    use leptos::prelude::*;
+    use paylink_widget::dom::watch;
+    use std::{cell::RefCell, rc::Rc};
+    let owner = Owner::new();
+    let (a, b) = (RwSignal::new(1), RwSignal::new(10));
+    let sums = Rc::new(RefCell::new(Vec::new()));
+    let parities = Rc::new(RefCell::new(Vec::new()));
+    let parity = owner.with(|| Memo::new(move |_| a.get() % 2));
+    owner.with(|| {
+        let s = sums.clone();
+        watch(move || s.borrow_mut().push(a.get() + b.get()));
+        let p = parities.clone();
+        watch(move || p.borrow_mut().push(parity.get()));
+    });
+    assert_eq!(*sums.borrow(), [11], "runs at once");
+    a.set(2);
+    b.set(20);
+    assert_eq!(*sums.borrow(), [11], "not in the middle of the changes");
+    microtask().await;
+    assert_eq!(*sums.borrow(), [11, 22], "once for both changes");
+    assert_eq!(*parities.borrow(), [1, 0]);
+    // The memo it reads is recomputed, to the same value: it does not run.
+    a.set(4);
+    microtask().await;
+    assert_eq!(*parities.borrow(), [1, 0]);
+    assert_eq!(*sums.borrow(), [11, 22, 24]);
+    owner.cleanup();
+    a.set(5);
+    microtask().await;
+    assert_eq!(*sums.borrow(), [11, 22, 24], "stopped with its owner");
+    assert_eq!(*parities.borrow(), [1, 0]);
+}
+
+#[wasm_bindgen_test]
+async fn a_region_cleans_up_the_bindings_of_its_previous_render() {
+    use leptos::prelude::*;
+    use paylink_widget::dom::{region, text, watch};
+    use std::{cell::Cell, rc::Rc};
+    let owner = Owner::new();
+    let (screen, field) = (RwSignal::new(0), RwSignal::new(0));
+    let runs = Rc::new(Cell::new(0));
+    let r = runs.clone();
+    let view = owner.with(|| {
+        region(move || {
+            let n = screen.get();
+            let r = r.clone();
+            watch(move || {
+                field.get();
+                r.set(r.get() + 1);
+            });
+            Some(text(&format!("screen {n}")))
+        })
+    });
+    let host = document().create_element("div").unwrap();
+    host.append_child(&view).unwrap();
+    assert_eq!(host.text_content().unwrap(), "screen 0");
+    assert_eq!(runs.get(), 1);
+    screen.set(1);
+    microtask().await;
+    assert_eq!(
+        host.text_content().unwrap(),
+        "screen 1",
+        "rendered again in place"
+    );
+    assert_eq!(runs.get(), 2, "the new render's binding ran");
+    field.set(1);
+    microtask().await;
+    assert_eq!(runs.get(), 3, "only the new render's binding runs");
+    owner.cleanup();
+    screen.set(2);
+    field.set(2);
+    microtask().await;
+    assert_eq!(host.text_content().unwrap(), "screen 1");
+    assert_eq!(runs.get(), 3);
+}
+
 // ---------------------------------------------------------------- language
 
 /// A screen rendered again (here by the language switch) drops the listeners
