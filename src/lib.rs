@@ -363,7 +363,10 @@ pub fn app() -> Node {
             .c(lang_switch(ctx))
     });
     // The root carries the theme; in the iframe it is also what embed.js sizes the frame to.
+    // translate="no" (as index.html's <html>): on a merchant's page a browser's machine
+    // translation would swap out the text nodes the widget keeps updating.
     let root = dom::h("div")
+        .attr("translate", "no")
         .class(if embedded {
             "paylink-widget embedded"
         } else {

@@ -91,6 +91,17 @@ async fn every_control_has_its_api_name_and_a_label() {
     }
 }
 
+/// The widget translates itself; a browser's machine translation of a
+/// merchant's page must leave its text nodes (which it keeps updating) alone.
+#[wasm_bindgen_test]
+async fn the_widget_asks_browsers_not_to_machine_translate_it() {
+    let app = mount_at("/");
+    let root = q(&app.root, ".paylink-widget");
+    // The IDL property, as the browser reads it (`translate="no"` on the root).
+    let translate = js_sys::Reflect::get(&root, &"translate".into()).unwrap();
+    assert_eq!(translate.as_bool(), Some(false));
+}
+
 #[wasm_bindgen_test]
 async fn errors_appear_on_blur_and_clear_as_soon_as_fixed() {
     let app = mount_at("/");

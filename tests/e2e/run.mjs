@@ -1011,6 +1011,12 @@ test("start-up: \"Carregando…\" until the widget mounts; when its wasm cannot 
     // The page has no script file of its own (the glue is inline): the wasm is what can fail.
     const scripts = await page.evaluate(() => [...document.scripts].map((e) => e.src).filter(Boolean));
     assertEqual(scripts, [], "script files loaded by the page");
+    // The widget translates itself: browsers are asked not to machine-translate the page.
+    assertEqual(
+      await page.evaluate(() => [document.documentElement.translate, document.querySelector(".paylink-widget").translate]),
+      [false, false],
+      "translate of <html> and of the widget's root",
+    );
 
     const pattern = /_bg\.wasm$/;
     // On a slow network the placeholder's text shows, and the form replaces it once the wasm is in.
