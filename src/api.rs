@@ -45,12 +45,17 @@ thread_local! {
 
 /// Calls go to `base` (`https://pay.example`; `""` = this origin).
 pub fn set_base(base: &str) {
-    let base = base.trim().trim_end_matches('/');
     BASE.with(|b| {
         *b.borrow_mut() = Some(Base::Known(js_sys::Promise::resolve(&JsValue::from_str(
-            base,
+            normalise_base(base),
         ))))
     });
+}
+
+/// A proxy's origin as calls append paths to it: no blanks, no trailing `/`
+/// (from the mount option, the element's attribute or `config.json` alike).
+fn normalise_base(base: &str) -> &str {
+    base.trim().trim_end_matches('/')
 }
 
 /// Calls go to the `proxy` of the JSON at `url` (`{"proxy": "https://…"}`);
@@ -80,7 +85,7 @@ fn read_config(url: String) -> js_sys::Promise {
                 .as_string()
         };
         let base = read.await.unwrap_or_default();
-        Ok(JsValue::from_str(base.trim().trim_end_matches('/')))
+        Ok(JsValue::from_str(normalise_base(&base)))
     })
 }
 
