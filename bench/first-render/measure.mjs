@@ -15,97 +15,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchBrowser, startPaylink } from "../../tests/e2e/harness.mjs";
+import { measure, median } from "./clock.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.argv[2] || 20);
 const WARMUP = 2;
-
-// Installed in every page before its own scripts: records when the form becomes interactive.
-function readyProbe() {
-  let resolve;
-  window.__firstRenderDone = new Promise((r) => (resolve = r));
-  const ready = () => {
-    if (window.__firstRender !== undefined) return;
-    const el = document.querySelector('[name="fullName"]');
-    if (el && !el.disabled) resolve((window.__firstRender = performance.now()));
-  };
-  new MutationObserver(ready).observe(document, { childList: true, subtree: true, attributes: true });
-  document.addEventListener("DOMContentLoaded", ready);
-  // For the breakdown: when the wasm module's compile starts and ends, and when it is
-  // instantiated (wasm-bindgen's loader then runs `main`, which renders). Which API compiled it
-  // tells whether the compile streamed (index.html compiles it with `compileStreaming` in a script
-  // of its own, then the glue instantiates the module).
-  // `start` (when given) is set at the call, each of `ends` when its promise settles; the first
-  // call of any of these APIs sets each mark.
-  const wrap = (api, start, ends) => {
-    const orig = WebAssembly[api];
-    WebAssembly[api] = function (...args) {
-      window.__wasmApis = [...(window.__wasmApis ?? []), api];
-      if (start) window[start] ??= performance.now();
-      return orig.apply(this, args).then((r) => {
-        for (const m of ends) window[m] ??= performance.now();
-        return r;
-      });
-    };
-  };
-  wrap("compileStreaming", "__compileStart", ["__compiled"]);
-  wrap("compile", "__compileStart", ["__compiled"]);
-  wrap("instantiateStreaming", "__compileStart", ["__compiled", "__wasmInstantiated"]);
-  wrap("instantiate", null, ["__wasmInstantiated"]);
-}
-
-async function measure(browser, url, expectDocument) {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    await page.addInitScript(readyProbe);
-    await page.goto(url, { waitUntil: "commit" });
-    // Waits with one raw CDP evaluate of the probe's promise. Playwright's waitForFunction would
-    // first inject its selector engine (~10 ms of parse on the page's main thread, right while the
-    // widget's scripts want it) and poll; the static form, parsed before that lands, did not pay it.
-    const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
-      expression: "window.__firstRenderDone",
-      awaitPromise: true,
-      returnByValue: true,
-      timeout: 30000,
-    });
-    if (exceptionDetails || typeof result.value !== "number") throw new Error(`${url}: no first render (${JSON.stringify(exceptionDetails ?? result)})`);
-    const ms = result.value;
-    // Where the widget's time goes (none of it for the static form): when the HTML (which carries the
-    // JS glue inline) and the .wasm finished downloading, when the wasm's compile started and ended,
-    // when it was instantiated; the rest, up to `ms`, is the Rust `main` building the form. A .wasm
-    // fetched twice means the preload was not reused.
-    const b = await page.evaluate(() => {
-      const res = performance.getEntriesByType("resource");
-      const end = (ext) => res.find((r) => r.name.endsWith(ext))?.responseEnd ?? null;
-      return {
-        html: performance.getEntriesByType("navigation")[0]?.responseEnd ?? null,
-        wasm: end(".wasm"),
-        wasmFetches: res.filter((r) => r.name.endsWith(".wasm")).length,
-        wasmApi: (window.__wasmApis ?? []).join(" + ") || null,
-        compileStart: window.__compileStart ?? null,
-        compiled: window.__compiled ?? null,
-        instantiated: window.__wasmInstantiated ?? null,
-      };
-    });
-    // Untimed: the form really is live.
-    await page.locator('[name="document"]').fill("52998224725");
-    const value = await page.locator('[name="document"]').inputValue();
-    if (value !== expectDocument) throw new Error(`${url}: [name="document"] reads ${JSON.stringify(value)}, expected ${JSON.stringify(expectDocument)}`);
-    return { ms, ...b };
-  } finally {
-    await context.close();
-  }
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 async function main() {
   const html = readFileSync(join(here, "static-form.html"));
