@@ -174,7 +174,7 @@ struct ServeArgs {
     /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
     #[arg(long)]
     allow_insecure_webhooks: bool,
-    /// Serve the merchant's forms (create customer/invoice through the proxy) on a
+    /// Serve the merchant's screens (create customer/invoice, invoice detail through the proxy) on a
     /// non-loopback address. Put paylink behind your own login when you do.
     #[arg(long)]
     operator_ui: bool,

@@ -124,8 +124,8 @@ impl Reason {
                 "This Idempotency-Key was already used with a different request.",
             ),
             OperatorUiOff => (
-                "Os formulários do lojista estão desligados neste endereço (use --operator-ui atrás do seu login).",
-                "The merchant's forms are off on this address (use --operator-ui behind your own login).",
+                "As telas do lojista estão desligadas neste endereço (use --operator-ui atrás do seu login).",
+                "The merchant's screens are off on this address (use --operator-ui behind your own login).",
             ),
             LinkNotFound => (
                 "Link de pagamento não encontrado.",

@@ -61,8 +61,9 @@ pub struct Options {
     pub proxy: Option<proxy::ProxyConfig>,
     /// The built widget (`dist/`); `None` serves no pages.
     pub dist: Option<PathBuf>,
-    /// Refuse the merchant's creations through the proxy: `serve` on a
-    /// non-loopback address without `--operator-ui` (anyone could reach them).
+    /// Refuse the merchant's screens through the proxy (creations, invoice
+    /// detail): `serve` on a non-loopback address without `--operator-ui`
+    /// (anyone could reach them).
     pub public_only: bool,
     /// Who may frame the widget's pages (CSP `frame-ancestors`); default `'self'`.
     pub frame_ancestors: Option<String>,

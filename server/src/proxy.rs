@@ -37,7 +37,7 @@ pub(crate) type Handle = Option<Arc<Proxy>>;
 pub(crate) struct Proxy {
     token: HeaderValue,
     upstream: Upstream,
-    /// The merchant's creation forms are off (see `Options::public_only`).
+    /// The merchant's screens (creations, invoice detail) are off (see `Options::public_only`).
     public_only: bool,
 }
 
@@ -228,6 +228,13 @@ async fn api_invoices_get(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
+    // The merchant's detail carries the customer's personal data and the
+    // invoice's webhook URLs (which may hold the merchant's secrets): an
+    // operator screen like the creations, while anyone holding a payment
+    // link knows the id. The payer page reads `/api/pay/{id}` instead.
+    if p.as_ref().is_some_and(|p| p.public_only) {
+        return AppError::new(Reason::OperatorUiOff, lang_of(&headers)).into_response();
+    }
     // Only a UUID may be spliced into the upstream path (no `../` tricks).
     if !paylink_model::br::uuid_is_valid(&id) {
         return AppError::new(Reason::InvalidInvoiceId, lang_of(&headers)).into_response();
@@ -242,7 +249,8 @@ async fn api_invoices_get(
     .await
 }
 
-/// The merchant's creations, refused on a public address without `--operator-ui`.
+/// The merchant's creations, refused on a public address without `--operator-ui`
+/// (as the merchant's invoice detail, [`api_invoices_get`]).
 async fn create(
     proxy: Option<Arc<Proxy>>,
     path: &str,
