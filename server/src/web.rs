@@ -134,7 +134,7 @@ impl Page {
 
 /// Whether an `Accept-Encoding` value accepts `coding`: named (or `*`) with a
 /// q-value above 0. A named coding's own entry wins over `*`.
-pub fn accepts_encoding(accept: &str, coding: &str) -> bool {
+fn accepts_encoding(accept: &str, coding: &str) -> bool {
     let mut star = None;
     for item in accept.split(',') {
         let mut parts = item.split(';');
@@ -274,7 +274,8 @@ async fn cache_headers(req: Request, next: Next) -> Response {
             HeaderValue::from_static("*"),
         );
     }
-    if res.status().is_success() {
+    // A 304 carries the headers its 200 would have (RFC 9110 15.4.5).
+    if res.status().is_success() || res.status() == StatusCode::NOT_MODIFIED {
         let value = if hashed {
             "public, max-age=31536000, immutable"
         } else {

@@ -254,6 +254,7 @@ async fn pages_are_sent_precompressed_and_revalidated_by_etag() {
             .unwrap();
         assert_eq!(res.status(), StatusCode::NOT_MODIFIED, "{tag}");
         assert_eq!(res.headers()["etag"].to_str().unwrap(), etags[0]);
+        assert_eq!(res.headers()["cache-control"], "no-cache", "{tag}");
         assert!(res.bytes().await.unwrap().is_empty());
     }
     // Another page version's tag gets the page.
