@@ -21,6 +21,26 @@ const here = dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.argv[2] || 20);
 const WARMUP = 2;
 
+// A 95% bootstrap interval of median(widget) / median(static): rounds are resampled whole (each
+// round measured both pages within a second, so a slow moment weighs on both alike).
+function ratioInterval(widget, stat, draws = 2000) {
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const ratios = [];
+  for (let d = 0; d < draws; d++) {
+    const w = [];
+    const s = [];
+    for (let i = 0; i < widget.length; i++) {
+      const k = Math.floor(rand() * widget.length);
+      w.push(widget[k]);
+      s.push(stat[k]);
+    }
+    ratios.push(median(w) / median(s));
+  }
+  ratios.sort((a, b) => a - b);
+  return [ratios[Math.floor(draws * 0.025)], ratios[Math.floor(draws * 0.975)]];
+}
+
 async function main() {
   const html = readFileSync(join(here, "static-form.html"));
   // The floor of any client-side rendering here: the same form, but inserted by a deferred JS
@@ -106,7 +126,10 @@ doc.addEventListener("input", () => {
       console.log(`${name.padEnd(24)}${median(xs).toFixed(1).padStart(8)}`);
     }
     console.log(`widget loader: ${[...notes].join("; ")}`);
+    const [lo, hi] = ratioInterval(times.widget, times.static);
     console.log(`ratio       ${(median(times.widget) / median(times.static)).toFixed(2).padStart(8)}   (widget / static, target <= 2)`);
+    // How sure one run can be: the machine's speed drifts, so a ratio near 2 may fall either side.
+    console.log(`  95% interval ${lo.toFixed(2)}-${hi.toFixed(2)} (bootstrap of the ${RUNS} rounds)`);
     console.log(`floor       ${(median(times.jsForm) / median(times.static)).toFixed(2).padStart(8)}   (js-form / static: the same form inserted by a plain JS module, no wasm)`);
   } finally {
     await browser?.close().catch(() => {});
