@@ -18,7 +18,7 @@ use tower_http::services::ServeDir;
 /// The Content-Security-Policy of the widget's pages: scripts only from this
 /// origin plus the page's inline scripts (the one that starts the wasm's
 /// compile and the JS glue that starts the widget, see
-/// embed/write-mount-js.mjs), allowed by their hashes, so no 'unsafe-inline';
+/// embed/post-build.mjs), allowed by their hashes, so no 'unsafe-inline';
 /// wasm compilation allowed; framing only by `frame_ancestors`.
 pub fn content_security_policy(index_html: &str, frame_ancestors: &str) -> String {
     use base64::Engine;

@@ -101,7 +101,7 @@ if (process.env.TRUNK_PROFILE === "release") {
   const trunkLoader =
     /<script type="module">\s*import init, \* as bindings from '(\/[^']+\.js)';\s*const wasm = await init\(\{ module_or_path: '(\/[^']+\.wasm)' \}\);[\s\S]*?<\/script>/;
   const found = index.match(trunkLoader);
-  if (!found) throw new Error("index.html: trunk's loader script has an unexpected shape; update embed/write-mount-js.mjs");
+  if (!found) throw new Error("index.html: trunk's loader script has an unexpected shape; update embed/post-build.mjs");
   const failed =
     '<p>Não foi possível carregar o paylink. Verifique sua conexão e <a href="">recarregue a página</a>.</p>' +
     '<p lang="en">paylink could not load. Check your connection and <a href="">reload the page</a>.</p>';
@@ -124,17 +124,17 @@ window.paylinkFailed = () => {
   // The stylesheet's link is where the page's head goes (see below).
   const stylesheet = new RegExp(`<link rel="stylesheet" href="/${css.replaceAll(".", "\\.")}"[^>]*>`);
   const linkAt = index.search(stylesheet);
-  if (linkAt < 0 || linkAt > index.search(trunkLoader)) throw new Error(`index.html: no stylesheet link for ${css} before trunk's loader; update embed/write-mount-js.mjs`);
+  if (linkAt < 0 || linkAt > index.search(trunkLoader)) throw new Error(`index.html: no stylesheet link for ${css} before trunk's loader; update embed/post-build.mjs`);
   index = index.replace(trunkLoader, "");
   // The ES module's preload: the page no longer imports it (mount.js does, on merchants' pages).
   const modulePreload = /<link rel="modulepreload"[^>]*>/;
-  if (!modulePreload.test(index)) throw new Error("index.html: no modulepreload link; update embed/write-mount-js.mjs");
+  if (!modulePreload.test(index)) throw new Error("index.html: no modulepreload link; update embed/post-build.mjs");
   index = index.replace(modulePreload, "");
   // The wasm's preload, moved before the scripts. Its `integrity` goes: Chromium ignores it for
   // `as="fetch"` (with a console warning on every load), and the wasm comes from this origin.
   const wasmPreload = /<link rel="preload" href="([^"]+\.wasm)"[^>]*>/;
   const preload = index.match(wasmPreload);
-  if (!preload || preload[1] !== found[2]) throw new Error("index.html: no preload link for the wasm; update embed/write-mount-js.mjs");
+  if (!preload || preload[1] !== found[2]) throw new Error("index.html: no preload link for the wasm; update embed/post-build.mjs");
   index = index.replace(wasmPreload, "");
   // `//# allFunctionsCalledOnLoad` (V8's explicit compile hint, first line of a script) compiles
   // the glue's functions with the script, during the parse, while the wasm is still on its way;
