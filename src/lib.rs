@@ -310,11 +310,13 @@ pub fn app() -> Node {
     }
 
     // <html lang> (ours only: on a merchant's page the root carries it), the
-    // page title, and the browser's messages in the new language. A render
-    // effect (run now, then on each change) like the views': no async
-    // executor is started for the first render.
-    let relocalize = leptos::reactive::effect::RenderEffect::new(move |prev: Option<Lang>| {
+    // page title, and the browser's messages in the new language. A binding
+    // like the views' (run now, then on each change): no async executor is
+    // started for the first render.
+    let shown = std::cell::Cell::new(None::<Lang>);
+    dom::watch(move || {
         let lang = ctx.lang.get();
+        let prev = shown.replace(Some(lang));
         if ours {
             if let Some(html) = crate::dom::doc().document_element() {
                 let _ = html.set_attribute("lang", lang.code());
@@ -329,10 +331,7 @@ pub fn app() -> Node {
                 p.form.relocalize();
             }
         }
-        lang
     });
-    // Kept as long as the App's owner (dropped, a render effect stops).
-    StoredValue::new_local(relocalize);
 
     // The screen: rendered again on a route or language change.
     let page = dom::region(move || {
