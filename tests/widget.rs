@@ -486,14 +486,6 @@ async fn a_failed_call_without_field_errors_shows_the_envelope_message() {
 
 // ---------------------------------------------------------------- bindings (dom.rs)
 
-/// Lets the bindings run again: Leptos queued that as a microtask at the
-/// change, before this one.
-async fn microtask() {
-    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL))
-        .await
-        .unwrap();
-}
-
 #[wasm_bindgen_test]
 async fn a_binding_runs_at_once_then_once_per_batch_of_changes_until_its_owner_goes() {
     use leptos::prelude::*;
@@ -514,17 +506,17 @@ async fn a_binding_runs_at_once_then_once_per_batch_of_changes_until_its_owner_g
     a.set(2);
     b.set(20);
     assert_eq!(*sums.borrow(), [11], "not in the middle of the changes");
-    microtask().await;
+    tick().await;
     assert_eq!(*sums.borrow(), [11, 22], "once for both changes");
     assert_eq!(*parities.borrow(), [1, 0]);
     // The memo it reads is recomputed, to the same value: it does not run.
     a.set(4);
-    microtask().await;
+    tick().await;
     assert_eq!(*parities.borrow(), [1, 0]);
     assert_eq!(*sums.borrow(), [11, 22, 24]);
     owner.cleanup();
     a.set(5);
-    microtask().await;
+    tick().await;
     assert_eq!(*sums.borrow(), [11, 22, 24], "stopped with its owner");
     assert_eq!(*parities.borrow(), [1, 0]);
 }
@@ -554,7 +546,7 @@ async fn a_region_cleans_up_the_bindings_of_its_previous_render() {
     assert_eq!(host.text_content().unwrap(), "screen 0");
     assert_eq!(runs.get(), 1);
     screen.set(1);
-    microtask().await;
+    tick().await;
     assert_eq!(
         host.text_content().unwrap(),
         "screen 1",
@@ -562,12 +554,12 @@ async fn a_region_cleans_up_the_bindings_of_its_previous_render() {
     );
     assert_eq!(runs.get(), 2, "the new render's binding ran");
     field.set(1);
-    microtask().await;
+    tick().await;
     assert_eq!(runs.get(), 3, "only the new render's binding runs");
     owner.cleanup();
     screen.set(2);
     field.set(2);
-    microtask().await;
+    tick().await;
     assert_eq!(host.text_content().unwrap(), "screen 1");
     assert_eq!(runs.get(), 3);
 }
