@@ -59,15 +59,19 @@ async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
     (addr, dir)
 }
 
-#[tokio::test]
-async fn serves_wasm_compressed_with_its_mime_type_and_a_long_cache() {
-    let (addr, _dir) = spawn_with_dist().await;
-    // No automatic decompression: we want to see what the server sent.
-    let client = reqwest::Client::builder()
+/// A client without automatic decompression: the tests see what the server sent.
+fn raw_client() -> reqwest::Client {
+    reqwest::Client::builder()
         .no_brotli()
         .no_gzip()
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn serves_wasm_compressed_with_its_mime_type_and_a_long_cache() {
+    let (addr, _dir) = spawn_with_dist().await;
+    let client = raw_client();
     let res = client
         .get(format!("{addr}/paylink-widget-0123456789abcdef_bg.wasm"))
         .header("Accept-Encoding", "br, gzip")
@@ -104,11 +108,7 @@ async fn serves_wasm_compressed_with_its_mime_type_and_a_long_cache() {
 #[tokio::test]
 async fn compresses_on_the_fly_when_nothing_was_precompressed() {
     let (addr, _dir) = spawn_dist(false).await;
-    let client = reqwest::Client::builder()
-        .no_brotli()
-        .no_gzip()
-        .build()
-        .unwrap();
+    let client = raw_client();
     let res = client
         .get(format!("{addr}/paylink-widget-0123456789abcdef_bg.wasm"))
         .header("Accept-Encoding", "br")
@@ -175,11 +175,7 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
 async fn pages_are_sent_precompressed_and_revalidated_by_etag() {
     use std::io::Read;
     let (addr, dir) = spawn_with_dist().await;
-    let client = reqwest::Client::builder()
-        .no_brotli()
-        .no_gzip()
-        .build()
-        .unwrap();
+    let client = raw_client();
     let get = |path: &'static str, headers: Vec<(&'static str, String)>| {
         let mut req = client.get(format!("{addr}{path}"));
         for (k, v) in headers {
