@@ -51,31 +51,46 @@ pub fn content_security_policy(index_html: &str, frame_ancestors: &str) -> Strin
     )
 }
 
-/// The SPA's page (`index.html`), read once when the server starts and kept in
-/// memory in its three encodings. A visit then costs no file read and no
-/// compression: brotli on the fly took ~1 ms per visit and sent a larger page,
-/// right on the path to the widget's first render (bench/first-render). It
-/// also keeps the page and its CSP (hashes of its inline scripts, computed
-/// from the same read) in step: after rebuilding the widget, restart the
-/// server.
+/// The SPA's page (`index.html`) as last read, kept in memory in its three
+/// encodings. A visit then costs no file read and no compression: brotli on
+/// the fly took ~1 ms per visit and sent a larger page, right on the path to
+/// the widget's first render (bench/first-render). The page's CSP (hashes of
+/// its inline scripts) comes from the same read, so the two always agree.
 struct Page {
     identity: Bytes,
     br: Bytes,
     gzip: Bytes,
     /// Weak: the three encodings are different bytes of the same page.
     etag: HeaderValue,
+    csp: HeaderValue,
+    /// The file's size and modification time when it was read.
+    stamp: Stamp,
+}
+
+type Stamp = (u64, Option<std::time::SystemTime>);
+
+fn stamp(m: &std::fs::Metadata) -> Stamp {
+    (m.len(), m.modified().ok())
 }
 
 impl Page {
-    fn load(dist: &Path) -> std::io::Result<Page> {
+    fn load(dist: &Path, frame_ancestors: &str) -> std::io::Result<Page> {
         use sha2::Digest;
-        let html = std::fs::read(dist.join("index.html"))?;
+        let path = dist.join("index.html");
+        // Stamped before the read: a write landing during the read changes
+        // the stamp again, so the next visit reads the file once more.
+        let stamp = stamp(&std::fs::metadata(&path)?);
+        let html = std::fs::read(&path)?;
+        let csp =
+            content_security_policy(std::str::from_utf8(&html).unwrap_or(""), frame_ancestors);
         let digest = sha2::Sha256::digest(&html);
         let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
         Ok(Page {
             br: Bytes::from(brotli_bytes(&html)?),
             gzip: Bytes::from(gzip_bytes(&html)?),
             etag: HeaderValue::from_str(&format!("W/\"{hex}\"")).map_err(std::io::Error::other)?,
+            csp: HeaderValue::from_str(&csp).map_err(std::io::Error::other)?,
+            stamp,
             identity: Bytes::from(html),
         })
     }
@@ -92,8 +107,9 @@ impl Page {
                 let tag = tag.trim();
                 tag == "*" || tag.trim_start_matches("W/") == self.etag_opaque()
             });
+        let csp = (header::CONTENT_SECURITY_POLICY, self.csp.clone());
         if revalidated {
-            return (StatusCode::NOT_MODIFIED, [etag, vary]).into_response();
+            return (StatusCode::NOT_MODIFIED, [etag, vary, csp]).into_response();
         }
         let accept = req
             .get(header::ACCEPT_ENCODING)
@@ -114,6 +130,7 @@ impl Page {
                 ),
                 etag,
                 vary,
+                csp,
             ],
             Body::from(body),
         )
@@ -129,6 +146,64 @@ impl Page {
     fn etag_opaque(&self) -> &str {
         let tag = self.etag.to_str().unwrap_or_default();
         tag.trim_start_matches("W/")
+    }
+}
+
+/// The page, read again when `dist/index.html` changes: a new build of the
+/// widget deployed under a running server replaces its hashed assets, and a
+/// page kept from before would load files that are gone.
+struct Pages {
+    dist: PathBuf,
+    frame_ancestors: String,
+    current: std::sync::RwLock<Arc<Page>>,
+    /// One reload at a time: visits arriving during it wait and get its page.
+    reloading: tokio::sync::Mutex<()>,
+}
+
+impl Pages {
+    /// The page for a visit: one `stat` of the file (a local file's metadata,
+    /// microseconds, so not worth a blocking-pool hop on the page's path); a
+    /// changed file is read and compressed again off the async workers. A
+    /// file missing or unreadable (a deploy half done) keeps the last page.
+    async fn get(self: &Arc<Self>) -> Arc<Page> {
+        let changed = |cur: &Page| {
+            std::fs::metadata(self.dist.join("index.html")).is_ok_and(|m| stamp(&m) != cur.stamp)
+        };
+        let cur = self.last();
+        if !changed(&cur) {
+            return cur;
+        }
+        let _reloading = self.reloading.lock().await;
+        let cur = self.last();
+        if !changed(&cur) {
+            return cur;
+        }
+        let pages = self.clone();
+        match tokio::task::spawn_blocking(move || Page::load(&pages.dist, &pages.frame_ancestors))
+            .await
+        {
+            Ok(Ok(page)) => {
+                let page = Arc::new(page);
+                *self.current.write().unwrap_or_else(|e| e.into_inner()) = page.clone();
+                tracing::info!("dist/index.html changed: serving the new page");
+                page
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "dist/index.html changed but cannot be read: serving the page read before");
+                cur
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "reading dist/index.html failed");
+                cur
+            }
+        }
+    }
+
+    fn last(&self) -> Arc<Page> {
+        self.current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }
 
@@ -172,20 +247,22 @@ fn gzip_bytes(data: &[u8]) -> std::io::Result<Vec<u8>> {
 }
 
 pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
-    let page = match Page::load(&dist) {
-        Ok(page) => Some(Arc::new(page)),
+    let pages = match Page::load(&dist, frame_ancestors) {
+        Ok(page) => Some(Arc::new(Pages {
+            dist: dist.clone(),
+            frame_ancestors: frame_ancestors.to_string(),
+            current: std::sync::RwLock::new(Arc::new(page)),
+            reloading: tokio::sync::Mutex::new(()),
+        })),
         Err(e) => {
             tracing::warn!(error = %e, dist = %dist.display(), "cannot read the widget's index.html: pages are not served");
             None
         }
     };
-    let csp = page
-        .as_ref()
-        .and_then(|p| std::str::from_utf8(&p.identity).ok())
-        .map(|html| content_security_policy(html, frame_ancestors))
-        .unwrap_or_else(|| content_security_policy("", frame_ancestors));
-    let csp = HeaderValue::from_str(&csp)
+    // The assets' CSP: the current page's (a page response carries its own).
+    let fallback_csp = HeaderValue::from_str(&content_security_policy("", frame_ancestors))
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
+    let csp_pages = pages.clone();
     let assets = ServeDir::new(&dist)
         .precompressed_br()
         .precompressed_gzip()
@@ -193,24 +270,27 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
         // POST to an unknown path is a 404 envelope too, not an empty 405.
         .call_fallback_on_method_not_allowed(true)
         .not_found_service(axum::routing::any(crate::route_not_found));
-    let mut pages = Router::new();
-    if let Some(page) = page {
-        let index = get(move |req: HeaderMap| async move { page.respond(&req) });
-        pages = pages
+    let mut routes = Router::new();
+    if let Some(pages) = pages {
+        let index = get(move |req: HeaderMap| async move { pages.get().await.respond(&req) });
+        routes = routes
             .route("/", index.clone())
             .route("/invoices/{id}", index.clone())
             .route("/pay/{id}", index.clone())
             .route("/l/{slug}", index);
     }
-    pages
+    routes
         .fallback_service(assets)
         .layer(middleware::from_fn(cache_headers))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
-            let csp = csp.clone();
+            let csp = csp_pages
+                .as_ref()
+                .map(|p| p.last().csp.clone())
+                .unwrap_or_else(|| fallback_csp.clone());
             async move {
                 let mut res = next.run(req).await;
                 let h = res.headers_mut();
-                h.insert(header::CONTENT_SECURITY_POLICY, csp);
+                h.entry(header::CONTENT_SECURITY_POLICY).or_insert(csp);
                 h.insert(
                     header::REFERRER_POLICY,
                     HeaderValue::from_static("same-origin"),

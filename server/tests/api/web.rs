@@ -168,13 +168,13 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
     );
 }
 
-/// The page is read once at start and sent precompressed: brotli or gzip as
+/// The page is kept in memory and sent precompressed: brotli or gzip as
 /// the browser accepts, plain otherwise, and a revalidation with its ETag is
 /// a 304 without a body.
 #[tokio::test]
 async fn pages_are_sent_precompressed_and_revalidated_by_etag() {
     use std::io::Read;
-    let (addr, dir) = spawn_with_dist().await;
+    let (addr, _dir) = spawn_with_dist().await;
     let client = raw_client();
     let get = |path: &'static str, headers: Vec<(&'static str, String)>| {
         let mut req = client.get(format!("{addr}{path}"));
@@ -258,12 +258,52 @@ async fn pages_are_sent_precompressed_and_revalidated_by_etag() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
+}
 
-    // The page is the one read at start: a later edit of the file (say, a
-    // rebuild under a running server) does not mix a new page with the old CSP.
-    std::fs::write(dir.path().join("dist/index.html"), "<p>changed</p>").unwrap();
-    let res = get("/", vec![]).await.unwrap();
-    assert_eq!(res.text().await.unwrap(), INDEX);
+/// A new build deployed under a running server (its `index.html` names new
+/// hashed assets, the old ones are gone) is served at the next visit, with a
+/// new ETag and the CSP of its own inline scripts; while the file is missing
+/// (a deploy half done) the last page read stays.
+#[tokio::test]
+async fn a_rebuilt_page_is_served_with_its_own_csp() {
+    use base64::Engine;
+    use sha2::Digest;
+    let (addr, dir) = spawn_with_dist().await;
+    let index = dir.path().join("dist/index.html");
+    let first = reqwest::get(format!("{addr}/")).await.unwrap();
+    let old_etag = first.headers()["etag"].clone();
+    assert_eq!(first.text().await.unwrap(), INDEX);
+
+    let script = "window.paylinkBuild = 2;";
+    let rebuilt = format!("<!doctype html><title>paylink 2</title><script>{script}</script>");
+    std::fs::write(&index, &rebuilt).unwrap();
+    let hash =
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script.as_bytes()));
+    for path in ["/", "/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"] {
+        let res = reqwest::get(format!("{addr}{path}")).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert_ne!(res.headers()["etag"], old_etag, "{path}");
+        let csp = res.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(csp.contains(&format!("'sha256-{hash}'")), "{path}: {csp}");
+        assert!(!csp.contains("import init"), "{path}: {csp}");
+        assert_eq!(res.text().await.unwrap(), rebuilt, "{path}");
+    }
+    // The old page's tag no longer revalidates: the browser gets the new page.
+    let res = raw_client()
+        .get(format!("{addr}/"))
+        .header("If-None-Match", old_etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+
+    std::fs::remove_file(&index).unwrap();
+    let res = reqwest::get(format!("{addr}/")).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.text().await.unwrap(), rebuilt);
 }
 
 #[tokio::test]
