@@ -186,6 +186,13 @@ impl Pages {
                 let page = Arc::new(page);
                 *self.current.write().unwrap_or_else(|e| e.into_inner()) = page.clone();
                 tracing::info!("dist/index.html changed: serving the new page");
+                // The new build's assets are compressed on the fly until
+                // their .br/.gz exist, as at start.
+                let dist = self.dist.clone();
+                tokio::task::spawn_blocking(move || match precompress(&dist) {
+                    Ok(n) => tracing::info!(files = n, "precompressed the new build"),
+                    Err(e) => tracing::warn!(error = %e, "cannot precompress the new build"),
+                });
                 page
             }
             Ok(Err(e)) => {

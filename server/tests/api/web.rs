@@ -300,10 +300,32 @@ async fn a_rebuilt_page_is_served_with_its_own_csp() {
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
 
+    // The new build's assets are precompressed in the background, as at start.
+    let fresh = dir
+        .path()
+        .join("dist/paylink-widget-fedcba9876543210_bg.wasm");
+    std::fs::write(&fresh, b"\0asm\x01\0\0\0 fresh build".repeat(200)).unwrap();
+    std::fs::write(&index, rebuilt.replace("paylink 2", "paylink 3")).unwrap();
+    assert_eq!(
+        reqwest::get(format!("{addr}/")).await.unwrap().status(),
+        StatusCode::OK
+    );
+    let br = dir
+        .path()
+        .join("dist/paylink-widget-fedcba9876543210_bg.wasm.br");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !br.exists() {
+        assert!(std::time::Instant::now() < deadline, "no {}", br.display());
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+
     std::fs::remove_file(&index).unwrap();
     let res = reqwest::get(format!("{addr}/")).await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    assert_eq!(res.text().await.unwrap(), rebuilt);
+    assert_eq!(
+        res.text().await.unwrap(),
+        rebuilt.replace("paylink 2", "paylink 3")
+    );
 }
 
 #[tokio::test]
