@@ -305,7 +305,8 @@ async fn a_rebuilt_page_is_served_with_its_own_csp() {
         .path()
         .join("dist/paylink-widget-fedcba9876543210_bg.wasm");
     std::fs::write(&fresh, b"\0asm\x01\0\0\0 fresh build".repeat(200)).unwrap();
-    std::fs::write(&index, rebuilt.replace("paylink 2", "paylink 3")).unwrap();
+    let rebuilt_again = rebuilt.replace("paylink 2", "paylink 3");
+    std::fs::write(&index, &rebuilt_again).unwrap();
     assert_eq!(
         reqwest::get(format!("{addr}/")).await.unwrap().status(),
         StatusCode::OK
@@ -322,10 +323,7 @@ async fn a_rebuilt_page_is_served_with_its_own_csp() {
     std::fs::remove_file(&index).unwrap();
     let res = reqwest::get(format!("{addr}/")).await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    assert_eq!(
-        res.text().await.unwrap(),
-        rebuilt.replace("paylink 2", "paylink 3")
-    );
+    assert_eq!(res.text().await.unwrap(), rebuilt_again);
 }
 
 #[tokio::test]
