@@ -13,8 +13,10 @@ export function readyProbe() {
   document.addEventListener("DOMContentLoaded", ready);
   // For the breakdown: when the wasm module's compile starts and ends, and when it is
   // instantiated (wasm-bindgen's loader then runs `main`, which renders). Which API compiled it
-  // tells whether the compile streamed (index.html compiles it with `compileStreaming` in a script
-  // of its own, then the glue instantiates the module).
+  // tells which path the page took: the page's inline wasm is compiled and instantiated
+  // synchronously (`new WebAssembly.Module`, `new WebAssembly.Instance`); a page that fetches the
+  // wasm file compiles it with `compileStreaming` (or `compile` when the host's content type is
+  // not `application/wasm`).
   // `start` (when given) is set at the call, each of `ends` when its promise settles; the first
   // call of any of these APIs sets each mark.
   const wrap = (api, start, ends) => {
@@ -28,6 +30,20 @@ export function readyProbe() {
       });
     };
   };
+  // The constructors, through a Proxy: `instanceof WebAssembly.Module` still holds.
+  const wrapNew = (api, start, end) => {
+    WebAssembly[api] = new Proxy(WebAssembly[api], {
+      construct(target, args, newTarget) {
+        window.__wasmApis = [...(window.__wasmApis ?? []), api];
+        if (start) window[start] ??= performance.now();
+        const made = Reflect.construct(target, args, newTarget);
+        window[end] ??= performance.now();
+        return made;
+      },
+    });
+  };
+  wrapNew("Module", "__compileStart", "__compiled");
+  wrapNew("Instance", null, "__wasmInstantiated");
   wrap("compileStreaming", "__compileStart", ["__compiled"]);
   wrap("compile", "__compileStart", ["__compiled"]);
   wrap("instantiateStreaming", "__compileStart", ["__compiled", "__wasmInstantiated"]);
@@ -55,9 +71,9 @@ export async function measure(browser, url, expectDocument) {
     if (exceptionDetails || typeof result.value !== "number") throw new Error(`${url}: no first render (${JSON.stringify(exceptionDetails ?? result)})`);
     const ms = result.value;
     // Where the widget's time goes (none of it for the static form): when the HTML (which carries the
-    // JS glue inline) and the .wasm finished downloading, when the wasm's compile started and ended,
-    // when it was instantiated; the rest, up to `ms`, is the Rust `main` building the form. A .wasm
-    // fetched twice means the preload was not reused.
+    // JS glue and, in release builds, the wasm inline) and any .wasm file finished downloading,
+    // when the wasm's compile started and ended, when it was instantiated; the rest, up to `ms`,
+    // is the Rust `main` building the form.
     const b = await page.evaluate(() => {
       const res = performance.getEntriesByType("resource");
       const end = (ext) => res.find((r) => r.name.endsWith(ext))?.responseEnd ?? null;

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, deflateRawSync, gunzipSync } from "node:zlib";
 import { launchBrowser, startPaylink, startStatic, withTimeout } from "./harness.mjs";
 
 const BIN = process.env.PAYLINK_BIN;
@@ -603,7 +603,9 @@ test("the token never appears: every request and response of the run, the pages'
   // The check must have looked at something: the widget's assets, the API calls and their bodies.
   const responses = traffic.filter((t) => t.kind === "response");
   const apiCalls = responses.filter((t) => new URL(t.url).pathname.startsWith("/api/"));
-  assert(responses.some((t) => /\.wasm$/.test(new URL(t.url).pathname) && t.body?.length > 0), "no .wasm response was recorded");
+  // paylink's page carries the wasm inline (a data block of the served index.html); the .wasm
+  // file, which only mount.js and the fallback fetch, is among dist/'s files below.
+  assert(responses.some((t) => t.body?.includes('id="paylink-wasm"')), "no response with the page's inline wasm was recorded");
   // The page's JS glue is inline in its HTML (the served index.html, not the DOM snapshots).
   assert(responses.some((t) => t.body?.includes("module_or_path")), "no response with the page's JS glue was recorded");
   // 204 No Content (the payer page's view count) has no body by definition.
@@ -1002,15 +1004,19 @@ test("static host: dist/ served from another origin finds its proxy in config.js
     await until(() => page.evaluate(() => window.__ready.length === 1), "paylink:ready on document");
   }));
 
-test("start-up: \"Carregando…\" until the widget mounts; when its wasm cannot load or is not valid, an alert says so and its reload link recovers; a wasm served with another type still starts", () =>
+test("start-up: the page carries its wasm inline and asks for no wasm file; an inline wasm that is broken ends in an alert whose reload link recovers", () =>
   withPage(async (s) => {
     const { page } = s;
+    const requested = [];
+    page.on("request", (r) => requested.push(new URL(r.url()).pathname));
     await page.goto(`${server.url}/`);
     await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
     assertEqual(await page.locator(".paylink-boot").count(), 0, "placeholders left once the widget is mounted");
-    // The page has no script file of its own (the glue is inline): the wasm is what can fail.
+    assertEqual(requested.filter((p) => p.endsWith(".wasm")), [], "wasm files requested by paylink's page");
+    // The page has no script file of its own (the glue is inline), and the data block is gone once read.
     const scripts = await page.evaluate(() => [...document.scripts].map((e) => e.src).filter(Boolean));
     assertEqual(scripts, [], "script files loaded by the page");
+    assertEqual(await page.evaluate(() => document.getElementById("paylink-wasm")), null, "the inline wasm's data block after start-up");
     // The widget translates itself: browsers are asked not to machine-translate the page.
     assertEqual(
       await page.evaluate(() => [document.documentElement.translate, document.querySelector(".paylink-widget").translate]),
@@ -1018,6 +1024,38 @@ test("start-up: \"Carregando…\" until the widget mounts; when its wasm cannot 
       "translate of <html> and of the widget's root",
     );
 
+    // A proxy or a cache that mangles the page: the inline wasm does not decode, inflate or compile.
+    const dataBlock = /(<script type="application\/x-paylink-wasm" id="paylink-wasm">)[^<]*(<\/script>)/;
+    for (const [what, text] of [
+      ["not base64", "not base64!"],
+      ["base64 of something that is not deflate", "AAAAAAAA"],
+      ["deflate of something that is not a wasm module", deflateRawSync(Buffer.from("not a wasm module")).toString("base64")],
+    ]) {
+      const url = `${server.url}/`;
+      await page.route(url, async (r) => {
+        const res = await r.fetch();
+        const html = await res.text();
+        assert(dataBlock.test(html), "the served page has no inline wasm to break");
+        const headers = Object.fromEntries(Object.entries(res.headers()).filter(([k]) => !["content-encoding", "content-length", "etag"].includes(k)));
+        await r.fulfill({ status: 200, headers, body: html.replace(dataBlock, (_, open, close) => open + text + close) });
+      });
+      await page.goto(url);
+      const alert = page.getByRole("alert");
+      await alert.waitFor({ timeout: WAIT });
+      const said = await alert.textContent();
+      assert(said.includes("Não foi possível carregar o paylink"), `${what}: the alert reads ${JSON.stringify(said)}`);
+      assertEqual(await page.locator('[name="fullName"]').count(), 0, `${what}: no form`);
+      await page.unroute(url);
+      await alert.getByRole("link", { name: "recarregue a página" }).click();
+      await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
+      assertEqual(await page.getByRole("alert").count(), 0, `${what} back: the alert is gone after the reload`);
+    }
+  }));
+
+test("start-up without the inline wasm (a browser that cannot inflate it): the page fetches the wasm file; \"Carregando…\" until it is in; when it cannot load or is not valid, an alert says so and its reload link recovers; served with another type it still starts", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    await page.addInitScript(() => delete window.DecompressionStream);
     const pattern = /_bg\.wasm$/;
     // On a slow network the placeholder's text shows, and the form replaces it once the wasm is in.
     await page.route(pattern, async (r) => {
