@@ -203,7 +203,9 @@ function classicGlue(code, url) {
   // main thread (a RangeError, older Chromium) gets the asynchronous one. Any failure, a sync
   // one included, ends in the page's alert. The data block is removed once read (its text is
   // ~150 KB of DOM).
-  const start = `const data = document.getElementById("paylink-wasm");
+  // In a block of its own: its names cannot clash with the minified glue's.
+  const start = `{
+const data = document.getElementById("paylink-wasm");
 new Promise((resolve) => {
   if (!data || typeof DecompressionStream !== "function") return resolve(${init}({ module_or_path: ${JSON.stringify(url)} }));
   const text = data.textContent;
@@ -236,6 +238,7 @@ new Promise((resolve) => {
     ${initSync}({ module });
   }));
 }).catch((e) => { window.paylinkFailed(); throw e; });
+}
 `;
   return `(()=>{${body}\n${start}})();\n`;
 }
