@@ -1004,6 +1004,21 @@ test("static host: dist/ served from another origin finds its proxy in config.js
     await until(() => page.evaluate(() => window.__ready.length === 1), "paylink:ready on document");
   }));
 
+/** paylink's page cannot start (`repair` undoes what broke it): an alert says so and there is no
+ * form; once repaired, the alert's reload link brings the form back. */
+async function expectAlertThenRecovery(page, what, repair) {
+  await page.goto(`${server.url}/`);
+  const alert = page.getByRole("alert");
+  await alert.waitFor({ timeout: WAIT });
+  const said = await alert.textContent();
+  assert(said.includes("Não foi possível carregar o paylink"), `${what}: the alert reads ${JSON.stringify(said)}`);
+  assertEqual(await page.locator('[name="fullName"]').count(), 0, `${what}: no form`);
+  await repair();
+  await alert.getByRole("link", { name: "recarregue a página" }).click();
+  await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
+  assertEqual(await page.getByRole("alert").count(), 0, `${what} back: the alert is gone after the reload`);
+}
+
 test("start-up: the page carries its wasm inline and asks for no wasm file; an inline wasm that is broken ends in an alert whose reload link recovers", () =>
   withPage(async (s) => {
     const { page } = s;
@@ -1039,16 +1054,7 @@ test("start-up: the page carries its wasm inline and asks for no wasm file; an i
         const headers = Object.fromEntries(Object.entries(res.headers()).filter(([k]) => !["content-encoding", "content-length", "etag"].includes(k)));
         await r.fulfill({ status: 200, headers, body: html.replace(dataBlock, (_, open, close) => open + text + close) });
       });
-      await page.goto(url);
-      const alert = page.getByRole("alert");
-      await alert.waitFor({ timeout: WAIT });
-      const said = await alert.textContent();
-      assert(said.includes("Não foi possível carregar o paylink"), `${what}: the alert reads ${JSON.stringify(said)}`);
-      assertEqual(await page.locator('[name="fullName"]').count(), 0, `${what}: no form`);
-      await page.unroute(url);
-      await alert.getByRole("link", { name: "recarregue a página" }).click();
-      await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
-      assertEqual(await page.getByRole("alert").count(), 0, `${what} back: the alert is gone after the reload`);
+      await expectAlertThenRecovery(page, what, () => page.unroute(url));
     }
   }));
 
@@ -1075,16 +1081,7 @@ test("start-up without the inline wasm (a browser that cannot inflate it): the p
       ["the wasm missing", (r) => r.fulfill({ status: 404, contentType: "text/plain", body: "not found" })],
     ]) {
       await page.route(pattern, answer);
-      await page.goto(`${server.url}/`);
-      const alert = page.getByRole("alert");
-      await alert.waitFor({ timeout: WAIT });
-      const text = await alert.textContent();
-      assert(text.includes("Não foi possível carregar o paylink"), `${what}: the alert reads ${JSON.stringify(text)}`);
-      assertEqual(await page.locator('[name="fullName"]').count(), 0, `${what}: no form`);
-      await page.unroute(pattern);
-      await alert.getByRole("link", { name: "recarregue a página" }).click();
-      await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
-      assertEqual(await page.getByRole("alert").count(), 0, `${what} back: the alert is gone after the reload`);
+      await expectAlertThenRecovery(page, what, () => page.unroute(pattern));
     }
 
     // A static host that serves the wasm with another type (which compileStreaming refuses):
