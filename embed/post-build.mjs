@@ -94,7 +94,7 @@ if (process.env.TRUNK_PROFILE === "release") {
 // inflates (`DecompressionStream`), compiles and instantiates. No request for the wasm, so none of
 // what one costs on the page's path: on this 2-core machine the preloaded wasm's response competed
 // with the page's commit and parse, and was handed to the page's `fetch()` only after the parse,
-// then compiled in tasks of its own. Inline, the first render came 5-7 ms sooner (A/B, two runs
+// then compiled in tasks of its own. Inline, the first render came 4.6-7.9 ms sooner (A/B, two runs
 // of 40, sides swapped; bench/README.md, "Eleventh session"); on a real network it also saves the
 // round trip the wasm's request took after the page's first bytes. Why deflate and not plain
 // base64: base64 moves repeated byte runs off their alignment, and the page's brotli then
