@@ -100,7 +100,7 @@ if (process.env.TRUNK_PROFILE === "release") {
 // base64: base64 moves repeated byte runs off their alignment, and the page's brotli then
 // compresses the wasm 31 % worse (124.5 KB, over the size budget); deflated, it is 110 KB on
 // the wire (brotli on the file would be 95 KB), and the page has 2.5 times less text to parse.
-// A browser without `DecompressionStream` or a debug build (no data block) fetches the wasm file,
+// A browser that cannot inflate raw deflate or a debug build (no data block) fetches the wasm file,
 // which stays in dist/ for that and for mount.js. The stylesheet is inline in <head> (its file
 // stays for mount.js too). When the widget cannot start (wasm not loaded or not valid, or a trap
 // while mounting), the placeholder turns into an alert with a reload link instead of a page that
@@ -206,12 +206,21 @@ function classicGlue(code, url) {
   // In a block of its own: its names cannot clash with the minified glue's.
   const start = `{
 const data = document.getElementById("paylink-wasm");
+// "deflate-raw" came to DecompressionStream after "deflate" (Chromium 103, Firefox 113, Safari
+// 16.4); a browser without it fetches the file.
+const inflater = () => {
+  try {
+    return new DecompressionStream("deflate-raw");
+  } catch {
+    return null;
+  }
+};
 new Promise((resolve) => {
-  if (!data || typeof DecompressionStream !== "function") return resolve(${init}({ module_or_path: ${JSON.stringify(url)} }));
+  const inflate = data && typeof DecompressionStream === "function" ? inflater() : null;
+  if (!inflate) return resolve(${init}({ module_or_path: ${JSON.stringify(url)} }));
   const text = data.textContent;
   data.remove();
   const deflated = typeof Uint8Array.fromBase64 === "function" ? Uint8Array.fromBase64(text) : Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-  const inflate = new DecompressionStream("deflate-raw");
   const w = inflate.writable.getWriter();
   // A bad stream fails the read below; these two would only repeat it, unhandled.
   w.write(deflated).catch(() => {});

@@ -1032,6 +1032,15 @@ test("start-up: the page carries its wasm inline and asks for no wasm file; an i
     const scripts = await page.evaluate(() => [...document.scripts].map((e) => e.src).filter(Boolean));
     assertEqual(scripts, [], "script files loaded by the page");
     assertEqual(await page.evaluate(() => document.getElementById("paylink-wasm")), null, "the inline wasm's data block after start-up");
+    // Browsers before Uint8Array.fromBase64 (Chromium 140) decode the base64 with atob.
+    {
+      const older = await page.context().newPage();
+      await older.addInitScript(() => delete Uint8Array.fromBase64);
+      await older.goto(`${server.url}/`);
+      await older.locator('[name="fullName"]').waitFor({ timeout: WAIT });
+      assertEqual(await older.evaluate(() => [typeof Uint8Array.fromBase64, document.getElementById("paylink-wasm")]), ["undefined", null], "fromBase64 and the data block, without fromBase64");
+      await older.close();
+    }
     // The widget translates itself: browsers are asked not to machine-translate the page.
     assertEqual(
       await page.evaluate(() => [document.documentElement.translate, document.querySelector(".paylink-widget").translate]),
@@ -1058,10 +1067,18 @@ test("start-up: the page carries its wasm inline and asks for no wasm file; an i
     }
   }));
 
-test("start-up without the inline wasm (a browser that cannot inflate it): the page fetches the wasm file; \"Carregando…\" until it is in; when it cannot load or is not valid, an alert says so and its reload link recovers; served with another type it still starts", () =>
+test("start-up without the inline wasm (a browser whose DecompressionStream has no deflate-raw): the page fetches the wasm file; \"Carregando…\" until it is in; when it cannot load or is not valid, an alert says so and its reload link recovers; served with another type it still starts", () =>
   withPage(async (s) => {
     const { page } = s;
-    await page.addInitScript(() => delete window.DecompressionStream);
+    // As in Chromium 80-102: DecompressionStream without "deflate-raw". (A browser without
+    // DecompressionStream at all takes the same branch.)
+    await page.addInitScript(() => {
+      const Native = window.DecompressionStream;
+      window.DecompressionStream = function DecompressionStream(format) {
+        if (format === "deflate-raw") throw new TypeError(`Unsupported compression format: '${format}'`);
+        return new Native(format);
+      };
+    });
     const pattern = /_bg\.wasm$/;
     // On a slow network the placeholder's text shows, and the form replaces it once the wasm is in.
     await page.route(pattern, async (r) => {
