@@ -1,10 +1,10 @@
 // Prints a size table for the .wasm, .js, .css, .html and .json files under a directory, then
 // what a browser downloads for each way the widget is shown, against the brotli budget.
-// A release build ships the wasm and the JS glue in two forms: inline in index.html (paylink's
-// own page, which has them in its HTML: no request for either) and as files (a merchant's page
-// that mounts the widget with mount.js, and browsers that cannot inflate the inline copy). No
-// page load takes both, so the budget applies to each page load, and the sum of all files is
-// printed only for reference.
+// A release build ships the wasm, the JS glue and the stylesheet in two forms: inline in
+// index.html (paylink's own page, which has them in its HTML: no request for any) and as files
+// (a merchant's page that mounts the widget with mount.js, and browsers that cannot inflate the
+// inline copy). No page load takes both, so the budget applies to each page load, and the sum
+// of all files is printed only for reference.
 // Usage: node sizes.mjs <dir> <brotli budget in bytes>
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
