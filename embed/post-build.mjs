@@ -43,8 +43,9 @@ const css = one(/^main-[0-9a-f]+\.css$/, "stylesheet");
 const indexPath = join(dir, "index.html");
 let index = readFileSync(indexPath, "utf8");
 
-// Release builds only: a debug build keeps readable glue.
-if (process.env.TRUNK_PROFILE === "release") {
+// A debug build keeps readable glue and fetches its (large) wasm instead of carrying it inline.
+const release = process.env.TRUNK_PROFILE === "release";
+if (release) {
   const sri = (bytes) => "sha384-" + createHash("sha384").update(bytes).digest("base64");
   const jsPath = join(dir, js);
   const wasmPath = join(dir, wasm);
@@ -157,11 +158,10 @@ window.paylinkFailed = () => {
   // the glue's functions with the script, during the parse; otherwise each is compiled on its
   // first call, inside the wasm's `main`: 1.6 ms less `main` (performance marks in the Rust
   // code, 15 runs each).
-  const data =
-    process.env.TRUNK_PROFILE === "release"
-      ? `<script type="application/x-paylink-wasm" id="paylink-wasm">${await inlineWasm(readFileSync(join(dir, wasm)))}</script>
+  const data = release
+    ? `<script type="application/x-paylink-wasm" id="paylink-wasm">${await inlineWasm(readFileSync(join(dir, wasm)))}</script>
     `
-      : "";
+    : "";
   const bodyEnd = index.split("</body>");
   if (bodyEnd.length !== 2) throw new Error("index.html: expected one </body>; update embed/post-build.mjs");
   index = `${bodyEnd[0]}  ${data}<script>//# allFunctionsCalledOnLoad
