@@ -548,6 +548,15 @@ mod tests {
         std::fs::write(&page, &html).unwrap();
         let br = super::sibling(&page, "br");
         let unbrotli = |b: &[u8]| String::from_utf8(super::unbrotli(b).unwrap()).unwrap();
+        let page_br = || {
+            super::compressed(
+                &page,
+                "br",
+                html.as_bytes(),
+                super::brotli_bytes,
+                super::unbrotli,
+            )
+        };
 
         // Written by precompress (here at another quality, so its bytes are told apart).
         let quick = |data: &[u8]| {
@@ -559,14 +568,7 @@ mod tests {
             brotli::BrotliCompress(&mut &data[..], &mut out, &params).map(|_| out)
         };
         std::fs::write(&br, quick(html.as_bytes()).unwrap()).unwrap();
-        let got = super::compressed(
-            &page,
-            "br",
-            html.as_bytes(),
-            super::brotli_bytes,
-            super::unbrotli,
-        )
-        .unwrap();
+        let got = page_br().unwrap();
         assert_eq!(
             got,
             std::fs::read(&br).unwrap(),
@@ -575,14 +577,7 @@ mod tests {
 
         // A file left from another page is not served: compressed again, and replaced.
         std::fs::write(&br, quick(b"<p>an older build</p>").unwrap()).unwrap();
-        let got = super::compressed(
-            &page,
-            "br",
-            html.as_bytes(),
-            super::brotli_bytes,
-            super::unbrotli,
-        )
-        .unwrap();
+        let got = page_br().unwrap();
         assert_eq!(unbrotli(&got), html);
         assert_eq!(
             unbrotli(&std::fs::read(&br).unwrap()),
