@@ -101,10 +101,66 @@ pub fn document_json() -> &'static str {
         let mut doc =
             serde_json::to_value(ApiDoc::openapi()).expect("an OpenAPI document serialises");
         camel_case_links(&mut doc);
+        invoice_type_rules(&mut doc);
         let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value serialises");
         text.push('\n');
         text
     })
+}
+
+/// The rules of `InvoiceRequest` that depend on `invoiceType` (the model's
+/// `InvoiceRequest::check`), as JSON Schema conditionals the derive cannot
+/// write: which fields apply to which type, `installmentCount` per type, and
+/// `price` unless `priceByCustomer`. An absent, null or blank field counts as
+/// absent there, so "must not be given" is written as [`blank`]. What JSON
+/// Schema cannot say (the customer exists, each installment is at least
+/// R$ 5,00, `endDate` after `dueDate`, check digits) stays a keyed 422.
+fn invoice_type_rules(doc: &mut Value) {
+    use serde_json::json;
+    let of_type = |types: &[&str]| json!({"required": ["invoiceType"], "properties": {"invoiceType": {"enum": types}}});
+    let blank = json!({"anyOf": [{"type": "null"}, {"type": "string", "pattern": "^\\s*$"}]});
+    let not_chosen_by_payer = json!({"enum": [false, null]});
+    let rules = json!([
+        {
+            "if": of_type(&["RECURRING", "SUBSCRIPTION"]),
+            "then": {
+                "required": ["frequency"],
+                "properties": {
+                    "frequency": {"$ref": "#/components/schemas/Frequency"},
+                    "installmentCount": {"const": 1},
+                    "priceByCustomer": not_chosen_by_payer,
+                }
+            },
+            "else": {"properties": {"frequency": blank, "endDate": blank}}
+        },
+        {
+            "if": of_type(&["RECURRING"]),
+            "then": {"anyOf": [
+                {"required": ["endDate"], "properties": {"endDate": {"type": "string", "pattern": "\\S"}}},
+                {"required": ["endInstallment"], "properties": {"endInstallment": {"type": "integer"}}}
+            ]},
+            "else": {"properties": {"endInstallment": {"type": "null"}}}
+        },
+        {
+            "if": of_type(&["SUBSCRIPTION"]),
+            "else": {"properties": {"endSubscription": blank}}
+        },
+        {
+            "if": of_type(&["INSTALLMENT"]),
+            "then": {"properties": {
+                "installmentCount": {"minimum": 2},
+                "priceByCustomer": not_chosen_by_payer
+            }},
+            "else": {"properties": {"installmentCount": {"const": 1}}}
+        },
+        {
+            "if": {"required": ["priceByCustomer"], "properties": {"priceByCustomer": {"const": true}}},
+            "else": {"required": ["price"], "properties": {"price": {"type": "number"}}}
+        }
+    ]);
+    if let Some(schema) = doc.pointer_mut("/components/schemas/InvoiceRequest") {
+        schema["allOf"] = rules;
+    }
 }
 
 /// utoipa 5 writes the fields of a Link Object in snake case (`operation_id`,

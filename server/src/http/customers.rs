@@ -43,7 +43,7 @@ pub fn router() -> Router<AppState> {
          headers(("WWW-Authenticate" = String))),
         (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
-        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages.", body = ErrorEnvelope),
+        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages (rules the schema cannot state, such as CPF/CNPJ check digits, answer here too). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
     )
 )]
 async fn customers_create(
