@@ -53,7 +53,11 @@ pub struct CustomerRequest {
     #[cfg_attr(feature = "openapi", schema(max_length = 1000))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observations: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_object"
+    )]
     pub address: Option<AddressRequest>,
 }
 

@@ -104,11 +104,19 @@ pub struct InvoiceRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_subscription: Option<String>,
     #[cfg_attr(feature = "openapi", schema(max_items = 20))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_objects"
+    )]
     pub notifications: Option<Vec<NotificationRequest>>,
     /// They take priority over the application's webhooks.
     #[cfg_attr(feature = "openapi", schema(max_items = 20))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_objects"
+    )]
     pub webhooks: Option<Vec<WebhookRequest>>,
     /// http(s) URL the payer is sent to after paying.
     #[cfg_attr(feature = "openapi", schema(format = "uri"))]

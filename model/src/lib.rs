@@ -16,6 +16,7 @@ pub mod money;
 pub mod payer;
 pub mod pix;
 pub mod plan;
+mod wire;
 
 pub use customer::*;
 pub use date::Date;
