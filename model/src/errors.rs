@@ -20,6 +20,8 @@ pub enum Msg {
     DocumentLength,
     Email,
     Phone,
+    /// A Brazilian phone whose area code is not in ANATEL's plan.
+    PhoneDdd,
     Uf,
     Cep,
     Uuid,
@@ -93,8 +95,13 @@ impl Msg {
             Email => t(pt, "E-mail inválido.", "Invalid e-mail address."),
             Phone => t(
                 pt,
-                "Telefone inválido: inclua o código do país e o DDD, como +55 (11) 98765-4321.",
-                "Invalid phone: include the country and area codes, like +55 (11) 98765-4321.",
+                "Telefone inválido: informe DDD e número, como (11) 98765-4321; números estrangeiros começam com +.",
+                "Invalid phone: enter the area code and number, like (11) 98765-4321; foreign numbers start with +.",
+            ),
+            PhoneDdd => t(
+                pt,
+                "DDD inexistente: confira o código de área.",
+                "No such area code (DDD) in Brazil: check it.",
             ),
             Uf => t(
                 pt,
