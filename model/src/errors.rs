@@ -26,6 +26,10 @@ pub enum Msg {
     Cep,
     Uuid,
     IsoDate,
+    /// A date typed in a form: the format depends on the form's language.
+    DateInput,
+    /// A new charge's due date before today (in Brasília).
+    DateInPast,
     OneOf(&'static [&'static str]),
     AtLeastOne,
     Duplicate,
@@ -122,6 +126,16 @@ impl Msg {
                 pt,
                 "Data inválida (use AAAA-MM-DD).",
                 "Invalid date (use YYYY-MM-DD).",
+            ),
+            DateInput => t(
+                pt,
+                "Data inválida: use dd/mm/aaaa.",
+                "Invalid date: use yyyy-mm-dd.",
+            ),
+            DateInPast => t(
+                pt,
+                "A data não pode ser anterior a hoje.",
+                "The date cannot be before today.",
             ),
             OneOf(allowed) => {
                 if pt {
