@@ -5,6 +5,7 @@
 
 pub mod boleto;
 pub mod br;
+pub mod charges;
 pub mod customer;
 pub mod date;
 pub mod enums;
@@ -17,6 +18,7 @@ pub mod payer;
 pub mod pix;
 pub mod plan;
 
+pub use charges::{amount_due, AmountDue, ChargeTerms, Discount, Fine, Interest};
 pub use customer::*;
 pub use date::Date;
 pub use enums::*;
