@@ -82,34 +82,78 @@ pub fn check_uf(input: &str) -> Result<String, Msg> {
     UFS.contains(&s.as_str()).then_some(s).ok_or(Msg::Uf)
 }
 
-/// Phone with country and area code. Stored as digits only (`5511987654321`).
-/// Brazilian numbers (+55) have a 2-digit DDD (11–99) and 8 or 9 digits;
-/// other countries are accepted as E.164 (up to 15 digits).
+/// The DDDs (area codes) in ANATEL's numbering plan: 67 codes, 11 to 99.
+/// A code not on this list (`10`, `20`, `23`, `25`, `26`, `29`, `30`, `36`,
+/// `39`, `40`, `50`, `52`, `56`–`60`, `70`, `72`, `76`, `78`, `80`, `90`) is a typo.
+pub const DDDS: [u8; 67] = [
+    11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 24, 27, 28, 31, 32, 33, 34, 35, 37, 38, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 51, 53, 54, 55, 61, 62, 63, 64, 65, 66, 67, 68, 69, 71, 73, 74, 75, 77,
+    79, 81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99,
+];
+
+pub fn ddd_is_valid(ddd: u8) -> bool {
+    DDDS.contains(&ddd)
+}
+
+/// A Brazilian number without country code: DDD + 8-digit landline (first
+/// digit 2–5) or DDD + 9-digit mobile (first digit 9), per ANATEL's plan.
+fn check_national(national: &str) -> Result<(), Msg> {
+    let b = national.as_bytes();
+    if !(b.len() == 10 || b.len() == 11) {
+        return Err(Msg::Phone);
+    }
+    if !ddd_is_valid((b[0] - b'0') * 10 + (b[1] - b'0')) {
+        return Err(Msg::PhoneDdd);
+    }
+    let first = b[2];
+    let ok = if b.len() == 11 {
+        first == b'9'
+    } else {
+        (b'2'..=b'5').contains(&first)
+    };
+    ok.then_some(()).ok_or(Msg::Phone)
+}
+
+/// A phone as people type it, normalised to E.164 with its `+`
+/// (`+5511987654321`), the form stored and answered.
+///
+/// - Without `+`, it is Brazilian, as Brazilians write it: DDD and number,
+///   10 or 11 digits (`11987654321`, `(11) 98765-4321`), optionally with the
+///   trunk `0` (`011 98765-4321`). The DDD must be one of ANATEL's; an
+///   11-digit number is a mobile and starts with 9, a 10-digit one is a
+///   landline starting with 2–5. Bare digits with the country code
+///   (`5511987654321`, what older clients send) are read the same way.
+/// - With `+`, it is international E.164: a country code not starting with 0
+///   and 8 to 15 digits in all. `+55` gets the Brazilian rule above, and
+///   `+1` (North America) needs area code `[2-9][0-8]x` and exchange `[2-9]xx`.
 pub fn check_phone(input: &str) -> Result<String, Msg> {
+    let international = input.trim_start().starts_with('+');
     let s = strip_formatting(input);
-    if !s.bytes().all(|c| c.is_ascii_digit()) || !(11..=15).contains(&s.len()) {
+    if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(Msg::Phone);
+    }
+    if !international {
+        let national = match s.len() {
+            11 | 12 if s.starts_with('0') => &s[1..],
+            12 | 13 if s.starts_with("55") => &s[2..],
+            _ => s.as_str(),
+        };
+        check_national(national)?;
+        return Ok(format!("+55{national}"));
+    }
+    if !(8..=15).contains(&s.len()) || s.starts_with('0') {
         return Err(Msg::Phone);
     }
     if let Some(national) = s.strip_prefix("55") {
-        let ddd_ok = national.as_bytes()[0] != b'0' && national.as_bytes()[1] != b'0';
-        if !(national.len() == 10 || national.len() == 11) || !ddd_ok {
-            return Err(Msg::Phone);
-        }
-        if national.len() == 11 && national.as_bytes()[2] != b'9' {
-            return Err(Msg::Phone); // 9-digit numbers are mobiles and start with 9
-        }
-    } else if s.starts_with('0') {
-        return Err(Msg::Phone);
+        check_national(national)?;
     } else if let Some(nanp) = s.strip_prefix('1') {
-        // Country code 1 (North America): area code [2-9][0-8]x, exchange
-        // [2-9]xx, 10 digits. This also rejects a Brazilian mobile typed
-        // without +55 (`(11) 98765-4321`), which would otherwise pass as +1.
+        // Country code 1 (North America): area code [2-9][0-8]x, exchange [2-9]xx, 10 digits.
         let b = nanp.as_bytes();
         if b.len() != 10 || b[0] < b'2' || b[1] == b'9' || b[3] < b'2' {
             return Err(Msg::Phone);
         }
     }
-    Ok(s)
+    Ok(format!("+{s}"))
 }
 
 pub fn email_is_valid(s: &str) -> bool {
@@ -321,17 +365,54 @@ pub fn mask_cep(input: &str) -> String {
     apply_mask(&digits, "00000-000")
 }
 
-/// `+55 (11) 98765-4321` (or `+55 (11) 3456-7890` for 8-digit numbers).
+/// The phone as typed, masked: Brazilian input (no `+`) shows
+/// `(11) 98765-4321` or `(11) 3456-7890`, dropping a trunk `0`; input
+/// starting with `+` stays international, `+55 (11) 98765-4321` for Brazil
+/// and `+` with the digits for other countries (their groupings vary).
 pub fn mask_phone(input: &str) -> String {
-    let digits: Vec<char> = input
-        .chars()
-        .filter(char::is_ascii_digit)
-        .take(13)
-        .collect();
-    if digits.len() == 12 {
-        apply_mask(&digits, "+00 (00) 0000-0000")
+    let international = input.trim_start().starts_with('+');
+    let all: Vec<char> = input.chars().filter(char::is_ascii_digit).collect();
+    if international {
+        if all.starts_with(&['5', '5']) {
+            let national = &all[2..all.len().min(13)];
+            return format!("+55{}", mask_national(national, " "));
+        }
+        return format!("+{}", all.iter().take(15).collect::<String>());
+    }
+    // Bare digits with the country code, as stored by older versions.
+    if all.len() >= 12 && all.starts_with(&['5', '5']) {
+        return format!("+55{}", mask_national(&all[2..all.len().min(13)], " "));
+    }
+    let national = match all.as_slice() {
+        ['0'] => return "0".into(),
+        ['0', rest @ ..] => rest,
+        rest => rest,
+    };
+    mask_national(&national[..national.len().min(11)], "")
+}
+
+/// `(11) 98765-4321` for 11 digits, `(11) 3456-7890` up to 10, each part
+/// appearing as it is typed; `lead` goes before the parenthesis.
+fn mask_national(digits: &[char], lead: &str) -> String {
+    if digits.is_empty() {
+        return String::new();
+    }
+    let body = if digits.len() == 11 {
+        apply_mask(digits, "(00) 00000-0000")
     } else {
-        apply_mask(&digits, "+00 (00) 00000-0000")
+        apply_mask(digits, "(00) 0000-0000")
+    };
+    format!("{lead}{body}")
+}
+
+/// The phone to send from a masked field: digits, with the leading `+` kept
+/// when there was one (it tells a foreign number from a Brazilian one).
+pub fn phone_for_request(input: &str) -> String {
+    let d = digits(input);
+    if input.trim_start().starts_with('+') {
+        format!("+{d}")
+    } else {
+        d
     }
 }
 

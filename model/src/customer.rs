@@ -45,8 +45,9 @@ pub struct CustomerRequest {
     #[cfg_attr(feature = "openapi", schema(format = "email"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// With country and area codes; stored as digits.
-    #[cfg_attr(feature = "openapi", schema(example = "+55 (11) 98765-4321"))]
+    /// Brazilian as people write it, DDD and number (`(11) 98765-4321`, `11987654321`);
+    /// foreign numbers start with `+`. Stored and answered in E.164 (`+5511987654321`).
+    #[cfg_attr(feature = "openapi", schema(example = "(11) 98765-4321"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
     /// Internal notes.
@@ -92,7 +93,7 @@ pub struct AddressRequest {
 }
 
 /// A customer request that passed every rule, normalised for storage:
-/// trimmed, blanks dropped, document/CEP/phone reduced to their bare form, UF upper-case.
+/// trimmed, blanks dropped, document and CEP reduced to their bare form, phone in E.164, UF upper-case.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NewCustomer {
     pub full_name: String,

@@ -20,10 +20,16 @@ pub enum Msg {
     DocumentLength,
     Email,
     Phone,
+    /// A Brazilian phone whose area code is not in ANATEL's plan.
+    PhoneDdd,
     Uf,
     Cep,
     Uuid,
     IsoDate,
+    /// A date typed in a form: the format depends on the form's language.
+    DateInput,
+    /// A new charge's due date before today (in Brasília).
+    DateInPast,
     OneOf(&'static [&'static str]),
     AtLeastOne,
     Duplicate,
@@ -49,6 +55,14 @@ pub enum Msg {
     CustomerNotFromLink,
     /// The JSON value has the wrong type; the text names what was expected.
     WrongType(&'static str),
+    /// A value that must be more than zero.
+    Positive,
+    /// A percentage above its ceiling, in hundredths of a percent.
+    PercentMax(i64),
+    /// A fine above 2 % on a consumer (CPF): CDC art. 52 §1.
+    FineAboveCdc,
+    DiscountNotBelowAmount,
+    DiscountAfterDue,
 }
 
 /// Minimum days for `notifications[].period`.
@@ -93,8 +107,13 @@ impl Msg {
             Email => t(pt, "E-mail inválido.", "Invalid e-mail address."),
             Phone => t(
                 pt,
-                "Telefone inválido: inclua o código do país e o DDD, como +55 (11) 98765-4321.",
-                "Invalid phone: include the country and area codes, like +55 (11) 98765-4321.",
+                "Telefone inválido: informe DDD e número, como (11) 98765-4321; números estrangeiros começam com +.",
+                "Invalid phone: enter the area code and number, like (11) 98765-4321; foreign numbers start with +.",
+            ),
+            PhoneDdd => t(
+                pt,
+                "DDD inexistente: confira o código de área.",
+                "No such area code (DDD) in Brazil: check it.",
             ),
             Uf => t(
                 pt,
@@ -115,6 +134,16 @@ impl Msg {
                 pt,
                 "Data inválida (use AAAA-MM-DD).",
                 "Invalid date (use YYYY-MM-DD).",
+            ),
+            DateInput => t(
+                pt,
+                "Data inválida: use dd/mm/aaaa.",
+                "Invalid date: use yyyy-mm-dd.",
+            ),
+            DateInPast => t(
+                pt,
+                "A data não pode ser anterior a hoje.",
+                "The date cannot be before today.",
             ),
             OneOf(allowed) => {
                 if pt {
@@ -218,6 +247,36 @@ impl Msg {
                 pt,
                 "Cliente não cadastrado por este link de pagamento.",
                 "This customer was not registered through this payment link.",
+            ),
+            Positive => t(
+                pt,
+                "O valor deve ser maior que zero.",
+                "The value must be more than zero.",
+            ),
+            PercentMax(bp) => {
+                let (whole, frac) = (bp / 100, bp % 100);
+                if pt {
+                    let n = if frac == 0 { format!("{whole}") } else { format!("{whole},{frac:02}") };
+                    format!("O máximo é {n} %.")
+                } else {
+                    let n = if frac == 0 { format!("{whole}") } else { format!("{whole}.{frac:02}") };
+                    format!("The maximum is {n} %.")
+                }
+            }
+            FineAboveCdc => t(
+                pt,
+                "Para pagador com CPF, a multa não pode passar de 2 % (Código de Defesa do Consumidor, art. 52 §1º).",
+                "For a payer with a CPF the fine cannot exceed 2 % (Consumer Protection Code, art. 52 §1).",
+            ),
+            DiscountNotBelowAmount => t(
+                pt,
+                "O desconto deve ser menor que o valor da cobrança.",
+                "The discount must be less than the amount charged.",
+            ),
+            DiscountAfterDue => t(
+                pt,
+                "O prazo do desconto não pode ser depois do vencimento.",
+                "The discount deadline cannot be after the due date.",
             ),
             WrongType(expected) => {
                 if pt {

@@ -5,6 +5,7 @@
 
 pub mod boleto;
 pub mod br;
+pub mod charges;
 pub mod customer;
 pub mod date;
 pub mod enums;
@@ -18,6 +19,7 @@ pub mod pix;
 pub mod plan;
 mod wire;
 
+pub use charges::{amount_due, AmountDue, ChargeTerms, Discount, Fine, Interest};
 pub use customer::*;
 pub use date::Date;
 pub use enums::*;

@@ -210,7 +210,7 @@ fn a_complete_customer_is_normalised_for_storage() {
     assert_eq!(c.full_name, "Ana Maria Souza");
     assert_eq!(c.document.as_deref(), Some("52998224725"));
     assert_eq!(c.email.as_deref(), Some("ana.souza@example.com.br"));
-    assert_eq!(c.phone.as_deref(), Some("5511987654321"));
+    assert_eq!(c.phone.as_deref(), Some("+5511987654321"));
     let a = c.address.unwrap();
     assert_eq!(a.state.as_deref(), Some("SP"));
     assert_eq!(a.zipcode.as_deref(), Some("01310100"));
@@ -463,39 +463,74 @@ fn email_must_be_a_plausible_address() {
 }
 
 #[test]
-fn phone_needs_country_and_area_code_and_is_stored_as_digits() {
+fn phone_is_brazilian_without_plus_and_stored_in_e164() {
     for (input, stored, why) in [
-        ("+55 (11) 98765-4321", "5511987654321", "mobile, masked"),
-        ("5511987654321", "5511987654321", "mobile, bare"),
-        ("+55 11 98765 4321", "5511987654321", "spaces only"),
+        ("11987654321", "+5511987654321", "mobile, bare"),
+        ("(11) 98765-4321", "+5511987654321", "mobile, masked"),
+        ("011 98765-4321", "+5511987654321", "with the trunk 0"),
+        ("11 98765 4321", "+5511987654321", "spaces only"),
+        ("(11) 3456-7890", "+551134567890", "landline with 8 digits"),
+        ("1134567890", "+551134567890", "landline, bare"),
+        ("01134567890", "+551134567890", "landline with the trunk 0"),
+        ("(21) 2345-6789", "+552123456789", "landline in Rio"),
+        ("(19) 98765-4321", "+5519987654321", "another São Paulo DDD"),
+        ("(12) 99876-5432", "+5512998765432", "DDD 12"),
+        ("(99) 99999-9999", "+5599999999999", "highest DDD"),
         (
-            "+55 (11) 3456-7890",
-            "551134567890",
-            "landline with 8 digits",
+            "(55) 99999-9999",
+            "+5555999999999",
+            "DDD 55 (RS), not a country code",
         ),
-        ("+55 (21) 2345-6789", "552123456789", "landline in Rio"),
-        ("+55 (99) 99999-9999", "5599999999999", "highest DDD"),
-        ("+1 (212) 555-1234", "12125551234", "United States"),
-        ("+1 (416) 555-0199", "14165550199", "Canada"),
-        ("+44 20 7946 0958", "442079460958", "United Kingdom"),
-        ("+351 912 345 678", "351912345678", "Portugal"),
+        ("+55 (11) 98765-4321", "+5511987654321", "with +55, masked"),
+        ("+5511987654321", "+5511987654321", "E.164 already"),
+        ("+55 11 3456 7890", "+551134567890", "+55 landline"),
+        (
+            "5511987654321",
+            "+5511987654321",
+            "digits with country code (older clients)",
+        ),
+        (
+            "551134567890",
+            "+551134567890",
+            "landline digits with country code",
+        ),
+        ("+1 (212) 555-1234", "+12125551234", "United States"),
+        ("+1 (416) 555-0199", "+14165550199", "Canada"),
+        ("+44 20 7946 0958", "+442079460958", "United Kingdom"),
+        ("+351 912 345 678", "+351912345678", "Portugal"),
+        ("+354 551 2345", "+3545512345", "Iceland, 7-digit numbers"),
     ] {
         let req = with_phone(input);
         assert_customer_errors(&req, &[], why);
         assert_eq!(req.check().unwrap().phone.as_deref(), Some(stored), "{why}");
+        assert_eq!(
+            br::check_phone(stored).as_deref(),
+            Ok(stored),
+            "{why}: stored form re-checks"
+        );
     }
     for (input, why) in [
-        ("(11) 98765-4321", "mobile without country code"),
-        ("(11) 3456-7890", "landline without country code"),
+        ("98765-4321", "no area code"),
+        ("987654321", "9 digits"),
+        ("(10) 98765-4321", "DDD 10 does not exist"),
+        ("(20) 3456-7890", "DDD 20 does not exist"),
+        ("(23) 98765-4321", "DDD 23 does not exist"),
+        ("(01) 98765-4321", "DDD starting with 0"),
+        ("(11) 88765-4321", "11 digits not starting with 9"),
         (
-            "11 98765-4321",
-            "mobile without country code, no parentheses",
+            "(11) 8765-4321",
+            "8-digit number starting with 8 (old mobile form)",
         ),
-        (
-            "(19) 98765-4321",
-            "another São Paulo DDD without country code",
-        ),
-        ("(12) 99876-5432", "DDD 12 without country code"),
+        ("(11) 1234-5678", "8-digit number starting with 1"),
+        ("(11) 98765-43210", "12 digits"),
+        ("(11) 9876A-4321", "a letter"),
+        ("onze 98765-4321", "letters"),
+        ("(11) 98765_4321", "an underscore"),
+        ("+55 98765-4321", "+55 without area code"),
+        ("+55 (11) 98765-432", "+55 one digit short"),
+        ("+55 (11) 98765-43210", "+55 one digit long"),
+        ("+55 (10) 98765-4321", "+55 with a DDD that does not exist"),
+        ("+55 (11) 88765-4321", "+55 mobile not starting with 9"),
         (
             "+1 (123) 456-7890",
             "North American area code starting with 1",
@@ -505,22 +540,31 @@ fn phone_needs_country_and_area_code_and_is_stored_as_digits() {
             "North American exchange starting with 1",
         ),
         ("+1 (212) 555-123", "North American number one digit short"),
-        ("98765-4321", "neither country nor area code"),
-        ("+55 98765-4321", "no area code"),
-        ("+55 (01) 98765-4321", "DDD starting with 0"),
-        ("+55 (10) 98765-4321", "DDD ending with 0"),
-        ("+55 (00) 3456-7890", "DDD 00"),
-        ("+55 (11) 88765-4321", "9-digit number not starting with 9"),
-        ("+55 (11) 8765-432", "7-digit number"),
-        ("+55 (11) 98765-43210", "10-digit number"),
-        ("+55 (11) 9876A-4321", "a letter"),
-        ("+55 (11) 98765_4321", "an underscore"),
-        ("0055 11 98765-4321", "international prefix 00 instead of +"),
+        ("+0 123 4567", "country code 0"),
+        ("+123456", "too short for E.164"),
         ("+1234567890123456", "longer than E.164's 15 digits"),
+        ("0055 11 98765-4321", "international prefix 00 instead of +"),
+        ("+", "a lone plus"),
     ] {
         let req = with_phone(input);
         assert_customer_errors(&req, &["phone"], why);
     }
+}
+
+#[test]
+fn a_phone_with_a_bad_ddd_says_so() {
+    assert_eq!(br::check_phone("(10) 98765-4321"), Err(Msg::PhoneDdd));
+    assert_eq!(br::check_phone("+55 (26) 3456-7890"), Err(Msg::PhoneDdd));
+    assert_eq!(br::check_phone("(11) 8765-4321"), Err(Msg::Phone));
+    let errors = bilingual(
+        |lang| with_phone("(10) 98765-4321").validate(lang),
+        "bad DDD",
+    );
+    assert!(errors["phone"][0].contains("DDD"), "{errors:?}");
+    let errors = bilingual(|lang| with_phone("98765-4321").validate(lang), "no DDD");
+    assert!(errors["phone"][0].contains("(11) 98765-4321"), "{errors:?}");
+    assert_eq!(br::DDDS.len(), 67);
+    assert!(br::DDDS.windows(2).all(|w| w[0] < w[1]));
 }
 
 #[test]
@@ -688,7 +732,7 @@ fn every_broken_customer_rule_is_reported_at_once() {
         full_name: s("Al"),
         document: s("529.982.247-26"),
         email: s("ana@"),
-        phone: s("(11) 3456-7890"),
+        phone: s("(10) 3456-7890"),
         address: Some(AddressRequest {
             state: s("XX"),
             zipcode: s("0131010"),
@@ -1970,44 +2014,56 @@ fn mask_cep_types_progressively() {
 fn mask_phone_types_progressively() {
     for (typed, shown, why) in [
         ("", "", "nothing"),
-        ("5", "+5", "plus before the first digit"),
-        ("55", "+55", "country code"),
-        ("551", "+55 (1", "area code opens"),
-        ("5511", "+55 (11", "area code"),
-        ("55119", "+55 (11) 9", "number starts"),
-        ("551198765", "+55 (11) 98765", "five digits"),
-        ("5511987654", "+55 (11) 98765-4", "hyphen after five"),
-        ("55113456789", "+55 (11) 34567-89", "still typing"),
+        ("1", "(1", "area code opens"),
+        ("11", "(11", "area code"),
+        ("119", "(11) 9", "number starts"),
+        ("119876", "(11) 9876", "four digits"),
         (
-            "551134567890",
-            "+55 (11) 3456-7890",
-            "12 digits: an 8-digit landline",
+            "1198765",
+            "(11) 9876-5",
+            "hyphen after four while it may be a landline",
+        ),
+        ("1134567890", "(11) 3456-7890", "a landline"),
+        ("11987654321", "(11) 98765-4321", "11 digits: a mobile"),
+        ("119876543210", "(11) 98765-4321", "extra digit dropped"),
+        ("(11) 98765-4321", "(11) 98765-4321", "already masked"),
+        ("(11) 3456-7890", "(11) 3456-7890", "masked landline"),
+        ("0", "0", "a trunk 0 alone stays"),
+        ("011", "(11", "trunk 0 dropped"),
+        ("01198765-4321", "(11) 98765-4321", "trunk 0 with a mobile"),
+        ("+", "+", "plus alone"),
+        ("+5", "+5", "country code starts"),
+        ("+55", "+55", "country code"),
+        ("+551", "+55 (1", "+55 area code opens"),
+        ("+5511987654321", "+55 (11) 98765-4321", "+55 mobile"),
+        ("+55 (11) 3456-7890", "+55 (11) 3456-7890", "+55 landline"),
+        (
+            "+551198765432109",
+            "+55 (11) 98765-4321",
+            "+55 extra digits dropped",
+        ),
+        (
+            "+1 212 555 1234",
+            "+12125551234",
+            "foreign stays international",
         ),
         (
             "5511987654321",
             "+55 (11) 98765-4321",
-            "13 digits: a mobile",
-        ),
-        (
-            "55119876543210",
-            "+55 (11) 98765-4321",
-            "extra digit dropped",
-        ),
-        (
-            "+55 (11) 98765-4321",
-            "+55 (11) 98765-4321",
-            "already masked",
-        ),
-        (
-            "+55 (11) 3456-7890",
-            "+55 (11) 3456-7890",
-            "masked landline",
+            "digits with country code, as stored before",
         ),
     ] {
         assert_eq!(mask_phone(typed), shown, "{why}");
     }
-    // What the mask shows is what the rules accept.
-    for masked in ["+55 (11) 98765-4321", "+55 (11) 3456-7890"] {
-        assert_eq!(br::check_phone(masked), Ok(br::digits(masked)), "{masked}");
+    // What the mask shows is what the rules accept, and sends what they store.
+    for (masked, stored) in [
+        ("(11) 98765-4321", "+5511987654321"),
+        ("(11) 3456-7890", "+551134567890"),
+        ("+55 (11) 98765-4321", "+5511987654321"),
+        ("+12125551234", "+12125551234"),
+    ] {
+        assert_eq!(br::check_phone(masked).as_deref(), Ok(stored), "{masked}");
+        let sent = br::phone_for_request(masked);
+        assert_eq!(br::check_phone(&sent).as_deref(), Ok(stored), "{sent}");
     }
 }

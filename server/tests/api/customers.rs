@@ -39,7 +39,7 @@ async fn creates_a_customer_with_normalised_fields_and_an_address_id() {
     assert_eq!(c["deletedAt"], Value::Null);
     assert_eq!(c["fullName"], "Maria da Silva");
     assert_eq!(c["document"], "52998224725");
-    assert_eq!(c["phone"], "5511987654321");
+    assert_eq!(c["phone"], "+5511987654321");
     assert_eq!(c["address"]["state"], "SP");
     assert_eq!(c["address"]["zipcode"], "01310100");
     assert_eq!(c["address"]["city"], "São Paulo");
@@ -118,7 +118,7 @@ async fn rejects_each_bad_field_on_its_own_path() {
         (
             json!({ "fullName": "Maria", "phone": "98765-4321" }),
             "phone",
-            "phone without country and area code",
+            "phone without area code",
         ),
         (
             json!({ "fullName": "Maria", "address": { "state": "XX" } }),

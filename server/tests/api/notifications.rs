@@ -515,7 +515,7 @@ async fn whatsapp_goes_to_the_http_provider_and_email_without_a_relay_stays_pend
         .await;
     let m = got[0].json();
     assert_eq!(m["channel"], "WhatsApp");
-    assert_eq!(m["to"], "5511987654321");
+    assert_eq!(m["to"], "+5511987654321");
     assert_eq!(m["invoiceId"], id.as_str());
     let detail = body(app.get_invoice(&id).await).await;
     assert_eq!(
