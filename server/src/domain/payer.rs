@@ -9,7 +9,7 @@ use paylink_model::{
     PixCode,
 };
 
-use crate::db::{now_iso, Db, DbError};
+use crate::store::{now_iso, Db, DbError};
 
 /// Who receives the money: from `serve`'s options (sandbox defaults otherwise).
 #[derive(Clone, Debug)]
