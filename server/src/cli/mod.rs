@@ -16,9 +16,9 @@ use common::open;
 pub use common::Failure;
 
 use crate::app::{app, AppState, Options};
-use crate::domain::payments;
 use crate::http::auth;
 use crate::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
+use crate::store::payments;
 use crate::store::{webhooks as webhook_store, Db};
 use crate::workers::webhooks;
 

@@ -4,7 +4,6 @@
 pub mod links;
 pub mod messages;
 pub mod payer;
-pub mod payments;
 pub mod webhooks;
 
 /// Today's date in Brasília, the calendar charges are due by (a charge due on

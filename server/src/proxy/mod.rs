@@ -144,7 +144,7 @@ async fn api_pay_view(
     let Some(db) = s.db.filter(|_| paylink_model::br::uuid_is_valid(&id)) else {
         return AppError::new(Reason::RouteNotFound, lang).into_response();
     };
-    match crate::domain::payer::record_view(&db, &id.to_ascii_lowercase()).await {
+    match crate::store::views::record_view(&db, &id.to_ascii_lowercase()).await {
         Ok(true) => StatusCode::NO_CONTENT.into_response(),
         Ok(false) => AppError::new(Reason::InvoiceNotFound, lang).into_response(),
         Err(e) => AppError::internal(e, lang).into_response(),
@@ -164,12 +164,12 @@ async fn api_pay_simulate(
     else {
         return AppError::new(Reason::RouteNotFound, lang).into_response();
     };
-    match crate::domain::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await {
+    match crate::store::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await {
         Ok(_) => api_pay_get(State(s), headers, Path(id)).await,
-        Err(crate::domain::payments::LifecycleError::InvoiceNotFound) => {
+        Err(crate::store::payments::LifecycleError::InvoiceNotFound) => {
             AppError::new(Reason::InvoiceNotFound, lang).into_response()
         }
-        Err(crate::domain::payments::LifecycleError::Db(e)) => {
+        Err(crate::store::payments::LifecycleError::Db(e)) => {
             AppError::internal(e, lang).into_response()
         }
         Err(e) => AppError {

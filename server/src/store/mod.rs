@@ -5,12 +5,16 @@
 //! same schema (`migrations/sqlite`, `migrations/postgres`).
 
 mod applications;
+pub mod charges;
 mod customers;
 pub mod events;
 mod idempotency;
 mod invoices;
 pub mod links;
 pub mod notifications;
+pub mod outbox;
+pub mod payments;
+pub mod views;
 pub mod webhooks;
 
 pub use applications::Application;

@@ -2,6 +2,5 @@
 //! sends (both from an outbox table), and the recurring-charge scheduler.
 
 pub mod notifications;
-pub mod outbox;
 pub mod scheduler;
 pub mod webhooks;

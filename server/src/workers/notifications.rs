@@ -183,7 +183,7 @@ impl Notifier {
         .iter()
         .map(|r| r.get("id"))
         .collect();
-        crate::workers::outbox::process_claimed(&self.db, "notification_sends", due, |id| {
+        crate::store::outbox::process_claimed(&self.db, "notification_sends", due, |id| {
             let me = self.clone();
             async move {
                 if let Err(e) = me.process(&id).await {

@@ -101,7 +101,7 @@ impl Deliverer {
         .iter()
         .map(|r| r.get("id"))
         .collect();
-        crate::workers::outbox::process_claimed(&self.db, "deliveries", due, |id| {
+        crate::store::outbox::process_claimed(&self.db, "deliveries", due, |id| {
             let me = self.clone();
             async move {
                 if let Err(e) = me.deliver(&id).await {

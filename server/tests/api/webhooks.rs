@@ -55,7 +55,7 @@ async fn creation_and_payment_reach_the_merchant_signed() {
     .await;
     let id = inv["id"].as_str().unwrap();
     rx.wait_for(10, "creation events", |g| g.len() == 4).await;
-    paylink_server::domain::payments::simulate_pay(&app.db, id, None, None)
+    paylink_server::store::payments::simulate_pay(&app.db, id, None, None)
         .await
         .unwrap();
     let got = rx.wait_for(10, "PAYMENT_CONFIRMED", |g| g.len() == 5).await;
@@ -125,14 +125,9 @@ async fn retry_after_is_honoured_and_410_disables_the_endpoint() {
     let rows = deliveries_when(&app, |r| r[0].status != "pending").await;
     assert_eq!(rows[0].status, "disabled", "{rows:?}");
     // The endpoint is gone: a later payment sends nothing to it.
-    paylink_server::domain::payments::simulate_pay(
-        &app.db,
-        inv["id"].as_str().unwrap(),
-        None,
-        None,
-    )
-    .await
-    .unwrap();
+    paylink_server::store::payments::simulate_pay(&app.db, inv["id"].as_str().unwrap(), None, None)
+        .await
+        .unwrap();
     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     assert_eq!(rx.received().len(), 2);
 }
@@ -281,7 +276,7 @@ async fn redelivery_repeats_an_event_with_its_id() {
 
 #[tokio::test]
 async fn payments_follow_the_legal_transitions_only() {
-    use paylink_server::domain::payments::{simulate_pay, simulate_reverse, LifecycleError as E};
+    use paylink_server::store::payments::{simulate_pay, simulate_reverse, LifecycleError as E};
     let app = spawn_app().await;
     let customer = app.customer_id().await;
     let inv = body(
@@ -331,12 +326,12 @@ async fn payments_follow_the_legal_transitions_only() {
     }
     assert_eq!(i[2]["_status"], "WAITING_PAYMENT");
 
-    paylink_server::domain::payments::delete_invoice(&app.db, id)
+    paylink_server::store::payments::delete_invoice(&app.db, id)
         .await
         .unwrap();
     envelope(app.get_invoice(id).await, StatusCode::NOT_FOUND).await;
     assert!(matches!(
-        paylink_server::domain::payments::delete_invoice(&app.db, id).await,
+        paylink_server::store::payments::delete_invoice(&app.db, id).await,
         Err(E::InvoiceNotFound)
     ));
     assert!(matches!(

@@ -1,0 +1,131 @@
+//! Charges of RECURRING and SUBSCRIPTION invoices. Charge n+1 is created when
+//! the period it bills starts, that is on the due date of charge n, until
+//! `endDate`, `endInstallment` or an `endSubscription` date ends it. A pass
+//! catches up every charge missed while paylink was down, and the unique
+//! (invoice, number) pair means two servers, or two passes, never create one twice.
+
+use paylink_model::{periodic_due, Date, Frequency, HookType, InstallmentStatus};
+use sqlx::Row;
+
+use super::events::{self, InstallmentSnapshot, NewEvent};
+use super::{new_id, now_iso, Db, DbError};
+
+/// The end of a periodic invoice: the charge number and/or date after which
+/// nothing more is created. `endSubscription` counts when it is an ISO date.
+struct Ends {
+    installment: Option<u32>,
+    date: Option<Date>,
+}
+
+/// Creates every charge that is due by `today`. Returns how many it created.
+pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
+    let invoices = sqlx::query(
+        "SELECT i.id, i.application_id, i.external_id, i.due_date, i.frequency, i.end_date, i.end_installment,
+                i.end_subscription, i.price_cents,
+                (SELECT MAX(number) FROM installments s WHERE s.invoice_id = i.id) AS last_number
+         FROM invoices i
+         WHERE i.invoice_type IN ('RECURRING', 'SUBSCRIPTION') AND i.deleted_at IS NULL",
+    )
+    .fetch_all(&db.pool)
+    .await?;
+    let mut created = 0;
+    for inv in invoices {
+        let (Some(first), Some(freq)) = (
+            Date::parse_iso(inv.get::<&str, _>("due_date")),
+            inv.get::<Option<&str>, _>("frequency")
+                .and_then(Frequency::parse),
+        ) else {
+            continue;
+        };
+        let ends = Ends {
+            installment: inv
+                .get::<Option<i64>, _>("end_installment")
+                .map(|n| n as u32),
+            date: inv
+                .get::<Option<&str>, _>("end_date")
+                .and_then(Date::parse_iso)
+                .or_else(|| {
+                    inv.get::<Option<&str>, _>("end_subscription")
+                        .and_then(|s| Date::parse_iso(s.trim()))
+                }),
+        };
+        let mut last = inv.get::<Option<i64>, _>("last_number").unwrap_or(0) as u32;
+        // Charge `last` is due on periodic_due(first, last - 1): once that day comes, the next period starts.
+        while let (Some(last_due), Some(next_due)) = (
+            periodic_due(first, freq, last.saturating_sub(1)),
+            periodic_due(first, freq, last),
+        ) {
+            let next = last + 1;
+            if today < last_due
+                || ends.installment.is_some_and(|n| next > n)
+                || ends.date.is_some_and(|d| next_due > d)
+            {
+                break;
+            }
+            match create_charge(db, &inv, next, next_due).await {
+                Ok(()) => created += 1,
+                // Another server (or pass) created it first: fine, move on.
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
+                Err(e) => return Err(e),
+            }
+            last = next;
+        }
+    }
+    Ok(created)
+}
+
+async fn create_charge(
+    db: &Db,
+    inv: &crate::store::DbRow,
+    number: u32,
+    due: Date,
+) -> Result<(), DbError> {
+    let invoice_id: &str = inv.get("id");
+    let price: i64 = inv.get("price_cents");
+    let id = new_id();
+    let now = now_iso();
+    let mut tx = db.begin_write().await?;
+    sqlx::query(
+        "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at)
+         VALUES ($1, $2, $3, $4, 0, $5, 'WAITING_PAYMENT', $6)",
+    )
+    .bind(&id)
+    .bind(invoice_id)
+    .bind(number as i64)
+    .bind(price)
+    .bind(due.to_string())
+    .bind(&now)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("UPDATE invoices SET installment_count = $1 WHERE id = $2")
+        .bind(number as i64)
+        .bind(invoice_id)
+        .execute(&mut **tx)
+        .await?;
+    events::record(
+        &mut tx,
+        NewEvent {
+            application_id: inv.get("application_id"),
+            invoice_id,
+            external_id: inv.get("external_id"),
+            kind: HookType::PaymentGenerated,
+            installment: Some(InstallmentSnapshot {
+                id: id.clone(),
+                installment: number,
+                price,
+                price_paid: 0,
+                status: InstallmentStatus::WaitingPayment.as_str().into(),
+                due_date: due.to_iso_midnight_utc(),
+            }),
+            method: None,
+        },
+    )
+    .await?;
+    crate::store::notifications::schedule_for_new_installments(
+        &mut tx,
+        invoice_id,
+        &[(&id, number, due)],
+    )
+    .await?;
+    tx.commit().await
+}
