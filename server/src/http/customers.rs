@@ -5,12 +5,12 @@ use axum::routing::post;
 use axum::Router;
 use paylink_model::{Address, Customer, CustomerRequest, ErrorEnvelope};
 
-use crate::auth::Authed;
-use crate::db::{new_id, now_iso};
 use crate::error::AppError;
-use crate::extract::{ApiJson, ReqLang};
-use crate::idempotency::{create_once, request_hash, IdempotencyKey};
-use crate::AppState;
+use crate::http::auth::Authed;
+use crate::http::extract::{ApiJson, ReqLang};
+use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
+use crate::http::AppState;
+use crate::store::{new_id, now_iso};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/invoices/applications/customers", post(customers_create))
@@ -23,7 +23,7 @@ pub fn router() -> Router<AppState> {
     operation_id = "createCustomer",
     tag = "customers",
     summary = "Create customer",
-    params(crate::openapi::IdempotencyKeyHeader, crate::openapi::AcceptLanguageHeader),
+    params(crate::http::idempotency::IdempotencyKeyHeader, crate::http::extract::AcceptLanguageHeader),
     request_body = CustomerRequest,
     responses(
         (status = 201, description = "The created customer; its address gets its own id.", body = Customer,

@@ -3,8 +3,8 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 
 use crate::error::{AppError, Reason};
-use crate::extract::ReqLang;
-use crate::AppState;
+use crate::http::extract::ReqLang;
+use crate::http::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/healthz", get(health_get))

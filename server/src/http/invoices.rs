@@ -6,12 +6,12 @@ use axum::{Json, Router};
 use paylink_model::*;
 use sqlx::Row;
 
-use crate::auth::Authed;
-use crate::db::{initial_plan, new_id, now_iso, InvoiceRows};
 use crate::error::{AppError, OrInternal, Reason};
-use crate::extract::{ApiJson, ReqLang};
-use crate::idempotency::{create_once, request_hash, IdempotencyKey};
-use crate::AppState;
+use crate::http::auth::Authed;
+use crate::http::extract::{ApiJson, ReqLang};
+use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
+use crate::http::AppState;
+use crate::store::{initial_plan, new_id, now_iso, InvoiceRows};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -26,7 +26,7 @@ pub fn router() -> Router<AppState> {
     operation_id = "createInvoice",
     tag = "invoices",
     summary = "Create invoice",
-    params(crate::openapi::IdempotencyKeyHeader, crate::openapi::AcceptLanguageHeader),
+    params(crate::http::idempotency::IdempotencyKeyHeader, crate::http::extract::AcceptLanguageHeader),
     request_body = InvoiceRequest,
     responses(
         (status = 200, description = "The created invoice in the creation form (`status`, `type`), with its installments and payment url.", body = InvoiceCreated,
@@ -134,7 +134,7 @@ async fn invoices_create(
     summary = "Get invoice",
     params(
         ("id" = String, Path, format = "uuid", description = "The id returned when the invoice was created."),
-        crate::openapi::AcceptLanguageHeader,
+        crate::http::extract::AcceptLanguageHeader,
     ),
     responses(
         (status = 200, description = "The invoice in the detail form (`_status`, `paymentTypeAccepted`).", body = InvoiceDetail),

@@ -1,5 +1,33 @@
 //! The invoicing service of the spec: one module per resource, each exporting `router()`.
 
+pub mod auth;
 pub mod customers;
+pub mod extract;
 pub mod health;
+pub mod idempotency;
 pub mod invoices;
+pub mod openapi;
+
+use std::sync::Arc;
+
+use crate::store as db;
+
+/// Request bodies above this are refused with a 413 envelope.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub db: db::Db,
+    /// Base of payment links: `{public_url}/pay/{invoice id}`.
+    pub public_url: Arc<str>,
+    /// Accept http:// and internal webhook hosts (local tests only).
+    pub allow_insecure_webhooks: bool,
+    /// Tokens verified in the last few seconds (authentication without a query).
+    pub tokens: auth::TokenCache,
+}
+
+impl AppState {
+    pub fn pay_url(&self, invoice_id: &str) -> String {
+        format!("{}/pay/{invoice_id}", self.public_url.trim_end_matches('/'))
+    }
+}

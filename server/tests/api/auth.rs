@@ -8,7 +8,7 @@ use crate::helpers::*;
 async fn every_operation_refuses_a_missing_or_bad_token() {
     let app = spawn_app().await;
     let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
-    let (app_id, _) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let (app_id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     let cases = [
         (None, "no Authorization header"),
         (Some(format!("Bearer {}", app.token)), "wrong scheme"),
@@ -67,7 +67,7 @@ async fn every_operation_refuses_a_missing_or_bad_token() {
 async fn a_wrong_secret_fails_even_after_the_right_token_was_accepted() {
     let app = spawn_app().await;
     let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
-    let (app_id, secret) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let (app_id, secret) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     let wrong = [
         b64(&format!("{app_id}:{secret}x")),
         b64(&format!("{app_id}:{}", &secret[..secret.len() - 1])),
@@ -123,7 +123,7 @@ async fn a_token_sees_only_its_own_application() {
 #[tokio::test]
 async fn the_token_is_stored_only_as_a_hash() {
     let app = spawn_app().await;
-    let (_, secret) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let (_, secret) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     let hay = if crate::helpers::on_postgres() {
         // Every stored value of the applications table, as text.
         let rows: Vec<(String, String, String, String)> =

@@ -28,7 +28,7 @@ async fn token_create_then_serve_then_use_the_token() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     let token = stdout.lines().last().unwrap().trim().to_string();
     assert!(
-        paylink_server::auth::parse_token(&token).is_some(),
+        paylink_server::http::auth::parse_token(&token).is_some(),
         "last line is the token: {stdout}"
     );
 

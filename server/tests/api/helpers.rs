@@ -1,7 +1,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use paylink_server::{app, auth, db::Db, proxy::ProxyConfig, AppState, Options};
+use paylink_server::{app, http::auth, proxy::ProxyConfig, store::Db, AppState, Options};
 use reqwest::{Client, Response, StatusCode};
 use serde_json::{json, Value};
 
@@ -161,20 +161,22 @@ async fn spawn_full(
         allow_insecure_webhooks: insecure,
         tokens: Default::default(),
     };
-    tokio::spawn(paylink_server::webhooks::Deliverer::new(db.clone(), insecure).run());
+    tokio::spawn(paylink_server::workers::webhooks::Deliverer::new(db.clone(), insecure).run());
     if let Some((smtp, http)) = channels {
-        let config = paylink_server::notifications::NotifyConfig::new(
+        let config = paylink_server::workers::notifications::NotifyConfig::new(
             &addr,
             smtp.as_deref(),
             Some("paylink <paylink@loja.example>"),
             http.as_deref(),
         )
         .unwrap();
-        tokio::spawn(paylink_server::notifications::Notifier::new(db.clone(), config).run());
+        tokio::spawn(
+            paylink_server::workers::notifications::Notifier::new(db.clone(), config).run(),
+        );
     }
     let mut options = Options {
         proxy: proxy(&token),
-        payer: paylink_server::payer::PayerConfig {
+        payer: paylink_server::domain::payer::PayerConfig {
             sandbox,
             ..Default::default()
         },

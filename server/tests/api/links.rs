@@ -105,7 +105,7 @@ fn honest_invoice(link: &Value, customer: &str) -> Value {
 }
 
 fn today_plus(days: i64) -> String {
-    paylink_server::scheduler::today()
+    paylink_server::domain::today()
         .add_days(days)
         .unwrap()
         .to_string()
@@ -528,7 +528,8 @@ async fn a_public_server_takes_link_creations_but_not_the_merchants() {
 #[tokio::test]
 async fn link_creations_over_the_budget_are_429_with_retry_after() {
     let app =
-        spawn_app_options(|o| o.public_rate_limit = paylink_server::ratelimit::Budget(3)).await;
+        spawn_app_options(|o| o.public_rate_limit = paylink_server::proxy::ratelimit::Budget(3))
+            .await;
     let slug = installment_link(&app);
     // Customers and invoices share the address's budget.
     link_customer(&app, &slug).await;

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use base64::Engine;
-use paylink_server::notifications::{list_sends, Notifier, NotifyConfig, SendRow};
+use paylink_server::store::notifications::{list_sends, SendRow};
+use paylink_server::workers::notifications::{Notifier, NotifyConfig};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -364,10 +365,10 @@ async fn a_reminder_of_a_paid_installment_is_skipped_and_an_overdue_one_is_caugh
     let paid = invoice(&app, &c, single.clone()).await;
     let open = invoice(&app, &c, single.clone()).await;
     let deleted = invoice(&app, &c, single).await;
-    paylink_server::payments::delete_invoice(&app.db, &deleted)
+    paylink_server::store::payments::delete_invoice(&app.db, &deleted)
         .await
         .unwrap();
-    paylink_server::payments::simulate_pay(&app.db, &paid, None, None)
+    paylink_server::store::payments::simulate_pay(&app.db, &paid, None, None)
         .await
         .unwrap();
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -435,7 +436,7 @@ async fn a_payment_and_a_reversal_notify_the_payer() {
     assert!(sink.mails().is_empty(), "nothing before the payment");
     assert!(sends(&app, &id).await.is_empty());
 
-    paylink_server::payments::simulate_pay(&app.db, &id, Some(2), None)
+    paylink_server::store::payments::simulate_pay(&app.db, &id, Some(2), None)
         .await
         .unwrap();
     let mails = sink.wait_for(10, 1).await;
@@ -446,7 +447,7 @@ async fn a_payment_and_a_reversal_notify_the_payer() {
     );
     assert!(text.contains(&format!("/pay/{id}")), "{text}");
 
-    paylink_server::payments::simulate_reverse(&app.db, &id, 2)
+    paylink_server::store::payments::simulate_reverse(&app.db, &id, 2)
         .await
         .unwrap();
     let mails = sink.wait_for(10, 2).await;

@@ -23,7 +23,7 @@ async fn served_document_matches_the_committed_file() {
     let app = spawn_app().await;
     let served = served_document(&app).await;
     if std::env::var_os("PAYLINK_BLESS").is_some() {
-        std::fs::write(COMMITTED, paylink_server::openapi::document_json()).unwrap();
+        std::fs::write(COMMITTED, paylink_server::http::openapi::document_json()).unwrap();
     }
     let committed: Value =
         serde_json::from_str(&std::fs::read_to_string(COMMITTED).unwrap()).unwrap();

@@ -11,7 +11,7 @@ use crate::helpers::*;
 
 /// Asserts that nothing of the response carries the token, then returns its body.
 async fn no_token(app: &TestApp, res: reqwest::Response) -> (StatusCode, serde_json::Value) {
-    let (_, secret) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let (_, secret) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     for (name, value) in res.headers() {
         let v = value.to_str().unwrap_or("");
         assert!(
@@ -85,7 +85,7 @@ async fn ignores_an_authorization_header_sent_by_the_browser() {
         .await
         .unwrap();
     let (_, customer) = no_token(&app, res).await;
-    let (own_app, _) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let (own_app, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     assert_eq!(
         customer["applicationId"],
         own_app.as_str(),
@@ -158,7 +158,7 @@ async fn forwards_to_a_remote_upstream() {
         .post("/api/customers", &json!({ "fullName": "Remota" }))
         .await;
     assert_eq!(res.status(), StatusCode::CREATED);
-    let (upstream_app, _) = paylink_server::auth::parse_token(&upstream.token).unwrap();
+    let (upstream_app, _) = paylink_server::http::auth::parse_token(&upstream.token).unwrap();
     assert_eq!(body(res).await["applicationId"], upstream_app.as_str());
 }
 

@@ -2,7 +2,7 @@
 //! caught up after downtime, never twice, stopped by their end.
 
 use paylink_model::Date;
-use paylink_server::scheduler::run_once;
+use paylink_server::workers::scheduler::run_once;
 use serde_json::json;
 
 use crate::helpers::*;
@@ -104,7 +104,7 @@ async fn nothing_before_the_period_starts_and_nothing_for_deleted_invoices() {
     let app = spawn_app().await;
     let id = periodic(&app, json!({})).await;
     assert_eq!(run_once(&app.db, d("2026-01-14")).await.unwrap(), 0);
-    paylink_server::payments::delete_invoice(&app.db, &id)
+    paylink_server::store::payments::delete_invoice(&app.db, &id)
         .await
         .unwrap();
     assert_eq!(run_once(&app.db, d("2026-12-31")).await.unwrap(), 0);

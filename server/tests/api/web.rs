@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use paylink_server::{app, auth, db::Db, AppState, Options};
+use paylink_server::{app, http::auth, store::Db, AppState, Options};
 use reqwest::StatusCode;
 
 /// Like trunk's output: an inline module script that loads the bundle.

@@ -23,11 +23,11 @@ async fn invoice_with_hooks(app: &TestApp, url: &str, kinds: &[&str]) -> serde_j
 /// before the worker recorded the answer.
 async fn deliveries_when(
     app: &TestApp,
-    settled: impl Fn(&[paylink_server::webhooks::DeliveryRow]) -> bool,
-) -> Vec<paylink_server::webhooks::DeliveryRow> {
+    settled: impl Fn(&[paylink_server::store::webhooks::DeliveryRow]) -> bool,
+) -> Vec<paylink_server::store::webhooks::DeliveryRow> {
     let mut rows = Vec::new();
     for _ in 0..200 {
-        rows = paylink_server::webhooks::list_deliveries(&app.db, None)
+        rows = paylink_server::store::webhooks::list_deliveries(&app.db, None)
             .await
             .unwrap();
         if !rows.is_empty() && settled(&rows) {
@@ -39,7 +39,7 @@ async fn deliveries_when(
 }
 
 async fn secret(app: &TestApp) -> String {
-    let (app_id, _) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let (app_id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     app.db.webhook_secret(&app_id).await.unwrap()
 }
 
@@ -55,7 +55,7 @@ async fn creation_and_payment_reach_the_merchant_signed() {
     .await;
     let id = inv["id"].as_str().unwrap();
     rx.wait_for(10, "creation events", |g| g.len() == 4).await;
-    paylink_server::payments::simulate_pay(&app.db, id, None, None)
+    paylink_server::store::payments::simulate_pay(&app.db, id, None, None)
         .await
         .unwrap();
     let got = rx.wait_for(10, "PAYMENT_CONFIRMED", |g| g.len() == 5).await;
@@ -125,7 +125,7 @@ async fn retry_after_is_honoured_and_410_disables_the_endpoint() {
     let rows = deliveries_when(&app, |r| r[0].status != "pending").await;
     assert_eq!(rows[0].status, "disabled", "{rows:?}");
     // The endpoint is gone: a later payment sends nothing to it.
-    paylink_server::payments::simulate_pay(&app.db, inv["id"].as_str().unwrap(), None, None)
+    paylink_server::store::payments::simulate_pay(&app.db, inv["id"].as_str().unwrap(), None, None)
         .await
         .unwrap();
     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
@@ -135,14 +135,14 @@ async fn retry_after_is_honoured_and_410_disables_the_endpoint() {
 #[tokio::test]
 async fn invoice_webhooks_take_priority_over_application_webhooks() {
     let app = spawn_app_insecure().await;
-    let (app_id, _) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let (app_id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     let app_rx = Receiver::start().await;
     let invoice_rx = Receiver::start().await;
     for kind in [
         paylink_model::HookType::InvoiceCreated,
         paylink_model::HookType::PaymentGenerated,
     ] {
-        paylink_server::webhooks::add_app_webhook(&app.db, &app_id, kind, &app_rx.url)
+        paylink_server::store::webhooks::add_app_webhook(&app.db, &app_id, kind, &app_rx.url)
             .await
             .unwrap();
     }
@@ -198,7 +198,7 @@ async fn a_name_resolving_to_loopback_is_refused_when_sending() {
     // shape of a DNS-rebinding attack: the name passes creation, the send
     // must still refuse to connect to it.
     let app = spawn_app().await;
-    let (app_id, _) = paylink_server::auth::parse_token(&app.token).unwrap();
+    let (app_id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     let rx = Receiver::start().await;
     let port = rx
         .url
@@ -222,7 +222,7 @@ async fn a_name_resolving_to_loopback_is_refused_when_sending() {
     } else {
         format!("https://{name}:{port}/hooks")
     };
-    paylink_server::webhooks::add_app_webhook(
+    paylink_server::store::webhooks::add_app_webhook(
         &app.db,
         &app_id,
         paylink_model::HookType::InvoiceCreated,
@@ -234,7 +234,7 @@ async fn a_name_resolving_to_loopback_is_refused_when_sending() {
     app.post_invoice(&invoice_body(&customer)).await;
     let mut rows = Vec::new();
     for _ in 0..100 {
-        rows = paylink_server::webhooks::list_deliveries(&app.db, None)
+        rows = paylink_server::store::webhooks::list_deliveries(&app.db, None)
             .await
             .unwrap();
         if rows.first().is_some_and(|r| r.attempts > 0) {
@@ -260,14 +260,14 @@ async fn redelivery_repeats_an_event_with_its_id() {
     let rx = Receiver::start().await;
     invoice_with_hooks(&app, &rx.url, &["INVOICE_CREATED"]).await;
     let first = rx.wait_for(10, "INVOICE_CREATED", |g| g.len() == 1).await;
-    let n = paylink_server::webhooks::redeliver(&app.db, &first[0].id)
+    let n = paylink_server::store::webhooks::redeliver(&app.db, &first[0].id)
         .await
         .unwrap();
     assert_eq!(n, 1);
     let got = rx.wait_for(10, "the redelivery", |g| g.len() == 2).await;
     assert_eq!(got[0].id, got[1].id);
     assert_eq!(
-        paylink_server::webhooks::redeliver(&app.db, "no-such-event")
+        paylink_server::store::webhooks::redeliver(&app.db, "no-such-event")
             .await
             .unwrap(),
         0
@@ -276,7 +276,7 @@ async fn redelivery_repeats_an_event_with_its_id() {
 
 #[tokio::test]
 async fn payments_follow_the_legal_transitions_only() {
-    use paylink_server::payments::{simulate_pay, simulate_reverse, LifecycleError as E};
+    use paylink_server::store::payments::{simulate_pay, simulate_reverse, LifecycleError as E};
     let app = spawn_app().await;
     let customer = app.customer_id().await;
     let inv = body(
@@ -326,12 +326,12 @@ async fn payments_follow_the_legal_transitions_only() {
     }
     assert_eq!(i[2]["_status"], "WAITING_PAYMENT");
 
-    paylink_server::payments::delete_invoice(&app.db, id)
+    paylink_server::store::payments::delete_invoice(&app.db, id)
         .await
         .unwrap();
     envelope(app.get_invoice(id).await, StatusCode::NOT_FOUND).await;
     assert!(matches!(
-        paylink_server::payments::delete_invoice(&app.db, id).await,
+        paylink_server::store::payments::delete_invoice(&app.db, id).await,
         Err(E::InvoiceNotFound)
     ));
     assert!(matches!(

@@ -189,3 +189,17 @@ mod tests {
         }
     }
 }
+
+/// The language of the envelope's messages.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct AcceptLanguageHeader {
+    /// English messages when English is preferred (`en`); pt-BR otherwise.
+    #[param(
+        rename = "Accept-Language",
+        value_type = String,
+        required = false,
+        example = "en"
+    )]
+    pub accept_language: Option<String>,
+}

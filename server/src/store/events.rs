@@ -2,13 +2,13 @@
 //! written inside the caller's transaction, so an event exists exactly when
 //! the change that caused it was committed (a transactional outbox).
 
-use crate::db::Tx;
+use crate::store::Tx;
 use paylink_model::{HookType, PaymentType};
 use serde::Serialize;
 use serde_json::json;
 use sqlx::Row;
 
-use crate::db::{new_id, now_iso, DbError};
+use crate::store::{new_id, now_iso, DbError};
 
 /// The installment an event is about, as it is after the change.
 #[derive(Clone, Debug, Serialize)]

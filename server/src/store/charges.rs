@@ -4,33 +4,11 @@
 //! catches up every charge missed while paylink was down, and the unique
 //! (invoice, number) pair means two servers, or two passes, never create one twice.
 
-use std::time::Duration;
-
 use paylink_model::{periodic_due, Date, Frequency, HookType, InstallmentStatus};
 use sqlx::Row;
 
-use crate::db::{new_id, now_iso, Db, DbError};
-use crate::events::{self, InstallmentSnapshot, NewEvent};
-
-/// Today's date in Brasília, the calendar charges are due by (a charge due on
-/// the 24th is due from 00:00 of the 24th in São Paulo, 03:00 UTC).
-pub fn today() -> Date {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    paylink_model::date::brasilia_date(secs).expect("a date after 1970")
-}
-
-/// Runs a pass now and then every minute, forever.
-pub async fn run(db: Db) {
-    loop {
-        if let Err(e) = run_once(&db, today()).await {
-            tracing::warn!(error = %e, "recurring charge pass failed");
-        }
-        tokio::time::sleep(Duration::from_secs(60)).await;
-    }
-}
+use super::events::{self, InstallmentSnapshot, NewEvent};
+use super::{new_id, now_iso, Db, DbError};
 
 /// The end of a periodic invoice: the charge number and/or date after which
 /// nothing more is created. `endSubscription` counts when it is an ISO date.
@@ -98,7 +76,7 @@ pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
 
 async fn create_charge(
     db: &Db,
-    inv: &crate::db::DbRow,
+    inv: &crate::store::DbRow,
     number: u32,
     due: Date,
 ) -> Result<(), DbError> {
@@ -143,7 +121,11 @@ async fn create_charge(
         },
     )
     .await?;
-    crate::notifications::schedule_for_new_installments(&mut tx, invoice_id, &[(&id, number, due)])
-        .await?;
+    crate::store::notifications::schedule_for_new_installments(
+        &mut tx,
+        invoice_id,
+        &[(&id, number, due)],
+    )
+    .await?;
     tx.commit().await
 }

@@ -4,8 +4,8 @@
 use paylink_model::{HookType, InstallmentStatus, PaymentType};
 use sqlx::Row;
 
-use crate::db::{now_iso, Db, DbError};
-use crate::events::{self, InstallmentSnapshot, NewEvent};
+use crate::store::events::{self, InstallmentSnapshot, NewEvent};
+use crate::store::{now_iso, Db, DbError};
 
 #[derive(Debug)]
 pub enum LifecycleError {
@@ -48,7 +48,7 @@ struct InvoiceHead {
 }
 
 async fn invoice_head(
-    tx: &mut crate::db::Tx<'_>,
+    tx: &mut crate::store::Tx<'_>,
     invoice_id: &str,
 ) -> Result<InvoiceHead, LifecycleError> {
     let row = sqlx::query(
@@ -147,7 +147,7 @@ pub async fn simulate_pay(
         },
     )
     .await?;
-    crate::notifications::on_payment_confirmed(&mut tx, invoice_id, &snapshot.id).await?;
+    crate::store::notifications::on_payment_confirmed(&mut tx, invoice_id, &snapshot.id).await?;
     tx.commit().await?;
     Ok(snapshot)
 }
@@ -178,7 +178,7 @@ pub async fn simulate_reverse(
         .bind(row.get::<&str, _>("id"))
         .execute(&mut **tx)
         .await?;
-    crate::notifications::on_installment_changed(&mut tx, invoice_id, row.get("id")).await?;
+    crate::store::notifications::on_installment_changed(&mut tx, invoice_id, row.get("id")).await?;
     tx.commit().await?;
     Ok(InstallmentSnapshot {
         id: row.get("id"),

@@ -1,383 +1,26 @@
-//! Payer notifications: every configured notification of an invoice becomes
-//! scheduled sends in the `notification_sends` outbox, written inside the
-//! transaction of the change that causes them (creation, a new installment, a
-//! payment, a reversal). The [`Notifier`] worker of `serve` sends what is due
-//! by e-mail (plain SMTP to a relay) or through an HTTP provider (WhatsApp,
-//! SMS), and keeps everything in the database, like the webhook outbox.
-//!
-//! The rule of each type (times are UTC; 12:00 UTC is 09:00 in Brasília):
-//!
-//! | type | due |
-//! |---|---|
-//! | `SEND_FIRST_INVOICE_BY` | at creation, once per invoice |
-//! | `INVOICE_GENERATED` | at creation, and for each installment generated later |
-//! | `SEND_INVOICE_REMINDER` | `period` days (default 5) before each installment's due date, 12:00 |
-//! | `SEND_INVOICE_AT_DAY`, `SEND_INVOICE_CODE_AT_DAY` | each due date, 12:00 |
-//! | `INVOICE_RESEND` | `period` days (default 5) after each due date, 12:00 |
-//! | `INVOICE_FAIL` | 1 day after each due date, 12:00 |
-//! | `INVOICE_CONFIRM_PAYMENT` | when a payment is confirmed |
-//! | `INVOICE_CHANGED` | when an installment changes other than by payment (a reversal) |
+//! The notification sender: sends what is due in `notification_sends` by
+//! e-mail (plain SMTP to a relay) or through an HTTP provider (WhatsApp, SMS),
+//! retrying on its schedule. What is scheduled, and when, is `store::notifications`;
+//! the words are `domain::messages`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::db::Tx;
 use lettre::message::header::ContentType;
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
-use paylink_model::money::format_brl;
-use paylink_model::{Channel, Date, Lang, NotificationType};
-use serde::Serialize;
+use paylink_model::{Channel, Date, NotificationType};
 use serde_json::json;
 use sqlx::Row;
 
-use crate::db::{new_id, now_iso, Db, DbError};
+use crate::domain::messages::{render, Context};
+use crate::store::{now_iso, Db, DbError};
 
 /// Delay before retry n (after the n-th failed attempt): 1 min, 10 min, 1 h;
 /// after the fourth attempt the send is `failed`.
 pub const RETRY_SCHEDULE: [u64; 3] = [60, 600, 3600];
 pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
-/// `period` of a reminder or resend configured without one.
-pub const DEFAULT_PERIOD_DAYS: u32 = 5;
-
-/// The instant of a date-based send: 12:00 UTC (09:00 in Brasília).
-pub fn at_noon_utc(date: Date) -> String {
-    format!("{date}T12:00:00.000Z")
-}
-
-/// The status of a send.
-pub const STATUSES: [&str; 4] = ["pending", "sent", "failed", "skipped"];
-
-// ---------------------------------------------------------------------------
-// Scheduling, inside the caller's transaction.
-
-struct Config {
-    id: String,
-    kind: NotificationType,
-    channel: Channel,
-    period: u32,
-}
-
-async fn configs(
-    tx: &mut Tx<'_>,
-    invoice_id: &str,
-    only: Option<NotificationType>,
-) -> Result<Vec<Config>, DbError> {
-    let rows = sqlx::query(
-        "SELECT id, type, channel, period FROM invoice_notifications WHERE invoice_id = $1 ORDER BY position",
-    )
-    .bind(invoice_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| {
-            Some(Config {
-                id: r.get("id"),
-                kind: NotificationType::parse(r.get::<&str, _>("type"))?,
-                channel: Channel::parse(r.get::<&str, _>("channel"))?,
-                period: r
-                    .get::<Option<i64>, _>("period")
-                    .map_or(DEFAULT_PERIOD_DAYS, |p| p as u32),
-            })
-        })
-        .filter(|c| only.is_none_or(|k| k == c.kind))
-        .collect())
-}
-
-/// The customer's e-mail and phone.
-async fn contact(
-    tx: &mut Tx<'_>,
-    invoice_id: &str,
-) -> Result<(Option<String>, Option<String>), DbError> {
-    let row = sqlx::query(
-        "SELECT c.email, c.phone FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.id = $1",
-    )
-    .bind(invoice_id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(row.map_or((None, None), |r| (r.get("email"), r.get("phone"))))
-}
-
-fn recipient_for(
-    channel: Channel,
-    (email, phone): &(Option<String>, Option<String>),
-) -> Option<String> {
-    match channel {
-        Channel::Email => email.clone(),
-        Channel::WhatsApp | Channel::Sms => phone.clone(),
-    }
-}
-
-/// Inserts a pending send. With `once`, nothing is inserted when this
-/// notification already has a send for this installment, so scheduling the
-/// same installment twice never sends twice.
-async fn insert_send(
-    tx: &mut Tx<'_>,
-    invoice_id: &str,
-    c: &Config,
-    installment_id: Option<&str>,
-    recipient: Option<&str>,
-    due_at: &str,
-    once: bool,
-) -> Result<(), DbError> {
-    let now = now_iso();
-    sqlx::query(
-        "INSERT INTO notification_sends (id, notification_id, invoice_id, installment_id, type, channel, recipient,
-                due_at, status, attempts, next_attempt_at, created_at, updated_at)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0, $8, $9, $9
-         WHERE NOT ($10 AND EXISTS (SELECT 1 FROM notification_sends WHERE notification_id = $2 AND installment_id = $4))",
-    )
-    .bind(new_id())
-    .bind(&c.id)
-    .bind(invoice_id)
-    .bind(installment_id)
-    .bind(c.kind.as_str())
-    .bind(c.channel.as_str())
-    .bind(recipient)
-    .bind(due_at)
-    .bind(&now)
-    .bind(once)
-    .execute(&mut **tx)
-    .await
-    .map(|_| ())
-}
-
-async fn has_sends(tx: &mut Tx<'_>, notification_id: &str) -> Result<bool, DbError> {
-    let n: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM notification_sends WHERE notification_id = $1")
-            .bind(notification_id)
-            .fetch_one(&mut **tx)
-            .await?;
-    Ok(n > 0)
-}
-
-/// Schedules the sends of newly created installments `(id, number, due
-/// date)`: at invoice creation (every installment of the new invoice) and
-/// when the scheduler generates a later charge. Idempotent per installment.
-pub async fn schedule_for_new_installments(
-    tx: &mut Tx<'_>,
-    invoice_id: &str,
-    installments: &[(&str, u32, Date)],
-) -> Result<(), DbError> {
-    let Some(&(first_id, ..)) = installments.iter().min_by_key(|i| i.1) else {
-        return Ok(());
-    };
-    let configs = configs(tx, invoice_id, None).await?;
-    if configs.is_empty() {
-        return Ok(());
-    }
-    let contact = contact(tx, invoice_id).await?;
-    let now = now_iso();
-    for c in &configs {
-        let to = recipient_for(c.channel, &contact);
-        let to = to.as_deref();
-        let days = |d: Date, n: i64| at_noon_utc(d.add_days(n).unwrap_or(d));
-        match c.kind {
-            NotificationType::SendFirstInvoiceBy => {
-                if !has_sends(tx, &c.id).await? {
-                    insert_send(tx, invoice_id, c, Some(first_id), to, &now, true).await?;
-                }
-            }
-            NotificationType::InvoiceGenerated => {
-                if has_sends(tx, &c.id).await? {
-                    // Charges generated after creation: one each.
-                    for (id, ..) in installments {
-                        insert_send(tx, invoice_id, c, Some(id), to, &now, true).await?;
-                    }
-                } else {
-                    // The invoice itself, at creation: one, about its first charge.
-                    insert_send(tx, invoice_id, c, Some(first_id), to, &now, true).await?;
-                }
-            }
-            NotificationType::SendInvoiceReminder => {
-                for &(id, _, due) in installments {
-                    let at = days(due, -(c.period as i64));
-                    insert_send(tx, invoice_id, c, Some(id), to, &at, true).await?;
-                }
-            }
-            NotificationType::SendInvoiceAtDay | NotificationType::SendInvoiceCodeAtDay => {
-                for &(id, _, due) in installments {
-                    insert_send(tx, invoice_id, c, Some(id), to, &at_noon_utc(due), true).await?;
-                }
-            }
-            NotificationType::InvoiceResend => {
-                for &(id, _, due) in installments {
-                    let at = days(due, c.period as i64);
-                    insert_send(tx, invoice_id, c, Some(id), to, &at, true).await?;
-                }
-            }
-            NotificationType::InvoiceFail => {
-                for &(id, _, due) in installments {
-                    insert_send(tx, invoice_id, c, Some(id), to, &days(due, 1), true).await?;
-                }
-            }
-            // Caused by events, not dates.
-            NotificationType::InvoiceConfirmPayment | NotificationType::InvoiceChanged => {}
-        }
-    }
-    Ok(())
-}
-
-async fn on_event(
-    tx: &mut Tx<'_>,
-    invoice_id: &str,
-    installment_id: &str,
-    kind: NotificationType,
-) -> Result<(), DbError> {
-    let configs = configs(tx, invoice_id, Some(kind)).await?;
-    if configs.is_empty() {
-        return Ok(());
-    }
-    let contact = contact(tx, invoice_id).await?;
-    let now = now_iso();
-    for c in &configs {
-        let to = recipient_for(c.channel, &contact);
-        insert_send(
-            tx,
-            invoice_id,
-            c,
-            Some(installment_id),
-            to.as_deref(),
-            &now,
-            false,
-        )
-        .await?;
-    }
-    Ok(())
-}
-
-/// `INVOICE_CONFIRM_PAYMENT`, due now: called in the payment's transaction.
-pub async fn on_payment_confirmed(
-    tx: &mut Tx<'_>,
-    invoice_id: &str,
-    installment_id: &str,
-) -> Result<(), DbError> {
-    on_event(
-        tx,
-        invoice_id,
-        installment_id,
-        NotificationType::InvoiceConfirmPayment,
-    )
-    .await
-}
-
-/// `INVOICE_CHANGED`, due now: called in the transaction of a change other
-/// than a payment (a reversal).
-pub async fn on_installment_changed(
-    tx: &mut Tx<'_>,
-    invoice_id: &str,
-    installment_id: &str,
-) -> Result<(), DbError> {
-    on_event(
-        tx,
-        invoice_id,
-        installment_id,
-        NotificationType::InvoiceChanged,
-    )
-    .await
-}
-
-// ---------------------------------------------------------------------------
-// Reading: the invoice detail and the CLI.
-
-/// One line of `paylink notifications list`.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SendRow {
-    pub id: String,
-    pub notification_id: String,
-    pub invoice_id: String,
-    pub installment: Option<u32>,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub channel: String,
-    pub recipient: Option<String>,
-    pub due_at: String,
-    pub status: String,
-    pub attempts: i64,
-    pub next_attempt_at: String,
-    pub last_error: Option<String>,
-    pub sent_at: Option<String>,
-}
-
-pub async fn list_sends(
-    db: &Db,
-    status: Option<&str>,
-    invoice_id: Option<&str>,
-) -> Result<Vec<SendRow>, DbError> {
-    let rows = sqlx::query(
-        "SELECT s.id, s.notification_id, s.invoice_id, n.number, s.type, s.channel, s.recipient, s.due_at, s.status,
-                s.attempts, s.next_attempt_at, s.last_error, s.sent_at
-         FROM notification_sends s LEFT JOIN installments n ON n.id = s.installment_id
-         WHERE ($1 IS NULL OR s.status = $1) AND ($2 IS NULL OR s.invoice_id = $2)
-         ORDER BY s.due_at, s.created_at, s.id",
-    )
-    .bind(status)
-    .bind(invoice_id)
-    .fetch_all(&db.pool)
-    .await?;
-    Ok(rows
-        .iter()
-        .map(|r| SendRow {
-            id: r.get("id"),
-            notification_id: r.get("notification_id"),
-            invoice_id: r.get("invoice_id"),
-            installment: r.get::<Option<i64>, _>("number").map(|n| n as u32),
-            kind: r.get("type"),
-            channel: r.get("channel"),
-            recipient: r.get("recipient"),
-            due_at: r.get("due_at"),
-            status: r.get("status"),
-            attempts: r.get("attempts"),
-            next_attempt_at: r.get("next_attempt_at"),
-            last_error: r.get("last_error"),
-            sent_at: r.get("sent_at"),
-        })
-        .collect())
-}
-
-#[derive(clap::Subcommand)]
-pub enum NotificationsCommand {
-    /// List scheduled sends, one JSON line each, in due order.
-    List {
-        /// pending, sent, failed or skipped.
-        #[arg(long)]
-        status: Option<String>,
-        #[arg(long)]
-        invoice: Option<String>,
-        #[arg(long, default_value = "./paylink.db")]
-        db: String,
-    },
-}
-
-/// `paylink notifications ...`
-pub async fn cli(command: NotificationsCommand) -> Result<(), String> {
-    match command {
-        NotificationsCommand::List {
-            status,
-            invoice,
-            db: path,
-        } => {
-            if let Some(s) = &status {
-                if !STATUSES.contains(&s.as_str()) {
-                    return Err(format!("--status must be one of {}", STATUSES.join(", ")));
-                }
-            }
-            let db = Db::open(&path)
-                .await
-                .map_err(|e| format!("cannot open database {path}: {e}"))?;
-            let rows = list_sends(&db, status.as_deref(), invoice.as_deref())
-                .await
-                .map_err(|e| e.to_string())?;
-            for r in rows {
-                println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
-            }
-            Ok(())
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------
 // Sending.
@@ -478,34 +121,6 @@ enum Outcome {
     Fail(String),
 }
 
-/// The rows a message is made of.
-struct Context {
-    send_id: String,
-    kind: NotificationType,
-    channel: Channel,
-    invoice_id: String,
-    notification_id: String,
-    invoice_type: String,
-    installment_count: i64,
-    description: Option<String>,
-    full_name: String,
-    number: Option<i64>,
-    price: i64,
-    price_paid: i64,
-    due: Option<Date>,
-    status: Option<String>,
-    payment_types: Vec<String>,
-}
-
-/// A message, in pt-BR.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Text {
-    pub subject: String,
-    pub body: String,
-    /// One paragraph, for WhatsApp and SMS.
-    pub short: String,
-}
-
 impl Notifier {
     pub fn new(db: Db, config: NotifyConfig) -> Notifier {
         let smtp = config.smtp.map(|s| {
@@ -568,7 +183,7 @@ impl Notifier {
         .iter()
         .map(|r| r.get("id"))
         .collect();
-        crate::outbox::process_claimed(&self.db, "notification_sends", due, |id| {
+        crate::store::outbox::process_claimed(&self.db, "notification_sends", due, |id| {
             let me = self.clone();
             async move {
                 if let Err(e) = me.process(&id).await {
@@ -668,7 +283,7 @@ impl Notifier {
             Outcome::Retry(e) if attempts >= MAX_ATTEMPTS => ("failed", None, Some(e), None),
             Outcome::Retry(e) => {
                 let delay = RETRY_SCHEDULE[(attempts - 1) as usize];
-                let next = crate::db::iso_in(Duration::from_secs(delay));
+                let next = crate::store::iso_in(Duration::from_secs(delay));
                 ("pending", Some(next), Some(e), None)
             }
         };
@@ -785,149 +400,11 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 }
 
 /// The pt-BR message of a send.
-fn render(ctx: &Context, url: &str) -> Text {
-    use NotificationType::*;
-    let name = ctx
-        .full_name
-        .split_whitespace()
-        .next()
-        .unwrap_or(&ctx.full_name)
-        .to_string();
-    let amount = format_brl(ctx.price, Lang::PtBr);
-    let date = ctx.due.map(Date::format_br).unwrap_or_default();
-    // "a parcela 2 de 3" for installment plans, "a fatura" otherwise.
-    let (this, of_this, to_this) = match ctx.number {
-        Some(n) if ctx.invoice_type == "INSTALLMENT" && ctx.installment_count > 1 => {
-            let part = format!("parcela {n} de {}", ctx.installment_count);
-            (
-                format!("a {part}"),
-                format!("da {part}"),
-                format!("à {part}"),
-            )
-        }
-        _ => ("a fatura".into(), "da fatura".into(), "à fatura".into()),
-    };
-    let this_cap = capitalize(&this);
-    let methods = {
-        let names: Vec<&str> = ctx
-            .payment_types
-            .iter()
-            .map(|t| if t == "BOLETO" { "boleto" } else { "PIX" })
-            .collect();
-        if names.is_empty() {
-            "PIX ou boleto".to_string()
-        } else {
-            names.join(" ou ")
-        }
-    };
-    let codes = {
-        let mut c = Vec::new();
-        if ctx.payment_types.iter().any(|t| t == "PIX") {
-            c.push("o código PIX copia e cola");
-        }
-        if ctx.payment_types.iter().any(|t| t == "BOLETO") {
-            c.push("a linha digitável do boleto");
-        }
-        if c.is_empty() {
-            "Os códigos de pagamento estão".to_string()
-        } else {
-            capitalize(&c.join(" e ")) + if c.len() > 1 { " estão" } else { " está" }
-        }
-    };
-    let pay = format!("Para pagar por {methods}, acesse: {url}");
-    let see = format!("Veja os detalhes em: {url}");
-    let (subject, lead, closing) = match ctx.kind {
-        SendFirstInvoiceBy => (
-            format!("Sua fatura de {amount} chegou"),
-            format!("{this_cap}, no valor de {amount}, vence em {date}."),
-            pay,
-        ),
-        InvoiceGenerated => (
-            format!("Nova cobrança de {amount}, vencimento em {date}"),
-            format!("Foi gerada {this}, no valor de {amount}, com vencimento em {date}."),
-            pay,
-        ),
-        SendInvoiceReminder => (
-            format!("Lembrete: sua fatura vence em {date}"),
-            format!("Lembrete: {this}, no valor de {amount}, vence em {date}."),
-            pay,
-        ),
-        SendInvoiceAtDay => (
-            "Sua fatura vence hoje".to_string(),
-            format!("{this_cap}, no valor de {amount}, vence hoje ({date})."),
-            pay,
-        ),
-        SendInvoiceCodeAtDay => (
-            "Sua fatura vence hoje: código de pagamento".to_string(),
-            format!(
-                "{this_cap}, no valor de {amount}, vence hoje ({date}). {codes} na página de pagamento."
-            ),
-            format!("Página de pagamento: {url}"),
-        ),
-        InvoiceResend => (
-            "Sua fatura está em aberto".to_string(),
-            format!("{this_cap}, no valor de {amount}, venceu em {date} e ainda está em aberto."),
-            pay,
-        ),
-        InvoiceFail => (
-            "Fatura vencida e não paga".to_string(),
-            format!(
-                "Não identificamos o pagamento {of_this}, no valor de {amount}, vencida em {date}."
-            ),
-            format!("Para regularizar por {methods}, acesse: {url}"),
-        ),
-        InvoiceConfirmPayment => (
-            "Pagamento confirmado".to_string(),
-            format!(
-                "Recebemos o pagamento de {} referente {to_this}. Obrigado!",
-                format_brl(ctx.price_paid.max(ctx.price), Lang::PtBr)
-            ),
-            see,
-        ),
-        InvoiceChanged => {
-            let what = match ctx.status.as_deref() {
-                Some("REVERSED") => "o pagamento foi estornado".to_string(),
-                Some("CONFIRMED") => "o pagamento foi confirmado".to_string(),
-                Some("WAITING_PAYMENT") => "agora aguarda pagamento".to_string(),
-                Some(s) => format!("a situação agora é {s}"),
-                None => "houve uma alteração".to_string(),
-            };
-            (
-                "Sua fatura foi alterada".to_string(),
-                format!("{this_cap}, no valor de {amount}, com vencimento em {date}, foi alterada: {what}."),
-                see,
-            )
-        }
-    };
-    let about = ctx
-        .description
-        .as_deref()
-        .filter(|d| !d.trim().is_empty())
-        .map(|d| format!("Referente a: {d}\n\n"))
-        .unwrap_or_default();
-    let body = format!(
-        "Olá, {name}!\n\n{lead}\n\n{about}{closing}\n\n--\nMensagem automática enviada pelo paylink. \
-         Se você já pagou, desconsidere.\n"
-    );
-    let short = format!("Olá, {name}! {lead} {closing}");
-    Text {
-        subject,
-        body,
-        short,
-    }
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::notifications::at_noon_utc;
 
     fn ctx(kind: NotificationType) -> Context {
         Context {

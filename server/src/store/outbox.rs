@@ -6,7 +6,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use crate::db::{iso_in, now_iso, Db, DbError};
+use super::{iso_in, now_iso, Db, DbError};
 
 /// How long a worker holds a claimed row before another may take it (a send
 /// takes at most its 15 s timeout; a worker killed mid-send frees the row when

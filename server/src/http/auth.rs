@@ -15,10 +15,10 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::db::{Application, Db};
 use crate::error::{AppError, OrInternal, Reason};
-use crate::extract::lang_of;
-use crate::AppState;
+use crate::http::extract::lang_of;
+use crate::http::AppState;
+use crate::store::{Application, Db};
 
 pub fn hash_secret(secret: &str) -> String {
     let digest = Sha256::digest(secret.as_bytes());
@@ -29,7 +29,7 @@ pub fn hash_secret(secret: &str) -> String {
 pub async fn create_token(
     db: &Db,
     name: &str,
-) -> Result<(Application, String), crate::db::DbError> {
+) -> Result<(Application, String), crate::store::DbError> {
     let mut raw = [0u8; 32];
     getrandom::getrandom(&mut raw).expect("the OS random source is available");
     let secret = URL_SAFE_NO_PAD.encode(raw);
@@ -93,7 +93,7 @@ impl TokenCache {
 }
 
 /// The application a token belongs to, if its secret is right.
-async fn verify(db: &Db, token: &str) -> Result<Option<Application>, crate::db::DbError> {
+async fn verify(db: &Db, token: &str) -> Result<Option<Application>, crate::store::DbError> {
     let Some((id, secret)) = parse_token(token) else {
         return Ok(None);
     };

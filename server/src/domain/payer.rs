@@ -9,8 +9,6 @@ use paylink_model::{
     PixCode,
 };
 
-use crate::db::{now_iso, Db, DbError};
-
 /// Who receives the money: from `serve`'s options (sandbox defaults otherwise).
 #[derive(Clone, Debug)]
 pub struct PayerConfig {
@@ -134,24 +132,4 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
         next_open,
         sandbox: cfg.sandbox,
     }
-}
-
-/// Counts a view of the payer page on the installment it highlights (the
-/// next open one, or the last when all are settled). `false`: no such invoice.
-pub async fn record_view(db: &Db, invoice_id: &str) -> Result<bool, DbError> {
-    let _w = db.lock_writes().await;
-    let changed = sqlx::query(
-        "UPDATE installments SET views_count = views_count + 1, last_view_at = $1
-         WHERE id = COALESCE(
-             (SELECT s.id FROM installments s JOIN invoices i ON i.id = s.invoice_id
-              WHERE s.invoice_id = $2 AND i.deleted_at IS NULL AND s.status = 'WAITING_PAYMENT' ORDER BY s.number LIMIT 1),
-             (SELECT s.id FROM installments s JOIN invoices i ON i.id = s.invoice_id
-              WHERE s.invoice_id = $2 AND i.deleted_at IS NULL ORDER BY s.number DESC LIMIT 1))",
-    )
-    .bind(now_iso())
-    .bind(invoice_id)
-    .execute(&db.pool)
-    .await?
-    .rows_affected();
-    Ok(changed > 0)
 }

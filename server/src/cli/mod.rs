@@ -8,13 +8,19 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-use crate::{
-    app, auth,
-    db::Db,
-    payments,
-    proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT},
-    webhooks, AppState, Options,
-};
+mod common;
+pub mod links;
+pub mod notifications;
+
+use common::open;
+pub use common::Failure;
+
+use crate::app::{app, AppState, Options};
+use crate::http::auth;
+use crate::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
+use crate::store::payments;
+use crate::store::{webhooks as webhook_store, Db};
+use crate::workers::webhooks;
 
 #[derive(Parser)]
 #[command(
@@ -54,26 +60,13 @@ enum Command {
     /// Payer notifications (e-mail, WhatsApp, SMS) and their sends.
     Notifications {
         #[command(subcommand)]
-        command: crate::notifications::NotificationsCommand,
+        command: crate::cli::notifications::NotificationsCommand,
     },
     /// Payment links: a public page (`/l/{slug}`) that creates invoices on fixed terms.
     Link {
         #[command(subcommand)]
-        command: crate::links::LinkCommand,
+        command: crate::cli::links::LinkCommand,
     },
-}
-
-/// Why a command failed: bad input (exit 2, like clap's own usage errors)
-/// or anything else (exit 1).
-pub enum Failure {
-    Usage(String),
-    Runtime(String),
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Self {
-        Failure::Runtime(message)
-    }
 }
 
 #[derive(Subcommand)]
@@ -294,8 +287,8 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Webhook { command } => Ok(webhook(command).await?),
-        Command::Notifications { command } => Ok(crate::notifications::cli(command).await?),
-        Command::Link { command } => crate::links::cli(command).await,
+        Command::Notifications { command } => Ok(crate::cli::notifications::cli(command).await?),
+        Command::Link { command } => crate::cli::links::cli(command).await,
     }
 }
 
@@ -327,7 +320,7 @@ async fn simulate(command: SimulateCommand) -> Result<(), String> {
     Ok(())
 }
 
-async fn application(db: &Db, name: &str) -> Result<crate::db::Application, String> {
+async fn application(db: &Db, name: &str) -> Result<crate::store::Application, String> {
     db.find_application_by_name(name)
         .await
         .map_err(|e| e.to_string())?
@@ -353,7 +346,7 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
             })?;
             paylink_model::br::check_webhook_url(&url, allow_insecure)
                 .map_err(|m| m.render(paylink_model::Lang::En))?;
-            let id = webhooks::add_app_webhook(&db, &app.id, kind, &url)
+            let id = webhook_store::add_app_webhook(&db, &app.id, kind, &url)
                 .await
                 .map_err(|e| e.to_string())?;
             println!("webhook {id}: {hook_type} -> {url}");
@@ -369,7 +362,7 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
             );
         }
         WebhookCommand::Deliveries { event, db } => {
-            let rows = webhooks::list_deliveries(&open(&db).await?, event.as_deref())
+            let rows = webhook_store::list_deliveries(&open(&db).await?, event.as_deref())
                 .await
                 .map_err(|e| e.to_string())?;
             for r in rows {
@@ -377,7 +370,7 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
             }
         }
         WebhookCommand::Redeliver { event_id, db } => {
-            let n = webhooks::redeliver(&open(&db).await?, &event_id)
+            let n = webhook_store::redeliver(&open(&db).await?, &event_id)
                 .await
                 .map_err(|e| e.to_string())?;
             if n == 0 {
@@ -387,12 +380,6 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-pub(crate) async fn open(target: &str) -> Result<Db, String> {
-    Db::open(target)
-        .await
-        .map_err(|e| format!("cannot open database {}: {e}", crate::db::redacted(target)))
 }
 
 fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
@@ -439,7 +426,7 @@ fn check_origin(o: &str, flag: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn payer_config(args: &ServeArgs) -> Result<crate::payer::PayerConfig, String> {
+fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, String> {
     let digits = |s: &str, n: usize, flag: &str| {
         (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
             .then(|| s.to_string())
@@ -451,7 +438,7 @@ fn payer_config(args: &ServeArgs) -> Result<crate::payer::PayerConfig, String> {
     {
         return Err("--pix-key, --merchant-name and --merchant-city must not be empty".into());
     }
-    Ok(crate::payer::PayerConfig {
+    Ok(crate::domain::payer::PayerConfig {
         merchant_name: args.merchant_name.clone(),
         merchant_city: args.merchant_city.clone(),
         pix_key: args.pix_key.clone(),
@@ -498,14 +485,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         tracing::warn!(dist = %args.dist.display(), "no built widget found: pages are not served");
     }
     tokio::spawn(webhooks::Deliverer::new(db.clone(), args.allow_insecure_webhooks).run());
-    let notify = crate::notifications::NotifyConfig::new(
+    let notify = crate::workers::notifications::NotifyConfig::new(
         &public_url,
         args.smtp_url.as_deref(),
         args.smtp_from.as_deref(),
         args.notify_http_url.as_deref(),
     )?;
-    tokio::spawn(crate::notifications::Notifier::new(db.clone(), notify).run());
-    tokio::spawn(crate::scheduler::run(db.clone()));
+    tokio::spawn(crate::workers::notifications::Notifier::new(db.clone(), notify).run());
+    tokio::spawn(crate::workers::scheduler::run(db.clone()));
     let state = AppState {
         allow_insecure_webhooks: args.allow_insecure_webhooks,
         db,
@@ -533,7 +520,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         )?,
         public_only: !(addr.ip().is_loopback() || args.operator_ui),
         allowed_origins: args.allowed_origin.clone(),
-        public_rate_limit: crate::ratelimit::Budget(args.public_rate_limit),
+        public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
         trust_forwarded_for: args.trust_forwarded_for,
     };
     let router = app(state, options);

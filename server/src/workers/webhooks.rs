@@ -7,13 +7,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
-use hmac::{Hmac, Mac};
-use sha2::Sha256;
 use sqlx::Row;
 
-use crate::db::{new_id, now_iso, Db, DbError};
+use crate::store::{new_id, now_iso, Db, DbError};
+
+use crate::domain::webhooks::sign;
 
 /// Delay before retry n (after the n-th failed attempt): 5 s, 5 min, 30 min,
 /// 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. The first attempt is immediate; after
@@ -22,27 +20,6 @@ pub const RETRY_SCHEDULE: [u64; 9] = [5, 300, 1800, 7200, 18000, 36000, 50400, 7
 pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the secret
-/// after its `whsec_` prefix, base64-decoded.
-pub fn sign(secret: &str, msg_id: &str, timestamp: i64, body: &str) -> Option<String> {
-    let key = STANDARD
-        .decode(secret.strip_prefix("whsec_").unwrap_or(secret))
-        .ok()?;
-    let mut mac = Hmac::<Sha256>::new_from_slice(&key).ok()?;
-    mac.update(format!("{msg_id}.{timestamp}.{body}").as_bytes());
-    Some(format!(
-        "v1,{}",
-        STANDARD.encode(mac.finalize().into_bytes())
-    ))
-}
-
-pub fn new_secret() -> String {
-    let mut raw = [0u8; 24];
-    getrandom::getrandom(&mut raw).expect("the OS random source is available");
-    format!("whsec_{}", STANDARD.encode(raw))
-}
-
-/// Resolves names and drops internal addresses, so the connection is only
 /// ever made to a public one (a name that resolves to 127.0.0.1 at send
 /// time, DNS rebinding included, gets nowhere).
 struct PublicOnly;
@@ -124,7 +101,7 @@ impl Deliverer {
         .iter()
         .map(|r| r.get("id"))
         .collect();
-        crate::outbox::process_claimed(&self.db, "deliveries", due, |id| {
+        crate::store::outbox::process_claimed(&self.db, "deliveries", due, |id| {
             let me = self.clone();
             async move {
                 if let Err(e) = me.deliver(&id).await {
@@ -172,7 +149,7 @@ impl Deliverer {
                 let delay = retry_after.map_or_else(|| jitter(base), |s| s.min(86_400));
                 (
                     "pending",
-                    Some(crate::db::iso_in(Duration::from_secs(delay))),
+                    Some(crate::store::iso_in(Duration::from_secs(delay))),
                 )
             }
         };
@@ -299,143 +276,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn signs_like_the_standard_webhooks_reference() {
-        // The example of the Standard Webhooks specification.
-        let sig = sign(
-            "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-            "msg_p5jXN8AQM9LWM0D4loKWxJek",
-            1614265330,
-            r#"{"test": 2432232314}"#,
-        );
-        assert_eq!(
-            sig.as_deref(),
-            Some("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
-        );
-    }
-
-    #[test]
     fn jitter_stays_within_ten_percent() {
         for _ in 0..100 {
             let j = jitter(300);
             assert!((270..=330).contains(&j), "{j}");
         }
     }
-}
-
-/// Registers an application-level webhook (used for an event type when the
-/// invoice has no webhook of that type).
-pub async fn add_app_webhook(
-    db: &Db,
-    app_id: &str,
-    hook_type: paylink_model::HookType,
-    url: &str,
-) -> Result<String, DbError> {
-    let id = new_id();
-    let _w = db.lock_writes().await;
-    sqlx::query("INSERT INTO app_webhooks (id, application_id, hook_type, url, created_at) VALUES ($1, $2, $3, $4, $5)")
-        .bind(&id)
-        .bind(app_id)
-        .bind(hook_type.as_str())
-        .bind(url)
-        .bind(now_iso())
-        .execute(&db.pool)
-        .await?;
-    Ok(id)
-}
-
-/// One row of `paylink webhook deliveries`.
-#[derive(Debug, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DeliveryRow {
-    pub id: String,
-    pub event_id: String,
-    pub event_type: String,
-    pub url: String,
-    pub status: String,
-    pub attempts: i64,
-    pub next_attempt_at: Option<String>,
-    pub last_status_code: Option<i64>,
-    pub last_error: Option<String>,
-    /// Every attempt so far, oldest first.
-    pub attempt_log: Vec<AttemptRow>,
-}
-
-/// One attempt of a delivery.
-#[derive(Debug, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AttemptRow {
-    pub at: String,
-    pub status_code: Option<i64>,
-    pub error: Option<String>,
-    pub duration_ms: i64,
-}
-
-pub async fn list_deliveries(db: &Db, event_id: Option<&str>) -> Result<Vec<DeliveryRow>, DbError> {
-    let rows = sqlx::query(
-        "SELECT d.id, d.event_id, e.type, d.url, d.status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error
-         FROM deliveries d JOIN events e ON e.id = d.event_id
-         WHERE ($1 IS NULL OR d.event_id = $1) ORDER BY d.created_at, d.id",
-    )
-    .bind(event_id)
-    .fetch_all(&db.pool)
-    .await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let id: String = r.get("id");
-        let attempt_log = sqlx::query(
-            "SELECT attempted_at, status_code, error, duration_ms FROM delivery_attempts
-             WHERE delivery_id = $1 ORDER BY attempted_at, id",
-        )
-        .bind(&id)
-        .fetch_all(&db.pool)
-        .await?
-        .iter()
-        .map(|a| AttemptRow {
-            at: a.get("attempted_at"),
-            status_code: a.get("status_code"),
-            error: a.get("error"),
-            duration_ms: a.get("duration_ms"),
-        })
-        .collect();
-        out.push(DeliveryRow {
-            id,
-            event_id: r.get("event_id"),
-            event_type: r.get("type"),
-            url: r.get("url"),
-            status: r.get("status"),
-            attempts: r.get("attempts"),
-            next_attempt_at: r.get("next_attempt_at"),
-            last_status_code: r.get("last_status_code"),
-            last_error: r.get("last_error"),
-            attempt_log,
-        });
-    }
-    Ok(out)
-}
-
-/// Sends an event again to every endpoint it was delivered to (same
-/// `webhook-id`, so receivers can drop it if they already have it).
-/// Returns how many deliveries were queued; 0 means no such event.
-pub async fn redeliver(db: &Db, event_id: &str) -> Result<usize, DbError> {
-    let mut tx = db.begin_write().await?;
-    let targets = sqlx::query(
-        "SELECT DISTINCT webhook_source, webhook_id, url FROM deliveries WHERE event_id = $1",
-    )
-    .bind(event_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    let now = now_iso();
-    for t in &targets {
-        crate::events::insert_delivery(
-            &mut tx,
-            event_id,
-            t.get("webhook_source"),
-            t.get("webhook_id"),
-            t.get("url"),
-            &now,
-        )
-        .await?;
-    }
-    tx.commit().await?;
-    Ok(targets.len())
 }

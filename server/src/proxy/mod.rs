@@ -3,74 +3,39 @@
 //! payment links' routes), and answers every failure of the
 //! upstream with an envelope instead of hanging.
 
+pub mod cors;
+pub mod links;
+pub mod ratelimit;
+pub mod upstream;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use tower::ServiceExt;
 
 use crate::error::{AppError, Reason};
-use crate::extract::lang_of;
-
-/// Where the proxy sends requests, and with which token.
-#[derive(Clone)]
-pub struct ProxyConfig {
-    pub token: String,
-    /// `None`: paylink's own service, called in-process.
-    pub upstream: Option<String>,
-    /// Total time allowed to a remote upstream before a 504 envelope.
-    pub timeout: Duration,
-}
-
-/// A remote upstream gets this long to answer before the browser gets a 504.
-pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// The configured proxy, or `None` (no token: every call is a 503).
-pub(crate) type Handle = Option<Arc<Proxy>>;
-
-#[derive(Clone)]
-pub(crate) struct Proxy {
-    token: HeaderValue,
-    upstream: Upstream,
-    /// The merchant's screens (creations, invoice detail) are off (see `Options::public_only`).
-    public_only: bool,
-}
-
-#[derive(Clone)]
-enum Upstream {
-    Local(Router),
-    Remote {
-        base: String,
-        client: reqwest::Client,
-    },
-}
-
-/// Request headers worth forwarding; everything else (cookies, the browser's
-/// own Authorization) stays behind.
-const FORWARDED: [header::HeaderName; 3] = [
-    header::CONTENT_TYPE,
-    header::ACCEPT_LANGUAGE,
-    header::HeaderName::from_static(crate::idempotency::HEADER),
-];
+use crate::http::extract::lang_of;
+use upstream::{forward, Proxy, Upstream};
+pub use upstream::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
 
 /// The payer page's needs: who is paid, and (with paylink's own service
 /// as upstream) the database for view counts and sandbox payments.
 #[derive(Clone)]
 pub struct PayerOptions {
-    pub config: crate::payer::PayerConfig,
-    pub db: Option<crate::db::Db>,
+    pub config: crate::domain::payer::PayerConfig,
+    pub db: Option<crate::store::Db>,
 }
 
 /// What the payment links' routes need besides the proxy.
 pub struct LinkOptions {
     /// paylink's own database: links live there whichever the upstream.
-    pub db: crate::db::Db,
-    pub limiter: Arc<crate::ratelimit::RateLimiter>,
+    pub db: crate::store::Db,
+    pub limiter: Arc<crate::proxy::ratelimit::RateLimiter>,
 }
 
 pub fn router(
@@ -115,7 +80,7 @@ pub fn router(
         .with_state(payer_state);
     // Link-bound creations are allowed even when `public_only`: the link
     // decides what they may create.
-    let link_routes = crate::links::router(proxy.clone(), links.db, links.limiter);
+    let link_routes = crate::proxy::links::router(proxy.clone(), links.db, links.limiter);
     Router::new()
         .route("/api/customers", post(api_customers_create))
         .route("/api/invoices", post(api_invoices_create))
@@ -128,8 +93,8 @@ pub fn router(
 #[derive(Clone)]
 struct PayerState {
     proxy: Option<Arc<Proxy>>,
-    db: Option<crate::db::Db>,
-    config: Arc<crate::payer::PayerConfig>,
+    db: Option<crate::store::Db>,
+    config: Arc<crate::domain::payer::PayerConfig>,
 }
 
 /// The payer page's view of an invoice (no private data; PIX and boleto codes).
@@ -159,7 +124,8 @@ async fn api_pay_get(
     };
     match serde_json::from_slice::<paylink_model::InvoiceDetail>(&bytes) {
         Ok(detail) => {
-            let mut out = axum::Json(crate::payer::payer_view(&detail, &s.config)).into_response();
+            let mut out =
+                axum::Json(crate::domain::payer::payer_view(&detail, &s.config)).into_response();
             out.headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
             out
@@ -178,7 +144,7 @@ async fn api_pay_view(
     let Some(db) = s.db.filter(|_| paylink_model::br::uuid_is_valid(&id)) else {
         return AppError::new(Reason::RouteNotFound, lang).into_response();
     };
-    match crate::payer::record_view(&db, &id.to_ascii_lowercase()).await {
+    match crate::store::views::record_view(&db, &id.to_ascii_lowercase()).await {
         Ok(true) => StatusCode::NO_CONTENT.into_response(),
         Ok(false) => AppError::new(Reason::InvoiceNotFound, lang).into_response(),
         Err(e) => AppError::internal(e, lang).into_response(),
@@ -198,12 +164,14 @@ async fn api_pay_simulate(
     else {
         return AppError::new(Reason::RouteNotFound, lang).into_response();
     };
-    match crate::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await {
+    match crate::store::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await {
         Ok(_) => api_pay_get(State(s), headers, Path(id)).await,
-        Err(crate::payments::LifecycleError::InvoiceNotFound) => {
+        Err(crate::store::payments::LifecycleError::InvoiceNotFound) => {
             AppError::new(Reason::InvoiceNotFound, lang).into_response()
         }
-        Err(crate::payments::LifecycleError::Db(e)) => AppError::internal(e, lang).into_response(),
+        Err(crate::store::payments::LifecycleError::Db(e)) => {
+            AppError::internal(e, lang).into_response()
+        }
         Err(e) => AppError {
             status: StatusCode::CONFLICT,
             message: e.to_string(),
@@ -261,97 +229,4 @@ async fn create(
         return AppError::new(Reason::OperatorUiOff, lang_of(&headers)).into_response();
     }
     forward(proxy, Method::POST, path.into(), headers, body).await
-}
-
-/// Sends one request to the upstream with the proxy's token and the
-/// forwardable headers; the answer comes back as [`pass_through`] makes it.
-pub(crate) async fn forward(
-    proxy: Handle,
-    method: Method,
-    path: String,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let lang = lang_of(&headers);
-    let Some(proxy) = proxy else {
-        return AppError::new(Reason::ProxyNotConfigured, lang).into_response();
-    };
-    let result = match &proxy.upstream {
-        Upstream::Local(service) => {
-            let mut req = Request::builder().method(method).uri(path);
-            for name in FORWARDED {
-                if let Some(v) = headers.get(&name) {
-                    req = req.header(name, v);
-                }
-            }
-            let req = req
-                .header(header::AUTHORIZATION, proxy.token.clone())
-                .body(Body::from(body))
-                .expect("a request built from valid parts");
-            Ok(service
-                .clone()
-                .oneshot(req)
-                .await
-                .unwrap_or_else(|never| match never {}))
-        }
-        Upstream::Remote { base, client } => {
-            remote(client, base, method, &path, &headers, &proxy.token, body).await
-        }
-    };
-    match result {
-        Ok(res) => pass_through(res),
-        Err(reason) => AppError::new(reason, lang).into_response(),
-    }
-}
-
-async fn remote(
-    client: &reqwest::Client,
-    base: &str,
-    method: Method,
-    path: &str,
-    headers: &HeaderMap,
-    token: &HeaderValue,
-    body: Bytes,
-) -> Result<Response, Reason> {
-    let mut req = client
-        .request(method, format!("{base}{path}"))
-        .header(header::AUTHORIZATION, token.clone());
-    for name in FORWARDED {
-        if let Some(v) = headers.get(&name) {
-            req = req.header(name, v);
-        }
-    }
-    let res = req.body(body).send().await.map_err(upstream_reason)?;
-    let status =
-        StatusCode::from_u16(res.status().as_u16()).map_err(|_| Reason::UpstreamUnreachable)?;
-    let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
-    let bytes = res.bytes().await.map_err(upstream_reason)?;
-    let mut out = Response::new(Body::from(bytes));
-    *out.status_mut() = status;
-    if let Some(ct) = content_type {
-        out.headers_mut().insert(header::CONTENT_TYPE, ct);
-    }
-    Ok(out)
-}
-
-fn upstream_reason(e: reqwest::Error) -> Reason {
-    if e.is_timeout() {
-        Reason::UpstreamTimeout
-    } else {
-        Reason::UpstreamUnreachable
-    }
-}
-
-/// Status and body go back unchanged (envelopes included); of the headers
-/// only Content-Type does, so no `WWW-Authenticate` prompts the browser.
-fn pass_through(res: Response) -> Response {
-    let (parts, body) = res.into_parts();
-    let mut out = Response::new(body);
-    *out.status_mut() = parts.status;
-    if let Some(ct) = parts.headers.get(header::CONTENT_TYPE) {
-        out.headers_mut().insert(header::CONTENT_TYPE, ct.clone());
-    }
-    out.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    out
 }

@@ -13,9 +13,9 @@ use paylink_model::Lang;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::db::{Db, DbError, Idem};
 use crate::error::{AppError, OrInternal, Reason};
-use crate::extract::lang_of;
+use crate::http::extract::lang_of;
+use crate::store::{Db, DbError, Idem};
 
 pub const HEADER: &str = "idempotency-key";
 
@@ -123,4 +123,21 @@ where
         }
         Err(e) => Err(AppError::internal(e, lang)),
     }
+}
+
+/// `Idempotency-Key` of the two creations (see `idempotency.rs`).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IdempotencyKeyHeader {
+    /// A retry with the same key and request within 24 h gets the first answer and
+    /// creates nothing; the same key with another request is a 422.
+    #[param(
+        rename = "Idempotency-Key",
+        value_type = String,
+        required = false,
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[!-~]+$"
+    )]
+    pub idempotency_key: Option<String>,
 }

@@ -13,7 +13,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{AppError, Reason};
-use crate::extract::lang_of;
+use crate::http::extract::lang_of;
 
 /// Requests per minute per client address; 0 turns the limit off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,9 +14,9 @@ use axum::routing::get;
 use axum::Router;
 use serde_json::Value;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{IntoParams, Modify, OpenApi};
+use utoipa::{Modify, OpenApi};
 
-use crate::AppState;
+use crate::http::AppState;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -61,37 +61,6 @@ impl Modify for BasicToken {
             ),
         );
     }
-}
-
-/// `Idempotency-Key` of the two creations (see `idempotency.rs`).
-#[derive(IntoParams)]
-#[into_params(parameter_in = Header)]
-pub struct IdempotencyKeyHeader {
-    /// A retry with the same key and request within 24 h gets the first answer and
-    /// creates nothing; the same key with another request is a 422.
-    #[param(
-        rename = "Idempotency-Key",
-        value_type = String,
-        required = false,
-        min_length = 1,
-        max_length = 255,
-        pattern = "^[!-~]+$"
-    )]
-    pub idempotency_key: Option<String>,
-}
-
-/// The language of the envelope's messages.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Header)]
-pub struct AcceptLanguageHeader {
-    /// English messages when English is preferred (`en`); pt-BR otherwise.
-    #[param(
-        rename = "Accept-Language",
-        value_type = String,
-        required = false,
-        example = "en"
-    )]
-    pub accept_language: Option<String>,
 }
 
 /// The document as served: pretty JSON, the exact text of `server/openapi.json`.

@@ -1,0 +1,155 @@
+//! `paylink link ...`: create, list, enable and disable payment links.
+
+use paylink_model::{money, Lang};
+
+use crate::domain::links::*;
+use crate::store::links::{insert, list, set_active};
+
+// ---- CLI ----
+
+#[derive(clap::Subcommand)]
+pub enum LinkCommand {
+    /// Create a payment link and print its slug and URL.
+    Create(Box<CreateArgs>),
+    /// One line per link: slug, price, payment types, invoice type, due days, state, name.
+    List {
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+        /// Base of the printed URLs (`{public-url}/l/{slug}`).
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        public_url: String,
+    },
+    /// Turn a link off: its page and creations answer 404 (its invoices stay).
+    Disable {
+        slug: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+    /// Turn a disabled link on again.
+    Enable {
+        slug: String,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+}
+
+#[derive(clap::Args)]
+pub struct CreateArgs {
+    #[arg(long)]
+    name: String,
+    #[arg(long)]
+    description: String,
+    /// The fixed amount in reais: 300.00 or 300,00.
+    #[arg(long, required_unless_present = "price_by_customer")]
+    price: Option<String>,
+    /// The payer states the amount.
+    #[arg(long, conflicts_with = "price")]
+    price_by_customer: bool,
+    /// The payment types the payer may choose from.
+    #[arg(long, default_value = "PIX,BOLETO")]
+    payment_types: String,
+    /// SINGLE or INSTALLMENT.
+    #[arg(long, default_value = "SINGLE")]
+    invoice_type: String,
+    /// INSTALLMENT: the most installments the payer may choose (2 to 120).
+    #[arg(long)]
+    max_installments: Option<u32>,
+    /// The invoice's due date is the day of its creation plus this many days.
+    #[arg(long, default_value_t = 3)]
+    due_in_days: u32,
+    /// Where the payer goes once everything is paid.
+    #[arg(long)]
+    redirect_to: Option<String>,
+    /// The link's slug (default: made from --name).
+    #[arg(long)]
+    slug: Option<String>,
+    #[arg(long, default_value = "./paylink.db")]
+    db: String,
+    /// Base of the printed URL (`{public-url}/l/{slug}`).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    public_url: String,
+}
+
+pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure> {
+    use crate::cli::common::Failure;
+    match command {
+        LinkCommand::Create(a) => {
+            let mut link = LinkSpec {
+                name: &a.name,
+                description: &a.description,
+                price: a.price.as_deref(),
+                price_by_customer: a.price_by_customer,
+                payment_types: &a.payment_types,
+                invoice_type: &a.invoice_type,
+                max_installments: a.max_installments,
+                due_in_days: a.due_in_days,
+                redirect_to: a.redirect_to.as_deref(),
+                slug: a.slug.as_deref(),
+            }
+            .check()
+            .map_err(Failure::Usage)?;
+            let db = crate::cli::common::open(&a.db).await?;
+            let base = link.slug.clone();
+            // A generated slug gets -2, -3, ... when taken; a chosen one must be free.
+            for n in 2.. {
+                match insert(&db, &link).await {
+                    Ok(()) => break,
+                    Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
+                        if a.slug.is_some() || n > 100 {
+                            return Err(Failure::Usage(format!(
+                                "a link with slug {:?} already exists",
+                                link.slug
+                            )));
+                        }
+                        link.slug = format!("{base}-{n}");
+                    }
+                    Err(e) => return Err(Failure::Runtime(format!("cannot store the link: {e}"))),
+                }
+            }
+            println!("slug: {}", link.slug);
+            println!("{}", link.url(&a.public_url));
+            Ok(())
+        }
+        LinkCommand::Disable { slug, db } => toggle(&slug, &db, false).await,
+        LinkCommand::Enable { slug, db } => toggle(&slug, &db, true).await,
+        LinkCommand::List { db, public_url } => {
+            let db = crate::cli::common::open(&db).await?;
+            for l in list(&db).await.map_err(|e| e.to_string())? {
+                let price = match l.price_cents {
+                    Some(c) => money::format_brl(c, Lang::PtBr),
+                    None => "payer's amount".into(),
+                };
+                let types: Vec<&str> = l.payment_types.iter().map(|t| t.as_str()).collect();
+                println!(
+                    "{}\t{price}\t{}\t{} up to {}x\tdue in {} days\t{}\t{}\t{}",
+                    l.slug,
+                    types.join(","),
+                    l.invoice_type,
+                    l.max_installments,
+                    l.due_in_days,
+                    if l.active { "active" } else { "inactive" },
+                    l.url(&public_url),
+                    l.name,
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+async fn toggle(slug: &str, db: &str, active: bool) -> Result<(), crate::cli::common::Failure> {
+    let db = crate::cli::common::open(db).await?;
+    if !set_active(&db, slug, active)
+        .await
+        .map_err(|e| e.to_string())?
+    {
+        return Err(crate::cli::common::Failure::Usage(format!(
+            "no link with slug {slug:?}"
+        )));
+    }
+    println!(
+        "link {slug} {}",
+        if active { "enabled" } else { "disabled" }
+    );
+    Ok(())
+}

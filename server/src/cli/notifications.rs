@@ -1,0 +1,45 @@
+//! `paylink notifications ...`: the scheduled sends, as JSON lines.
+
+use crate::store::notifications::{list_sends, STATUSES};
+use crate::store::Db;
+
+#[derive(clap::Subcommand)]
+pub enum NotificationsCommand {
+    /// List scheduled sends, one JSON line each, in due order.
+    List {
+        /// pending, sent, failed or skipped.
+        #[arg(long)]
+        status: Option<String>,
+        #[arg(long)]
+        invoice: Option<String>,
+        #[arg(long, default_value = "./paylink.db")]
+        db: String,
+    },
+}
+
+/// `paylink notifications ...`
+pub async fn cli(command: NotificationsCommand) -> Result<(), String> {
+    match command {
+        NotificationsCommand::List {
+            status,
+            invoice,
+            db: path,
+        } => {
+            if let Some(s) = &status {
+                if !STATUSES.contains(&s.as_str()) {
+                    return Err(format!("--status must be one of {}", STATUSES.join(", ")));
+                }
+            }
+            let db = Db::open(&path)
+                .await
+                .map_err(|e| format!("cannot open database {path}: {e}"))?;
+            let rows = list_sends(&db, status.as_deref(), invoice.as_deref())
+                .await
+                .map_err(|e| e.to_string())?;
+            for r in rows {
+                println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The payer's messages (e-mail, WhatsApp, SMS), in pt-BR, per notification type.
+
+use paylink_model::money::format_brl;
+use paylink_model::{Channel, Date, Lang, NotificationType};
+
+/// The rows a message is made of.
+pub(crate) struct Context {
+    pub(crate) send_id: String,
+    pub(crate) kind: NotificationType,
+    pub(crate) channel: Channel,
+    pub(crate) invoice_id: String,
+    pub(crate) notification_id: String,
+    pub(crate) invoice_type: String,
+    pub(crate) installment_count: i64,
+    pub(crate) description: Option<String>,
+    pub(crate) full_name: String,
+    pub(crate) number: Option<i64>,
+    pub(crate) price: i64,
+    pub(crate) price_paid: i64,
+    pub(crate) due: Option<Date>,
+    pub(crate) status: Option<String>,
+    pub(crate) payment_types: Vec<String>,
+}
+
+/// A message, in pt-BR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text {
+    pub subject: String,
+    pub body: String,
+    /// One paragraph, for WhatsApp and SMS.
+    pub short: String,
+}
+
+pub(crate) fn render(ctx: &Context, url: &str) -> Text {
+    use NotificationType::*;
+    let name = ctx
+        .full_name
+        .split_whitespace()
+        .next()
+        .unwrap_or(&ctx.full_name)
+        .to_string();
+    let amount = format_brl(ctx.price, Lang::PtBr);
+    let date = ctx.due.map(Date::format_br).unwrap_or_default();
+    // "a parcela 2 de 3" for installment plans, "a fatura" otherwise.
+    let (this, of_this, to_this) = match ctx.number {
+        Some(n) if ctx.invoice_type == "INSTALLMENT" && ctx.installment_count > 1 => {
+            let part = format!("parcela {n} de {}", ctx.installment_count);
+            (
+                format!("a {part}"),
+                format!("da {part}"),
+                format!("à {part}"),
+            )
+        }
+        _ => ("a fatura".into(), "da fatura".into(), "à fatura".into()),
+    };
+    let this_cap = capitalize(&this);
+    let methods = {
+        let names: Vec<&str> = ctx
+            .payment_types
+            .iter()
+            .map(|t| if t == "BOLETO" { "boleto" } else { "PIX" })
+            .collect();
+        if names.is_empty() {
+            "PIX ou boleto".to_string()
+        } else {
+            names.join(" ou ")
+        }
+    };
+    let codes = {
+        let mut c = Vec::new();
+        if ctx.payment_types.iter().any(|t| t == "PIX") {
+            c.push("o código PIX copia e cola");
+        }
+        if ctx.payment_types.iter().any(|t| t == "BOLETO") {
+            c.push("a linha digitável do boleto");
+        }
+        if c.is_empty() {
+            "Os códigos de pagamento estão".to_string()
+        } else {
+            capitalize(&c.join(" e ")) + if c.len() > 1 { " estão" } else { " está" }
+        }
+    };
+    let pay = format!("Para pagar por {methods}, acesse: {url}");
+    let see = format!("Veja os detalhes em: {url}");
+    let (subject, lead, closing) = match ctx.kind {
+        SendFirstInvoiceBy => (
+            format!("Sua fatura de {amount} chegou"),
+            format!("{this_cap}, no valor de {amount}, vence em {date}."),
+            pay,
+        ),
+        InvoiceGenerated => (
+            format!("Nova cobrança de {amount}, vencimento em {date}"),
+            format!("Foi gerada {this}, no valor de {amount}, com vencimento em {date}."),
+            pay,
+        ),
+        SendInvoiceReminder => (
+            format!("Lembrete: sua fatura vence em {date}"),
+            format!("Lembrete: {this}, no valor de {amount}, vence em {date}."),
+            pay,
+        ),
+        SendInvoiceAtDay => (
+            "Sua fatura vence hoje".to_string(),
+            format!("{this_cap}, no valor de {amount}, vence hoje ({date})."),
+            pay,
+        ),
+        SendInvoiceCodeAtDay => (
+            "Sua fatura vence hoje: código de pagamento".to_string(),
+            format!(
+                "{this_cap}, no valor de {amount}, vence hoje ({date}). {codes} na página de pagamento."
+            ),
+            format!("Página de pagamento: {url}"),
+        ),
+        InvoiceResend => (
+            "Sua fatura está em aberto".to_string(),
+            format!("{this_cap}, no valor de {amount}, venceu em {date} e ainda está em aberto."),
+            pay,
+        ),
+        InvoiceFail => (
+            "Fatura vencida e não paga".to_string(),
+            format!(
+                "Não identificamos o pagamento {of_this}, no valor de {amount}, vencida em {date}."
+            ),
+            format!("Para regularizar por {methods}, acesse: {url}"),
+        ),
+        InvoiceConfirmPayment => (
+            "Pagamento confirmado".to_string(),
+            format!(
+                "Recebemos o pagamento de {} referente {to_this}. Obrigado!",
+                format_brl(ctx.price_paid.max(ctx.price), Lang::PtBr)
+            ),
+            see,
+        ),
+        InvoiceChanged => {
+            let what = match ctx.status.as_deref() {
+                Some("REVERSED") => "o pagamento foi estornado".to_string(),
+                Some("CONFIRMED") => "o pagamento foi confirmado".to_string(),
+                Some("WAITING_PAYMENT") => "agora aguarda pagamento".to_string(),
+                Some(s) => format!("a situação agora é {s}"),
+                None => "houve uma alteração".to_string(),
+            };
+            (
+                "Sua fatura foi alterada".to_string(),
+                format!("{this_cap}, no valor de {amount}, com vencimento em {date}, foi alterada: {what}."),
+                see,
+            )
+        }
+    };
+    let about = ctx
+        .description
+        .as_deref()
+        .filter(|d| !d.trim().is_empty())
+        .map(|d| format!("Referente a: {d}\n\n"))
+        .unwrap_or_default();
+    let body = format!(
+        "Olá, {name}!\n\n{lead}\n\n{about}{closing}\n\n--\nMensagem automática enviada pelo paylink. \
+         Se você já pagou, desconsidere.\n"
+    );
+    let short = format!("Olá, {name}! {lead} {closing}");
+    Text {
+        subject,
+        body,
+        short,
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}

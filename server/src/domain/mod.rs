@@ -1,0 +1,17 @@
+//! The rules of the service that are not in `paylink_model` (they need the
+//! server: the database's rows, the payer page's codes, the messages sent).
+
+pub mod links;
+pub mod messages;
+pub mod payer;
+pub mod webhooks;
+
+/// Today's date in Brasília, the calendar charges are due by (a charge due on
+/// the 24th is due from 00:00 of the 24th in São Paulo, 03:00 UTC).
+pub fn today() -> paylink_model::Date {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    paylink_model::date::brasilia_date(secs).expect("a date after 1970")
+}

@@ -1,0 +1,182 @@
+//! Payment links: a merchant creates one with `paylink link create`; its
+//! public page (`/l/{slug}`) lets a payer register and create an invoice on
+//! the link's terms only. The proxy holds the token, so it is the proxy that
+//! compares every request with the link (`paylink_model::link`) and refuses
+//! what the link does not allow, whatever the browser sends.
+//!
+//! These are the link's public routes, mounted by the proxy.
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use paylink_model::{InvoiceRequest, Lang, Msg};
+
+use crate::error::{AppError, OrInternal, Reason};
+use crate::http::extract::{is_json, lang_of, parse_json};
+use crate::proxy::ratelimit::RateLimiter;
+use crate::store::Db;
+
+use crate::domain::links::*;
+use crate::store::links::{add_customer, find, has_customer};
+
+// ---- Public routes (mounted by the proxy) ----
+
+#[derive(Clone)]
+struct LinkState {
+    proxy: crate::proxy::upstream::Handle,
+    db: Db,
+}
+
+pub(crate) fn router(
+    proxy: crate::proxy::upstream::Handle,
+    db: Db,
+    limiter: Arc<RateLimiter>,
+) -> Router {
+    let state = LinkState { proxy, db };
+    let creations = Router::new()
+        .route("/api/links/{slug}/customers", post(link_customers_create))
+        .route("/api/links/{slug}/invoices", post(link_invoices_create))
+        .route_layer(middleware::from_fn_with_state(
+            limiter,
+            crate::proxy::ratelimit::limit,
+        ))
+        .with_state(state.clone());
+    Router::new()
+        .route("/api/links/{slug}", get(link_get))
+        .with_state(state)
+        .merge(creations)
+}
+
+/// The active link of this slug, or the 404 envelope.
+async fn active_link(db: &Db, slug: &str, lang: Lang) -> Result<Link, AppError> {
+    if !slug_is_valid(slug) {
+        return Err(AppError::new(Reason::LinkNotFound, lang));
+    }
+    match find(db, slug).await.or_internal(lang)? {
+        Some(l) if l.active => Ok(l),
+        _ => Err(AppError::new(Reason::LinkNotFound, lang)),
+    }
+}
+
+/// An over-limit or unreadable body is an envelope too, not axum's plain text.
+fn body_or_envelope(body: Result<Bytes, BytesRejection>, lang: Lang) -> Result<Bytes, AppError> {
+    body.map_err(|rejection| {
+        if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            AppError::new(Reason::PayloadTooLarge, lang)
+        } else {
+            AppError::new(Reason::MalformedJson, lang)
+        }
+    })
+}
+
+async fn link_get(
+    State(s): State<LinkState>,
+    headers: HeaderMap,
+    Path(slug): Path<String>,
+) -> Result<Response, AppError> {
+    let lang = lang_of(&headers);
+    let link = active_link(&s.db, &slug, lang).await?;
+    let mut res = Json(link.public(crate::domain::today())).into_response();
+    // The due date changes with the day.
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(res)
+}
+
+async fn link_customers_create(
+    State(s): State<LinkState>,
+    headers: HeaderMap,
+    Path(slug): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, AppError> {
+    let lang = lang_of(&headers);
+    let body = body_or_envelope(body, lang)?;
+    let link = active_link(&s.db, &slug, lang).await?;
+    let res = crate::proxy::upstream::forward(
+        s.proxy,
+        Method::POST,
+        "/invoices/applications/customers".into(),
+        headers,
+        body,
+    )
+    .await;
+    if !res.status().is_success() {
+        return Ok(res);
+    }
+    let (parts, body) = res.into_parts();
+    let bytes = axum::body::to_bytes(body, crate::http::BODY_LIMIT)
+        .await
+        .map_err(|_| AppError::new(Reason::UpstreamUnreachable, lang))?;
+    let id = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|v| v["id"].as_str().map(str::to_ascii_lowercase))
+        .filter(|id| paylink_model::br::uuid_is_valid(id))
+        .ok_or_else(|| AppError::internal("upstream customer without an id", lang))?;
+    // If this fails the payer retries; with the same Idempotency-Key the
+    // service answers with the same customer, recorded then.
+    add_customer(&s.db, &link.slug, &id)
+        .await
+        .or_internal(lang)?;
+    Ok(Response::from_parts(parts, Body::from(bytes)))
+}
+
+async fn link_invoices_create(
+    State(s): State<LinkState>,
+    headers: HeaderMap,
+    Path(slug): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, AppError> {
+    let lang = lang_of(&headers);
+    let body = body_or_envelope(body, lang)?;
+    let link = active_link(&s.db, &slug, lang).await?;
+    if !is_json(&headers) {
+        return Err(AppError::new(Reason::UnsupportedMediaType, lang));
+    }
+    let req: InvoiceRequest = parse_json(&body, lang)?;
+    let today = crate::domain::today();
+    let mut bound = link.public(today).bind(&req);
+    // A page opened before midnight still shows yesterday's due date.
+    if bound.as_ref().is_err_and(|v| v.has("dueDate")) {
+        if let Some(yesterday) = today.add_days(-1) {
+            let earlier = link.public(yesterday);
+            if req.due_date.as_deref().map(str::trim) == Some(earlier.due_date.as_str()) {
+                bound = earlier.bind(&req);
+            }
+        }
+    }
+    let mut violations = bound.as_ref().err().cloned().unwrap_or_default();
+    match req.customer_id.as_deref().map(str::trim) {
+        None | Some("") => violations.add("customerId", Msg::Required),
+        Some(id) if !paylink_model::br::uuid_is_valid(id) => {
+            violations.add("customerId", Msg::Uuid)
+        }
+        Some(id) => {
+            if !has_customer(&s.db, &link.slug, &id.to_ascii_lowercase())
+                .await
+                .or_internal(lang)?
+            {
+                violations.add("customerId", Msg::CustomerNotFromLink);
+            }
+        }
+    }
+    let bound = match bound {
+        Ok(b) if violations.is_empty() => b,
+        _ => return Err(AppError::validation(&violations, lang)),
+    };
+    let body = serde_json::to_vec(&bound).or_internal(lang)?;
+    Ok(crate::proxy::upstream::forward(
+        s.proxy,
+        Method::POST,
+        "/invoices/applications/invoices".into(),
+        headers,
+        Bytes::from(body),
+    )
+    .await)
+}

@@ -1,0 +1,148 @@
+//! The proxy's upstream: paylink's own service called in-process, or a remote
+//! one over HTTP, with the proxy's token and only the forwardable headers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use tower::ServiceExt;
+
+use crate::error::{AppError, Reason};
+use crate::http::extract::lang_of;
+
+/// Where the proxy sends requests, and with which token.
+#[derive(Clone)]
+pub struct ProxyConfig {
+    pub token: String,
+    /// `None`: paylink's own service, called in-process.
+    pub upstream: Option<String>,
+    /// Total time allowed to a remote upstream before a 504 envelope.
+    pub timeout: Duration,
+}
+
+/// A remote upstream gets this long to answer before the browser gets a 504.
+pub const DEFAULT_UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The configured proxy, or `None` (no token: every call is a 503).
+pub(crate) type Handle = Option<Arc<Proxy>>;
+
+#[derive(Clone)]
+pub(crate) struct Proxy {
+    pub(crate) token: HeaderValue,
+    pub(crate) upstream: Upstream,
+    /// The merchant's screens (creations, invoice detail) are off (see `Options::public_only`).
+    pub(crate) public_only: bool,
+}
+
+#[derive(Clone)]
+pub(crate) enum Upstream {
+    Local(Router),
+    Remote {
+        base: String,
+        client: reqwest::Client,
+    },
+}
+
+/// Request headers worth forwarding; everything else (cookies, the browser's
+/// own Authorization) stays behind.
+const FORWARDED: [header::HeaderName; 3] = [
+    header::CONTENT_TYPE,
+    header::ACCEPT_LANGUAGE,
+    header::HeaderName::from_static(crate::http::idempotency::HEADER),
+];
+
+/// Sends one request to the upstream with the proxy's token and the
+/// forwardable headers; the answer comes back as [`pass_through`] makes it.
+pub(crate) async fn forward(
+    proxy: Handle,
+    method: Method,
+    path: String,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let lang = lang_of(&headers);
+    let Some(proxy) = proxy else {
+        return AppError::new(Reason::ProxyNotConfigured, lang).into_response();
+    };
+    let result = match &proxy.upstream {
+        Upstream::Local(service) => {
+            let mut req = Request::builder().method(method).uri(path);
+            for name in FORWARDED {
+                if let Some(v) = headers.get(&name) {
+                    req = req.header(name, v);
+                }
+            }
+            let req = req
+                .header(header::AUTHORIZATION, proxy.token.clone())
+                .body(Body::from(body))
+                .expect("a request built from valid parts");
+            Ok(service
+                .clone()
+                .oneshot(req)
+                .await
+                .unwrap_or_else(|never| match never {}))
+        }
+        Upstream::Remote { base, client } => {
+            remote(client, base, method, &path, &headers, &proxy.token, body).await
+        }
+    };
+    match result {
+        Ok(res) => pass_through(res),
+        Err(reason) => AppError::new(reason, lang).into_response(),
+    }
+}
+
+async fn remote(
+    client: &reqwest::Client,
+    base: &str,
+    method: Method,
+    path: &str,
+    headers: &HeaderMap,
+    token: &HeaderValue,
+    body: Bytes,
+) -> Result<Response, Reason> {
+    let mut req = client
+        .request(method, format!("{base}{path}"))
+        .header(header::AUTHORIZATION, token.clone());
+    for name in FORWARDED {
+        if let Some(v) = headers.get(&name) {
+            req = req.header(name, v);
+        }
+    }
+    let res = req.body(body).send().await.map_err(upstream_reason)?;
+    let status =
+        StatusCode::from_u16(res.status().as_u16()).map_err(|_| Reason::UpstreamUnreachable)?;
+    let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
+    let bytes = res.bytes().await.map_err(upstream_reason)?;
+    let mut out = Response::new(Body::from(bytes));
+    *out.status_mut() = status;
+    if let Some(ct) = content_type {
+        out.headers_mut().insert(header::CONTENT_TYPE, ct);
+    }
+    Ok(out)
+}
+
+fn upstream_reason(e: reqwest::Error) -> Reason {
+    if e.is_timeout() {
+        Reason::UpstreamTimeout
+    } else {
+        Reason::UpstreamUnreachable
+    }
+}
+
+/// Status and body go back unchanged (envelopes included); of the headers
+/// only Content-Type does, so no `WWW-Authenticate` prompts the browser.
+pub(crate) fn pass_through(res: Response) -> Response {
+    let (parts, body) = res.into_parts();
+    let mut out = Response::new(body);
+    *out.status_mut() = parts.status;
+    if let Some(ct) = parts.headers.get(header::CONTENT_TYPE) {
+        out.headers_mut().insert(header::CONTENT_TYPE, ct.clone());
+    }
+    out.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    out
+}

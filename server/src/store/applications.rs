@@ -1,0 +1,96 @@
+//! Applications (the owners of tokens) and their webhook secrets.
+
+use base64::Engine;
+use sqlx::Row;
+
+use super::*;
+
+/// A stored application (the owner of a token).
+#[derive(Clone, Debug)]
+pub struct Application {
+    pub id: String,
+    pub user_id: String,
+    pub name: String,
+    pub secret_hash: String,
+}
+
+impl Db {
+    pub async fn create_application(
+        &self,
+        name: &str,
+        secret_hash: &str,
+    ) -> Result<Application, DbError> {
+        let app = Application {
+            id: new_id(),
+            user_id: new_id(),
+            name: name.to_string(),
+            secret_hash: secret_hash.to_string(),
+        };
+        let _w = self.lock_writes().await;
+        sqlx::query("INSERT INTO applications (id, user_id, name, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(&app.id)
+            .bind(&app.user_id)
+            .bind(&app.name)
+            .bind(&app.secret_hash)
+            .bind(now_iso())
+            .execute(&self.pool)
+            .await?;
+        Ok(app)
+    }
+
+    pub async fn find_application(&self, id: &str) -> Result<Option<Application>, DbError> {
+        let row =
+            sqlx::query("SELECT id, user_id, name, secret_hash FROM applications WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| Application {
+            id: r.get("id"),
+            user_id: r.get("user_id"),
+            name: r.get("name"),
+            secret_hash: r.get("secret_hash"),
+        }))
+    }
+
+    /// The application's webhook signing secret, created on first use.
+    pub async fn webhook_secret(&self, app_id: &str) -> Result<String, DbError> {
+        // Set only where still empty, so two callers racing agree on one secret.
+        let w = self.lock_writes().await;
+        sqlx::query(
+            "UPDATE applications SET webhook_secret = $1 WHERE id = $2 AND webhook_secret IS NULL",
+        )
+        .bind(new_secret())
+        .bind(app_id)
+        .execute(&self.pool)
+        .await?;
+        drop(w);
+        sqlx::query_scalar("SELECT webhook_secret FROM applications WHERE id = $1")
+            .bind(app_id)
+            .fetch_one(&self.pool)
+            .await
+    }
+
+    pub async fn find_application_by_name(
+        &self,
+        name: &str,
+    ) -> Result<Option<Application>, DbError> {
+        let id: Option<String> = sqlx::query_scalar("SELECT id FROM applications WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        match id {
+            Some(id) => self.find_application(&id).await,
+            None => Ok(None),
+        }
+    }
+}
+
+/// A webhook signing secret: `whsec_` and 24 random bytes in base64.
+fn new_secret() -> String {
+    let mut raw = [0u8; 24];
+    getrandom::getrandom(&mut raw).expect("the OS random source is available");
+    format!(
+        "whsec_{}",
+        base64::engine::general_purpose::STANDARD.encode(raw)
+    )
+}

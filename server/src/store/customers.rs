@@ -1,0 +1,93 @@
+//! Customers (payers).
+
+use paylink_model::{Customer, CustomerDetail};
+use sqlx::Row;
+
+use super::idempotency::claim_key;
+use super::*;
+
+impl Db {
+    /// Stores a customer built by the handler (ids and timestamps included),
+    /// with its idempotency record when the request carried a key.
+    pub async fn insert_customer(
+        &self,
+        app: &Application,
+        c: &Customer,
+        idem: Option<&Idem>,
+    ) -> Result<(), DbError> {
+        let mut tx = self.begin_write().await?;
+        if let Some(idem) = idem {
+            claim_key(&mut tx, &app.id, idem).await?;
+        }
+        sqlx::query(
+            "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(&c.id)
+        .bind(&app.id)
+        .bind(&app.user_id)
+        .bind(&c.full_name)
+        .bind(&c.document)
+        .bind(&c.business)
+        .bind(&c.email)
+        .bind(&c.phone)
+        .bind(&c.observations)
+        .bind(&c.created_at)
+        .execute(&mut **tx)
+        .await?;
+        if let Some(a) = &c.address {
+            sqlx::query(
+                "INSERT INTO addresses (id, customer_id, address, number, complement, neighborhood, city, state, zipcode)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(&a.id)
+            .bind(&c.id)
+            .bind(&a.address)
+            .bind(&a.number)
+            .bind(&a.complement)
+            .bind(&a.neighborhood)
+            .bind(&a.city)
+            .bind(&a.state)
+            .bind(&a.zipcode)
+            .execute(&mut **tx)
+            .await?;
+        }
+        tx.commit().await
+    }
+
+    /// The customer in its invoice-detail form, only if it belongs to
+    /// `app_id`. Deleted customers count only with `include_deleted` (an
+    /// existing invoice keeps its payer; a new one cannot pick a deleted one).
+    pub async fn find_customer(
+        &self,
+        app_id: &str,
+        id: &str,
+        include_deleted: bool,
+    ) -> Result<Option<CustomerDetail>, DbError> {
+        let row = sqlx::query(
+            "SELECT c.id, c.full_name, c.document, c.business, c.email, c.user_id, c.application_id, c.phone,
+                    a.id AS address_id, c.observations, c.created_at, c.deleted_at
+             FROM customers c LEFT JOIN addresses a ON a.customer_id = c.id
+             WHERE c.id = $1 AND c.application_id = $2 AND ($3 OR c.deleted_at IS NULL)",
+        )
+        .bind(id)
+        .bind(app_id)
+        .bind(include_deleted)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| CustomerDetail {
+            id: r.get("id"),
+            full_name: r.get("full_name"),
+            document: r.get("document"),
+            business: r.get("business"),
+            email: r.get("email"),
+            user_id: r.get("user_id"),
+            application_id: r.get("application_id"),
+            phone: r.get("phone"),
+            address_id: r.get("address_id"),
+            observations: r.get("observations"),
+            created_at: r.get("created_at"),
+            deleted_at: r.get("deleted_at"),
+        }))
+    }
+}

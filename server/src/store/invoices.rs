@@ -1,0 +1,331 @@
+//! Invoices with their installments, payment types, notifications and
+//! webhooks: written in one transaction with their events, read whole.
+
+use paylink_model::{
+    CustomerDetail, HookType, InvoiceCreated, InvoiceType, NewInvoice, PlannedInstallment,
+};
+use sqlx::Row;
+
+use super::idempotency::claim_key;
+use super::*;
+
+/// Every row of an invoice, as the detail operation needs them.
+pub struct InvoiceRows {
+    /// The invoice's columns under their own names (and more).
+    pub invoice: DbRow,
+    pub customer: CustomerDetail,
+    /// One row per installment, in order, its columns prefixed `i_`.
+    pub installments: Vec<DbRow>,
+    pub payment_types: Vec<String>,
+    pub notifications: Vec<NotificationRow>,
+    pub webhooks: Vec<WebhookRow>,
+    /// Each scheduled notification send, with its notification's id.
+    pub notification_sends: Vec<(String, paylink_model::NotificationSend)>,
+}
+
+/// A stored notification config of an invoice.
+pub struct NotificationRow {
+    pub id: String,
+    pub kind: String,
+    pub channel: String,
+    pub period: Option<i64>,
+    pub created_at: String,
+}
+
+/// A stored webhook of an invoice.
+pub struct WebhookRow {
+    pub id: String,
+    pub hook_type: String,
+    pub url: String,
+    pub created_at: String,
+}
+
+impl Db {
+    /// Stores an invoice with its installments, payment types, notifications
+    /// and webhooks in one transaction: all of it or nothing. `created` is
+    /// the response (its ids are the rows' ids); `plan` gives the due dates.
+    pub async fn insert_invoice(
+        &self,
+        app: &Application,
+        inv: &NewInvoice,
+        created: &InvoiceCreated,
+        plan: &[PlannedInstallment],
+        idem: Option<&Idem>,
+    ) -> Result<(), DbError> {
+        let (id, created_at) = (created.id.as_str(), created.created_at.as_str());
+        let mut tx = self.begin_write().await?;
+        if let Some(idem) = idem {
+            claim_key(&mut tx, &app.id, idem).await?;
+        }
+        sqlx::query(
+            "INSERT INTO invoices (id, application_id, customer_id, external_id, description, invoice_type, price_cents,
+                price_by_customer, due_date, installment_count, frequency, end_date, end_installment, end_subscription,
+                redirect_to, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        )
+        .bind(id)
+        .bind(&app.id)
+        .bind(&inv.customer_id)
+        .bind(&inv.external_id)
+        .bind(&inv.description)
+        .bind(inv.invoice_type.as_str())
+        .bind(inv.price_cents)
+        .bind(inv.price_by_customer)
+        .bind(inv.due_date.to_string())
+        .bind(inv.installment_count as i64)
+        .bind(inv.frequency.map(|f| f.as_str()))
+        .bind(inv.end_date.map(|d| d.to_string()))
+        .bind(inv.end_installment.map(|n| n as i64))
+        .bind(&inv.end_subscription)
+        .bind(&inv.redirect_to)
+        .bind(created_at)
+        .execute(&mut **tx)
+        .await?;
+        // Each list in one multi-row INSERT: a statement is a round trip.
+        use crate::store::events::values_placeholders as values;
+        let sql = format!(
+            "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at)
+             VALUES {}",
+            values(plan.len(), 8)
+        );
+        let mut q = sqlx::query(&sql);
+        for (p, created) in plan.iter().zip(&created.installments) {
+            q = q
+                .bind(&created.id)
+                .bind(id)
+                .bind(p.number as i64)
+                .bind(p.price_cents)
+                .bind(0_i64)
+                .bind(p.due_date.to_string())
+                .bind("WAITING_PAYMENT")
+                .bind(created_at);
+        }
+        q.execute(&mut **tx).await?;
+        if !inv.payment_types.is_empty() {
+            let sql = format!(
+                "INSERT INTO invoice_payment_types (invoice_id, position, payment_type) VALUES {}",
+                values(inv.payment_types.len(), 3)
+            );
+            let mut q = sqlx::query(&sql);
+            for (pos, t) in inv.payment_types.iter().enumerate() {
+                q = q.bind(id).bind(pos as i64).bind(t.as_str());
+            }
+            q.execute(&mut **tx).await?;
+        }
+        if !inv.notifications.is_empty() {
+            let sql = format!(
+                "INSERT INTO invoice_notifications (id, invoice_id, position, type, channel, period, created_at)
+                 VALUES {}",
+                values(inv.notifications.len(), 7)
+            );
+            let mut q = sqlx::query(&sql);
+            for (pos, n) in inv.notifications.iter().enumerate() {
+                q = q
+                    .bind(new_id())
+                    .bind(id)
+                    .bind(pos as i64)
+                    .bind(n.kind.as_str())
+                    .bind(n.channel.as_str())
+                    .bind(n.period.map(|p| p as i64))
+                    .bind(created_at);
+            }
+            q.execute(&mut **tx).await?;
+        }
+        if !inv.webhooks.is_empty() {
+            let sql = format!(
+                "INSERT INTO invoice_webhooks (id, invoice_id, position, hook_type, url, created_at) VALUES {}",
+                values(inv.webhooks.len(), 6)
+            );
+            let mut q = sqlx::query(&sql);
+            for (pos, w) in inv.webhooks.iter().enumerate() {
+                q = q
+                    .bind(new_id())
+                    .bind(id)
+                    .bind(pos as i64)
+                    .bind(w.hook_type.as_str())
+                    .bind(&w.url)
+                    .bind(created_at);
+            }
+            q.execute(&mut **tx).await?;
+        }
+        // The outbox: INVOICE_CREATED, and PAYMENT_GENERATED for each
+        // installment's charge, committed with the invoice itself.
+        let event = |kind, installment| crate::store::events::NewEvent {
+            application_id: &app.id,
+            invoice_id: id,
+            external_id: &inv.external_id,
+            kind,
+            installment,
+            method: None,
+        };
+        let mut events = vec![event(HookType::InvoiceCreated, None)];
+        for i in &created.installments {
+            let snapshot = crate::store::events::InstallmentSnapshot {
+                id: i.id.clone(),
+                installment: i.installment,
+                price: i.price,
+                price_paid: i.price_paid,
+                status: i.status.as_str().to_string(),
+                due_date: i.due_date.clone(),
+            };
+            events.push(event(HookType::PaymentGenerated, Some(snapshot)));
+        }
+        crate::store::events::record_all(&mut tx, &events).await?;
+        // Payer notifications of the new installments, in the same
+        // transaction (a new invoice's configs are the request's: none, no
+        // sends, and no query to find that out).
+        if !inv.notifications.is_empty() {
+            let new: Vec<_> = created
+                .installments
+                .iter()
+                .zip(plan)
+                .map(|(i, p)| (i.id.as_str(), p.number, p.due_date))
+                .collect();
+            crate::store::notifications::schedule_for_new_installments(&mut tx, id, &new).await?;
+        }
+        tx.commit().await
+    }
+
+    /// All rows of an invoice of `app_id`, or `None` (unknown, deleted, or
+    /// another application's: indistinguishable to the caller). Two
+    /// statements on one connection: every statement is a round trip to the
+    /// connection (on SQLite, to its worker thread), and the trips, not the
+    /// queries, are what this operation costs.
+    pub async fn load_invoice(
+        &self,
+        app_id: &str,
+        id: &str,
+    ) -> Result<Option<InvoiceRows>, DbError> {
+        let mut conn = self.pool.acquire().await?;
+        // The invoice, its customer (deleted or not: an invoice keeps its
+        // payer) and the customer's address, repeated on each installment.
+        // Every invoice has at least one installment; the LEFT JOIN keeps
+        // the invoice even if one had none.
+        let rows = sqlx::query(
+            // A BOOLEAN column reaches sqlx::Any as a type SQLite's driver
+            // cannot map; as an integer expression it reads alike on both.
+            "SELECT v.id, v.customer_id, v.external_id, v.description, v.invoice_type, v.price_cents,
+                    CASE WHEN v.price_by_customer THEN 1 ELSE 0 END AS price_by_customer, v.due_date,
+                    v.installment_count, v.frequency, v.end_date, v.end_installment, v.end_subscription,
+                    v.redirect_to, v.created_at,
+                    c.full_name AS c_full_name, c.document AS c_document, c.business AS c_business,
+                    c.email AS c_email, c.user_id AS c_user_id, c.application_id AS c_application_id,
+                    c.phone AS c_phone, a.id AS c_address_id, c.observations AS c_observations,
+                    c.created_at AS c_created_at, c.deleted_at AS c_deleted_at,
+                    i.id AS i_id, i.number AS i_number, i.price_cents AS i_price_cents,
+                    i.price_paid_cents AS i_price_paid_cents, i.due_date AS i_due_date, i.status AS i_status,
+                    i.created_at AS i_created_at, i.updated_at AS i_updated_at, i.deleted_at AS i_deleted_at,
+                    i.last_view_at AS i_last_view_at, i.paid_at AS i_paid_at,
+                    i.payment_received_at AS i_payment_received_at, i.views_count AS i_views_count
+             FROM invoices v
+             JOIN customers c ON c.id = v.customer_id AND c.application_id = v.application_id
+             LEFT JOIN addresses a ON a.customer_id = c.id
+             LEFT JOIN installments i ON i.invoice_id = v.id
+             WHERE v.id = $1 AND v.application_id = $2 AND v.deleted_at IS NULL
+             ORDER BY i.number",
+        )
+        .bind(id)
+        .bind(app_id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let Some(first) = rows.first() else {
+            return Ok(None);
+        };
+        let customer = CustomerDetail {
+            id: first.get("customer_id"),
+            full_name: first.get("c_full_name"),
+            document: first.get("c_document"),
+            business: first.get("c_business"),
+            email: first.get("c_email"),
+            user_id: first.get("c_user_id"),
+            application_id: first.get("c_application_id"),
+            phone: first.get("c_phone"),
+            address_id: first.get("c_address_id"),
+            observations: first.get("c_observations"),
+            created_at: first.get("c_created_at"),
+            deleted_at: first.get("c_deleted_at"),
+        };
+        // Payment types, notification configs, webhooks and notification
+        // sends in one statement: `kind` tells them apart, `o1`..`o4` order
+        // each kind as its own query did (a send of no installment sorts
+        // first, explicitly: SQLite puts NULL first and PostgreSQL last).
+        // Typed NULLs, because PostgreSQL types each UNION column once.
+        let extras = sqlx::query(
+            "SELECT 'p' AS kind, CAST(NULL AS TEXT) AS id, payment_type AS t1, CAST(NULL AS TEXT) AS t2,
+                    CAST(NULL AS TEXT) AS t3, CAST(NULL AS BIGINT) AS n1,
+                    position AS o1, CAST(NULL AS TEXT) AS o2, CAST(0 AS BIGINT) AS o3, CAST(NULL AS TEXT) AS o4
+             FROM invoice_payment_types WHERE invoice_id = $1
+             UNION ALL
+             SELECT 'n', id, type, channel, created_at, period, position, NULL, 0, NULL
+             FROM invoice_notifications WHERE invoice_id = $1
+             UNION ALL
+             SELECT 'w', id, hook_type, url, created_at, NULL, position, NULL, 0, NULL
+             FROM invoice_webhooks WHERE invoice_id = $1
+             UNION ALL
+             SELECT 's', s.notification_id, s.status, s.due_at, s.sent_at, n.number,
+                    0, s.due_at, COALESCE(n.number, 0), s.created_at
+             FROM notification_sends s LEFT JOIN installments n ON n.id = s.installment_id
+             WHERE s.invoice_id = $1
+             ORDER BY kind, o1, o2, o3, o4",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let (mut payment_types, mut notifications, mut webhooks, mut notification_sends) =
+            (vec![], vec![], vec![], vec![]);
+        for r in &extras {
+            match r.get::<&str, _>("kind") {
+                "p" => payment_types.push(r.get("t1")),
+                "n" => notifications.push(NotificationRow {
+                    id: r.get("id"),
+                    kind: r.get("t1"),
+                    channel: r.get("t2"),
+                    period: r.get("n1"),
+                    created_at: r.get("t3"),
+                }),
+                "w" => webhooks.push(WebhookRow {
+                    id: r.get("id"),
+                    hook_type: r.get("t1"),
+                    url: r.get("t2"),
+                    created_at: r.get("t3"),
+                }),
+                _ => notification_sends.push((
+                    r.get("id"),
+                    paylink_model::NotificationSend {
+                        installment: r.get::<Option<i64>, _>("n1").map(|n| n as u32),
+                        due_at: r.get("t2"),
+                        status: r.get("t1"),
+                        sent_at: r.get("t3"),
+                    },
+                )),
+            }
+        }
+        let installments = rows
+            .iter()
+            .filter(|r| r.get::<Option<&str>, _>("i_id").is_some())
+            .cloned()
+            .collect();
+        let invoice = rows.into_iter().next().expect("checked above");
+        Ok(Some(InvoiceRows {
+            invoice,
+            customer,
+            installments,
+            payment_types,
+            notifications,
+            webhooks,
+            notification_sends,
+        }))
+    }
+}
+
+/// SINGLE, RECURRING and SUBSCRIPTION start with one installment (later
+/// charges of periodic invoices are created by the scheduler); INSTALLMENT
+/// gets its whole plan at once.
+pub fn initial_plan(inv: &NewInvoice) -> Vec<PlannedInstallment> {
+    let count = if inv.invoice_type == InvoiceType::Installment {
+        inv.installment_count
+    } else {
+        1
+    };
+    paylink_model::installment_plan(inv.price_cents, count, inv.due_date)
+}

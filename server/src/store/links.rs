@@ -1,0 +1,134 @@
+//! Payment links in the database (`payment_links`, `payment_link_customers`).
+
+use paylink_model::{InvoiceType, PaymentType};
+use sqlx::Row;
+
+/// The longest `due_in_days` a link may have.
+pub const MAX_DUE_IN_DAYS: u32 = 365;
+
+/// A stored link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    pub slug: String,
+    pub name: String,
+    pub description: String,
+    /// `None` when the payer states the amount.
+    pub price_cents: Option<i64>,
+    pub payment_types: Vec<PaymentType>,
+    pub invoice_type: InvoiceType,
+    pub max_installments: u32,
+    pub due_in_days: u32,
+    pub redirect_to: Option<String>,
+    pub active: bool,
+    pub created_at: String,
+}
+
+use crate::store::{now_iso, Db, DbError, DbRow};
+
+// ---- Storage ----
+
+fn from_row(r: &DbRow) -> Link {
+    let types: String = r.get("payment_types");
+    Link {
+        slug: r.get("slug"),
+        name: r.get("name"),
+        description: r.get("description"),
+        price_cents: r.get("price_cents"),
+        payment_types: types
+            .split(',')
+            .filter_map(|t| PaymentType::parse(t.trim()))
+            .collect(),
+        invoice_type: InvoiceType::parse(&r.get::<String, _>("invoice_type"))
+            .unwrap_or(InvoiceType::Single),
+        max_installments: r.get::<i64, _>("max_installments").clamp(1, 120) as u32,
+        due_in_days: r
+            .get::<i64, _>("due_in_days")
+            .clamp(0, MAX_DUE_IN_DAYS as i64) as u32,
+        redirect_to: r.get("redirect_to"),
+        active: r.get::<i64, _>("active") != 0,
+        created_at: r.get("created_at"),
+    }
+}
+
+const COLUMNS: &str =
+    "slug, name, description, price_cents, price_by_customer, payment_types, invoice_type, \
+                       max_installments, due_in_days, redirect_to, active, created_at";
+
+pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
+    let types: Vec<&str> = l.payment_types.iter().map(|t| t.as_str()).collect();
+    let _w = db.lock_writes().await;
+    sqlx::query(&format!(
+        "INSERT INTO payment_links ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+    ))
+    .bind(&l.slug)
+    .bind(&l.name)
+    .bind(&l.description)
+    .bind(l.price_cents)
+    .bind(l.price_cents.is_none() as i64)
+    .bind(types.join(","))
+    .bind(l.invoice_type.as_str())
+    .bind(l.max_installments as i64)
+    .bind(l.due_in_days as i64)
+    .bind(&l.redirect_to)
+    .bind(l.active as i64)
+    .bind(&l.created_at)
+    .execute(&db.pool)
+    .await
+    .map(|_| ())
+}
+
+/// Turns a link on or off; false when there is no such link.
+pub async fn set_active(db: &Db, slug: &str, active: bool) -> Result<bool, DbError> {
+    let _w = db.lock_writes().await;
+    let done = sqlx::query("UPDATE payment_links SET active = $1 WHERE slug = $2")
+        .bind(active as i64)
+        .bind(slug)
+        .execute(&db.pool)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+pub async fn find(db: &Db, slug: &str) -> Result<Option<Link>, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM payment_links WHERE slug = $1"
+    ))
+    .bind(slug)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.as_ref().map(from_row))
+}
+
+pub async fn list(db: &Db) -> Result<Vec<Link>, DbError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM payment_links ORDER BY created_at, slug"
+    ))
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows.iter().map(from_row).collect())
+}
+
+/// Records a customer created through the link (a replayed creation records it again: no-op).
+pub async fn add_customer(db: &Db, slug: &str, customer_id: &str) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query(
+        "INSERT INTO link_customers (slug, customer_id, created_at) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(slug)
+    .bind(customer_id)
+    .bind(now_iso())
+    .execute(&db.pool)
+    .await
+    .map(|_| ())
+}
+
+pub async fn has_customer(db: &Db, slug: &str, customer_id: &str) -> Result<bool, DbError> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM link_customers WHERE slug = $1 AND customer_id = $2",
+    )
+    .bind(slug)
+    .bind(customer_id)
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(n > 0)
+}
