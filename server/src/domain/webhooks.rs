@@ -20,8 +20,6 @@ pub fn sign(secret: &str, msg_id: &str, timestamp: i64, body: &str) -> Option<St
     ))
 }
 
-/// Resolves names and drops internal addresses, so the connection is only
-
 #[cfg(test)]
 mod tests {
     use super::*;

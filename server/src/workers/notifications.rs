@@ -399,8 +399,6 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     text
 }
 
-/// The pt-BR message of a send.
-
 #[cfg(test)]
 mod tests {
     use super::*;
