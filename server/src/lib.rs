@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod cli;
+pub mod cnab240;
 pub mod cors;
 pub mod db;
 pub mod error;
