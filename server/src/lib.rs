@@ -17,6 +17,7 @@ pub mod openapi;
 pub mod outbox;
 pub mod payer;
 pub mod payments;
+pub mod pix_api;
 pub mod proxy;
 pub mod ratelimit;
 pub mod scheduler;
