@@ -1,9 +1,11 @@
 //! The rules of the service that are not in `paylink_model` (they need the
 //! server: the database's rows, the payer page's codes, the messages sent).
 
+pub mod cnab240;
 pub mod links;
 pub mod messages;
 pub mod payer;
+pub mod pix_api;
 pub mod webhooks;
 
 /// Today's date in Brasília, the calendar charges are due by (a charge due on

@@ -1,0 +1,173 @@
+//! Every body paylink sends a bank, validated against the schemas of BACEN's published document
+//! (`server/pix-api/openapi.yaml`), and bodies that break the document refused by the same check,
+//! so the check itself is shown to bite.
+
+use serde_json::{json, Value};
+
+use super::*;
+
+/// A validator for one schema of the document's `components.schemas`, with its `$ref`s resolved
+/// inside the document. The one erratum of release 2.9.0 is corrected first (see the README
+/// beside the document): `PessoaFisica.cpf`'s pattern carries JavaScript's `/.../` delimiters.
+fn validator(schema: &str) -> jsonschema::Validator {
+    let text = include_str!("../../../pix-api/openapi.yaml");
+    let doc: Value = serde_yaml::from_str(text).expect("the document is YAML");
+    let mut components = doc["components"].clone();
+    let cpf = &mut components["schemas"]["PessoaFisica"]["properties"]["cpf"]["pattern"];
+    assert_eq!(
+        cpf, "/^\\d{11}$/",
+        "the erratum is still there; drop this correction if not"
+    );
+    *cpf = json!("^\\d{11}$");
+    let root = json!({"$ref": format!("#/components/schemas/{schema}"), "components": components});
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft7)
+        .should_validate_formats(true)
+        .build(&root)
+        .expect("the document's schemas compile")
+}
+
+fn errors(v: &jsonschema::Validator, body: &Value) -> Vec<String> {
+    v.iter_errors(body)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+fn date(y: i32, m: u8, d: u8) -> Date {
+    Date::new(y, m, d).unwrap()
+}
+
+fn full_cobv() -> CobV {
+    let mut c = CobV::new(
+        "pix@loja.example",
+        date(2027, 1, 31),
+        30,
+        Devedor::new("52998224725", "Maria da Silva").unwrap(),
+        33334,
+    )
+    .with_message("Pedido 1, parcela 1 de 3");
+    c.valor.multa = Some(Modalidade {
+        modalidade: 2,
+        valor_perc: "2.00".into(),
+    });
+    c.valor.juros = Some(Modalidade {
+        modalidade: 3,
+        valor_perc: "1.00".into(),
+    });
+    c.valor.desconto = Some(Desconto {
+        modalidade: 1,
+        desconto_data_fixa: vec![DescontoDataFixa {
+            data: "2027-01-25".into(),
+            valor_perc: "10.00".into(),
+        }],
+    });
+    c
+}
+
+#[test]
+fn a_due_dated_charge_is_a_valid_cobv_with_its_fine_interest_and_discount() {
+    let v = validator("CobVSolicitada");
+    let body = serde_json::to_value(full_cobv()).unwrap();
+    assert_eq!(errors(&v, &body), Vec::<String>::new(), "{body}");
+    assert_eq!(body["calendario"]["dataDeVencimento"], "2027-01-31");
+    assert_eq!(body["valor"]["original"], "333.34");
+    assert_eq!(
+        body["devedor"],
+        json!({"cpf": "52998224725", "nome": "Maria da Silva"})
+    );
+
+    let plain = CobV::new(
+        "12345678000195",
+        date(2027, 3, 1),
+        0,
+        Devedor::new("12ABC34501DE35", "Loja Cliente Ltda").unwrap(),
+        500,
+    );
+    let body = serde_json::to_value(plain).unwrap();
+    assert_eq!(errors(&v, &body), Vec::<String>::new(), "{body}");
+    assert_eq!(body["valor"], json!({"original": "5.00"}));
+}
+
+#[test]
+fn the_check_refuses_bodies_that_break_the_document() {
+    let v = validator("CobVSolicitada");
+    let good = serde_json::to_value(full_cobv()).unwrap();
+    let broken = |f: &dyn Fn(&mut Value)| {
+        let mut b = good.clone();
+        f(&mut b);
+        errors(&v, &b)
+    };
+    assert!(
+        !broken(&|b| b["valor"]["original"] = json!("333.3")).is_empty(),
+        "two decimals"
+    );
+    assert!(
+        !broken(&|b| b["valor"]["multa"]["modalidade"] = json!(3)).is_empty(),
+        "fine 1 or 2"
+    );
+    assert!(
+        !broken(&|b| b["devedor"]["cpf"] = json!("5299822472")).is_empty(),
+        "11 digits"
+    );
+    assert!(!broken(&|b| b["calendario"]["dataDeVencimento"] = json!("31/01/2027")).is_empty());
+    assert!(!broken(&|b| {
+        b.as_object_mut().unwrap().remove("devedor");
+    })
+    .is_empty());
+    assert!(
+        !broken(&|b| b["chave"] = json!("x".repeat(78))).is_empty(),
+        "77 at most"
+    );
+}
+
+#[test]
+fn an_immediate_charge_and_a_removal_are_valid_too() {
+    let cob = Cob::new(
+        "pix@loja.example",
+        3600,
+        Devedor::new("52998224725", "Maria"),
+        1000,
+    );
+    let body = serde_json::to_value(cob).unwrap();
+    assert_eq!(
+        errors(&validator("CobSolicitada"), &body),
+        Vec::<String>::new(),
+        "{body}"
+    );
+    assert_eq!(body["calendario"]["expiracao"], 3600);
+
+    let body = serde_json::to_value(REMOVAL).unwrap();
+    assert_eq!(
+        errors(&validator("CobVRevisada"), &body),
+        Vec::<String>::new(),
+        "{body}"
+    );
+    let wrong = json!({"status": "CANCELADA"});
+    assert!(!errors(&validator("CobVRevisada"), &wrong).is_empty());
+}
+
+#[test]
+fn txids_are_the_installments_uuids_within_the_documents_pattern() {
+    let t = txid("6c12042f-d304-437b-9dc0-c240401925f4").unwrap();
+    assert_eq!(t, "6c12042fd304437b9dc0c240401925f4");
+    assert!((26..=35).contains(&t.len()) && t.chars().all(|c| c.is_ascii_alphanumeric()));
+    assert_eq!(txid("not-a-uuid"), None);
+    assert_eq!(txid(""), None);
+}
+
+#[test]
+fn amounts_are_reais_with_two_decimals_and_documents_pick_cpf_or_cnpj() {
+    assert_eq!(reais(5), "0.05");
+    assert_eq!(reais(100), "1.00");
+    assert_eq!(reais(9_999_999_999), "99999999.99");
+    assert!(matches!(
+        Devedor::new("52998224725", "M"),
+        Some(Devedor::Pf { .. })
+    ));
+    assert!(matches!(
+        Devedor::new("12345678000195", "L"),
+        Some(Devedor::Pj { .. })
+    ));
+    assert_eq!(Devedor::new("123", "x"), None);
+    assert_eq!(Devedor::new("5299822472a", "x"), None);
+}
