@@ -20,7 +20,6 @@ use web_sys::Node;
 
 pub mod api;
 pub mod components;
-pub mod decode;
 pub mod dom;
 pub mod embed;
 pub mod form;

@@ -310,10 +310,10 @@ pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
             let req = f.build(lang).0;
             busy.run(async move {
                 match api::create_invoice(&req, lang).await {
-                    Ok(id) => {
+                    Ok(created) => {
                         // A fresh reconciliation id for the next invoice.
                         f.external_id.set(random_external_id());
-                        ctx.navigate(&format!("/invoices/{id}"));
+                        ctx.navigate(&format!("/invoices/{}", created.id));
                     }
                     Err(e) => form.server_error(&e),
                 }

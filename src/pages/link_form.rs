@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use paylink_model::br;
 use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
 use paylink_model::{
-    installment_plan, Date, Errors, InvoiceRequest, InvoiceType, Lang, PaymentLink, PaymentType,
+    installment_plan, Date, Errors, InvoiceCreated, InvoiceRequest, InvoiceType, Lang, PaymentLink,
+    PaymentType,
 };
 use web_sys::{Event, Node};
 
@@ -45,7 +46,7 @@ pub struct Payer {
     /// second submit after a refused invoice does not create it again.
     created: StoredValue<Option<(paylink_model::CustomerRequest, String)>>,
     /// The invoice created, when the `pay` screen is not shown.
-    pub done: RwSignal<Option<api::Created>>,
+    pub done: RwSignal<Option<InvoiceCreated>>,
     pub form: Form,
 }
 
@@ -262,7 +263,7 @@ pub fn link_form(l: Lang, ctx: Ctx, slug: String, payer: Payer) -> Node {
     })
 }
 
-fn done_view(l: Lang, done: api::Created) -> Node {
+fn done_view(l: Lang, done: InvoiceCreated) -> Node {
     h("section")
         .class("card")
         .c(h("h1").c(K::InvoiceReady.t(l)))
