@@ -25,7 +25,6 @@ pub mod embed;
 pub mod form;
 pub mod i18n;
 pub mod pages;
-pub mod task;
 
 use components::lang_switch::lang_switch;
 use embed::Host;

@@ -28,7 +28,6 @@ use crate::pages::customer_form::{
 };
 use crate::pages::invoice_form::{payment_types, preview_body, preview_section, reformat_price};
 use crate::pages::invoice_view::error_text as api_error_text;
-use crate::task::Busy;
 use crate::Ctx;
 
 /// The payer's state on a link page. Created once by the App, so what was
@@ -331,11 +330,13 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
             }
         }
     };
-    let busy = Busy::default();
+    let submit = Action::new_local(move |_: &()| send());
+    let busy = submit.pending();
     let on_submit = move |ev: Event| {
         ev.prevent_default();
+        // A second submit while the first is on its way is ignored.
         if !busy.get_untracked() && form.submit() {
-            busy.run(send());
+            submit.dispatch_local(());
         }
     };
 
@@ -430,6 +431,9 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
         .c(installments)
         .c(h("h2").c(K::YourData.t(l)))
         .c(customer_fields(form, p.customer, l, false))
-        .c(actions(submit_button(busy, K::ToPayment.t(l), l), None))
+        .c(actions(
+            submit_button(busy.into(), K::ToPayment.t(l), l),
+            None,
+        ))
         .into_node()
 }
