@@ -1,21 +1,22 @@
 //! Typed calls to paylink's proxy (`/api/...`): same origin, or the proxy
 //! named by [`set_base`] / [`load_config`] (direct mount, static hosting).
 //!
-//! JSON goes through the browser's own `JSON.stringify` / `Response.json()`,
-//! so no JSON parser is compiled into the wasm: requests are serialized
-//! with serde-wasm-bindgen, answers read by [`crate::decode`] into the
-//! model's types. A failed call decodes the service's [`ErrorEnvelope`].
+//! Requests go out through gloo-net. Bodies and answers use the model's own
+//! serde types, so every wire key is spelled once (in `model/`). The JSON
+//! text itself is parsed and written by the browser (`JSON.parse` /
+//! `JSON.stringify`) and converted with serde-wasm-bindgen, which keeps a
+//! JSON parser (serde_json) out of the wasm. A failed call decodes the
+//! service's [`ErrorEnvelope`] into the one [`Error`] type.
 
+use gloo_net::http::{Request, RequestBuilder};
 use paylink_model::{
-    CustomerRef, CustomerRequest, ErrorEnvelope, InvoiceDetail, InvoiceRequest, Lang, PayerView,
-    PaymentLink,
+    CustomerRef, CustomerRequest, ErrorEnvelope, InvoiceCreated, InvoiceDetail, InvoiceRequest,
+    Lang, PayerView, PaymentLink,
 };
-use serde::Serialize;
-use wasm_bindgen::{JsCast, JsValue};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Headers, RequestInit, Response};
-
-use crate::decode;
 
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,9 +30,16 @@ pub enum Error {
     BadResponse,
 }
 
+/// Reads one parsed JSON answer into a model type, as every call does.
+/// Public so tests prove the widget reads what the server writes.
+pub fn read<T: DeserializeOwned>(json: JsValue) -> Result<T, Error> {
+    serde_wasm_bindgen::from_value(json).map_err(|_| Error::BadResponse)
+}
+
 /// Where calls go: known, or named by a `config.json` not read yet.
 enum Base {
-    /// Resolves to the proxy's origin (`""`: this origin).
+    /// Resolves to the proxy's origin (`""`: this origin). A promise so that
+    /// every call started before the config arrives waits for the same read.
     Known(js_sys::Promise),
     /// The URL of the config to read at the first call.
     Config(String),
@@ -61,28 +69,26 @@ fn normalise_base(base: &str) -> &str {
 /// Calls go to the `proxy` of the JSON at `url` (`{"proxy": "https://…"}`);
 /// this origin when it is missing, unreadable or has no `proxy`. Read at the
 /// first call, not now: the customer form needs no call until it is sent, and
-/// starting a `fetch` costs the first render a few milliseconds
-/// (bench/first-render).
+/// starting a `fetch` delays the first render (bench/first-render).
 pub fn load_config(url: &str) {
     BASE.with(|b| *b.borrow_mut() = Some(Base::Config(url.to_string())));
+}
+
+/// `config.json`: where the proxy is when the widget is hosted elsewhere.
+#[derive(Deserialize)]
+struct Config {
+    proxy: Option<String>,
 }
 
 fn read_config(url: String) -> js_sys::Promise {
     wasm_bindgen_futures::future_to_promise(async move {
         let read = async {
-            let w = web_sys::window()?;
-            let resp: Response = JsFuture::from(w.fetch_with_str(&url))
-                .await
-                .ok()?
-                .dyn_into()
-                .ok()?;
+            let resp = Request::get(&url).send().await.ok()?;
             if !resp.ok() {
                 return None;
             }
-            let json = JsFuture::from(resp.json().ok()?).await.ok()?;
-            js_sys::Reflect::get(&json, &"proxy".into())
-                .ok()?
-                .as_string()
+            let json = js_sys::JSON::parse(&resp.text().await.ok()?).ok()?;
+            read::<Config>(json).ok()?.proxy
         };
         let base = read.await.unwrap_or_default();
         Ok(JsValue::from_str(normalise_base(&base)))
@@ -111,24 +117,16 @@ async fn base() -> String {
     }
 }
 
-/// What a creation through a link answers: the invoice's id, payment url
-/// and `externalId` (the link's slug, set by the proxy).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Created {
-    pub id: String,
-    pub url: String,
-    pub external_id: String,
-}
-
 fn link_path(slug: &str, tail: &str) -> String {
     format!("/api/links/{}{tail}", js_sys::encode_uri_component(slug))
 }
 
+fn id_path(prefix: &str, id: &str, tail: &str) -> String {
+    format!("{prefix}{}{tail}", js_sys::encode_uri_component(id))
+}
+
 pub async fn get_link(slug: &str, lang: Lang) -> Result<PaymentLink, Error> {
-    decode(
-        call("GET", &link_path(slug, ""), None, lang).await?,
-        decode::link_view,
-    )
+    read(get(&link_path(slug, ""), lang).await?)
 }
 
 /// `POST /api/links/{slug}/customers`: the payer, as the link's customer.
@@ -137,89 +135,57 @@ pub async fn create_link_customer(
     req: &CustomerRequest,
     lang: Lang,
 ) -> Result<CustomerRef, Error> {
-    decode(
-        call(
-            "POST",
-            &link_path(slug, "/customers"),
-            Some(encode(req)?),
-            lang,
-        )
-        .await?,
-        decode::customer_ref,
-    )
+    read(post(&link_path(slug, "/customers"), Some(encode(req)?), lang).await?)
 }
 
-/// `POST /api/links/{slug}/invoices`: the proxy checks it against the link.
+/// `POST /api/links/{slug}/invoices`: the proxy checks it against the link
+/// and answers as `POST /api/invoices` does.
 pub async fn create_link_invoice(
     slug: &str,
     req: &InvoiceRequest,
     lang: Lang,
-) -> Result<Created, Error> {
-    decode(
-        call(
-            "POST",
-            &link_path(slug, "/invoices"),
-            Some(encode(req)?),
-            lang,
-        )
-        .await?,
-        decode::created,
-    )
+) -> Result<InvoiceCreated, Error> {
+    read(post(&link_path(slug, "/invoices"), Some(encode(req)?), lang).await?)
 }
 
 /// `POST /api/customers`. The answer is the model's `Customer`; the widget
-/// reads its id and name only (see [`crate::decode`] on why not more).
+/// reads it as a `CustomerRef` (id and name: all it shows).
 pub async fn create_customer(req: &CustomerRequest, lang: Lang) -> Result<CustomerRef, Error> {
-    decode(
-        call("POST", "/api/customers", Some(encode(req)?), lang).await?,
-        decode::customer_ref,
-    )
+    read(post("/api/customers", Some(encode(req)?), lang).await?)
 }
 
-/// `POST /api/invoices`. The answer is the model's `InvoiceCreated`; the
-/// widget needs its id only, to open the detail (`GET`, the complete form).
-pub async fn create_invoice(req: &InvoiceRequest, lang: Lang) -> Result<String, Error> {
-    decode(
-        call("POST", "/api/invoices", Some(encode(req)?), lang).await?,
-        decode::created_id,
-    )
+/// `POST /api/invoices`.
+pub async fn create_invoice(req: &InvoiceRequest, lang: Lang) -> Result<InvoiceCreated, Error> {
+    read(post("/api/invoices", Some(encode(req)?), lang).await?)
 }
 
 pub async fn get_invoice(id: &str, lang: Lang) -> Result<InvoiceDetail, Error> {
-    let path = format!("/api/invoices/{}", js_sys::encode_uri_component(id));
-    decode(
-        call("GET", &path, None, lang).await?,
-        decode::invoice_detail,
-    )
+    read(get(&id_path("/api/invoices/", id, ""), lang).await?)
 }
 
 /// `GET /api/pay/{id}`: the public payer page's data.
 pub async fn get_pay(id: &str, lang: Lang) -> Result<PayerView, Error> {
-    let path = format!("/api/pay/{}", js_sys::encode_uri_component(id));
-    decode(call("GET", &path, None, lang).await?, decode::payer_view)
+    read(get(&id_path("/api/pay/", id, ""), lang).await?)
 }
 
 /// `POST /api/pay/{id}/view`: counts a view of the payer page (best effort).
 pub async fn record_view(id: &str) {
-    let path = format!("/api/pay/{}/view", js_sys::encode_uri_component(id));
-    let _ = call("POST", &path, None, Lang::PtBr).await;
+    let _ = post(&id_path("/api/pay/", id, "/view"), None, Lang::PtBr).await;
 }
 
 /// `POST /api/pay/{id}/simulate` (sandbox servers only): pays the next open
 /// installment as the bank would, and returns the updated page data.
 pub async fn simulate_payment(id: &str, lang: Lang) -> Result<PayerView, Error> {
-    let path = format!("/api/pay/{}/simulate", js_sys::encode_uri_component(id));
-    decode(call("POST", &path, None, lang).await?, decode::payer_view)
+    read(post(&id_path("/api/pay/", id, "/simulate"), None, lang).await?)
 }
 
-fn encode<T: Serialize>(body: &T) -> Result<JsValue, Error> {
-    serde_wasm_bindgen::to_value(body).map_err(|_| Error::BadResponse)
-}
-
-fn decode<T>(value: JsValue, read: fn(decode::Obj) -> Option<T>) -> Result<T, Error> {
-    decode::Obj::new(value)
-        .and_then(read)
-        .ok_or(Error::BadResponse)
+/// A request body as JSON text: serde-wasm-bindgen to a JS object, then the
+/// browser's `JSON.stringify`.
+fn encode<T: Serialize>(body: &T) -> Result<String, Error> {
+    let value = serde_wasm_bindgen::to_value(body).map_err(|_| Error::BadResponse)?;
+    js_sys::JSON::stringify(&value)
+        .map(String::from)
+        .map_err(|_| Error::BadResponse)
 }
 
 thread_local! {
@@ -238,70 +204,56 @@ fn idempotency_key(path: &str, body: &str) -> String {
                 return key.clone();
             }
         }
-        let key = random_uuid();
+        let key = uuid::Uuid::new_v4().to_string();
         *p = Some((path.to_string(), body.to_string(), key.clone()));
         key
     })
 }
 
-/// `crypto.randomUUID()` (every browser that runs wasm has it).
-fn random_uuid() -> String {
-    let global = js_sys::global();
-    js_sys::Reflect::get(&global, &"crypto".into())
-        .and_then(|crypto| {
-            let f: js_sys::Function =
-                js_sys::Reflect::get(&crypto, &"randomUUID".into())?.dyn_into()?;
-            f.call0(&crypto)
-        })
-        .ok()
-        .and_then(|v| v.as_string())
-        .unwrap_or_else(|| format!("{:x}", (js_sys::Math::random() * 1e16) as u64))
+async fn get(path: &str, lang: Lang) -> Result<JsValue, Error> {
+    let url = base().await + path;
+    send(Request::get(&url), path, None, lang).await
 }
 
-/// One request; the JSON body of a 2xx answer, or the error. Not generic, so
-/// the fetch state machine exists once in the wasm whatever the endpoint.
-async fn call(
-    method: &str,
+async fn post(path: &str, body: Option<String>, lang: Lang) -> Result<JsValue, Error> {
+    let url = base().await + path;
+    send(Request::post(&url), path, body, lang).await
+}
+
+/// One request; the parsed JSON body of a 2xx answer, or the error. Not
+/// generic, so the fetch state machine exists once in the wasm whatever the
+/// endpoint.
+async fn send(
+    req: RequestBuilder,
     path: &str,
-    body: Option<JsValue>,
+    body: Option<String>,
     lang: Lang,
 ) -> Result<JsValue, Error> {
-    let init = RequestInit::new();
-    init.set_method(method);
-    let headers = Headers::new().map_err(|_| Error::Network)?;
-    let _ = headers.set("Accept", "application/json");
-    let _ = headers.set("Accept-Language", lang.code());
-    let mut sent: Option<String> = None;
-    if let Some(body) = body {
-        let text: String = js_sys::JSON::stringify(&body)
-            .map_err(|_| Error::BadResponse)?
-            .into();
-        let _ = headers.set("Content-Type", "application/json");
-        let _ = headers.set("Idempotency-Key", &idempotency_key(path, &text));
-        init.set_body(&JsValue::from_str(&text));
-        sent = Some(text);
+    let req = req
+        .header("Accept", "application/json")
+        .header("Accept-Language", lang.code());
+    let sent = body.is_some();
+    let req = match body {
+        Some(text) => req
+            .header("Content-Type", "application/json")
+            .header("Idempotency-Key", &idempotency_key(path, &text))
+            .body(text),
+        None => req.build(),
     }
-    init.set_headers(&headers);
-
-    let url = base().await + path;
-    let window = web_sys::window().ok_or(Error::Network)?;
-    let resp: Response = JsFuture::from(window.fetch_with_str_and_init(&url, &init))
-        .await
-        .map_err(|_| Error::Network)?
-        .unchecked_into();
-    let json: Option<JsValue> = match resp.json() {
-        Ok(p) => JsFuture::from(p).await.ok(),
+    .map_err(|_| Error::Network)?;
+    let resp = req.send().await.map_err(|_| Error::Network)?;
+    let json = match resp.text().await {
+        Ok(text) => js_sys::JSON::parse(&text).ok(),
         Err(_) => None,
     };
     if resp.ok() {
-        if sent.is_some() {
+        if sent {
             PENDING.with(|p| p.borrow_mut().take());
         }
         json.ok_or(Error::BadResponse)
     } else {
         let envelope = json
-            .and_then(decode::Obj::new)
-            .and_then(decode::error_envelope)
+            .and_then(|j| read::<ErrorEnvelope>(j).ok())
             .unwrap_or_else(|| ErrorEnvelope {
                 code: resp.status(),
                 message: format!("HTTP {} {}", resp.status(), resp.status_text()),

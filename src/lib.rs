@@ -20,13 +20,11 @@ use web_sys::Node;
 
 pub mod api;
 pub mod components;
-pub mod decode;
 pub mod dom;
 pub mod embed;
 pub mod form;
 pub mod i18n;
 pub mod pages;
-pub mod task;
 
 use components::lang_switch::lang_switch;
 use embed::Host;

@@ -756,7 +756,17 @@ async fn payer_page_shows_how_to_pay_and_no_private_data() {
 
 #[wasm_bindgen_test]
 async fn a_created_invoice_opens_its_detail_with_push_state() {
-    mock_fetch(200, r#"{"id":"7d1e0c9a-1111-4b2b-9c3d-000000000001"}"#);
+    // The creation answer as the service writes it (the model's InvoiceCreated).
+    mock_fetch(
+        200,
+        r#"{"id":"7d1e0c9a-1111-4b2b-9c3d-000000000001","description":null,"invoiceType":"SINGLE",
+  "price":10.0,"dueDate":"2026-12-01T00:00:00.000Z","installmentCount":1,
+  "customer":{"id":"c1","fullName":"Maria"},
+  "installments":[{"id":"i1","installment":1,"price":10.0,"pricePaid":0.0,"status":"WAITING_PAYMENT","dueDate":"2026-12-01T00:00:00.000Z"}],
+  "paymentTypes":[{"invoiceId":"7d1e0c9a-1111-4b2b-9c3d-000000000001","type":"PIX"}],
+  "url":"https://paylink.example/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001","externalId":"PL-1",
+  "createdAt":"2026-11-25T10:00:00.000Z","priceByCustomer":false}"#,
+    );
     let app = mount_at("/");
     let r = &app.root;
     invoice_form(r).await;

@@ -367,7 +367,7 @@ fn alert_view(a: crate::form::Alert) -> Node {
 
 /// A form's submit button: "Enviando…" and `aria-disabled` while `busy`
 /// (not `disabled`: the button keeps its focus and stays announced).
-pub fn submit_button(busy: crate::task::Busy, label: &'static str, l: paylink_model::Lang) -> Node {
+pub fn submit_button(busy: Signal<bool>, label: &'static str, l: paylink_model::Lang) -> Node {
     h("button")
         .attr("type", "submit")
         .class("primary")

@@ -142,7 +142,7 @@ pub fn loading(l: Lang, class: &'static str) -> Node {
 pub fn answered<T>(
     l: Lang,
     class: &'static str,
-    answer: &crate::task::Answer<T>,
+    answer: &Option<Result<T, api::Error>>,
     body: impl FnOnce(&T) -> Node,
 ) -> Option<Node> {
     untrack(|| {

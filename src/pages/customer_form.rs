@@ -11,7 +11,6 @@ use crate::components::field::{alert_box, field, select, submit_button, Kind, Op
 use crate::dom::{frag, h};
 use crate::form::{text_signal, Form};
 use crate::i18n::K;
-use crate::task::Busy;
 use crate::{Ctx, Merchant, Step};
 
 /// Every field path the form shows, in page order.
@@ -121,23 +120,26 @@ pub fn customer_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
     let f = merchant.customer;
     let form = merchant.customer_form;
 
-    let busy = Busy::default();
+    let create = Action::new_local(move |(req, lang): &(CustomerRequest, Lang)| {
+        let (req, lang) = (req.clone(), *lang);
+        async move {
+            match api::create_customer(&req, lang).await {
+                Ok(customer) => {
+                    merchant.invoice().0.customer_id.set(customer.id.clone());
+                    merchant.created.set(Some(customer));
+                    merchant.step.set(Step::Invoice);
+                    crate::focus_main();
+                }
+                Err(e) => form.server_error(&e),
+            }
+        }
+    });
+    let busy = create.pending();
     let on_submit = move |ev: Event| {
         ev.prevent_default();
+        // A second submit while the first is on its way is ignored.
         if !busy.get_untracked() && form.submit() {
-            let req = f.request();
-            let lang = ctx.lang.get_untracked();
-            busy.run(async move {
-                match api::create_customer(&req, lang).await {
-                    Ok(customer) => {
-                        merchant.invoice().0.customer_id.set(customer.id.clone());
-                        merchant.created.set(Some(customer));
-                        merchant.step.set(Step::Invoice);
-                        crate::focus_main();
-                    }
-                    Err(e) => form.server_error(&e),
-                }
-            });
+            create.dispatch_local((f.request(), ctx.lang.get_untracked()));
         }
     };
     let skip = move |_| {
@@ -153,7 +155,7 @@ pub fn customer_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
         .c(alert_box(form))
         .c(customer_fields(form, f, l, true))
         .c(actions(
-            submit_button(busy, K::CreateCustomer.t(l), l),
+            submit_button(busy.into(), K::CreateCustomer.t(l), l),
             Some(link_button(K::HaveCustomer.t(l), skip)),
         ))
         .into_node()

@@ -23,7 +23,6 @@ use crate::dom::{h, region};
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::{self, K};
 use crate::pages::customer_form::{actions, cols, link_button, text};
-use crate::task::Busy;
 use crate::{Ctx, Merchant, Step};
 
 /// What the person typed in the invoice form.
@@ -302,22 +301,26 @@ impl InvoiceFields {
 pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
     let (f, form) = merchant.invoice();
 
-    let busy = Busy::default();
+    let create = Action::new_local(move |(req, lang): &(InvoiceRequest, Lang)| {
+        let (req, lang) = (req.clone(), *lang);
+        async move {
+            match api::create_invoice(&req, lang).await {
+                Ok(created) => {
+                    // A fresh reconciliation id for the next invoice.
+                    f.external_id.set(random_external_id());
+                    ctx.navigate(&format!("/invoices/{}", created.id));
+                }
+                Err(e) => form.server_error(&e),
+            }
+        }
+    });
+    let busy = create.pending();
     let on_submit = move |ev: Event| {
         ev.prevent_default();
+        // A second submit while the first is on its way is ignored.
         if !busy.get_untracked() && form.submit() {
             let lang = ctx.lang.get_untracked();
-            let req = f.build(lang).0;
-            busy.run(async move {
-                match api::create_invoice(&req, lang).await {
-                    Ok(id) => {
-                        // A fresh reconciliation id for the next invoice.
-                        f.external_id.set(random_external_id());
-                        ctx.navigate(&format!("/invoices/{id}"));
-                    }
-                    Err(e) => form.server_error(&e),
-                }
-            });
+            create.dispatch_local((f.build(lang).0, lang));
         }
     };
 
@@ -560,7 +563,7 @@ pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
         ))
         .c(preview)
         .c(actions(
-            submit_button(busy, K::CreateInvoice.t(l), l),
+            submit_button(busy.into(), K::CreateInvoice.t(l), l),
             Some(link_button(K::BackToCustomer.t(l), back)),
         ))
         .into_node()

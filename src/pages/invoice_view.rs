@@ -33,7 +33,7 @@ pub fn error_text(l: Lang, e: &api::Error) -> String {
 // by the browser when it is first shown, not with the customer form.
 #[inline(never)]
 pub fn invoice_view(l: Lang, ctx: Ctx, id: String) -> Node {
-    let invoice = crate::task::load(move || {
+    let invoice = LocalResource::new(move || {
         let id = id.clone();
         async move { api::get_invoice(&id, l).await }
     });

@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use paylink_model::br;
 use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
 use paylink_model::{
-    installment_plan, Date, Errors, InvoiceRequest, InvoiceType, Lang, PaymentLink, PaymentType,
+    installment_plan, Date, Errors, InvoiceCreated, InvoiceRequest, InvoiceType, Lang, PaymentLink,
+    PaymentType,
 };
 use web_sys::{Event, Node};
 
@@ -27,7 +28,6 @@ use crate::pages::customer_form::{
 };
 use crate::pages::invoice_form::{payment_types, preview_body, preview_section, reformat_price};
 use crate::pages::invoice_view::error_text as api_error_text;
-use crate::task::Busy;
 use crate::Ctx;
 
 /// The payer's state on a link page. Created once by the App, so what was
@@ -45,7 +45,7 @@ pub struct Payer {
     /// second submit after a refused invoice does not create it again.
     created: StoredValue<Option<(paylink_model::CustomerRequest, String)>>,
     /// The invoice created, when the `pay` screen is not shown.
-    pub done: RwSignal<Option<api::Created>>,
+    pub done: RwSignal<Option<InvoiceCreated>>,
     pub form: Form,
 }
 
@@ -262,7 +262,7 @@ pub fn link_form(l: Lang, ctx: Ctx, slug: String, payer: Payer) -> Node {
     })
 }
 
-fn done_view(l: Lang, done: api::Created) -> Node {
+fn done_view(l: Lang, done: InvoiceCreated) -> Node {
     h("section")
         .class("card")
         .c(h("h1").c(K::InvoiceReady.t(l)))
@@ -330,11 +330,13 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
             }
         }
     };
-    let busy = Busy::default();
+    let submit = Action::new_local(move |_: &()| send());
+    let busy = submit.pending();
     let on_submit = move |ev: Event| {
         ev.prevent_default();
+        // A second submit while the first is on its way is ignored.
         if !busy.get_untracked() && form.submit() {
-            busy.run(send());
+            submit.dispatch_local(());
         }
     };
 
@@ -429,6 +431,9 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
         .c(installments)
         .c(h("h2").c(K::YourData.t(l)))
         .c(customer_fields(form, p.customer, l, false))
-        .c(actions(submit_button(busy, K::ToPayment.t(l), l), None))
+        .c(actions(
+            submit_button(busy.into(), K::ToPayment.t(l), l),
+            None,
+        ))
         .into_node()
 }

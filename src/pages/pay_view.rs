@@ -15,7 +15,6 @@ use crate::components::installments::{br_date, Row};
 use crate::components::sections::{self, copy_button};
 use crate::dom::{h, region};
 use crate::i18n::K;
-use crate::task::Busy;
 
 // Not inlined into the App's screen switch: a screen's code is compiled
 // by the browser when it is first shown, not with the customer form.
@@ -39,7 +38,7 @@ pub fn pay_view(l: Lang, ctx: crate::Ctx, id: String) -> Node {
     }
     let page = {
         let id = id.clone();
-        crate::task::load(move || {
+        LocalResource::new(move || {
             let id = id.clone();
             async move { api::get_pay(&id, l).await }
         })
@@ -102,12 +101,18 @@ pub fn pay_view(l: Lang, ctx: crate::Ctx, id: String) -> Node {
         })
     });
     // The sandbox's "simulate a payment", then the page asks again.
-    let busy = Busy::default();
-    let simulate = move |id: String| {
-        busy.run(async move {
+    let simulating = Action::new_local(move |id: &String| {
+        let id = id.clone();
+        async move {
             let _ = api::simulate_payment(&id, l).await;
             page.refetch();
-        })
+        }
+    });
+    let busy = simulating.pending();
+    let simulate = move |id: String| {
+        if !busy.get_untracked() {
+            simulating.dispatch_local(id);
+        }
     };
     region(move || {
         page.with(|r| {
@@ -121,7 +126,7 @@ pub fn pay_view(l: Lang, ctx: crate::Ctx, id: String) -> Node {
 fn pay_body(
     l: Lang,
     p: &PayerView,
-    busy: Busy,
+    busy: Memo<bool>,
     simulate: impl Fn(String) + Copy + 'static,
 ) -> Node {
     let copied = RwSignal::new(None::<bool>);

@@ -12,14 +12,19 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 #[wasm_bindgen(inline_js = r#"
 export function mock_fetch(status, body) {
   window.__paylinkCalls = [];
-  window.fetch = async (url, init) => {
-    const headers = init && init.headers;
-    window.__paylinkCalls.push({
-      url: String(url),
-      method: init && init.method,
-      body: init && init.body,
-      lang: headers && headers.get ? headers.get('Accept-Language') : null,
-    });
+  // The widget calls fetch with a Request (gloo-net); a URL and init are read the same way.
+  window.fetch = async (input, init) => {
+    const req = new Request(input, init);
+    const call = {
+      // As the widget wrote it: a path on this origin, the whole URL on another.
+      url: req.url.startsWith(location.origin + '/') ? req.url.slice(location.origin.length) : req.url,
+      method: req.method,
+      body: undefined,
+      lang: req.headers.get('Accept-Language'),
+    };
+    window.__paylinkCalls.push(call);
+    const sent = await req.text();
+    call.body = sent === '' ? undefined : sent;
     return new Response(body, { status, headers: { 'Content-Type': 'application/json' } });
   };
 }
