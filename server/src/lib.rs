@@ -2,6 +2,7 @@
 //! calls, the built widget as static files, and the CLI.
 
 pub mod auth;
+pub mod boleto_pdf;
 pub mod cli;
 pub mod cors;
 pub mod db;
