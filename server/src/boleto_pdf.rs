@@ -130,6 +130,10 @@ enum Op {
     },
 }
 
+/// A box of the form: width (mm), label, value, value in bold, value aligned
+/// right (amounts and dates, as banks print them).
+type Cell<'a> = (f32, &'a str, &'a str, bool, bool);
+
 struct Font {
     data: &'static [u8],
     face: ttf_parser::Face<'static>,
@@ -229,8 +233,7 @@ impl Page {
     }
 
     /// A labelled box of the form: small label at the top, value below it.
-    /// `right`: the value is an amount or date, aligned right as banks do.
-    fn field(&mut self, x: f32, y: f32, w: f32, label: &str, value: &str, bold: bool, right: bool) {
+    fn field(&mut self, x: f32, y: f32, (w, label, value, bold, right): Cell) {
         self.text(Face::Regular, 5.5, x + 1.0, y + 2.4, label, w - 2.0);
         let face = if bold { Face::Bold } else { Face::Regular };
         if right {
@@ -241,14 +244,14 @@ impl Page {
     }
 
     /// A row of boxes with vertical rules between them and a rule below.
-    fn row(&mut self, y: f32, cells: &[(f32, &str, &str, bool, bool)]) {
+    fn row(&mut self, y: f32, cells: &[Cell]) {
         let mut x = X0;
-        for (i, (w, label, value, bold, right)) in cells.iter().enumerate() {
+        for (i, cell) in cells.iter().enumerate() {
             if i > 0 {
                 self.vline(x, y, ROW);
             }
-            self.field(x, y, *w, label, value, *bold, *right);
-            x += w;
+            self.field(x, y, *cell);
+            x += cell.0;
         }
         self.hline(X0, y + ROW, W, 0.2);
     }
@@ -522,7 +525,7 @@ pub fn render(b: &BoletoPdf) -> Result<Vec<u8>, BoletoPdfError> {
     }
     for (i, (label, value, bold)) in boxes.iter().enumerate() {
         let by = y + i as f32 * ROW;
-        p.field(X0 + left, by, RC, label, value, *bold, true);
+        p.field(X0 + left, by, (RC, label, value, *bold, true));
         if i + 1 < boxes.len() {
             p.hline(X0 + left, by + ROW, RC, 0.2);
         }

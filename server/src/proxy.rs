@@ -204,18 +204,17 @@ async fn api_pay_boleto_pdf(
         },
         _ => None,
     };
-    let today = std::time::SystemTime::now()
+    let Some(today) = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
-        .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64));
-    let input = n
-        .parse()
-        .map_err(|_| crate::payer::BoletoRefusal::NotFound)
-        .and_then(|n| {
-            let today = today.ok_or(crate::payer::BoletoRefusal::NotFound)?;
-            crate::payer::boleto_pdf_input(&detail, n, &s.config, address, today)
-        });
-    let input = match input {
+        .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64))
+    else {
+        return AppError::internal("the clock is before 1970", lang).into_response();
+    };
+    let Ok(n) = n.parse::<u32>() else {
+        return AppError::new(Reason::InstallmentNotFound, lang).into_response();
+    };
+    let input = match crate::payer::boleto_pdf_input(&detail, n, &s.config, address, today) {
         Ok(i) => i,
         Err(crate::payer::BoletoRefusal::NotFound) => {
             return AppError::new(Reason::InstallmentNotFound, lang).into_response()

@@ -205,3 +205,78 @@ async fn without_a_proxy_token_the_route_answers_503() {
     let res = boleto(&app, "6f1c1b7e-0a4e-4c8e-9d2a-1b2c3d4e5f60", "1").await;
     envelope(res, StatusCode::SERVICE_UNAVAILABLE).await;
 }
+
+async fn pdf_text(res: reqwest::Response) -> String {
+    assert_eq!(res.status(), StatusCode::OK);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("boleto.pdf");
+    std::fs::write(&file, res.bytes().await.unwrap()).unwrap();
+    run("pdftotext", &["-layout", file.to_str().unwrap(), "-"])
+}
+
+/// Outside the sandbox, with the merchant's CNPJ and the bank's code for
+/// them: the beneficiário box carries both and no test warning.
+#[tokio::test]
+async fn prints_the_merchants_cnpj_and_beneficiary_code() {
+    let app = spawn_app_options(|o| {
+        o.payer.merchant_document = Some("11222333000181".into());
+        o.payer.boleto_beneficiary_code = Some("1234-5 / 12345-6".into());
+    })
+    .await;
+    let id = created(&app, json!({})).await;
+    let text = pdf_text(boleto(&app, &id, "1").await).await;
+    assert!(
+        text.contains("Loja Exemplo — CNPJ/CPF: 11.222.333/0001-81"),
+        "{text}"
+    );
+    assert!(text.contains("1234-5 / 12345-6"), "{text}");
+    assert!(text.contains("31/01/2027"), "{text}");
+    assert!(!text.contains("TESTE"), "not a sandbox boleto:\n{text}");
+}
+
+/// Through a remote invoicing service: the same boleto, whose pagador has no
+/// address (the service's invoice detail carries only the address id).
+#[tokio::test]
+async fn prints_through_a_remote_upstream_without_the_address() {
+    let upstream = spawn_app().await;
+    let (token, base) = (upstream.token.clone(), upstream.addr.clone());
+    let app = spawn_app_with(move |_| {
+        Some(paylink_server::proxy::ProxyConfig {
+            token,
+            upstream: Some(base),
+            timeout: paylink_server::proxy::DEFAULT_UPSTREAM_TIMEOUT,
+        })
+    })
+    .await;
+    let id = created(&app, json!({})).await;
+    let text = pdf_text(boleto(&app, &id, "3").await).await;
+    assert!(
+        text.contains("Maria da Silva — CPF/CNPJ: 529.982.247-25"),
+        "{text}"
+    );
+    assert!(text.contains("R$ 1.000,00"), "{text}");
+    assert!(!text.contains("Paulista"), "{text}");
+}
+
+#[test]
+fn serve_refuses_a_merchant_document_that_is_not_a_cnpj_or_cpf() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_paylink"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--merchant-document",
+            "11.222.333/0001-00",
+        ])
+        .arg("--db")
+        .arg(dir.path().join("x.db"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--merchant-document \"11.222.333/0001-00\" is not a valid CNPJ or CPF"),
+        "{stderr}"
+    );
+}
