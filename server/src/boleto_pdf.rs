@@ -189,7 +189,13 @@ impl Page {
     /// Text whose baseline is at `y`; cut with "…" to fit `max_w` mm.
     fn text(&mut self, face: Face, size: f32, x: f32, y: f32, text: &str, max_w: f32) {
         let font = self.font(face);
-        let mut s: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut s: String = text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .map(|c| font.glyph(c).0)
+            .collect();
         if font.width_mm(&s, size) > max_w {
             while !s.is_empty() && font.width_mm(&format!("{s}…"), size) > max_w {
                 s.pop();
@@ -841,6 +847,35 @@ mod tests {
         let length = modules * ITF_NARROW_MM;
         assert!((length - 133.65).abs() < 0.01, "{length}");
         assert!(X0 + ITF_QUIET_MM + length + ITF_QUIET_MM <= PAGE_W);
+    }
+
+    #[test]
+    fn long_text_is_cut_to_its_box_and_unknown_characters_become_question_marks() {
+        let mut p = Page {
+            ops: Vec::new(),
+            regular: Font::load(REGULAR).unwrap(),
+            bold: Font::load(BOLD).unwrap(),
+        };
+        let long = "Maria ".repeat(40);
+        p.text(Face::Regular, 8.5, 0.0, 0.0, &long, 50.0);
+        p.text(Face::Regular, 8.5, 0.0, 0.0, "Curso 🎸\nde violão", 100.0);
+        let texts: Vec<&str> = p
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(texts[0].ends_with('…') && texts[0].starts_with("Maria Maria"));
+        let w = p.regular.width_mm(texts[0], 8.5);
+        assert!(w <= 50.0 && w > 45.0, "{w} mm");
+        assert_eq!(texts[1], "Curso ? de violão");
+        // and the page with them still renders.
+        let mut b = sample();
+        b.payer_name = long;
+        b.instructions = vec!["Curso 🎸 de violão".into(); 10];
+        assert!(render(&b).unwrap().starts_with(b"%PDF-"));
     }
 
     #[test]
