@@ -263,22 +263,28 @@ impl Page {
     }
 
     /// Bank name, `001-9` between thick rules, and the text at the right.
+    /// FEBRABAN: the code's digits 5 mm tall, the linha digitável's 3.5 to 4 mm
+    /// (Liberation Sans digits are 0.72 em tall: 19 pt and 13 pt come close).
     fn header(&mut self, y: f32, bank_name: &str, bank_code: &str, right: &str, right_size: f32) {
-        self.text(Face::Bold, 10.0, X0 + 1.0, y + 7.0, bank_name, 43.0);
-        self.ops.push(Op::Fill {
-            x: X0 + 45.0,
-            y: y + 1.5,
-            w: 0.8,
-            h: 7.5,
-        });
-        self.text(Face::Bold, 14.0, X0 + 47.5, y + 7.6, bank_code, 20.0);
-        self.ops.push(Op::Fill {
-            x: X0 + 67.0,
-            y: y + 1.5,
-            w: 0.8,
-            h: 7.5,
-        });
-        self.text_right(Face::Bold, right_size, X0 + W, y + 7.4, right);
+        self.text(Face::Bold, 10.0, X0 + 1.0, y + 7.6, bank_name, CODE_X - 2.0);
+        for x in [CODE_X, CODE_X + CODE_W] {
+            self.ops.push(Op::Fill {
+                x: X0 + x,
+                y: y + 1.0,
+                w: 1.0,
+                h: 8.0,
+            });
+        }
+        let w = self.bold.width_mm(bank_code, CODE_PT);
+        self.text(
+            Face::Bold,
+            CODE_PT,
+            X0 + CODE_X + 0.5 + (CODE_W - w) / 2.0,
+            y + 8.0,
+            bank_code,
+            CODE_W,
+        );
+        self.text_right(Face::Bold, right_size, X0 + W, y + 8.0, right);
         self.ops.push(Op::Fill {
             x: X0,
             y: y + 9.2,
@@ -287,6 +293,12 @@ impl Page {
         });
     }
 }
+
+/// Where the bank code's box starts (after the bank's name) and its width, mm.
+const CODE_X: f32 = 35.0;
+const CODE_W: f32 = 23.0;
+const CODE_PT: f32 = 19.0;
+const LINHA_PT: f32 = 13.0;
 
 fn money(cents: Option<i64>) -> String {
     cents.map_or_else(String::new, |c| format_brl(c, Lang::PtBr))
@@ -430,7 +442,7 @@ pub fn render(b: &BoletoPdf) -> Result<Vec<u8>, BoletoPdfError> {
 
     // Ficha de compensação: what the bank keeps.
     y += 6.0;
-    p.header(y, &b.bank_name, &bank_code, &linha, 11.0);
+    p.header(y, &b.bank_name, &bank_code, &linha, LINHA_PT);
     y += 10.0;
     p.row(
         y,
@@ -647,7 +659,9 @@ fn write_pdf(page: &Page, b: &BoletoPdf) -> Result<Vec<u8>, BoletoPdfError> {
     };
     let (catalog, pages, page_id, content_id, info_id) = (id(), id(), id(), id(), id());
     let mut pdf = Pdf::new();
-    pdf.catalog(catalog).pages(pages);
+    pdf.catalog(catalog)
+        .pages(pages)
+        .lang(pdf_writer::TextStr("pt-BR"));
     pdf.pages(pages).kids([page_id]).count(1);
     pdf.document_info(info_id)
         .title(pdf_writer::TextStr(&format!(
@@ -876,6 +890,19 @@ mod tests {
         b.payer_name = long;
         b.instructions = vec!["Curso 🎸 de violão".into(); 10];
         assert!(render(&b).unwrap().starts_with(b"%PDF-"));
+    }
+
+    #[test]
+    fn the_header_fits_the_linha_digitavel_and_the_bank_code() {
+        let bold = Font::load(BOLD).unwrap();
+        let linha = "00190.00009 01234.567004 00000.042176 5 16560000123456";
+        let room = W - CODE_X - CODE_W - 2.0;
+        assert!(
+            bold.width_mm(linha, LINHA_PT) <= room,
+            "{} > {room}",
+            bold.width_mm(linha, LINHA_PT)
+        );
+        assert!(bold.width_mm("001-9", CODE_PT) <= CODE_W - 1.0);
     }
 
     #[test]
