@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use paylink_model::boleto::{bank_code_with_dv, format_linha, itf_pattern, linha_digitavel};
 use paylink_model::br::{mask_cep, mask_document};
 use paylink_model::money::format_brl;
-use paylink_model::{Date, Lang};
+use paylink_model::{Address, Date, Lang};
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str};
 
@@ -47,20 +47,9 @@ pub struct BoletoPdf {
     pub payer_name: String,
     /// CPF or CNPJ of the pagador (digits or formatted).
     pub payer_document: Option<String>,
-    pub payer_address: Option<PayerAddress>,
+    pub payer_address: Option<Address>,
     /// One line each in the Instruções box (at most [`MAX_INSTRUCTIONS`] are printed).
     pub instructions: Vec<String>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PayerAddress {
-    pub street: Option<String>,
-    pub number: Option<String>,
-    pub complement: Option<String>,
-    pub neighborhood: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zipcode: Option<String>,
 }
 
 /// Lines that fit the Instruções box.
@@ -310,7 +299,7 @@ fn document(d: &Option<String>) -> String {
         .map_or_else(|| "—".to_string(), mask_document)
 }
 
-fn address_lines(a: &PayerAddress) -> (String, String) {
+fn address_lines(a: &Address) -> (String, String) {
     let join = |parts: &[&Option<String>], sep: &str| {
         parts
             .iter()
@@ -318,7 +307,7 @@ fn address_lines(a: &PayerAddress) -> (String, String) {
             .collect::<Vec<_>>()
             .join(sep)
     };
-    let street = join(&[&a.street, &a.number, &a.complement], ", ");
+    let street = join(&[&a.address, &a.number, &a.complement], ", ");
     let street = join(&[&Some(street), &a.neighborhood], " — ");
     let city = join(&[&a.city, &a.state], "/");
     let cep = a.zipcode.as_deref().map(|z| format!("CEP {}", mask_cep(z)));
@@ -823,8 +812,9 @@ mod tests {
             document_kind: "RC".into(),
             payer_name: "Maria da Silva".into(),
             payer_document: Some("52998224725".into()),
-            payer_address: Some(PayerAddress {
-                street: Some("Av. Paulista".into()),
+            payer_address: Some(Address {
+                id: String::new(),
+                address: Some("Av. Paulista".into()),
                 number: Some("1000".into()),
                 complement: None,
                 neighborhood: Some("Bela Vista".into()),
@@ -907,13 +897,15 @@ mod tests {
 
     #[test]
     fn address_lines_skip_what_is_missing() {
-        let a = PayerAddress {
-            street: Some("Rua A".into()),
+        let a = Address {
+            address: Some("Rua A".into()),
             number: Some("10".into()),
             city: Some("Recife".into()),
             state: Some("PE".into()),
             zipcode: Some("50000000".into()),
-            ..Default::default()
+            id: String::new(),
+            complement: None,
+            neighborhood: None,
         };
         assert_eq!(
             address_lines(&a),
@@ -922,9 +914,14 @@ mod tests {
                 "CEP 50000-000 — Recife/PE".to_string()
             )
         );
-        assert_eq!(
-            address_lines(&PayerAddress::default()),
-            (String::new(), String::new())
-        );
+        let none = Address {
+            address: None,
+            number: None,
+            city: None,
+            state: None,
+            zipcode: None,
+            ..a
+        };
+        assert_eq!(address_lines(&none), (String::new(), String::new()));
     }
 }

@@ -5,11 +5,11 @@
 use paylink_model::boleto::{self, BoletoConfig};
 use paylink_model::pix::{br_code, PixCharge};
 use paylink_model::{
-    BoletoCode, Date, Installment, InstallmentStatus, InvoiceDetail, PayerInstallment, PayerView,
-    PaymentType, PixCode,
+    Address, BoletoCode, Date, Installment, InstallmentStatus, InvoiceDetail, PayerInstallment,
+    PayerView, PaymentType, PixCode,
 };
 
-use crate::boleto_pdf::{BoletoPdf, PayerAddress};
+use crate::boleto_pdf::BoletoPdf;
 use crate::db::{now_iso, Db, DbError};
 
 /// Who receives the money: from `serve`'s options (sandbox defaults otherwise).
@@ -189,7 +189,7 @@ pub fn boleto_pdf_input(
     d: &InvoiceDetail,
     n: u32,
     cfg: &PayerConfig,
-    address: Option<PayerAddress>,
+    address: Option<Address>,
     today: Date,
 ) -> Result<BoletoPdf, BoletoRefusal> {
     let i = d
@@ -246,7 +246,7 @@ pub fn boleto_pdf_input(
 
 /// The payer's address for the boleto, from paylink's own database (the
 /// invoice detail carries only its id).
-pub async fn payer_address(db: &Db, address_id: &str) -> Result<Option<PayerAddress>, DbError> {
+pub async fn payer_address(db: &Db, address_id: &str) -> Result<Option<Address>, DbError> {
     let row: Option<AddressRow> = sqlx::query_as(
         "SELECT address, number, complement, neighborhood, city, state, zipcode
          FROM addresses WHERE id = $1",
@@ -255,8 +255,9 @@ pub async fn payer_address(db: &Db, address_id: &str) -> Result<Option<PayerAddr
     .fetch_optional(&db.pool)
     .await?;
     Ok(row.map(
-        |(street, number, complement, neighborhood, city, state, zipcode)| PayerAddress {
-            street,
+        |(address, number, complement, neighborhood, city, state, zipcode)| Address {
+            id: address_id.to_string(),
+            address,
             number,
             complement,
             neighborhood,
