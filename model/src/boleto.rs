@@ -53,16 +53,20 @@ pub fn mod10(digits: &str) -> u8 {
 /// Modulo 11 general check digit of the barcode (weights 2..9 from the right;
 /// 0, 10 and 11 become 1).
 pub fn mod11(digits: &str) -> u8 {
-    let sum: u32 = digits
+    match 11 - mod11_sum(digits) % 11 {
+        0 | 10 | 11 => 1,
+        d => d as u8,
+    }
+}
+
+/// Digits weighted 2, 3, … 9, 2, 3, … from the right, summed.
+fn mod11_sum(digits: &str) -> u32 {
+    digits
         .bytes()
         .rev()
         .enumerate()
         .map(|(i, b)| (b - b'0') as u32 * (2 + (i % 8) as u32))
-        .sum();
-    match 11 - sum % 11 {
-        0 | 10 | 11 => 1,
-        d => d as u8,
-    }
+        .sum()
 }
 
 fn all_digits(s: &str, len: usize) -> bool {
@@ -105,13 +109,7 @@ pub fn bank_code_with_dv(bank_code: &str) -> Option<String> {
     if !all_digits(bank_code, 3) {
         return None;
     }
-    let sum: u32 = bank_code
-        .bytes()
-        .rev()
-        .enumerate()
-        .map(|(i, b)| (b - b'0') as u32 * (2 + (i % 8) as u32))
-        .sum();
-    let dv = match 11 - sum % 11 {
+    let dv = match 11 - mod11_sum(bank_code) % 11 {
         10 | 11 => 0,
         d => d,
     };
