@@ -195,6 +195,9 @@ async fn api_pay_boleto_pdf(
         Ok(d) => d,
         Err(res) => return res,
     };
+    let Ok(n) = n.parse::<u32>() else {
+        return AppError::new(Reason::InstallmentNotFound, lang).into_response();
+    };
     // With paylink's own service the address comes from its database; a
     // remote upstream's detail has none, and the boleto leaves it out.
     let address = match (&s.db, &detail.customer.address_id) {
@@ -210,9 +213,6 @@ async fn api_pay_boleto_pdf(
         .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64))
     else {
         return AppError::internal("the clock is before 1970", lang).into_response();
-    };
-    let Ok(n) = n.parse::<u32>() else {
-        return AppError::new(Reason::InstallmentNotFound, lang).into_response();
     };
     let input = match crate::payer::boleto_pdf_input(&detail, n, &s.config, address, today) {
         Ok(i) => i,
