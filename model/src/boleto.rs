@@ -53,16 +53,20 @@ pub fn mod10(digits: &str) -> u8 {
 /// Modulo 11 general check digit of the barcode (weights 2..9 from the right;
 /// 0, 10 and 11 become 1).
 pub fn mod11(digits: &str) -> u8 {
-    let sum: u32 = digits
+    match 11 - mod11_sum(digits) % 11 {
+        0 | 10 | 11 => 1,
+        d => d as u8,
+    }
+}
+
+/// Digits weighted 2, 3, … 9, 2, 3, … from the right, summed.
+fn mod11_sum(digits: &str) -> u32 {
+    digits
         .bytes()
         .rev()
         .enumerate()
         .map(|(i, b)| (b - b'0') as u32 * (2 + (i % 8) as u32))
-        .sum();
-    match 11 - sum % 11 {
-        0 | 10 | 11 => 1,
-        d => d as u8,
-    }
+        .sum()
 }
 
 fn all_digits(s: &str, len: usize) -> bool {
@@ -95,6 +99,21 @@ pub fn barcode(
     );
     let dv = mod11(&without_dv);
     Ok(format!("{}{dv}{}", &without_dv[..4], &without_dv[4..]))
+}
+
+/// The bank's compensation code with its check digit, as printed beside the
+/// bank's name on every boleto (`001-9`, `237-2`, `341-7`, `104-0`): modulo 11
+/// with weights 2..9 from the right, where 10 and 11 become 0 (unlike the
+/// barcode's [`mod11`], which turns them into 1).
+pub fn bank_code_with_dv(bank_code: &str) -> Option<String> {
+    if !all_digits(bank_code, 3) {
+        return None;
+    }
+    let dv = match 11 - mod11_sum(bank_code) % 11 {
+        10 | 11 => 0,
+        d => d,
+    };
+    Some(format!("{bank_code}-{dv}"))
 }
 
 /// The 47-digit linha digitável of a 44-digit barcode (digits only).
@@ -207,6 +226,23 @@ mod tests {
             "00190.50095 40144.816069 06809.350314 3 37370000000100"
         );
         assert_eq!(mod10("001905009"), 5);
+    }
+
+    #[test]
+    fn bank_codes_get_the_check_digit_banks_print() {
+        // As printed on real boletos of these banks.
+        for (code, printed) in [
+            ("001", "001-9"),
+            ("237", "237-2"),
+            ("341", "341-7"),
+            ("104", "104-0"),
+            ("033", "033-7"),
+            ("756", "756-0"),
+        ] {
+            assert_eq!(bank_code_with_dv(code).as_deref(), Some(printed), "{code}");
+        }
+        assert_eq!(bank_code_with_dv("01"), None);
+        assert_eq!(bank_code_with_dv("0a1"), None);
     }
 
     #[test]

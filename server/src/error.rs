@@ -37,6 +37,8 @@ pub enum Reason {
     OperatorUiOff,
     LinkNotFound,
     TooManyRequests,
+    InstallmentNotFound,
+    NoOpenBoleto,
 }
 
 impl Reason {
@@ -44,7 +46,10 @@ impl Reason {
         use Reason::*;
         match self {
             Unauthorized => StatusCode::UNAUTHORIZED,
-            RouteNotFound | InvoiceNotFound | LinkNotFound => StatusCode::NOT_FOUND,
+            RouteNotFound | InvoiceNotFound | LinkNotFound | InstallmentNotFound => {
+                StatusCode::NOT_FOUND
+            }
+            NoOpenBoleto => StatusCode::CONFLICT,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             InvalidInvoiceId | MalformedJson | NotAnObject | BadIdempotencyKey => {
                 StatusCode::BAD_REQUEST
@@ -134,6 +139,14 @@ impl Reason {
             TooManyRequests => (
                 "Muitas requisições deste endereço. Aguarde e tente novamente.",
                 "Too many requests from this address. Wait and try again.",
+            ),
+            InstallmentNotFound => (
+                "Esta fatura não tem parcela com esse número.",
+                "This invoice has no installment with that number.",
+            ),
+            NoOpenBoleto => (
+                "Esta parcela não tem boleto em aberto (já paga, cancelada ou sem boleto).",
+                "This installment has no open boleto (already paid, cancelled or not by boleto).",
             ),
         };
         match lang {

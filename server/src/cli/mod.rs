@@ -192,6 +192,13 @@ struct ServeArgs {
     /// Boleto wallet (carteira, 2 digits).
     #[arg(long, default_value = "17")]
     boleto_wallet: String,
+    /// The merchant's CNPJ or CPF, printed as the beneficiário on boletos.
+    #[arg(long)]
+    merchant_document: Option<String>,
+    /// Agência/Código do Beneficiário as your bank prints it, e.g. "1234-5 / 12345-6"
+    /// (default: the agreement).
+    #[arg(long)]
+    boleto_beneficiary_code: Option<String>,
     /// SMTP relay for Email notifications: smtp://host:port (plain SMTP, no TLS).
     #[arg(long, requires = "smtp_from")]
     smtp_url: Option<String>,
@@ -447,6 +454,20 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
             agreement: digits(&args.boleto_agreement, 7, "--boleto-agreement")?,
             wallet: digits(&args.boleto_wallet, 2, "--boleto-wallet")?,
         },
+        merchant_document: args
+            .merchant_document
+            .as_deref()
+            .map(|d| {
+                paylink_model::br::check_document(d)
+                    .map_err(|_| format!("--merchant-document {d:?} is not a valid CNPJ or CPF"))
+            })
+            .transpose()?,
+        boleto_beneficiary_code: args
+            .boleto_beneficiary_code
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string),
         sandbox: args.sandbox,
     })
 }

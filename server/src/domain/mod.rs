@@ -1,6 +1,7 @@
 //! The rules of the service that are not in `paylink_model` (they need the
 //! server: the database's rows, the payer page's codes, the messages sent).
 
+pub mod boleto_pdf;
 pub mod cnab240;
 pub mod links;
 pub mod messages;

@@ -5,9 +5,11 @@
 use paylink_model::boleto::{self, BoletoConfig};
 use paylink_model::pix::{br_code, PixCharge};
 use paylink_model::{
-    BoletoCode, Date, InstallmentStatus, InvoiceDetail, PayerInstallment, PayerView, PaymentType,
-    PixCode,
+    Address, BoletoCode, Date, Installment, InstallmentStatus, InvoiceDetail, PayerInstallment,
+    PayerView, PaymentType, PixCode,
 };
+
+use super::boleto_pdf::BoletoPdf;
 
 /// Who receives the money: from `serve`'s options (sandbox defaults otherwise).
 #[derive(Clone, Debug)]
@@ -16,6 +18,11 @@ pub struct PayerConfig {
     pub merchant_city: String,
     pub pix_key: String,
     pub boleto: BoletoConfig,
+    /// The merchant's CNPJ or CPF (digits), printed as the boleto's beneficiário.
+    pub merchant_document: Option<String>,
+    /// Agência/Código do Beneficiário as the bank prints it (`1234-5 / 12345-6`);
+    /// without it the boleto shows the agreement (convênio).
+    pub boleto_beneficiary_code: Option<String>,
     pub sandbox: bool,
 }
 
@@ -30,6 +37,8 @@ impl Default for PayerConfig {
                 agreement: "1234567".into(),
                 wallet: "17".into(),
             },
+            merchant_document: None,
+            boleto_beneficiary_code: None,
             sandbox: false,
         }
     }
@@ -54,6 +63,13 @@ fn our_number(installment_id: &str) -> u64 {
         .take(12)
         .collect();
     u64::from_str_radix(&hex, 16).unwrap_or(0) % 10_000_000_000
+}
+
+/// The 44-digit barcode of an installment's boleto: the same on the payer
+/// page and on the printed boleto.
+fn installment_barcode(i: &Installment, cfg: &PayerConfig) -> Option<String> {
+    let due = Date::parse_iso_prefix(&i.due_date)?;
+    boleto::barcode(&cfg.boleto, i.price, due, our_number(&i.id)).ok()
 }
 
 pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
@@ -87,22 +103,17 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
                     payload,
                 }
             });
-            let boleto = if open && accepts(PaymentType::Boleto) {
-                Date::parse_iso_prefix(&i.due_date)
-                    .and_then(|due| {
-                        boleto::barcode(&cfg.boleto, i.price, due, our_number(&i.id)).ok()
+            let boleto = (open && accepts(PaymentType::Boleto))
+                .then(|| installment_barcode(i, cfg))
+                .flatten()
+                .and_then(|barcode| {
+                    let line = boleto::linha_digitavel(&barcode)?;
+                    Some(BoletoCode {
+                        line: boleto::format_linha(&line),
+                        barcode_svg: boleto::itf_svg(&barcode)?,
+                        barcode,
                     })
-                    .and_then(|barcode| {
-                        let line = boleto::linha_digitavel(&barcode)?;
-                        Some(BoletoCode {
-                            line: boleto::format_linha(&line),
-                            barcode_svg: boleto::itf_svg(&barcode)?,
-                            barcode,
-                        })
-                    })
-            } else {
-                None
-            };
+                });
             PayerInstallment {
                 installment: i.installment,
                 price: i.price,
@@ -131,5 +142,98 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
         url: d.url.clone(),
         next_open,
         sandbox: cfg.sandbox,
+    }
+}
+
+/// Why an installment has no printable boleto.
+#[derive(Debug, PartialEq, Eq)]
+pub enum BoletoRefusal {
+    /// No installment with that number.
+    NotFound,
+    /// Paid, cancelled, free, or the invoice does not accept BOLETO.
+    NotOpenBoleto,
+}
+
+fn bank_name(code: &str) -> String {
+    match code {
+        "001" => "Banco do Brasil".into(),
+        _ => format!("Banco {code}"),
+    }
+}
+
+/// What the printed boleto of installment `n` shows: only what a boleto
+/// carries (the payer's name, document and address, never e-mail or phone).
+/// `today` is the data de processamento.
+pub fn boleto_pdf_input(
+    d: &InvoiceDetail,
+    n: u32,
+    cfg: &PayerConfig,
+    address: Option<Address>,
+    today: Date,
+) -> Result<BoletoPdf, BoletoRefusal> {
+    let i = d
+        .installments
+        .iter()
+        .find(|i| i.installment == n)
+        .ok_or(BoletoRefusal::NotFound)?;
+    let accepts = d
+        .payment_types
+        .iter()
+        .any(|p| p.payment_type_accepted == PaymentType::Boleto);
+    if i.status != InstallmentStatus::WaitingPayment || i.price <= 0 || !accepts {
+        return Err(BoletoRefusal::NotOpenBoleto);
+    }
+    let due = Date::parse_iso_prefix(&i.due_date).ok_or(BoletoRefusal::NotOpenBoleto)?;
+    let barcode = installment_barcode(i, cfg).ok_or(BoletoRefusal::NotOpenBoleto)?;
+    let mut instructions = Vec::new();
+    if cfg.sandbox {
+        instructions.push("BOLETO DE TESTE (sandbox): não pague este documento.".to_string());
+    }
+    if d.installment_count > 1 {
+        instructions.push(format!("Parcela {n} de {}.", d.installment_count));
+    }
+    if let Some(desc) = d.description.as_deref().filter(|s| !s.trim().is_empty()) {
+        instructions.push(format!("Referente a: {desc}"));
+    }
+    Ok(BoletoPdf {
+        bank_name: bank_name(&cfg.boleto.bank_code),
+        beneficiary_name: cfg.merchant_name.clone(),
+        beneficiary_document: cfg.merchant_document.clone(),
+        beneficiary_code: cfg
+            .boleto_beneficiary_code
+            .clone()
+            .unwrap_or_else(|| cfg.boleto.agreement.clone()),
+        // Banco do Brasil, 7-digit agreement: convênio + the 10-digit complement.
+        our_number: format!("{}{:010}", cfg.boleto.agreement, our_number(&i.id)),
+        document_number: d.external_id.clone(),
+        document_date: Date::parse_iso_prefix(&d.created_at).unwrap_or(today),
+        processing_date: today,
+        due_date: due,
+        amount_cents: i.price,
+        discount_cents: None,
+        fine_interest_cents: None,
+        charged_cents: None,
+        wallet: cfg.boleto.wallet.clone(),
+        document_kind: "RC".into(),
+        payer_name: d.customer.full_name.clone(),
+        payer_document: d.customer.document.clone(),
+        payer_address: address,
+        instructions,
+        barcode,
+    })
+}
+
+/// The part of the boleto's file name that says which invoice it is: the
+/// externalId's letters, digits, `-` and `_` (at most 40), or the invoice id.
+pub fn file_name_part(external_id: &str, invoice_id: &str) -> String {
+    let safe: String = external_id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .take(40)
+        .collect();
+    if safe.is_empty() {
+        invoice_id.chars().take(8).collect()
+    } else {
+        safe
     }
 }

@@ -11,8 +11,8 @@ pub mod upstream;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -76,6 +76,10 @@ pub fn router(
     let payer_routes = Router::new()
         .route("/api/pay/{id}", get(api_pay_get))
         .route("/api/pay/{id}/view", post(api_pay_view))
+        .route(
+            "/api/pay/{id}/installments/{n}/boleto.pdf",
+            get(api_pay_boleto_pdf),
+        )
         .route("/api/pay/{id}/simulate", post(api_pay_simulate))
         .with_state(payer_state);
     // Link-bound creations are allowed even when `public_only`: the link
@@ -97,18 +101,18 @@ struct PayerState {
     config: Arc<crate::domain::payer::PayerConfig>,
 }
 
-/// The payer page's view of an invoice (no private data; PIX and boleto codes).
-async fn api_pay_get(
-    State(s): State<PayerState>,
+/// The invoice detail the payer routes are built from, or the envelope to answer.
+async fn payer_detail(
+    s: &PayerState,
     headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
+    id: &str,
+) -> Result<paylink_model::InvoiceDetail, Response> {
     let lang = lang_of(&headers);
-    if !paylink_model::br::uuid_is_valid(&id) {
-        return AppError::new(Reason::InvalidInvoiceId, lang).into_response();
+    if !paylink_model::br::uuid_is_valid(id) {
+        return Err(AppError::new(Reason::InvalidInvoiceId, lang).into_response());
     }
     let res = forward(
-        s.proxy,
+        s.proxy.clone(),
         Method::GET,
         format!("/invoices/applications/invoices/{id}"),
         headers,
@@ -116,13 +120,23 @@ async fn api_pay_get(
     )
     .await;
     if !res.status().is_success() {
-        return res;
+        return Err(res);
     }
-    let bytes = match axum::body::to_bytes(res.into_body(), 16 * 1024 * 1024).await {
-        Ok(b) => b,
-        Err(_) => return AppError::new(Reason::UpstreamUnreachable, lang).into_response(),
-    };
-    match serde_json::from_slice::<paylink_model::InvoiceDetail>(&bytes) {
+    let bytes = axum::body::to_bytes(res.into_body(), 16 * 1024 * 1024)
+        .await
+        .map_err(|_| AppError::new(Reason::UpstreamUnreachable, lang).into_response())?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        AppError::internal(format!("upstream invoice detail: {e}"), lang).into_response()
+    })
+}
+
+/// The payer page's view of an invoice (no private data; PIX and boleto codes).
+async fn api_pay_get(
+    State(s): State<PayerState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    match payer_detail(&s, headers, &id).await {
         Ok(detail) => {
             let mut out =
                 axum::Json(crate::domain::payer::payer_view(&detail, &s.config)).into_response();
@@ -130,8 +144,73 @@ async fn api_pay_get(
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
             out
         }
-        Err(e) => AppError::internal(format!("upstream invoice detail: {e}"), lang).into_response(),
+        Err(res) => res,
     }
+}
+
+/// The printable boleto of one open BOLETO installment, as a PDF download
+/// (`?print=1`: shown inline, for the browser's print view).
+async fn api_pay_boleto_pdf(
+    State(s): State<PayerState>,
+    headers: HeaderMap,
+    Path((id, n)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let lang = lang_of(&headers);
+    let detail = match payer_detail(&s, headers, &id).await {
+        Ok(d) => d,
+        Err(res) => return res,
+    };
+    let Ok(n) = n.parse::<u32>() else {
+        return AppError::new(Reason::InstallmentNotFound, lang).into_response();
+    };
+    // With paylink's own service the address comes from its database; a
+    // remote upstream's detail has none, and the boleto leaves it out.
+    let address = match (&s.db, &detail.customer.address_id) {
+        (Some(db), Some(address_id)) => match db.payer_address(address_id).await {
+            Ok(a) => a,
+            Err(e) => return AppError::internal(e, lang).into_response(),
+        },
+        _ => None,
+    };
+    let Some(today) = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64))
+    else {
+        return AppError::internal("the clock is before 1970", lang).into_response();
+    };
+    let input = match crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, address, today)
+    {
+        Ok(i) => i,
+        Err(crate::domain::payer::BoletoRefusal::NotFound) => {
+            return AppError::new(Reason::InstallmentNotFound, lang).into_response()
+        }
+        Err(crate::domain::payer::BoletoRefusal::NotOpenBoleto) => {
+            return AppError::new(Reason::NoOpenBoleto, lang).into_response()
+        }
+    };
+    let pdf = match crate::domain::boleto_pdf::render(&input) {
+        Ok(pdf) => pdf,
+        Err(e) => return AppError::internal(e, lang).into_response(),
+    };
+    let print = query.is_some_and(|q| q.split('&').any(|p| p == "print=1"));
+    let disposition = format!(
+        "{}; filename=\"boleto-{}-{n}.pdf\"",
+        if print { "inline" } else { "attachment" },
+        crate::domain::payer::file_name_part(&detail.external_id, &detail.id)
+    );
+    let mut res = Response::new(Body::from(pdf));
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/pdf"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(v) = HeaderValue::from_str(&disposition) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    res
 }
 
 /// Counts a view of the payer page (paylink's own service only).

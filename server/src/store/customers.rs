@@ -1,6 +1,6 @@
 //! Customers (payers).
 
-use paylink_model::{Customer, CustomerDetail};
+use paylink_model::{Address, Customer, CustomerDetail};
 use sqlx::Row;
 
 use super::idempotency::claim_key;
@@ -91,3 +91,39 @@ impl Db {
         }))
     }
 }
+
+impl Db {
+    /// The payer's address for the boleto, from paylink's own database (the
+    /// invoice detail carries only its id).
+    pub async fn payer_address(&self, address_id: &str) -> Result<Option<Address>, DbError> {
+        let row: Option<AddressRow> = sqlx::query_as(
+            "SELECT address, number, complement, neighborhood, city, state, zipcode
+             FROM addresses WHERE id = $1",
+        )
+        .bind(address_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(
+            |(address, number, complement, neighborhood, city, state, zipcode)| Address {
+                id: address_id.to_string(),
+                address,
+                number,
+                complement,
+                neighborhood,
+                city,
+                state,
+                zipcode,
+            },
+        ))
+    }
+}
+
+type AddressRow = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);

@@ -6,6 +6,7 @@ mod helpers;
 
 mod auth;
 mod backends;
+mod boleto_pdf;
 mod cli;
 mod customers;
 mod envelope;
