@@ -191,6 +191,22 @@ pub struct TermsContext {
     pub payer_is_cpf: bool,
 }
 
+impl TermsContext {
+    /// The context of a checked invoice: its smallest installment (the
+    /// plan gives the leftover cents to the first ones, so the smallest is
+    /// price ÷ count rounded down; unknown when the payer sets the price),
+    /// its first due date, and whether the customer's document is a CPF.
+    pub fn for_invoice(invoice: &crate::NewInvoice, customer_document: Option<&str>) -> Self {
+        let amount_cents = (!invoice.price_by_customer)
+            .then(|| invoice.price_cents / i64::from(invoice.installment_count.max(1)));
+        TermsContext {
+            amount_cents,
+            due_date: Some(invoice.due_date),
+            payer_is_cpf: document_is_cpf(customer_document),
+        }
+    }
+}
+
 /// The highest fine a consumer may be charged (CDC art. 52 §1: 2 %), in hundredths of a percent.
 pub const CPF_MAX_FINE_BP: i64 = 200;
 /// A sane ceiling for a fine on a company (20 %).
@@ -514,4 +530,60 @@ pub fn br_code_amount(
     terms: &ChargeTerms,
 ) -> i64 {
     amount_due(original_cents, due_date, today, terms).total
+}
+
+/// A percentage in hundredths as the language writes it: `2`, `2,5`, `0,33` (pt-BR) or `2.5` (en).
+fn percent_text(bp: i64, lang: Lang) -> String {
+    let sep = if lang == Lang::PtBr { ',' } else { '.' };
+    match bp % 100 {
+        0 => format!("{}", bp / 100),
+        f if f % 10 == 0 => format!("{}{sep}{}", bp / 100, f / 10),
+        f => format!("{}{sep}{f:02}", bp / 100),
+    }
+}
+
+/// The lines the boleto's "instruções" and the payer page show for these
+/// terms, with amounts computed by [`amount_due`] so the text and the
+/// charged amount agree. Dates as the language writes them; empty when
+/// there are no terms.
+pub fn instructions(
+    original_cents: i64,
+    due_date: Date,
+    terms: &ChargeTerms,
+    lang: Lang,
+) -> Vec<String> {
+    use crate::money::format_brl;
+    let pt = lang == Lang::PtBr;
+    let mut lines = Vec::new();
+    if let Some(d) = terms.discount {
+        let a = amount_due(original_cents, due_date, d.until, terms);
+        let (until, off, pay) = (
+            d.until.format_for(lang),
+            format_brl(a.discount, lang),
+            format_brl(a.total, lang),
+        );
+        lines.push(if pt {
+            format!("Até {until}, desconto de {off}: pague {pay}.")
+        } else {
+            format!("Until {until}, a discount of {off}: pay {pay}.")
+        });
+    }
+    let after = next_business_day(due_date).format_for(lang);
+    if let Some(f) = terms.fine {
+        let fine = format_brl(f.on(original_cents.clamp(0, MAX_CENTS)), lang);
+        lines.push(if pt {
+            format!("Após {after}, multa de {fine}.")
+        } else {
+            format!("After {after}, a fine of {fine}.")
+        });
+    }
+    if let Some(bp) = terms.interest_monthly_bp {
+        let p = percent_text(bp, lang);
+        lines.push(if pt {
+            format!("Após {after}, juros de mora de {p} % ao mês, por dia corrido de atraso.")
+        } else {
+            format!("After {after}, late interest of {p} % a month, per calendar day late.")
+        });
+    }
+    lines
 }

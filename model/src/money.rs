@@ -105,6 +105,22 @@ pub fn parse_brl(input: &str) -> Option<i64> {
     (cents <= MAX_CENTS).then_some(cents)
 }
 
+/// A price as Brazilian merchants type it in a pt-BR form: `1.000,00`,
+/// `1000,00`, `1000.00`, `R$ 300`. A single dot followed by one or two digits
+/// (and no comma) is a decimal point, as in `1000.00`; otherwise dots are
+/// thousands separators and the comma is the decimal one ([`parse_brl`]).
+pub fn parse_price_input(input: &str) -> Option<i64> {
+    let s = input.trim();
+    let decimal_dot = !s.contains(',')
+        && s.rsplit_once('.')
+            .is_some_and(|(int, frac)| !int.contains('.') && (1..=2).contains(&frac.len()));
+    if decimal_dot {
+        parse_brl(&s.replacen('.', ",", 1))
+    } else {
+        parse_brl(s)
+    }
+}
+
 /// Formats cents for an editable pt-BR currency input: `1.234,56` (no symbol).
 pub fn format_brl_input(cents: i64) -> String {
     format_brl(cents, Lang::PtBr)
@@ -159,6 +175,27 @@ mod tests {
         assert_eq!(format_brl(100000000, Lang::PtBr), "R$ 1.000.000,00");
         assert_eq!(format_brl(-1050, Lang::PtBr), "-R$ 10,50");
         assert_eq!(format_brl_input(123456), "1.234,56");
+    }
+
+    #[test]
+    fn a_price_field_takes_the_three_ways_merchants_type() {
+        for (typed, cents) in [
+            ("1.000,00", 100_000),
+            ("1000,00", 100_000),
+            ("1000.00", 100_000),
+            ("1000.5", 100_050),
+            ("R$ 1.000,00", 100_000),
+            ("300", 30_000),
+            ("1.000", 100_000),
+            ("1.234.567,89", 123_456_789),
+            (" 0.99 ", 99),
+            ("10.005", 1_000_500),
+        ] {
+            assert_eq!(parse_price_input(typed), Some(cents), "{typed}");
+        }
+        for bad in ["", "1.000.00", "1,000.00", "1.00,00", "abc", "-5", "1.0000"] {
+            assert_eq!(parse_price_input(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -860,3 +860,70 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_invoice_gives_the_rules_its_smallest_installment_due_date_and_payer() {
+    let req = paylink_model::InvoiceRequest {
+        customer_id: Some("6f1c2b1e-8d3a-4c5e-9f00-0123456789ab".into()),
+        external_id: Some("pedido-1".into()),
+        due_date: Some("2026-12-10".into()),
+        payment_types: Some(vec!["PIX".into()]),
+        installment_count: Some(3),
+        invoice_type: Some("INSTALLMENT".into()),
+        price: Some(100.0),
+        ..Default::default()
+    };
+    let invoice = req.check().unwrap();
+    let c = TermsContext::for_invoice(&invoice, Some("529.982.247-25"));
+    assert_eq!(c.amount_cents, Some(3_333)); // 33,34 + 33,33 + 33,33
+    assert_eq!(c.due_date, Some(d("2026-12-10")));
+    assert!(c.payer_is_cpf);
+    // A fixed discount of R$ 33,33 would leave the smallest installment at zero.
+    let err = check_terms(None, None, Some(&discount("FIXED", 33.33, "2026-12-10")), c);
+    assert!(err.unwrap_err().has("discount.value"));
+    let c = TermsContext::for_invoice(&invoice, Some("11.222.333/0001-81"));
+    assert!(!c.payer_is_cpf);
+}
+
+#[test]
+fn boleto_instructions_state_the_terms_in_both_languages() {
+    // Due Saturday 12 Dec 2026: charges start after Monday the 14th.
+    let due = d("2026-12-12");
+    let terms = ChargeTerms {
+        fine: Some(Value::Percent(200)),
+        interest_monthly_bp: Some(250),
+        discount: Some(DiscountTerm {
+            value: Value::Percent(500),
+            until: d("2026-12-05"),
+        }),
+    };
+    assert_eq!(
+        instructions(123_456, due, &terms, Lang::PtBr),
+        vec![
+            "Até 05/12/2026, desconto de R$ 61,72: pague R$ 1.172,84.",
+            "Após 14/12/2026, multa de R$ 24,69.",
+            "Após 14/12/2026, juros de mora de 2,5 % ao mês, por dia corrido de atraso.",
+        ]
+    );
+    assert_eq!(
+        instructions(123_456, due, &terms, Lang::En),
+        vec![
+            "Until 2026-12-05, a discount of R$ 61.72: pay R$ 1,172.84.",
+            "After 2026-12-14, a fine of R$ 24.69.",
+            "After 2026-12-14, late interest of 2.5 % a month, per calendar day late.",
+        ]
+    );
+    let fixed = ChargeTerms {
+        fine: Some(Value::Cents(500)),
+        interest_monthly_bp: Some(33),
+        discount: None,
+    };
+    assert_eq!(
+        instructions(10_000, d("2026-12-10"), &fixed, Lang::PtBr),
+        vec![
+            "Após 10/12/2026, multa de R$ 5,00.",
+            "Após 10/12/2026, juros de mora de 0,33 % ao mês, por dia corrido de atraso.",
+        ]
+    );
+    assert!(instructions(10_000, due, &ChargeTerms::default(), Lang::PtBr).is_empty());
+}
