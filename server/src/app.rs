@@ -1,7 +1,10 @@
 //! The application: its state, the router of everything `serve` answers
-//! (service, proxy, widget) and the layers every answer goes through.
+//! (service, proxy, widget), the layers every answer goes through, and
+//! serving it until SIGTERM or Ctrl-C with a bounded drain.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use axum::extract::Request;
 use axum::http::StatusCode;
@@ -15,6 +18,7 @@ use crate::http::extract::lang_of;
 use crate::http::{self, openapi};
 use crate::proxy::{self, cors, ratelimit};
 use crate::web;
+use crate::workers::Workers;
 
 pub use crate::http::{AppState, BODY_LIMIT};
 
@@ -84,15 +88,63 @@ pub fn app(state: AppState, options: Options) -> Router {
         None => router.fallback(route_not_found),
     };
     let router = envelope_layers(router);
-    if options.allowed_origins.is_empty() {
+    let router = if options.allowed_origins.is_empty() {
         router
     } else {
-        // Outermost, so preflights and every envelope (405, 413, 429) get the headers.
+        // Outside the rest, so preflights and every envelope (405, 413, 429) get the headers.
         router.layer(axum::middleware::from_fn_with_state(
             cors::Cors::new(&options.allowed_origins),
             cors::handle,
         ))
+    };
+    traced(router)
+}
+
+/// The request id header: taken from a reverse proxy in front when it set a
+/// sane one, made here otherwise, and returned on every answer.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// Request tracing, outermost: every answer (CORS preflights and envelopes
+/// included) carries `x-request-id`, and each request is one span with its
+/// id, method and path. Never the query string, headers or body: they can
+/// hold tokens and personal data (a document number, an e-mail).
+pub fn traced(router: Router) -> Router {
+    use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+    use tower_http::trace::{DefaultOnResponse, TraceLayer};
+    let header = axum::http::HeaderName::from_static(REQUEST_ID);
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|req: &Request| {
+            let id = req
+                .headers()
+                .get(REQUEST_ID)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            tracing::info_span!("request", id, method = %req.method(), path = req.uri().path())
+        })
+        .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
+    router.layer(
+        tower::ServiceBuilder::new()
+            .map_request(drop_unfit_request_id)
+            .layer(SetRequestIdLayer::new(header.clone(), MakeRequestUuid))
+            .layer(trace)
+            .layer(PropagateRequestIdLayer::new(header)),
+    )
+}
+
+/// An incoming `x-request-id` is kept only if it is short and plain (letters,
+/// digits, `-`, `_`, `.`), so a client cannot write what it likes into the logs.
+fn drop_unfit_request_id(mut req: Request) -> Request {
+    let fit = req.headers().get(REQUEST_ID).is_some_and(|v| {
+        let b = v.as_bytes();
+        !b.is_empty()
+            && b.len() <= 64
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+    });
+    if !fit {
+        req.headers_mut().remove(REQUEST_ID);
     }
+    req
 }
 
 /// Turns the last non-envelope answers (wrong method, panics, over-limit
@@ -116,4 +168,78 @@ async fn method_not_allowed(req: Request) -> Response {
     let mut res = AppError::new(Reason::MethodNotAllowed, lang_of(req.headers())).into_response();
     *res.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
     res
+}
+
+/// How long a shutdown waits for the requests in flight, and for the
+/// workers' current passes, before it cuts them off. Under Kubernetes'
+/// default 30 s termination grace period, so the exit is ours, not a SIGKILL.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
+
+/// Serves `router` on `listener` until SIGTERM or Ctrl-C. Then it stops
+/// accepting connections, lets the requests in flight finish and the workers
+/// finish their current pass (each at most [`SHUTDOWN_GRACE`]), and returns.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    workers: Workers,
+) -> std::io::Result<()> {
+    let stop = tokio_util::sync::CancellationToken::new();
+    // Connection info gives the rate limiter each client's address.
+    let server = axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(stop.clone().cancelled_owned());
+    let mut server = tokio::spawn(std::future::IntoFuture::into_future(server));
+    tokio::select! {
+        ended = &mut server => {
+            workers.shutdown(SHUTDOWN_GRACE).await;
+            return ended.unwrap_or_else(|e| Err(std::io::Error::other(e)));
+        }
+        () = shutdown_signal() => {}
+    }
+    tracing::info!("shutting down: finishing the requests in flight and the workers' passes");
+    stop.cancel();
+    let (served, ()) = tokio::join!(
+        tokio::time::timeout(SHUTDOWN_GRACE, &mut server),
+        workers.shutdown(SHUTDOWN_GRACE),
+    );
+    match served {
+        Ok(ended) => ended.unwrap_or_else(|e| Err(std::io::Error::other(e)))?,
+        Err(_) => {
+            tracing::warn!(grace = ?SHUTDOWN_GRACE, "requests still in flight; closing them");
+            server.abort();
+        }
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Ctrl-C, or SIGTERM (`docker stop`, Kubernetes).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::warn!(error = %e, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
 }

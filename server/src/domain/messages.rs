@@ -1,26 +1,10 @@
 //! The payer's messages (e-mail, WhatsApp, SMS), in pt-BR, per notification type.
 
 use paylink_model::money::format_brl;
-use paylink_model::{Channel, Date, Lang, NotificationType};
+use paylink_model::{Date, Lang, NotificationType};
 
-/// The rows a message is made of.
-pub(crate) struct Context {
-    pub(crate) send_id: String,
-    pub(crate) kind: NotificationType,
-    pub(crate) channel: Channel,
-    pub(crate) invoice_id: String,
-    pub(crate) notification_id: String,
-    pub(crate) invoice_type: String,
-    pub(crate) installment_count: i64,
-    pub(crate) description: Option<String>,
-    pub(crate) full_name: String,
-    pub(crate) number: Option<i64>,
-    pub(crate) price: i64,
-    pub(crate) price_paid: i64,
-    pub(crate) due: Option<Date>,
-    pub(crate) status: Option<String>,
-    pub(crate) payment_types: Vec<String>,
-}
+/// What a message is made of: the facts of one send, read by the store.
+pub(crate) use crate::store::notifications::SendFacts as Context;
 
 /// A message, in pt-BR.
 #[derive(Clone, Debug, PartialEq, Eq)]

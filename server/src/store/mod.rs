@@ -7,6 +7,7 @@
 mod applications;
 pub mod charges;
 mod customers;
+pub mod deliveries;
 pub mod events;
 mod idempotency;
 mod invoices;

@@ -9,11 +9,12 @@ use std::time::Duration;
 use lettre::message::header::ContentType;
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
-use paylink_model::{Channel, Date, NotificationType};
+use paylink_model::{Channel, NotificationType};
 use serde_json::json;
-use sqlx::Row;
+use tokio_util::sync::CancellationToken;
 
 use crate::domain::messages::{render, Context};
+use crate::store::notifications as store;
 use crate::store::{now_iso, Db, DbError};
 
 /// Delay before retry n (after the n-th failed attempt): 1 min, 10 min, 1 h;
@@ -21,6 +22,8 @@ use crate::store::{now_iso, Db, DbError};
 pub const RETRY_SCHEDULE: [u64; 3] = [60, 600, 3600];
 pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
+/// The pause after a pass that found nothing due.
+const IDLE: Duration = Duration::from_millis(300);
 
 // ---------------------------------------------------------------------------
 // Sending.
@@ -145,20 +148,13 @@ impl Notifier {
         }
     }
 
-    /// Runs forever: sends what is due, then waits a little. Everything it
-    /// needs is in the database, so a restart (or a CLI write) loses nothing.
-    pub async fn run(self) {
+    /// Sends what is due until `shutdown`; see [`super::poll`]. Everything
+    /// it needs is in the database, so a restart (or a CLI write) loses nothing.
+    pub async fn run(self, shutdown: CancellationToken) {
         if self.smtp.is_none() && self.http_url.is_none() {
             tracing::warn!("no --smtp-url or --notify-http-url: notifications stay pending");
         }
-        loop {
-            match self.send_due().await {
-                Ok(n) if n > 0 => continue,
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "notification pass failed"),
-            }
-            tokio::time::sleep(Duration::from_millis(300)).await;
-        }
+        super::poll("notifications", shutdown, IDLE, || self.send_due()).await
     }
 
     /// One pass: claims up to 16 due sends of the configured channels and
@@ -168,21 +164,7 @@ impl Notifier {
         if !email && !http {
             return Ok(0);
         }
-        let now = now_iso();
-        let due: Vec<String> = sqlx::query(
-            "SELECT id FROM notification_sends WHERE status = 'pending' AND next_attempt_at <= $1
-               AND (locked_until IS NULL OR locked_until < $1)
-               AND (($2 AND channel = 'Email') OR ($3 AND channel <> 'Email'))
-             ORDER BY next_attempt_at LIMIT 16",
-        )
-        .bind(&now)
-        .bind(email)
-        .bind(http)
-        .fetch_all(&self.db.pool)
-        .await?
-        .iter()
-        .map(|r| r.get("id"))
-        .collect();
+        let due = store::due_sends(&self.db, email, http).await?;
         crate::store::outbox::process_claimed(&self.db, "notification_sends", due, |id| {
             let me = self.clone();
             async move {
@@ -195,89 +177,31 @@ impl Notifier {
     }
 
     async fn process(&self, send_id: &str) -> Result<(), DbError> {
-        let row = sqlx::query(
-            "SELECT s.notification_id, s.invoice_id, s.type, s.channel, s.attempts,
-                    i.deleted_at AS invoice_deleted_at, i.invoice_type, i.installment_count, i.description,
-                    i.price_cents AS invoice_price,
-                    c.full_name, c.email, c.phone,
-                    n.number, n.price_cents, n.price_paid_cents, n.due_date, n.status AS installment_status,
-                    n.deleted_at AS installment_deleted_at
-             FROM notification_sends s
-             JOIN invoices i ON i.id = s.invoice_id
-             JOIN customers c ON c.id = i.customer_id
-             LEFT JOIN installments n ON n.id = s.installment_id
-             WHERE s.id = $1",
-        )
-        .bind(send_id)
-        .fetch_one(&self.db.pool)
-        .await?;
-        let attempts = row.get::<i64, _>("attempts");
-        let channel = Channel::parse(row.get::<&str, _>("channel"));
-        let kind = NotificationType::parse(row.get::<&str, _>("type"));
-        let recipient: Option<String> = match channel {
-            Some(Channel::Email) => row.get("email"),
-            Some(_) => row.get("phone"),
-            None => None,
-        };
-        let outcome = match (kind, channel) {
-            (Some(kind), Some(channel)) => {
-                let invoice_id: String = row.get("invoice_id");
-                let payment_types: Vec<String> = sqlx::query_scalar(
-                    "SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position",
-                )
-                .bind(&invoice_id)
-                .fetch_all(&self.db.pool)
-                .await?;
-                let ctx = Context {
-                    send_id: send_id.to_string(),
-                    kind,
-                    channel,
-                    notification_id: row.get("notification_id"),
-                    invoice_type: row.get("invoice_type"),
-                    installment_count: row.get("installment_count"),
-                    description: row.get("description"),
-                    full_name: row.get("full_name"),
-                    number: row.get("number"),
-                    price: row
-                        .get::<Option<i64>, _>("price_cents")
-                        .unwrap_or_else(|| row.get("invoice_price")),
-                    price_paid: row.get::<Option<i64>, _>("price_paid_cents").unwrap_or(0),
-                    due: row
-                        .get::<Option<String>, _>("due_date")
-                        .and_then(|d| Date::parse_iso(&d)),
-                    status: row.get("installment_status"),
-                    payment_types,
-                    invoice_id,
-                };
-                if row.get::<Option<String>, _>("invoice_deleted_at").is_some() {
-                    Outcome::Skip("the invoice was deleted".into())
-                } else if row
-                    .get::<Option<String>, _>("installment_deleted_at")
-                    .is_some()
-                {
-                    Outcome::Skip("the installment was deleted".into())
-                } else if let Some(reason) = no_longer_applies(&ctx) {
-                    Outcome::Skip(reason)
-                } else {
-                    match &recipient {
-                        None => Outcome::Skip(match channel {
-                            Channel::Email => "the customer has no e-mail on file".into(),
-                            _ => "the customer has no phone on file".into(),
-                        }),
-                        Some(to) => self.send(&ctx, to).await,
-                    }
-                }
+        let pending = store::pending_send(&self.db, send_id).await?;
+        let recipient = pending.recipient.as_deref();
+        let outcome = match &pending.facts {
+            None => Outcome::Fail("unknown stored type or channel".into()),
+            Some(_) if pending.invoice_deleted => Outcome::Skip("the invoice was deleted".into()),
+            Some(_) if pending.installment_deleted => {
+                Outcome::Skip("the installment was deleted".into())
             }
-            _ => Outcome::Fail("unknown stored type or channel".into()),
+            Some(ctx) => match (no_longer_applies(ctx), recipient) {
+                (Some(reason), _) => Outcome::Skip(reason),
+                (None, None) => Outcome::Skip(match ctx.channel {
+                    Channel::Email => "the customer has no e-mail on file".into(),
+                    _ => "the customer has no phone on file".into(),
+                }),
+                (None, Some(to)) => self.send(ctx, to).await,
+            },
         };
 
-        let now = now_iso();
         let attempts = match outcome {
-            Outcome::Skip(_) => attempts,
-            _ => attempts + 1,
+            Outcome::Skip(_) => pending.attempts,
+            _ => pending.attempts + 1,
         };
+        let now = now_iso();
         let (status, next, error, sent_at) = match outcome {
-            Outcome::Sent => ("sent", None, None, Some(now.clone())),
+            Outcome::Sent => ("sent", None, None, Some(now)),
             Outcome::Skip(reason) => ("skipped", None, Some(reason), None),
             Outcome::Fail(e) => ("failed", None, Some(e), None),
             Outcome::Retry(e) if attempts >= MAX_ATTEMPTS => ("failed", None, Some(e), None),
@@ -287,24 +211,15 @@ impl Notifier {
                 ("pending", Some(next), Some(e), None)
             }
         };
-        let _w = self.db.lock_writes().await;
-        sqlx::query(
-            "UPDATE notification_sends SET status = $1, attempts = $2,
-                    next_attempt_at = COALESCE($3, next_attempt_at), last_error = $4, sent_at = $5,
-                    recipient = COALESCE($6, recipient), locked_until = NULL, updated_at = $7
-             WHERE id = $8",
-        )
-        .bind(status)
-        .bind(attempts)
-        .bind(&next)
-        .bind(&error)
-        .bind(&sent_at)
-        .bind(&recipient)
-        .bind(&now)
-        .bind(send_id)
-        .execute(&self.db.pool)
-        .await?;
-        Ok(())
+        let result = store::SendResult {
+            status,
+            attempts,
+            next_attempt_at: next.as_deref(),
+            error: error.as_deref(),
+            sent_at: sent_at.as_deref(),
+            recipient,
+        };
+        store::record_send(&self.db, send_id, &result).await
     }
 
     fn pay_url(&self, invoice_id: &str) -> String {
@@ -403,6 +318,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 mod tests {
     use super::*;
     use crate::store::notifications::at_noon_utc;
+    use paylink_model::Date;
 
     fn ctx(kind: NotificationType) -> Context {
         Context {

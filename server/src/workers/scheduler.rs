@@ -3,15 +3,19 @@
 
 use std::time::Duration;
 
+use tokio_util::sync::CancellationToken;
+
 pub use crate::store::charges::run_once;
 use crate::store::Db;
 
-/// Runs a pass now and then every minute, forever.
-pub async fn run(db: Db) {
-    loop {
-        if let Err(e) = run_once(&db, crate::domain::today()).await {
-            tracing::warn!(error = %e, "recurring charge pass failed");
-        }
-        tokio::time::sleep(Duration::from_secs(60)).await;
-    }
+/// The pause between passes.
+const EVERY: Duration = Duration::from_secs(60);
+
+/// Runs a pass now and then every minute until `shutdown`.
+pub async fn run(db: Db, shutdown: CancellationToken) {
+    super::poll("scheduler", shutdown, EVERY, || async {
+        // A pass does all that is due; the count only tells poll to wait.
+        run_once(&db, crate::domain::today()).await.map(|_| 0)
+    })
+    .await
 }

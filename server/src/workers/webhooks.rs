@@ -7,9 +7,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sqlx::Row;
+use tokio_util::sync::CancellationToken;
 
-use crate::store::{new_id, now_iso, Db, DbError};
+use crate::store::{deliveries, Db, DbError};
 
 use crate::domain::webhooks::sign;
 
@@ -19,6 +19,8 @@ use crate::domain::webhooks::sign;
 pub const RETRY_SCHEDULE: [u64; 9] = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
 pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
+/// The pause after a pass that found nothing due.
+const IDLE: Duration = Duration::from_millis(300);
 
 /// ever made to a public one (a name that resolves to 127.0.0.1 at send
 /// time, DNS rebinding included, gets nowhere).
@@ -74,33 +76,16 @@ impl Deliverer {
         }
     }
 
-    /// Runs forever: delivers what is due, then waits a little. Everything it
-    /// needs is in the database, so a restart (or a CLI write) loses nothing.
-    pub async fn run(self) {
-        loop {
-            match self.deliver_due().await {
-                Ok(n) if n > 0 => continue,
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "webhook delivery pass failed"),
-            }
-            tokio::time::sleep(Duration::from_millis(300)).await;
-        }
+    /// Delivers what is due until `shutdown`; see [`super::poll`].
+    /// Everything it needs is in the database, so a restart (or a CLI write)
+    /// loses nothing.
+    pub async fn run(self, shutdown: CancellationToken) {
+        super::poll("webhooks", shutdown, IDLE, || self.deliver_due()).await
     }
 
     /// One pass: claims up to 16 due deliveries and sends them concurrently.
     pub async fn deliver_due(&self) -> Result<usize, DbError> {
-        let now = now_iso();
-        let due: Vec<String> = sqlx::query(
-            "SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1
-               AND (locked_until IS NULL OR locked_until < $1)
-             ORDER BY next_attempt_at LIMIT 16",
-        )
-        .bind(&now)
-        .fetch_all(&self.db.pool)
-        .await?
-        .iter()
-        .map(|r| r.get("id"))
-        .collect();
+        let due = deliveries::due(&self.db).await?;
         crate::store::outbox::process_claimed(&self.db, "deliveries", due, |id| {
             let me = self.clone();
             async move {
@@ -113,27 +98,16 @@ impl Deliverer {
     }
 
     async fn deliver(&self, delivery_id: &str) -> Result<(), DbError> {
-        let row = sqlx::query(
-            "SELECT d.url, d.attempts, e.id AS event_id, e.payload, e.application_id
-             FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = $1",
-        )
-        .bind(delivery_id)
-        .fetch_one(&self.db.pool)
-        .await?;
-        let url: String = row.get("url");
-        let event_id: String = row.get("event_id");
-        let payload: String = row.get("payload");
-        let attempts: i64 = row.get::<i64, _>("attempts") + 1;
-        let secret = self
-            .db
-            .webhook_secret(row.get::<&str, _>("application_id"))
-            .await?;
+        let pending = deliveries::pending(&self.db, delivery_id).await?;
+        let attempts = pending.attempts + 1;
+        let secret = self.db.webhook_secret(&pending.application_id).await?;
 
         let started = Instant::now();
-        let outcome = self.send(&url, &event_id, &payload, &secret).await;
-        let ms = started.elapsed().as_millis() as i64;
-        let now = now_iso();
-        let (code, error) = match &outcome {
+        let outcome = self
+            .send(&pending.url, &pending.event_id, &pending.payload, &secret)
+            .await;
+        let duration_ms = started.elapsed().as_millis() as i64;
+        let (status_code, error) = match &outcome {
             Outcome::Success(c) => (Some(*c), None),
             Outcome::Retry(c, e, _) => (*c, Some(e.clone())),
             Outcome::Gone => (Some(410), Some("410 Gone: endpoint disabled".to_string())),
@@ -153,62 +127,16 @@ impl Deliverer {
                 )
             }
         };
-        let mut tx = self.db.begin_write().await?;
-        sqlx::query(
-            "INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(new_id())
-        .bind(delivery_id)
-        .bind(&now)
-        .bind(code.map(i64::from))
-        .bind(&error)
-        .bind(ms)
-        .execute(&mut **tx)
-        .await?;
-        sqlx::query(
-            "UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, locked_until = NULL,
-                    last_status_code = $4, last_error = $5, updated_at = $6 WHERE id = $7",
-        )
-        .bind(status)
-        .bind(attempts)
-        .bind(&next)
-        .bind(code.map(i64::from))
-        .bind(&error)
-        .bind(&now)
-        .bind(delivery_id)
-        .execute(&mut **tx)
-        .await?;
-        if matches!(outcome, Outcome::Gone) {
-            // 410: the endpoint (this URL, for this application) asked never
-            // to be called again, whatever webhook rows point at it.
-            let app_id: &str = row.get("application_id");
-            sqlx::query("UPDATE app_webhooks SET disabled_at = $1 WHERE application_id = $2 AND url = $3 AND disabled_at IS NULL")
-                .bind(&now)
-                .bind(app_id)
-                .bind(&url)
-                .execute(&mut **tx)
-                .await?;
-            sqlx::query(
-                "UPDATE invoice_webhooks SET disabled_at = $1 WHERE url = $3 AND disabled_at IS NULL
-                   AND invoice_id IN (SELECT id FROM invoices WHERE application_id = $2)",
-            )
-            .bind(&now)
-            .bind(app_id)
-            .bind(&url)
-            .execute(&mut **tx)
-            .await?;
-            sqlx::query(
-                "UPDATE deliveries SET status = 'disabled', updated_at = $1 WHERE url = $3 AND status = 'pending'
-                   AND event_id IN (SELECT id FROM events WHERE application_id = $2)",
-            )
-            .bind(&now)
-            .bind(app_id)
-            .bind(&url)
-            .execute(&mut **tx)
-            .await?;
-        }
-        tx.commit().await
+        let attempt = deliveries::Attempt {
+            status_code,
+            error: error.as_deref(),
+            duration_ms,
+            status,
+            next_attempt_at: next.as_deref(),
+            attempts,
+            gone: matches!(outcome, Outcome::Gone),
+        };
+        deliveries::record(&self.db, delivery_id, &pending, &attempt).await
     }
 
     async fn send(&self, url: &str, msg_id: &str, body: &str, secret: &str) -> Outcome {

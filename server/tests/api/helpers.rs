@@ -161,7 +161,11 @@ async fn spawn_full(
         allow_insecure_webhooks: insecure,
         tokens: Default::default(),
     };
-    tokio::spawn(paylink_server::workers::webhooks::Deliverer::new(db.clone(), insecure).run());
+    // The workers run until the test's runtime ends (no shutdown signal).
+    let never = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(
+        paylink_server::workers::webhooks::Deliverer::new(db.clone(), insecure).run(never.clone()),
+    );
     if let Some((smtp, http)) = channels {
         let config = paylink_server::workers::notifications::NotifyConfig::new(
             &addr,
@@ -171,7 +175,7 @@ async fn spawn_full(
         )
         .unwrap();
         tokio::spawn(
-            paylink_server::workers::notifications::Notifier::new(db.clone(), config).run(),
+            paylink_server::workers::notifications::Notifier::new(db.clone(), config).run(never),
         );
     }
     let mut options = Options {
@@ -335,12 +339,21 @@ pub fn with(mut base: Value, patch: Value) -> Value {
 /// `paylink serve --listen 127.0.0.1:0 ARGS` as a separate process (the real
 /// binary), and the address it prints once it listens.
 pub fn serve_binary<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, String) {
+    serve_binary_logging(args, std::process::Stdio::null())
+}
+
+/// [`serve_binary`] with its log (stderr) sent to `log`.
+pub fn serve_binary_logging<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    log: impl Into<std::process::Stdio>,
+) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(args)
+        .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(log)
         .spawn()
         .unwrap();
     let mut line = String::new();

@@ -16,6 +16,7 @@ mod links;
 mod notifications;
 mod openapi;
 mod payer;
+mod process;
 mod proxy;
 mod receiver;
 mod scheduler;

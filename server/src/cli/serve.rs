@@ -1,0 +1,264 @@
+//! `paylink serve`: its options, and turning them into the app's state,
+//! options and workers.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Parser;
+
+use super::common::open;
+use crate::app::{app, AppState, Options};
+use crate::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
+use crate::workers::notifications::{Notifier, NotifyConfig};
+use crate::workers::webhooks::Deliverer;
+use crate::workers::Workers;
+
+#[derive(Parser)]
+pub(super) struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port; the chosen one is printed).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// SQLite database file (created if missing) or `postgres://user:pass@host/db`
+    /// (PAYLINK_DB keeps a password off the command line).
+    #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+    db: String,
+    /// Base URL of payment links (`{public-url}/pay/{id}`); default: the listen address.
+    #[arg(long)]
+    public_url: Option<String>,
+    /// The built widget to serve.
+    #[arg(long, default_value = "dist")]
+    dist: PathBuf,
+    /// A remote invoicing service for the proxy; default: this server's own.
+    #[arg(long)]
+    upstream: Option<String>,
+    /// File holding the proxy's token (alternative to the PAYLINK_TOKEN variable).
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// Sandbox mode (simulated payments); the README's run command uses it.
+    #[arg(long)]
+    sandbox: bool,
+    /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
+    #[arg(long)]
+    allow_insecure_webhooks: bool,
+    /// Serve the merchant's screens (create customer/invoice, invoice detail through the proxy) on a
+    /// non-loopback address. Put paylink behind your own login when you do.
+    #[arg(long)]
+    operator_ui: bool,
+    /// Origins allowed to frame the widget (CSP frame-ancestors), e.g. "https://loja.example"; default: this origin only.
+    #[arg(long)]
+    frame_ancestors: Vec<String>,
+    /// Merchant name on the payer page and in the PIX code (at most 25 characters are used).
+    #[arg(long, default_value = "Loja Exemplo")]
+    merchant_name: String,
+    /// Merchant city in the PIX code.
+    #[arg(long, default_value = "Sao Paulo")]
+    merchant_city: String,
+    /// The PIX key that receives payments.
+    #[arg(long, default_value = "pix@paylink.example")]
+    pix_key: String,
+    /// Boleto bank code (3 digits).
+    #[arg(long, default_value = "001")]
+    boleto_bank: String,
+    /// Boleto agreement (convênio, 7 digits).
+    #[arg(long, default_value = "1234567")]
+    boleto_agreement: String,
+    /// Boleto wallet (carteira, 2 digits).
+    #[arg(long, default_value = "17")]
+    boleto_wallet: String,
+    /// The merchant's CNPJ or CPF, printed as the beneficiário on boletos.
+    #[arg(long)]
+    merchant_document: Option<String>,
+    /// Agência/Código do Beneficiário as your bank prints it, e.g. "1234-5 / 12345-6"
+    /// (default: the agreement).
+    #[arg(long)]
+    boleto_beneficiary_code: Option<String>,
+    /// SMTP relay for Email notifications: smtp://host:port (plain SMTP, no TLS).
+    #[arg(long, requires = "smtp_from")]
+    smtp_url: Option<String>,
+    /// Sender of notification e-mails, e.g. "Loja <cobranca@loja.example>".
+    #[arg(long)]
+    smtp_from: Option<String>,
+    /// HTTP provider for WhatsApp and SMS notifications (one JSON POST per message).
+    #[arg(long)]
+    notify_http_url: Option<String>,
+    /// An origin allowed to call the proxy cross-origin (CORS) and to frame the widget, e.g. "https://loja.example" (repeatable).
+    #[arg(long)]
+    allowed_origin: Vec<String>,
+    /// Payment links' creations allowed per minute per client address (0: no limit).
+    #[arg(long, default_value_t = 30)]
+    public_rate_limit: u32,
+    /// Take the client address from X-Forwarded-For (only behind your own reverse proxy).
+    #[arg(long)]
+    trust_forwarded_for: bool,
+}
+
+fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
+    if let Some(file) = &args.token_file {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let token = text
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        return Ok((!token.is_empty()).then_some(token));
+    }
+    Ok(std::env::var("PAYLINK_TOKEN")
+        .ok()
+        .filter(|t| !t.trim().is_empty()))
+}
+
+/// `'self'` plus each configured origin, which must be a bare http(s) origin.
+fn frame_ancestors(origins: &[String]) -> Result<Option<String>, String> {
+    if origins.is_empty() {
+        return Ok(None);
+    }
+    let mut value = String::from("'self'");
+    for o in origins {
+        check_origin(o, "--frame-ancestors")?;
+        value.push(' ');
+        value.push_str(o.trim_end_matches('/'));
+    }
+    Ok(Some(value))
+}
+
+fn check_origin(o: &str, flag: &str) -> Result<(), String> {
+    let parts = paylink_model::br::parse_http_url(o)
+        .filter(|_| !o.trim_end_matches('/').contains(['?', '#', ' ', ';']));
+    let path_free = o.splitn(4, '/').nth(3).is_none_or(str::is_empty);
+    if parts.is_none() || !path_free {
+        return Err(format!(
+            "{flag} {o:?} is not an origin like https://loja.example"
+        ));
+    }
+    Ok(())
+}
+
+fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, String> {
+    let digits = |s: &str, n: usize, flag: &str| {
+        (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.to_string())
+            .ok_or_else(|| format!("{flag} must be {n} digits"))
+    };
+    if args.pix_key.trim().is_empty()
+        || args.merchant_name.trim().is_empty()
+        || args.merchant_city.trim().is_empty()
+    {
+        return Err("--pix-key, --merchant-name and --merchant-city must not be empty".into());
+    }
+    Ok(crate::domain::payer::PayerConfig {
+        merchant_name: args.merchant_name.clone(),
+        merchant_city: args.merchant_city.clone(),
+        pix_key: args.pix_key.clone(),
+        boleto: paylink_model::boleto::BoletoConfig {
+            bank_code: digits(&args.boleto_bank, 3, "--boleto-bank")?,
+            agreement: digits(&args.boleto_agreement, 7, "--boleto-agreement")?,
+            wallet: digits(&args.boleto_wallet, 2, "--boleto-wallet")?,
+        },
+        merchant_document: args
+            .merchant_document
+            .as_deref()
+            .map(|d| {
+                paylink_model::br::check_document(d)
+                    .map_err(|_| format!("--merchant-document {d:?} is not a valid CNPJ or CPF"))
+            })
+            .transpose()?,
+        boleto_beneficiary_code: args
+            .boleto_beneficiary_code
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string),
+        sandbox: args.sandbox,
+    })
+}
+
+pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
+    let db = open(&args.db).await?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let public_url = args
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{addr}"));
+    let token = proxy_token(&args)?;
+    if token.is_none() {
+        tracing::warn!("no PAYLINK_TOKEN or --token-file: the widget's proxy (/api) answers 503");
+    }
+    let dist = args
+        .dist
+        .join("index.html")
+        .is_file()
+        .then(|| args.dist.clone());
+    if let Some(dir) = dist.clone() {
+        // Before listening, so the first visitor already gets the small files.
+        match tokio::task::spawn_blocking(move || crate::web::precompress(&dir)).await {
+            Ok(Ok(n)) if n > 0 => tracing::info!(files = n, "precompressed the widget"),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot precompress the widget; compressing on the fly")
+            }
+            Err(e) => tracing::warn!(error = %e, "precompression task failed"),
+        }
+    }
+    if dist.is_none() {
+        tracing::warn!(dist = %args.dist.display(), "no built widget found: pages are not served");
+    }
+    let notify = NotifyConfig::new(
+        &public_url,
+        args.smtp_url.as_deref(),
+        args.smtp_from.as_deref(),
+        args.notify_http_url.as_deref(),
+    )?;
+    let mut workers = Workers::new();
+    let deliverer = Deliverer::new(db.clone(), args.allow_insecure_webhooks);
+    workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
+    let notifier = Notifier::new(db.clone(), notify);
+    workers.spawn("notifications", move |stop| notifier.clone().run(stop));
+    let scheduler_db = db.clone();
+    workers.spawn("scheduler", move |stop| {
+        crate::workers::scheduler::run(scheduler_db.clone(), stop)
+    });
+    let state = AppState {
+        allow_insecure_webhooks: args.allow_insecure_webhooks,
+        db,
+        public_url: Arc::from(public_url.as_str()),
+        tokens: Default::default(),
+    };
+    for o in &args.allowed_origin {
+        check_origin(o, "--allowed-origin")?;
+    }
+    let options = Options {
+        proxy: token.map(|token| ProxyConfig {
+            token,
+            upstream: args.upstream.clone(),
+            timeout: DEFAULT_UPSTREAM_TIMEOUT,
+        }),
+        dist,
+        payer: payer_config(&args)?,
+        frame_ancestors: frame_ancestors(
+            &args
+                .frame_ancestors
+                .iter()
+                .chain(&args.allowed_origin)
+                .cloned()
+                .collect::<Vec<_>>(),
+        )?,
+        public_only: !(addr.ip().is_loopback() || args.operator_ui),
+        allowed_origins: args.allowed_origin.clone(),
+        public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
+        trust_forwarded_for: args.trust_forwarded_for,
+    };
+    let router = app(state, options);
+    // Printed on stdout so scripts and tests can find the port when --listen ends in :0.
+    println!("paylink listening on http://{addr}");
+    tracing::info!(%addr, %public_url, sandbox = args.sandbox, "serving");
+    crate::app::serve(listener, router, workers)
+        .await
+        .map_err(|e| e.to_string())
+}

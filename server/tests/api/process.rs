@@ -1,0 +1,197 @@
+//! The `paylink serve` process as an operator runs it: stopped by SIGTERM
+//! (`docker stop`, Kubernetes) in the middle of a request, and its request log.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use crate::helpers::{invoice_body, serve_binary, serve_binary_logging, test_database};
+
+const BIN: &str = env!("CARGO_BIN_EXE_paylink");
+
+fn token(db: &str) -> String {
+    let out = Command::new(BIN)
+        .args(["token", "create", "--name", "loja", "--db", db])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+fn signal(child: &Child, name: &str) {
+    let ok = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{name}");
+}
+
+/// Waits for the process to exit, at most `limit`.
+fn exit_status(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("the server did not exit within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn host_port(addr: &str) -> &str {
+    addr.trim_start_matches("http://")
+}
+
+const CUSTOMER: &str =
+    r#"{"fullName":"Maria da Silva","document":"529.982.247-25","email":"maria@example.com.br"}"#;
+
+/// A client is halfway through sending a customer when SIGTERM arrives: the
+/// server stops taking new connections, still answers that request (201, and
+/// the customer is there after a restart), and exits 0.
+#[tokio::test]
+async fn sigterm_during_a_slow_request_answers_it_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "term.db").await;
+    let token = token(&db);
+    let (mut child, addr) = serve_binary(&["--db", &db]);
+
+    let mut conn = TcpStream::connect(host_port(&addr)).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let (first, second) = CUSTOMER.split_at(CUSTOMER.len() / 2);
+    write!(
+        conn,
+        "POST /invoices/applications/customers HTTP/1.1\r\nHost: paylink\r\n\
+         Authorization: Basic {token}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nx-request-id: slow-client-1\r\n\r\n{first}",
+        CUSTOMER.len()
+    )
+    .unwrap();
+    conn.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&child, "TERM");
+
+    // No new connections once the signal is in.
+    let refused = Instant::now();
+    while TcpStream::connect(host_port(&addr)).is_ok() {
+        assert!(
+            refused.elapsed() < Duration::from_secs(5),
+            "still accepting connections after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "exited with a request in flight"
+    );
+
+    conn.write_all(second.as_bytes()).unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    assert!(answer.contains("x-request-id: slow-client-1"), "{answer}");
+    let body = &answer[answer.find("\r\n\r\n").unwrap() + 4..];
+    let customer: serde_json::Value = serde_json::from_str(body).unwrap();
+    assert!(exit_status(&mut child, Duration::from_secs(25)).success());
+
+    // Nothing lost: the next server bills that customer.
+    let (mut again, addr) = serve_binary(&["--db", &db]);
+    let res = reqwest::Client::new()
+        .post(format!("{addr}/invoices/applications/invoices"))
+        .header("authorization", format!("Basic {token}"))
+        .json(&invoice_body(customer["id"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let invoice: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(invoice["customer"]["id"], customer["id"]);
+    signal(&again, "INT");
+    assert!(exit_status(&mut again, Duration::from_secs(25)).success());
+}
+
+/// Every answer has an `x-request-id` (a sane one from a proxy in front is
+/// kept), each request is one log line with that id, and the log holds
+/// neither the token nor the personal data the request carried.
+#[tokio::test]
+async fn requests_are_logged_with_their_id_and_without_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "log.db").await;
+    let token = token(&db);
+    let log_path = dir.path().join("serve.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let (mut child, addr) = serve_binary_logging(&["--db", &db], log);
+    let client = reqwest::Client::new();
+    let post = |id: Option<&str>| {
+        let mut req = client
+            .post(format!(
+                "{addr}/invoices/applications/customers?q=maria@example.com.br"
+            ))
+            .header("authorization", format!("Basic {token}"))
+            .header("content-type", "application/json")
+            .body(CUSTOMER);
+        if let Some(id) = id {
+            req = req.header("x-request-id", id);
+        }
+        req.send()
+    };
+
+    let made = post(None).await.unwrap();
+    assert_eq!(made.status(), 201);
+    let made_id = made.headers()["x-request-id"].to_str().unwrap().to_string();
+    assert!(uuid::Uuid::parse_str(&made_id).is_ok(), "{made_id}");
+
+    let kept = post(Some("lb-7f3a.2")).await.unwrap();
+    assert_eq!(kept.headers()["x-request-id"], "lb-7f3a.2");
+
+    // Not plain: replaced, so a client cannot write what it likes into the log.
+    let replaced = post(Some("a b \"forged\"=1")).await.unwrap();
+    let replaced_id = replaced.headers()["x-request-id"].to_str().unwrap();
+    assert!(uuid::Uuid::parse_str(replaced_id).is_ok(), "{replaced_id}");
+
+    // Errors too (the 404 envelope).
+    let missing = client.get(format!("{addr}/nada")).send().await.unwrap();
+    assert_eq!(missing.status(), 404);
+    assert!(missing.headers().contains_key("x-request-id"));
+
+    signal(&child, "TERM");
+    assert!(exit_status(&mut child, Duration::from_secs(25)).success());
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    for id in [made_id.as_str(), "lb-7f3a.2"] {
+        let line = log
+            .lines()
+            .find(|l| l.contains(id) && l.contains("status=201"))
+            .unwrap_or_else(|| panic!("no log line for request {id}:\n{log}"));
+        assert!(
+            line.contains("path=\"/invoices/applications/customers\""),
+            "{line}"
+        );
+        assert!(line.contains("method=POST"), "{line}");
+    }
+    assert!(!log.contains("forged"), "{log}");
+    for secret in [
+        token.as_str(),
+        "maria@example.com.br",
+        "529.982.247-25",
+        "52998224725",
+        "Maria",
+    ] {
+        assert!(!log.contains(secret), "the log holds {secret:?}:\n{log}");
+    }
+    assert!(!log.contains('\x1b'), "colour codes in a log file:\n{log}");
+}
