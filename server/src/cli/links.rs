@@ -13,7 +13,12 @@ pub enum LinkCommand {
     Create(Box<CreateArgs>),
     /// One line per link: slug, price, payment types, invoice type, due days, state, name.
     List {
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
         /// Base of the printed URLs (`{public-url}/l/{slug}`).
         #[arg(long, default_value = "http://127.0.0.1:8080")]
@@ -22,13 +27,23 @@ pub enum LinkCommand {
     /// Turn a link off: its page and creations answer 404 (its invoices stay).
     Disable {
         slug: String,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
     /// Turn a disabled link on again.
     Enable {
         slug: String,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
 }
@@ -63,7 +78,12 @@ pub struct CreateArgs {
     /// The link's slug (default: made from --name).
     #[arg(long)]
     slug: Option<String>,
-    #[arg(long, default_value = "./paylink.db")]
+    #[arg(
+        long,
+        env = "PAYLINK_DB",
+        default_value = "./paylink.db",
+        hide_env_values = true
+    )]
     db: String,
     /// Base of the printed URL (`{public-url}/l/{slug}`).
     #[arg(long, default_value = "http://127.0.0.1:8080")]

@@ -74,7 +74,12 @@ enum SimulateCommand {
         /// PIX or BOLETO (default: the invoice's first accepted type).
         #[arg(long)]
         method: Option<String>,
-        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
     /// Reverse a confirmed payment.
@@ -82,7 +87,12 @@ enum SimulateCommand {
         invoice_id: String,
         #[arg(long)]
         installment: u32,
-        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
 }
@@ -92,7 +102,12 @@ enum InvoiceCommand {
     /// Soft-delete an invoice (a 404 from then on; fires INVOICE_DELETED).
     Delete {
         invoice_id: String,
-        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
 }
@@ -110,27 +125,47 @@ enum WebhookCommand {
         /// Accept http:// and internal hosts (local testing only).
         #[arg(long)]
         allow_insecure: bool,
-        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
     /// Print the application's signing secret (`whsec_...`).
     Secret {
         #[arg(long)]
         token_name: String,
-        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
     /// List delivery attempts (all, or of one event).
     Deliveries {
         #[arg(long)]
         event: Option<String>,
-        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
     /// Queue an event for delivery again.
     Redeliver {
         event_id: String,
-        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
 }
@@ -139,7 +174,12 @@ enum WebhookCommand {
 enum TokenCommand {
     /// Create an application and print its token (last line of stdout).
     Create {
-        #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
         #[arg(long)]
         name: String,

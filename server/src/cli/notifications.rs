@@ -1,7 +1,6 @@
 //! `paylink notifications ...`: the scheduled sends, as JSON lines.
 
 use crate::store::notifications::{list_sends, STATUSES};
-use crate::store::Db;
 
 #[derive(clap::Subcommand)]
 pub enum NotificationsCommand {
@@ -12,7 +11,12 @@ pub enum NotificationsCommand {
         status: Option<String>,
         #[arg(long)]
         invoice: Option<String>,
-        #[arg(long, default_value = "./paylink.db")]
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
         db: String,
     },
 }
@@ -30,9 +34,7 @@ pub async fn cli(command: NotificationsCommand) -> Result<(), String> {
                     return Err(format!("--status must be one of {}", STATUSES.join(", ")));
                 }
             }
-            let db = Db::open(&path)
-                .await
-                .map_err(|e| format!("cannot open database {path}: {e}"))?;
+            let db = super::common::open(&path).await?;
             let rows = list_sends(&db, status.as_deref(), invoice.as_deref())
                 .await
                 .map_err(|e| e.to_string())?;

@@ -21,7 +21,12 @@ pub(super) struct ServeArgs {
     listen: SocketAddr,
     /// SQLite database file (created if missing) or `postgres://user:pass@host/db`
     /// (PAYLINK_DB keeps a password off the command line).
-    #[arg(long, env = "PAYLINK_DB", default_value = "./paylink.db")]
+    #[arg(
+        long,
+        env = "PAYLINK_DB",
+        default_value = "./paylink.db",
+        hide_env_values = true
+    )]
     db: String,
     /// Base URL of payment links (`{public-url}/pay/{id}`); default: the listen address.
     #[arg(long)]

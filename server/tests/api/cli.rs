@@ -349,3 +349,95 @@ async fn serve_on_a_public_address_needs_operator_ui_for_the_forms() {
         child.wait().unwrap();
     }
 }
+
+/// The leaf commands of `paylink`, found from its help (so a new command is
+/// covered without touching this test): `["token", "create"]`, ...
+fn leaf_commands(path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    let help = Command::new(BIN)
+        .args(path.iter())
+        .arg("--help")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(help.stdout).unwrap();
+    let subs: Vec<String> = text
+        .split("Commands:\n")
+        .nth(1)
+        .map(|rest| {
+            rest.lines()
+                .take_while(|l| !l.trim().is_empty())
+                .filter_map(|l| l.split_whitespace().next())
+                .filter(|name| *name != "help")
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    if subs.is_empty() {
+        out.push(path.clone());
+    }
+    for s in subs {
+        path.push(s);
+        leaf_commands(path, out);
+        path.pop();
+    }
+}
+
+/// Every command takes its database from PAYLINK_DB too (a PostgreSQL
+/// password stays off the command line and out of `ps`), and none prints it:
+/// not in `--help`, not when the database cannot be reached.
+#[test]
+fn every_command_reads_paylink_db_and_never_prints_its_password() {
+    let mut leaves = Vec::new();
+    leaf_commands(&mut Vec::new(), &mut leaves);
+    assert!(leaves.len() >= 10, "{leaves:?}");
+    let secret_url = "postgres://loja:s3nha@127.0.0.1:1/paylink";
+    for leaf in &leaves {
+        let help = Command::new(BIN)
+            .args(leaf)
+            .arg("--help")
+            .env("PAYLINK_DB", secret_url)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&help.stdout);
+        assert!(
+            text.contains("[env: PAYLINK_DB]"),
+            "{leaf:?} ignores PAYLINK_DB:\n{text}"
+        );
+        assert!(
+            !text.contains("s3nha"),
+            "{leaf:?} --help shows the password:\n{text}"
+        );
+    }
+    // Reading commands need no other argument: they go to the database in
+    // PAYLINK_DB, and the error names it without its password.
+    for leaf in [
+        &["notifications", "list"][..],
+        &["webhook", "deliveries"],
+        &["link", "list"],
+    ] {
+        let out = Command::new(BIN)
+            .args(leaf)
+            .env("PAYLINK_DB", secret_url)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{leaf:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("postgres://loja:***@127.0.0.1:1/paylink"),
+            "{leaf:?}: {stderr}"
+        );
+        assert!(!stderr.contains("s3nha"), "{leaf:?}: {stderr}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("from-env.db");
+    let out = Command::new(BIN)
+        .args(["link", "list"])
+        .env("PAYLINK_DB", &file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(file.is_file(), "link list did not open PAYLINK_DB");
+}
