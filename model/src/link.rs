@@ -115,7 +115,7 @@ impl PaymentLink {
                         .iter()
                         .map(|t| t.as_str().into())
                         .collect(),
-                )
+                );
             }
             Some(list) if list.is_empty() => v.add("paymentTypes", Msg::AtLeastOne),
             Some(list) => {

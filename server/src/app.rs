@@ -220,7 +220,7 @@ async fn shutdown_signal() {
     let ctrl_c = async {
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::warn!(error = %e, "cannot listen for Ctrl-C");
-            std::future::pending::<()>().await
+            std::future::pending::<()>().await;
         }
     };
     #[cfg(unix)]
@@ -232,7 +232,7 @@ async fn shutdown_signal() {
             }
             Err(e) => {
                 tracing::warn!(error = %e, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await
+                std::future::pending::<()>().await;
             }
         }
     };

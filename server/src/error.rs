@@ -12,6 +12,9 @@ pub struct AppError {
     pub status: StatusCode,
     pub message: String,
     pub errors: Option<Errors>,
+    /// Ask for credentials (`WWW-Authenticate`): only this service's own 401,
+    /// never one relayed by the proxy, which would make the browser prompt.
+    pub challenge: bool,
 }
 
 /// The fixed messages of the envelope, in both languages.
@@ -162,6 +165,7 @@ impl AppError {
             status: reason.status(),
             message: reason.message(lang).to_string(),
             errors: None,
+            challenge: matches!(reason, Reason::Unauthorized),
         }
     }
 
@@ -169,6 +173,34 @@ impl AppError {
         AppError {
             errors: Some(violations.render(lang)),
             ..AppError::new(Reason::Validation, lang)
+        }
+    }
+
+    /// An upstream service's refusal, answered as it gave it: its status, and
+    /// its envelope's message and field errors (a 502 if it is not one).
+    pub fn from_envelope(status: StatusCode, body: &[u8], lang: Lang) -> Self {
+        match serde_json::from_slice::<ErrorEnvelope>(body) {
+            Ok(e) => AppError {
+                status,
+                message: e.message,
+                errors: e.errors,
+                challenge: false,
+            },
+            Err(_) => AppError::new(Reason::UpstreamUnreachable, lang),
+        }
+    }
+
+    /// A storage failure: the one place that maps the database's errors to
+    /// answers. The pool out of connections, or a database that went away,
+    /// is a 503 the client may retry; a broken constraint or anything else
+    /// is a bug of ours (the rules in `model/` run before any write), a 500.
+    pub fn from_db(e: sqlx::Error, lang: Lang) -> Self {
+        match e {
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => {
+                tracing::warn!(error = %e, "database unavailable");
+                AppError::new(Reason::Unavailable, lang)
+            }
+            e => AppError::internal(e, lang),
         }
     }
 
@@ -190,7 +222,7 @@ impl IntoResponse for AppError {
             }),
         )
             .into_response();
-        if self.status == StatusCode::UNAUTHORIZED {
+        if self.challenge {
             res.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
                 HeaderValue::from_static("Basic realm=\"paylink\""),
@@ -208,5 +240,13 @@ pub trait OrInternal<T> {
 impl<T, E: std::fmt::Display> OrInternal<T> for Result<T, E> {
     fn or_internal(self, lang: Lang) -> Result<T, AppError> {
         self.map_err(|e| AppError::internal(e, lang))
+    }
+}
+
+/// `?` on a storage call in a handler that has no language at hand answers in
+/// pt-BR, the default; handlers that know the caller's use [`AppError::from_db`].
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> Self {
+        AppError::from_db(e, Lang::default())
     }
 }

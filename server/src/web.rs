@@ -376,8 +376,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
         .layer(middleware::from_fn(move |req: Request, next: Next| {
             let csp = csp_pages
                 .as_ref()
-                .map(|p| p.last().csp.clone())
-                .unwrap_or_else(|| fallback_csp.clone());
+                .map_or_else(|| fallback_csp.clone(), |p| p.last().csp.clone());
             async move {
                 let mut res = next.run(req).await;
                 let h = res.headers_mut();

@@ -206,7 +206,7 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
             Ok(Ok(n)) if n > 0 => tracing::info!(files = n, "precompressed the widget"),
             Ok(Ok(_)) => {}
             Ok(Err(e)) => {
-                tracing::warn!(error = %e, "cannot precompress the widget; compressing on the fly")
+                tracing::warn!(error = %e, "cannot precompress the widget; compressing on the fly");
             }
             Err(e) => tracing::warn!(error = %e, "precompression task failed"),
         }

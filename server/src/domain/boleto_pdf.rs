@@ -228,7 +228,7 @@ impl Page {
     }
 
     /// A labelled box of the form: small label at the top, value below it.
-    fn field(&mut self, x: f32, y: f32, (w, label, value, bold, right): Cell) {
+    fn field(&mut self, x: f32, y: f32, (w, label, value, bold, right): Cell<'_>) {
         self.text(Face::Regular, 5.5, x + 1.0, y + 2.4, label, w - 2.0);
         let face = if bold { Face::Bold } else { Face::Regular };
         if right {
@@ -239,7 +239,7 @@ impl Page {
     }
 
     /// A row of boxes with vertical rules between them and a rule below.
-    fn row(&mut self, y: f32, cells: &[Cell]) {
+    fn row(&mut self, y: f32, cells: &[Cell<'_>]) {
         let mut x = X0;
         for (i, cell) in cells.iter().enumerate() {
             if i > 0 {

@@ -155,15 +155,13 @@ impl LinkSpec<'_> {
                 }
             }
         }
-        let invoice_type = match InvoiceType::parse(&self.invoice_type.trim().to_ascii_uppercase())
-        {
-            Some(t @ (InvoiceType::Single | InvoiceType::Installment)) => t,
-            _ => {
-                return Err(format!(
-                    "--invoice-type must be SINGLE or INSTALLMENT, not {:?}",
-                    self.invoice_type
-                ))
-            }
+        let Some(invoice_type @ (InvoiceType::Single | InvoiceType::Installment)) =
+            InvoiceType::parse(&self.invoice_type.trim().to_ascii_uppercase())
+        else {
+            return Err(format!(
+                "--invoice-type must be SINGLE or INSTALLMENT, not {:?}",
+                self.invoice_type
+            ));
         };
         let max_installments = match (invoice_type, self.max_installments) {
             (InvoiceType::Installment, Some(n))
@@ -271,7 +269,7 @@ mod tests {
         let link = spec().check().unwrap();
         assert_eq!(link.slug, "curso-de-rust");
         assert_eq!(link.price_cents, Some(30000));
-        let cases: Vec<(&str, LinkSpec)> = vec![
+        let cases: Vec<(&str, LinkSpec<'_>)> = vec![
             (
                 "--name",
                 LinkSpec {

@@ -14,7 +14,6 @@ pub mod webhooks;
 pub fn today() -> paylink_model::Date {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
+        .map_or(0, |d| d.as_secs() as i64);
     paylink_model::date::brasilia_date(secs).expect("a date after 1970")
 }

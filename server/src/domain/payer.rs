@@ -48,7 +48,7 @@ impl Default for PayerConfig {
 pub fn qr_svg(text: &str) -> Option<String> {
     let code = qrcode::QrCode::with_error_correction_level(text, qrcode::EcLevel::M).ok()?;
     Some(
-        code.render::<qrcode::render::svg::Color>()
+        code.render::<qrcode::render::svg::Color<'_>>()
             .min_dimensions(200, 200)
             .quiet_zone(true)
             .build(),

@@ -42,14 +42,30 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
         if !is_json(req.headers()) {
             return Err(AppError::new(Reason::UnsupportedMediaType, lang));
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                AppError::new(Reason::PayloadTooLarge, lang)
-            } else {
-                AppError::new(Reason::MalformedJson, lang)
-            }
-        })?;
+        let RawBody(bytes) = RawBody::from_request(req, state).await?;
         parse_json(&bytes, lang).map(ApiJson)
+    }
+}
+
+/// A request body as it came (the proxy forwards it, or checks it against a
+/// payment link first): over the body limit → 413, unreadable → 400.
+pub struct RawBody(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for RawBody {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let lang = lang_of(req.headers());
+        Bytes::from_request(req, state)
+            .await
+            .map(RawBody)
+            .map_err(|rejection| {
+                if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                    AppError::new(Reason::PayloadTooLarge, lang)
+                } else {
+                    AppError::new(Reason::MalformedJson, lang)
+                }
+            })
     }
 }
 

@@ -9,7 +9,6 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware;
@@ -19,7 +18,7 @@ use axum::{Json, Router};
 use paylink_model::{InvoiceRequest, Lang, Msg};
 
 use crate::error::{AppError, OrInternal, Reason};
-use crate::http::extract::{is_json, lang_of, parse_json};
+use crate::http::extract::{is_json, lang_of, parse_json, RawBody, ReqLang};
 use crate::proxy::ratelimit::RateLimiter;
 use crate::store::Db;
 
@@ -65,23 +64,11 @@ async fn active_link(db: &Db, slug: &str, lang: Lang) -> Result<Link, AppError> 
     }
 }
 
-/// An over-limit or unreadable body is an envelope too, not axum's plain text.
-fn body_or_envelope(body: Result<Bytes, BytesRejection>, lang: Lang) -> Result<Bytes, AppError> {
-    body.map_err(|rejection| {
-        if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-            AppError::new(Reason::PayloadTooLarge, lang)
-        } else {
-            AppError::new(Reason::MalformedJson, lang)
-        }
-    })
-}
-
 async fn link_get(
     State(s): State<LinkState>,
-    headers: HeaderMap,
+    ReqLang(lang): ReqLang,
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(&headers);
     let link = active_link(&s.db, &slug, lang).await?;
     let mut res = Json(link.public(crate::domain::today())).into_response();
     // The due date changes with the day.
@@ -94,10 +81,9 @@ async fn link_customers_create(
     State(s): State<LinkState>,
     headers: HeaderMap,
     Path(slug): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
-    let body = body_or_envelope(body, lang)?;
     let link = active_link(&s.db, &slug, lang).await?;
     let res = crate::proxy::upstream::forward(
         s.proxy,
@@ -106,7 +92,7 @@ async fn link_customers_create(
         headers,
         body,
     )
-    .await;
+    .await?;
     if !res.status().is_success() {
         return Ok(res);
     }
@@ -131,10 +117,9 @@ async fn link_invoices_create(
     State(s): State<LinkState>,
     headers: HeaderMap,
     Path(slug): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
-    let body = body_or_envelope(body, lang)?;
     let link = active_link(&s.db, &slug, lang).await?;
     if !is_json(&headers) {
         return Err(AppError::new(Reason::UnsupportedMediaType, lang));
@@ -155,7 +140,7 @@ async fn link_invoices_create(
     match req.customer_id.as_deref().map(str::trim) {
         None | Some("") => violations.add("customerId", Msg::Required),
         Some(id) if !paylink_model::br::uuid_is_valid(id) => {
-            violations.add("customerId", Msg::Uuid)
+            violations.add("customerId", Msg::Uuid);
         }
         Some(id) => {
             if !has_customer(&s.db, &link.slug, &id.to_ascii_lowercase())
@@ -171,12 +156,12 @@ async fn link_invoices_create(
         _ => return Err(AppError::validation(&violations, lang)),
     };
     let body = serde_json::to_vec(&bound).or_internal(lang)?;
-    Ok(crate::proxy::upstream::forward(
+    crate::proxy::upstream::forward(
         s.proxy,
         Method::POST,
         "/invoices/applications/invoices".into(),
         headers,
         Bytes::from(body),
     )
-    .await)
+    .await
 }

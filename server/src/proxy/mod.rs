@@ -18,10 +18,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
-use crate::error::{AppError, Reason};
-use crate::http::extract::lang_of;
+use crate::domain::payer::BoletoRefusal;
+use crate::error::{AppError, OrInternal, Reason};
+use crate::http::extract::{lang_of, RawBody, ReqLang};
 use upstream::{forward, Proxy, Upstream};
 pub use upstream::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
+
+/// Answers about one person's charge are never kept by a shared cache.
+const NO_STORE: (header::HeaderName, HeaderValue) =
+    (header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
 
 /// The payer page's needs: who is paid, and (with paylink's own service
 /// as upstream) the database for view counts and sandbox payments.
@@ -101,15 +106,16 @@ struct PayerState {
     config: Arc<crate::domain::payer::PayerConfig>,
 }
 
-/// The invoice detail the payer routes are built from, or the envelope to answer.
+/// The invoice detail the payer routes are built from; the upstream's
+/// refusal (its envelope: 404, 401, ...) is the answer otherwise.
 async fn payer_detail(
     s: &PayerState,
     headers: HeaderMap,
     id: &str,
-) -> Result<paylink_model::InvoiceDetail, Response> {
+) -> Result<paylink_model::InvoiceDetail, AppError> {
     let lang = lang_of(&headers);
     if !paylink_model::br::uuid_is_valid(id) {
-        return Err(AppError::new(Reason::InvalidInvoiceId, lang).into_response());
+        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
     }
     let res = forward(
         s.proxy.clone(),
@@ -118,16 +124,16 @@ async fn payer_detail(
         headers,
         Bytes::new(),
     )
-    .await;
-    if !res.status().is_success() {
-        return Err(res);
-    }
+    .await?;
+    let status = res.status();
     let bytes = axum::body::to_bytes(res.into_body(), 16 * 1024 * 1024)
         .await
-        .map_err(|_| AppError::new(Reason::UpstreamUnreachable, lang).into_response())?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        AppError::internal(format!("upstream invoice detail: {e}"), lang).into_response()
-    })
+        .map_err(|_| AppError::new(Reason::UpstreamUnreachable, lang))?;
+    if !status.is_success() {
+        return Err(AppError::from_envelope(status, &bytes, lang));
+    }
+    serde_json::from_slice(&bytes)
+        .map_err(|e| AppError::internal(format!("upstream invoice detail: {e}"), lang))
 }
 
 /// The payer page's view of an invoice (no private data; PIX and boleto codes).
@@ -135,98 +141,78 @@ async fn api_pay_get(
     State(s): State<PayerState>,
     headers: HeaderMap,
     Path(id): Path<String>,
-) -> Response {
-    match payer_detail(&s, headers, &id).await {
-        Ok(detail) => {
-            let mut out =
-                axum::Json(crate::domain::payer::payer_view(&detail, &s.config)).into_response();
-            out.headers_mut()
-                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-            out
-        }
-        Err(res) => res,
-    }
+) -> Result<Response, AppError> {
+    let detail = payer_detail(&s, headers, &id).await?;
+    let view = crate::domain::payer::payer_view(&detail, &s.config);
+    Ok(([NO_STORE], axum::Json(view)).into_response())
 }
 
 /// The printable boleto of one open BOLETO installment, as a PDF download
 /// (`?print=1`: shown inline, for the browser's print view).
 async fn api_pay_boleto_pdf(
     State(s): State<PayerState>,
+    ReqLang(lang): ReqLang,
     headers: HeaderMap,
     Path((id, n)): Path<(String, String)>,
     RawQuery(query): RawQuery,
-) -> Response {
-    let lang = lang_of(&headers);
-    let detail = match payer_detail(&s, headers, &id).await {
-        Ok(d) => d,
-        Err(res) => return res,
-    };
-    let Ok(n) = n.parse::<u32>() else {
-        return AppError::new(Reason::InstallmentNotFound, lang).into_response();
-    };
+) -> Result<Response, AppError> {
+    let detail = payer_detail(&s, headers, &id).await?;
+    let n = n
+        .parse::<u32>()
+        .map_err(|_| AppError::new(Reason::InstallmentNotFound, lang))?;
     // With paylink's own service the address comes from its database; a
     // remote upstream's detail has none, and the boleto leaves it out.
     let address = match (&s.db, &detail.customer.address_id) {
-        (Some(db), Some(address_id)) => match db.payer_address(address_id).await {
-            Ok(a) => a,
-            Err(e) => return AppError::internal(e, lang).into_response(),
-        },
+        (Some(db), Some(address_id)) => db.payer_address(address_id).await.or_internal(lang)?,
         _ => None,
     };
-    let Some(today) = std::time::SystemTime::now()
+    let today = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
         .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64))
-    else {
-        return AppError::internal("the clock is before 1970", lang).into_response();
-    };
-    let input = match crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, address, today)
-    {
-        Ok(i) => i,
-        Err(crate::domain::payer::BoletoRefusal::NotFound) => {
-            return AppError::new(Reason::InstallmentNotFound, lang).into_response()
-        }
-        Err(crate::domain::payer::BoletoRefusal::NotOpenBoleto) => {
-            return AppError::new(Reason::NoOpenBoleto, lang).into_response()
-        }
-    };
-    let pdf = match crate::domain::boleto_pdf::render(&input) {
-        Ok(pdf) => pdf,
-        Err(e) => return AppError::internal(e, lang).into_response(),
-    };
+        .ok_or_else(|| AppError::internal("the clock is before 1970", lang))?;
+    let input = crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, address, today)
+        .map_err(|refusal| match refusal {
+            BoletoRefusal::NotFound => AppError::new(Reason::InstallmentNotFound, lang),
+            BoletoRefusal::NotOpenBoleto => AppError::new(Reason::NoOpenBoleto, lang),
+        })?;
+    let pdf = crate::domain::boleto_pdf::render(&input).or_internal(lang)?;
     let print = query.is_some_and(|q| q.split('&').any(|p| p == "print=1"));
     let disposition = format!(
         "{}; filename=\"boleto-{}-{n}.pdf\"",
         if print { "inline" } else { "attachment" },
         crate::domain::payer::file_name_part(&detail.external_id, &detail.id)
     );
-    let mut res = Response::new(Body::from(pdf));
-    let h = res.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/pdf"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Ok(v) = HeaderValue::from_str(&disposition) {
-        h.insert(header::CONTENT_DISPOSITION, v);
-    }
-    res
+    let disposition = HeaderValue::from_str(&disposition).or_internal(lang)?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/pdf"),
+            ),
+            NO_STORE,
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        Body::from(pdf),
+    )
+        .into_response())
 }
 
 /// Counts a view of the payer page (paylink's own service only).
 async fn api_pay_view(
     State(s): State<PayerState>,
-    headers: HeaderMap,
+    ReqLang(lang): ReqLang,
     Path(id): Path<String>,
-) -> Response {
-    let lang = lang_of(&headers);
+) -> Result<StatusCode, AppError> {
     let Some(db) = s.db.filter(|_| paylink_model::br::uuid_is_valid(&id)) else {
-        return AppError::new(Reason::RouteNotFound, lang).into_response();
+        return Err(AppError::new(Reason::RouteNotFound, lang));
     };
-    match crate::store::views::record_view(&db, &id.to_ascii_lowercase()).await {
-        Ok(true) => StatusCode::NO_CONTENT.into_response(),
-        Ok(false) => AppError::new(Reason::InvoiceNotFound, lang).into_response(),
-        Err(e) => AppError::internal(e, lang).into_response(),
+    match crate::store::views::record_view(&db, &id.to_ascii_lowercase())
+        .await
+        .or_internal(lang)?
+    {
+        true => Ok(StatusCode::NO_CONTENT),
+        false => Err(AppError::new(Reason::InvoiceNotFound, lang)),
     }
 }
 
@@ -235,38 +221,43 @@ async fn api_pay_simulate(
     State(s): State<PayerState>,
     headers: HeaderMap,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
     let Some(db) =
         s.db.clone()
             .filter(|_| s.config.sandbox && paylink_model::br::uuid_is_valid(&id))
     else {
-        return AppError::new(Reason::RouteNotFound, lang).into_response();
+        return Err(AppError::new(Reason::RouteNotFound, lang));
     };
-    match crate::store::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await {
+    use crate::store::payments::{simulate_pay, LifecycleError};
+    match simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await {
         Ok(_) => api_pay_get(State(s), headers, Path(id)).await,
-        Err(crate::store::payments::LifecycleError::InvoiceNotFound) => {
-            AppError::new(Reason::InvoiceNotFound, lang).into_response()
-        }
-        Err(crate::store::payments::LifecycleError::Db(e)) => {
-            AppError::internal(e, lang).into_response()
-        }
-        Err(e) => AppError {
+        Err(LifecycleError::InvoiceNotFound) => Err(AppError::new(Reason::InvoiceNotFound, lang)),
+        Err(LifecycleError::Db(e)) => Err(AppError::internal(e, lang)),
+        Err(e) => Err(AppError {
             status: StatusCode::CONFLICT,
             message: e.to_string(),
             errors: None,
-        }
-        .into_response(),
+            challenge: false,
+        }),
     }
 }
 
 type ProxyState = State<Option<Arc<Proxy>>>;
 
-async fn api_customers_create(State(p): ProxyState, headers: HeaderMap, body: Bytes) -> Response {
+async fn api_customers_create(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Response, AppError> {
     create(p, "/invoices/applications/customers", headers, body).await
 }
 
-async fn api_invoices_create(State(p): ProxyState, headers: HeaderMap, body: Bytes) -> Response {
+async fn api_invoices_create(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Response, AppError> {
     create(p, "/invoices/applications/invoices", headers, body).await
 }
 
@@ -274,17 +265,18 @@ async fn api_invoices_get(
     State(p): ProxyState,
     headers: HeaderMap,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, AppError> {
+    let lang = lang_of(&headers);
     // The merchant's detail carries the customer's personal data and the
     // invoice's webhook URLs (which may hold the merchant's secrets): an
     // operator screen like the creations, while anyone holding a payment
     // link knows the id. The payer page reads `/api/pay/{id}` instead.
     if p.as_ref().is_some_and(|p| p.public_only) {
-        return AppError::new(Reason::OperatorUiOff, lang_of(&headers)).into_response();
+        return Err(AppError::new(Reason::OperatorUiOff, lang));
     }
     // Only a UUID may be spliced into the upstream path (no `../` tricks).
     if !paylink_model::br::uuid_is_valid(&id) {
-        return AppError::new(Reason::InvalidInvoiceId, lang_of(&headers)).into_response();
+        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
     }
     forward(
         p,
@@ -303,9 +295,9 @@ async fn create(
     path: &str,
     headers: HeaderMap,
     body: Bytes,
-) -> Response {
+) -> Result<Response, AppError> {
     if proxy.as_ref().is_some_and(|p| p.public_only) {
-        return AppError::new(Reason::OperatorUiOff, lang_of(&headers)).into_response();
+        return Err(AppError::new(Reason::OperatorUiOff, lang_of(&headers)));
     }
     forward(proxy, Method::POST, path.into(), headers, body).await
 }

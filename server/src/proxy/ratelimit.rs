@@ -95,8 +95,7 @@ impl RateLimiter {
                 return ip;
             }
         }
-        peer.map(|p| p.ip())
-            .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+        peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.ip())
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Router;
 use tower::ServiceExt;
 
@@ -55,17 +55,19 @@ const FORWARDED: [header::HeaderName; 3] = [
 ];
 
 /// Sends one request to the upstream with the proxy's token and the
-/// forwardable headers; the answer comes back as [`pass_through`] makes it.
+/// forwardable headers. Whatever the upstream answers (its envelopes
+/// included) comes back as [`pass_through`] makes it; the error is for when
+/// there is no answer (no token configured, unreachable, too slow).
 pub(crate) async fn forward(
     proxy: Handle,
     method: Method,
     path: String,
     headers: HeaderMap,
     body: Bytes,
-) -> Response {
+) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
     let Some(proxy) = proxy else {
-        return AppError::new(Reason::ProxyNotConfigured, lang).into_response();
+        return Err(AppError::new(Reason::ProxyNotConfigured, lang));
     };
     let result = match &proxy.upstream {
         Upstream::Local(service) => {
@@ -89,10 +91,9 @@ pub(crate) async fn forward(
             remote(client, base, method, &path, &headers, &proxy.token, body).await
         }
     };
-    match result {
-        Ok(res) => pass_through(res),
-        Err(reason) => AppError::new(reason, lang).into_response(),
-    }
+    result
+        .map(pass_through)
+        .map_err(|reason| AppError::new(reason, lang))
 }
 
 async fn remote(

@@ -89,7 +89,7 @@ impl Workers {
                         "worker stopped on its own; starting it again"
                     ),
                     Err(e) => {
-                        tracing::error!(worker = name, error = %e, "worker died; starting it again")
+                        tracing::error!(worker = name, error = %e, "worker died; starting it again");
                     }
                 }
                 tokio::select! {
@@ -144,7 +144,7 @@ mod tests {
                         Ok(0)
                     }
                 })
-                .await
+                .await;
             }
         });
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);

@@ -154,7 +154,7 @@ impl Notifier {
         if self.smtp.is_none() && self.http_url.is_none() {
             tracing::warn!("no --smtp-url or --notify-http-url: notifications stay pending");
         }
-        super::poll("notifications", shutdown, IDLE, || self.send_due()).await
+        super::poll("notifications", shutdown, IDLE, || self.send_due()).await;
     }
 
     /// One pass: claims up to 16 due sends of the configured channels and

@@ -17,5 +17,5 @@ pub async fn run(db: Db, shutdown: CancellationToken) {
         // A pass does all that is due; the count only tells poll to wait.
         run_once(&db, crate::domain::today()).await.map(|_| 0)
     })
-    .await
+    .await;
 }

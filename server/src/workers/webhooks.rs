@@ -80,7 +80,7 @@ impl Deliverer {
     /// Everything it needs is in the database, so a restart (or a CLI write)
     /// loses nothing.
     pub async fn run(self, shutdown: CancellationToken) {
-        super::poll("webhooks", shutdown, IDLE, || self.deliver_due()).await
+        super::poll("webhooks", shutdown, IDLE, || self.deliver_due()).await;
     }
 
     /// One pass: claims up to 16 due deliveries and sends them concurrently.
@@ -145,8 +145,7 @@ impl Deliverer {
         }
         let timestamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
+            .map_or(0, |d| d.as_secs() as i64);
         let Some(signature) = sign(secret, msg_id, timestamp, body) else {
             return Outcome::Refused("the application's webhook secret is unreadable".into());
         };

@@ -328,7 +328,7 @@ fn segment_r(b: &Beneficiary, t: &Boleto) -> Record {
             .num(75, 89, p as u64),
         None => r.num(66, 66, 0).date(67, None).num(75, 89, 0),
     };
-    let message = |i: usize| t.messages.get(i).map(String::as_str).unwrap_or("");
+    let message = |i: usize| t.messages.get(i).map_or("", String::as_str);
     r.text(100, 139, message(0))
         .text(140, 179, message(1))
         .num(208, 210, 0)
