@@ -1,7 +1,8 @@
 //! Fine, interest and discount of a charge (multa, juros de mora, desconto):
 //! their wire types named as Brazilian billing APIs name them, their rules
 //! keyed by field path, the banks' national-holiday calendar, and the amount
-//! due on a given date.
+//! due on a given date. Long because the three terms share one rule set
+//! (value types, limits, dates against the due date) and one calculation.
 
 use serde::{Deserialize, Serialize};
 

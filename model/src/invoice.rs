@@ -1,4 +1,7 @@
 //! Invoices: the creation request and its rules, and both response forms.
+//! Long because the request's rules read together (which fields apply to
+//! which invoice type, and how they constrain one another); the wire types
+//! of the responses follow them.
 
 use serde::{Deserialize, Serialize};
 

@@ -4,6 +4,10 @@
 //! from `paylink_model::boleto`; fonts (Liberation Sans, SIL OFL, see
 //! `server/fonts/LICENSE`) are embedded as subsets with a ToUnicode map, so
 //! every viewer draws the same page and the text can be extracted and searched.
+//!
+//! Long on purpose: one page laid out top to bottom, where each box's
+//! coordinates follow the one above; split, the layout could not be read as
+//! the page it draws. The PDF plumbing (fonts, barcode) sits at the end.
 
 use std::collections::BTreeMap;
 

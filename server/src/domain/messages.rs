@@ -4,7 +4,7 @@ use paylink_model::money::format_brl;
 use paylink_model::{Date, Lang, NotificationType};
 
 /// What a message is made of: the facts of one send, read by the store.
-pub(crate) use crate::store::notifications::SendFacts as Context;
+pub(crate) use crate::store::sends::SendFacts as Context;
 
 /// A message, in pt-BR.
 #[derive(Clone, Debug, PartialEq, Eq)]

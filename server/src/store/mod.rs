@@ -15,6 +15,7 @@ pub mod links;
 pub mod notifications;
 pub mod outbox;
 pub mod payments;
+pub mod sends;
 pub mod views;
 pub mod webhooks;
 

@@ -14,7 +14,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::domain::messages::{render, Context};
-use crate::store::notifications as store;
+use crate::store::sends as store;
 use crate::store::{now_iso, Db, DbError};
 
 /// Delay before retry n (after the n-th failed attempt): 1 min, 10 min, 1 h;

@@ -1,0 +1,158 @@
+//! The notification sender's side of the `notification_sends` outbox: which
+//! sends are due, the facts one is about, and recording what became of it.
+//! (Scheduling sends, and listing them, is `store::notifications`.)
+
+use paylink_model::{Channel, Date, NotificationType};
+use sqlx::Row;
+
+use crate::store::{now_iso, Db, DbError};
+
+/// How many due rows one pass takes.
+const BATCH: i64 = 16;
+
+/// Pending sends whose time has come, of the channels the server can send
+/// (`email`: Email; `http`: WhatsApp and SMS), lease run out, oldest first.
+pub async fn due_sends(db: &Db, email: bool, http: bool) -> Result<Vec<String>, DbError> {
+    let now = now_iso();
+    let rows = sqlx::query(
+        "SELECT id FROM notification_sends WHERE status = 'pending' AND next_attempt_at <= $1
+           AND (locked_until IS NULL OR locked_until < $1)
+           AND (($2 AND channel = 'Email') OR ($3 AND channel <> 'Email'))
+         ORDER BY next_attempt_at LIMIT $4",
+    )
+    .bind(&now)
+    .bind(email)
+    .bind(http)
+    .bind(BATCH)
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows.iter().map(|r| r.get("id")).collect())
+}
+
+/// The facts of one send a message is made of (`domain::messages` renders them).
+pub(crate) struct SendFacts {
+    pub(crate) send_id: String,
+    pub(crate) kind: NotificationType,
+    pub(crate) channel: Channel,
+    pub(crate) invoice_id: String,
+    pub(crate) notification_id: String,
+    pub(crate) invoice_type: String,
+    pub(crate) installment_count: i64,
+    pub(crate) description: Option<String>,
+    pub(crate) full_name: String,
+    pub(crate) number: Option<i64>,
+    pub(crate) price: i64,
+    pub(crate) price_paid: i64,
+    pub(crate) due: Option<Date>,
+    pub(crate) status: Option<String>,
+    pub(crate) payment_types: Vec<String>,
+}
+
+/// A pending send, as the sender needs it.
+pub(crate) struct PendingSend {
+    /// `None` when the stored type or channel is unknown to this version.
+    pub(crate) facts: Option<SendFacts>,
+    /// The customer's e-mail or phone, per the channel.
+    pub(crate) recipient: Option<String>,
+    pub(crate) attempts: i64,
+    pub(crate) invoice_deleted: bool,
+    pub(crate) installment_deleted: bool,
+}
+
+pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, DbError> {
+    let row = sqlx::query(
+        "SELECT s.notification_id, s.invoice_id, s.type, s.channel, s.attempts,
+                i.deleted_at AS invoice_deleted_at, i.invoice_type, i.installment_count, i.description,
+                i.price_cents AS invoice_price,
+                c.full_name, c.email, c.phone,
+                n.number, n.price_cents, n.price_paid_cents, n.due_date, n.status AS installment_status,
+                n.deleted_at AS installment_deleted_at
+         FROM notification_sends s
+         JOIN invoices i ON i.id = s.invoice_id
+         JOIN customers c ON c.id = i.customer_id
+         LEFT JOIN installments n ON n.id = s.installment_id
+         WHERE s.id = $1",
+    )
+    .bind(send_id)
+    .fetch_one(&db.pool)
+    .await?;
+    let channel = Channel::parse(row.get::<&str, _>("channel"));
+    let kind = NotificationType::parse(row.get::<&str, _>("type"));
+    let recipient: Option<String> = match channel {
+        Some(Channel::Email) => row.get("email"),
+        Some(_) => row.get("phone"),
+        None => None,
+    };
+    let invoice_id: String = row.get("invoice_id");
+    let facts = match (kind, channel) {
+        (Some(kind), Some(channel)) => Some(SendFacts {
+            send_id: send_id.to_string(),
+            kind,
+            channel,
+            notification_id: row.get("notification_id"),
+            invoice_type: row.get("invoice_type"),
+            installment_count: row.get("installment_count"),
+            description: row.get("description"),
+            full_name: row.get("full_name"),
+            number: row.get("number"),
+            price: row
+                .get::<Option<i64>, _>("price_cents")
+                .unwrap_or_else(|| row.get("invoice_price")),
+            price_paid: row.get::<Option<i64>, _>("price_paid_cents").unwrap_or(0),
+            due: row
+                .get::<Option<String>, _>("due_date")
+                .and_then(|d| Date::parse_iso(&d)),
+            status: row.get("installment_status"),
+            payment_types: sqlx::query_scalar(
+                "SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position",
+            )
+            .bind(&invoice_id)
+            .fetch_all(&db.pool)
+            .await?,
+            invoice_id,
+        }),
+        _ => None,
+    };
+    Ok(PendingSend {
+        facts,
+        recipient,
+        attempts: row.get("attempts"),
+        invoice_deleted: row.get::<Option<String>, _>("invoice_deleted_at").is_some(),
+        installment_deleted: row
+            .get::<Option<String>, _>("installment_deleted_at")
+            .is_some(),
+    })
+}
+
+/// What became of one send.
+pub struct SendResult<'a> {
+    /// `pending` (retry at `next_attempt_at`), `sent`, `failed` or `skipped`.
+    pub status: &'static str,
+    pub attempts: i64,
+    pub next_attempt_at: Option<&'a str>,
+    pub error: Option<&'a str>,
+    pub sent_at: Option<&'a str>,
+    pub recipient: Option<&'a str>,
+}
+
+/// Records a send's outcome and releases its lease.
+pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query(
+        "UPDATE notification_sends SET status = $1, attempts = $2,
+                next_attempt_at = COALESCE($3, next_attempt_at), last_error = $4, sent_at = $5,
+                recipient = COALESCE($6, recipient), locked_until = NULL, updated_at = $7
+         WHERE id = $8",
+    )
+    .bind(r.status)
+    .bind(r.attempts)
+    .bind(r.next_attempt_at)
+    .bind(r.error)
+    .bind(r.sent_at)
+    .bind(r.recipient)
+    .bind(now_iso())
+    .bind(send_id)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}

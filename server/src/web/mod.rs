@@ -1,0 +1,143 @@
+//! The built widget (`dist/`): hashed assets with a year of cache, the SPA's
+//! pages (`/`, `/invoices/{id}`, `/pay/{id}`, `/l/{slug}`) answered with `index.html`
+//! (`page`), responses compressed (brotli or gzip) as the browser accepts
+//! (`compress`), every answer with the page's CSP (`csp`).
+
+mod compress;
+mod csp;
+mod page;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::Request;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use tower_http::compression::CompressionLayer;
+use tower_http::services::ServeDir;
+
+pub use compress::precompress;
+pub use csp::content_security_policy;
+use page::{Page, Pages};
+
+pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
+    let pages = match Page::load(&dist, frame_ancestors) {
+        Ok(page) => Some(Arc::new(Pages {
+            dist: dist.clone(),
+            frame_ancestors: frame_ancestors.to_string(),
+            current: std::sync::RwLock::new(Arc::new(page)),
+            reloading: tokio::sync::Mutex::new(()),
+        })),
+        Err(e) => {
+            tracing::warn!(error = %e, dist = %dist.display(), "cannot read the widget's index.html: pages are not served");
+            None
+        }
+    };
+    // The assets' CSP: the current page's (a page response carries its own).
+    let fallback_csp = HeaderValue::from_str(&content_security_policy("", frame_ancestors))
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
+    let csp_pages = pages.clone();
+    let assets = ServeDir::new(&dist)
+        .precompressed_br()
+        .precompressed_gzip()
+        .append_index_html_on_directories(false)
+        // POST to an unknown path is a 404 envelope too, not an empty 405.
+        .call_fallback_on_method_not_allowed(true)
+        .not_found_service(axum::routing::any(crate::route_not_found));
+    let mut routes = Router::new();
+    if let Some(pages) = pages {
+        let index = get(move |req: HeaderMap| async move { pages.get().await.respond(&req) });
+        routes = routes
+            .route("/", index.clone())
+            .route("/invoices/{id}", index.clone())
+            .route("/pay/{id}", index.clone())
+            .route("/l/{slug}", index);
+    }
+    routes
+        .fallback_service(assets)
+        .layer(middleware::from_fn(cache_headers))
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            let csp = csp_pages
+                .as_ref()
+                .map_or_else(|| fallback_csp.clone(), |p| p.last().csp.clone());
+            async move {
+                let mut res = next.run(req).await;
+                let h = res.headers_mut();
+                h.entry(header::CONTENT_SECURITY_POLICY).or_insert(csp);
+                h.insert(
+                    header::REFERRER_POLICY,
+                    HeaderValue::from_static("same-origin"),
+                );
+                h.insert(
+                    header::X_CONTENT_TYPE_OPTIONS,
+                    HeaderValue::from_static("nosniff"),
+                );
+                res
+            }
+        }))
+        .layer(CompressionLayer::new())
+}
+
+/// trunk names assets `name-<16 hex>.ext`: those never change, so browsers
+/// may keep them for a year; pages and unhashed files (`/embed.js`,
+/// `/mount.js`) must be revalidated to pick up new versions. The widget's
+/// code and `/config.json` are public and readable from any origin, so a
+/// merchant's page can import the module to mount the widget in place.
+async fn cache_headers(req: Request, next: Next) -> Response {
+    let hashed = is_hashed_asset(req.uri().path());
+    let public = is_public_asset(req.uri().path());
+    let mut res = next.run(req).await;
+    if public {
+        res.headers_mut().insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+    }
+    // A 304 carries the headers its 200 would have (RFC 9110 15.4.5).
+    if res.status().is_success() || res.status() == StatusCode::NOT_MODIFIED {
+        let value = if hashed {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    }
+    res
+}
+
+pub fn is_public_asset(path: &str) -> bool {
+    path == "/config.json"
+        || [".js", ".wasm", ".css"]
+            .iter()
+            .any(|ext| path.ends_with(ext))
+}
+
+pub fn is_hashed_asset(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or("");
+    let stem = stem.strip_suffix("_bg").unwrap_or(stem);
+    stem.rsplit_once('-')
+        .is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn recognises_trunk_hashed_names() {
+        assert!(super::is_hashed_asset(
+            "/paylink-widget-1a2b3c4d5e6f7a8b_bg.wasm"
+        ));
+        assert!(super::is_hashed_asset("/main-0123456789abcdef.css"));
+        assert!(!super::is_hashed_asset("/index.html"));
+        assert!(!super::is_hashed_asset("/config.json"));
+        assert!(!super::is_hashed_asset("/embed.js"));
+        assert!(!super::is_hashed_asset("/mount.js"));
+        assert!(super::is_public_asset("/embed.js"));
+        assert!(super::is_public_asset("/config.json"));
+        assert!(!super::is_public_asset("/index.html"));
+    }
+}
