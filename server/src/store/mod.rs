@@ -69,7 +69,7 @@ pub fn redacted(target: &str) -> String {
 
 #[derive(Clone)]
 pub struct Db {
-    pub(crate) pool: Pool,
+    pool: Pool,
     /// SQLite only: one writer at a time inside this process. SQLite allows
     /// one writer per file; without this gate a second writer sleeps in the
     /// busy handler (1, 2, 5 … 100 ms steps) instead of queueing, which
