@@ -156,6 +156,11 @@ impl PaymentLink {
                 "webhooks",
                 req.webhooks.as_ref().is_some_and(|w| !w.is_empty()),
             ),
+            // The merchant's terms, never the payer's (a payer could
+            // otherwise grant themselves a discount).
+            ("fine", req.fine.is_some()),
+            ("interest", req.interest.is_some()),
+            ("discount", req.discount.is_some()),
         ] {
             if given {
                 v.add(path, Msg::NotAllowedByLink);
@@ -163,6 +168,9 @@ impl PaymentLink {
         }
         out.notifications = None;
         out.webhooks = None;
+        out.fine = None;
+        out.interest = None;
+        out.discount = None;
 
         if v.is_empty() {
             Ok(out)
@@ -364,6 +372,34 @@ mod tests {
                 "frequency",
                 InvoiceRequest {
                     frequency: Some("MONTHLY".into()),
+                    ..honest()
+                },
+                Msg::NotAllowedByLink,
+            ),
+            (
+                "discount",
+                InvoiceRequest {
+                    discount: Some(crate::charges::Discount {
+                        kind: Some("PERCENTAGE".into()),
+                        value: Some(99.0),
+                        until_date: Some("2027-01-04".into()),
+                    }),
+                    ..honest()
+                },
+                Msg::NotAllowedByLink,
+            ),
+            (
+                "fine",
+                InvoiceRequest {
+                    fine: Some(crate::charges::Fine::default()),
+                    ..honest()
+                },
+                Msg::NotAllowedByLink,
+            ),
+            (
+                "interest",
+                InvoiceRequest {
+                    interest: Some(crate::charges::Interest::default()),
                     ..honest()
                 },
                 Msg::NotAllowedByLink,

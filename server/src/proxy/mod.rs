@@ -138,8 +138,12 @@ async fn api_pay_get(
 ) -> Response {
     match payer_detail(&s, headers, &id).await {
         Ok(detail) => {
-            let mut out =
-                axum::Json(crate::domain::payer::payer_view(&detail, &s.config)).into_response();
+            let mut out = axum::Json(crate::domain::payer::payer_view(
+                &detail,
+                &s.config,
+                crate::domain::today(),
+            ))
+            .into_response();
             out.headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
             out
