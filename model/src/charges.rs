@@ -26,7 +26,13 @@ pub struct Fine {
     /// Percent (at most 20; at most 2 when the payer's document is a CPF) or reais.
     #[cfg_attr(
         feature = "openapi",
-        schema(value_type = f64, required = true, multiple_of = 0.01, example = 2.0)
+        schema(
+            value_type = f64,
+            required = true,
+            exclusive_minimum = 0,
+            multiple_of = 0.01,
+            example = 2.0
+        )
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
@@ -41,7 +47,14 @@ pub struct Interest {
     /// Percent per month, more than 0 and at most 10.
     #[cfg_attr(
         feature = "openapi",
-        schema(value_type = f64, required = true, multiple_of = 0.01, example = 1.0)
+        schema(
+            value_type = f64,
+            required = true,
+            exclusive_minimum = 0,
+            maximum = 10,
+            multiple_of = 0.01,
+            example = 1.0
+        )
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
@@ -59,7 +72,13 @@ pub struct Discount {
     /// Percent (less than 100) or reais (less than the amount).
     #[cfg_attr(
         feature = "openapi",
-        schema(value_type = f64, required = true, multiple_of = 0.01, example = 5.0)
+        schema(
+            value_type = f64,
+            required = true,
+            exclusive_minimum = 0,
+            multiple_of = 0.01,
+            example = 5.0
+        )
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,

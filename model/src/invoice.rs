@@ -46,7 +46,7 @@ pub struct InvoiceRequest {
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
-    /// YYYY-MM-DD.
+    /// YYYY-MM-DD, not before today in Brasília (UTC−3).
     #[cfg_attr(
         feature = "openapi",
         schema(value_type = String, required = true, format = "date", example = "2027-01-31")
@@ -130,15 +130,27 @@ pub struct InvoiceRequest {
     /// business day when it falls on a weekend or bank holiday). A
     /// PERCENTAGE of each installment (at most 2 when the customer's
     /// document is a CPF, 20 otherwise) or a FIXED amount in reais.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_object"
+    )]
     pub fine: Option<Fine>,
     /// Juros de mora: percent per month (at most 10), charged per calendar
     /// day late (a thirtieth of it a day) on each installment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_object"
+    )]
     pub interest: Option<Interest>,
     /// Desconto for paying on or before `untilDate` (not after `dueDate`):
     /// a PERCENTAGE (below 100) or a FIXED amount below the smallest installment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_object"
+    )]
     pub discount: Option<Discount>,
 }
 

@@ -41,7 +41,7 @@ pub fn router() -> Router<AppState> {
          headers(("WWW-Authenticate" = String))),
         (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
-        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages, including the rules the schema cannot state (an unknown or other application's `customerId`, each installment at least R$ 5,00, `endDate` after `dueDate`). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
+        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages, including the rules the schema cannot state (an unknown or other application's `customerId`, each installment at least R$ 5,00, `endDate` after `dueDate`, a `dueDate` or `discount.untilDate` before today in Brasília, `discount.untilDate` after `dueDate`, a fine above 2 % when the customer's document is a CPF or above 20 % otherwise, a fixed discount not below the smallest installment). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
     )
 )]
 async fn invoices_create(

@@ -206,7 +206,7 @@ async fn without_a_proxy_token_the_route_answers_503() {
     envelope(res, StatusCode::SERVICE_UNAVAILABLE).await;
 }
 
-async fn pdf_text(res: reqwest::Response) -> String {
+pub(crate) async fn pdf_text(res: reqwest::Response) -> String {
     assert_eq!(res.status(), StatusCode::OK);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("boleto.pdf");

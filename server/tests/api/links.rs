@@ -414,6 +414,21 @@ async fn tampered_link_invoices_are_refused_on_their_field_and_create_nothing() 
             json!({ "externalId": "order-123" }),
             "externalId",
         ),
+        (
+            "a discount granted by the payer",
+            json!({ "discount": { "type": "PERCENTAGE", "value": 99, "untilDate": link["dueDate"] } }),
+            "discount",
+        ),
+        (
+            "a fine chosen by the payer",
+            json!({ "fine": { "type": "FIXED", "value": 0.01 } }),
+            "fine",
+        ),
+        (
+            "interest chosen by the payer",
+            json!({ "interest": { "value": 0.01 } }),
+            "interest",
+        ),
     ];
     for (name, patch, path) in cases {
         let res = app

@@ -19,5 +19,6 @@ mod payer;
 mod proxy;
 mod receiver;
 mod scheduler;
+mod terms;
 mod web;
 mod webhooks;
