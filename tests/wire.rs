@@ -238,6 +238,9 @@ fn a_payment_link_round_trips_with_and_without_a_price() {
         max_installments: 3,
         due_date: "2026-11-28".into(),
         redirect_to: None,
+        fine: None,
+        interest: None,
+        discount: None,
     };
     round_trip(link.clone());
     round_trip(PaymentLink {
@@ -297,6 +300,9 @@ fn an_answer_that_breaks_the_contract_is_a_bad_response() {
         max_installments: 1,
         due_date: "2026-11-28".into(),
         redirect_to: None,
+        fine: None,
+        interest: None,
+        discount: None,
     })
     .unwrap();
     view["price"] = serde_json::json!(10.005);

@@ -138,6 +138,13 @@ impl Value {
         }
     }
 
+    /// Its stored integer (hundredths of a percent or cents); [`Value::of`] reads it back.
+    pub fn stored(self) -> i64 {
+        match self {
+            Value::Percent(n) | Value::Cents(n) => n,
+        }
+    }
+
     /// What it comes to on `base_cents`, truncated to the cent.
     pub fn on(self, base_cents: i64) -> i64 {
         match self {

@@ -10,3 +10,12 @@ ALTER TABLE invoices ADD COLUMN discount_type TEXT;
 ALTER TABLE invoices ADD COLUMN discount_value BIGINT;
 -- YYYY-MM-DD, on or before due_date.
 ALTER TABLE invoices ADD COLUMN discount_until TEXT;
+
+-- The same terms on payment links, for every invoice created through one.
+-- The discount lasts until its invoice's due date minus discount_days_before_due.
+ALTER TABLE payment_links ADD COLUMN fine_type TEXT;
+ALTER TABLE payment_links ADD COLUMN fine_value BIGINT;
+ALTER TABLE payment_links ADD COLUMN interest_monthly_bp BIGINT;
+ALTER TABLE payment_links ADD COLUMN discount_type TEXT;
+ALTER TABLE payment_links ADD COLUMN discount_value BIGINT;
+ALTER TABLE payment_links ADD COLUMN discount_days_before_due BIGINT;

@@ -45,15 +45,9 @@ fn stored_value(kind: Option<&str>, value: Option<i64>) -> Result<Option<Value>,
 fn terms_columns(t: &ChargeTerms) -> (Option<&'static str>, Option<i64>, Option<i64>) {
     (
         t.fine.map(|f| f.kind().name()),
-        t.fine.map(value_integer),
+        t.fine.map(Value::stored),
         t.interest_monthly_bp,
     )
-}
-
-fn value_integer(v: Value) -> i64 {
-    match v {
-        Value::Percent(n) | Value::Cents(n) => n,
-    }
 }
 
 fn terms_of(r: &DbRow) -> Result<ChargeTerms, DbError> {
@@ -143,7 +137,7 @@ impl Db {
         .bind(fine_value)
         .bind(interest)
         .bind(inv.terms.discount.map(|d| d.value.kind().name()))
-        .bind(inv.terms.discount.map(|d| value_integer(d.value)))
+        .bind(inv.terms.discount.map(|d| d.value.stored()))
         .bind(inv.terms.discount.map(|d| d.until.to_string()))
         .execute(&mut **tx)
         .await?;
