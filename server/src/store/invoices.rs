@@ -40,16 +40,9 @@ fn stored_value(kind: Option<&str>, value: Option<i64>) -> Result<Option<Value>,
     }
 }
 
-/// The columns of [`ChargeTerms`]: type and integer of the fine, interest
-/// per month, type, integer and last day of the discount.
-fn terms_columns(t: &ChargeTerms) -> (Option<&'static str>, Option<i64>, Option<i64>) {
-    (
-        t.fine.map(|f| f.kind().name()),
-        t.fine.map(Value::stored),
-        t.interest_monthly_bp,
-    )
-}
-
+/// [`ChargeTerms`] from the columns `insert_invoice` writes: type and
+/// integer of the fine (hundredths of a percent or cents), interest per
+/// month, type, integer and last day of the discount.
 fn terms_of(r: &DbRow) -> Result<ChargeTerms, DbError> {
     let discount = match (
         stored_value(r.get("discount_type"), r.get("discount_value"))?,
@@ -104,7 +97,6 @@ impl Db {
         idem: Option<&Idem>,
     ) -> Result<(), DbError> {
         let (id, created_at) = (created.id.as_str(), created.created_at.as_str());
-        let (fine_type, fine_value, interest) = terms_columns(&inv.terms);
         let mut tx = self.begin_write().await?;
         if let Some(idem) = idem {
             claim_key(&mut tx, &app.id, idem).await?;
@@ -133,9 +125,9 @@ impl Db {
         .bind(&inv.end_subscription)
         .bind(&inv.redirect_to)
         .bind(created_at)
-        .bind(fine_type)
-        .bind(fine_value)
-        .bind(interest)
+        .bind(inv.terms.fine.map(|f| f.kind().name()))
+        .bind(inv.terms.fine.map(Value::stored))
+        .bind(inv.terms.interest_monthly_bp)
         .bind(inv.terms.discount.map(|d| d.value.kind().name()))
         .bind(inv.terms.discount.map(|d| d.value.stored()))
         .bind(inv.terms.discount.map(|d| d.until.to_string()))
