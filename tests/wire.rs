@@ -88,6 +88,16 @@ fn an_invoice_creation_answer_round_trips() {
         external_id: "PL-1".into(),
         created_at: "2026-11-25T10:00:00.000Z".into(),
         price_by_customer: false,
+        fine: Some(Fine {
+            kind: Some("PERCENTAGE".into()),
+            value: Some(2.0),
+        }),
+        interest: Some(Interest { value: Some(1.0) }),
+        discount: Some(Discount {
+            kind: Some("FIXED".into()),
+            value: Some(10.5),
+            until_date: Some("2026-11-28".into()),
+        }),
     });
 }
 
@@ -176,6 +186,9 @@ fn an_invoice_detail_round_trips() {
         }],
         created_at: "2026-11-25T10:00:00.000Z".into(),
         url: "https://pay.example/pay/y".into(),
+        fine: None,
+        interest: None,
+        discount: None,
     });
 }
 
@@ -199,12 +212,16 @@ fn a_payer_view_round_trips() {
                 qr_svg: "<svg></svg>".into(),
             }),
             boleto: None,
+            amount_due: None,
         }],
         payment_types: vec![PaymentType::Pix, PaymentType::Boleto],
         redirect_to: None,
         url: "https://pay.example/pay/z".into(),
         next_open: Some(1),
         sandbox: true,
+        fine: None,
+        interest: None,
+        discount: None,
     });
 }
 
@@ -221,6 +238,9 @@ fn a_payment_link_round_trips_with_and_without_a_price() {
         max_installments: 3,
         due_date: "2026-11-28".into(),
         redirect_to: None,
+        fine: None,
+        interest: None,
+        discount: None,
     };
     round_trip(link.clone());
     round_trip(PaymentLink {
@@ -280,6 +300,9 @@ fn an_answer_that_breaks_the_contract_is_a_bad_response() {
         max_installments: 1,
         due_date: "2026-11-28".into(),
         redirect_to: None,
+        fine: None,
+        interest: None,
+        discount: None,
     })
     .unwrap();
     view["price"] = serde_json::json!(10.005);

@@ -27,7 +27,13 @@ pub struct Fine {
     /// Percent (at most 20; at most 2 when the payer's document is a CPF) or reais.
     #[cfg_attr(
         feature = "openapi",
-        schema(value_type = f64, required = true, multiple_of = 0.01, example = 2.0)
+        schema(
+            value_type = f64,
+            required = true,
+            exclusive_minimum = 0,
+            multiple_of = 0.01,
+            example = 2.0
+        )
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
@@ -42,7 +48,14 @@ pub struct Interest {
     /// Percent per month, more than 0 and at most 10.
     #[cfg_attr(
         feature = "openapi",
-        schema(value_type = f64, required = true, multiple_of = 0.01, example = 1.0)
+        schema(
+            value_type = f64,
+            required = true,
+            exclusive_minimum = 0,
+            maximum = 10,
+            multiple_of = 0.01,
+            example = 1.0
+        )
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
@@ -60,7 +73,13 @@ pub struct Discount {
     /// Percent (less than 100) or reais (less than the amount).
     #[cfg_attr(
         feature = "openapi",
-        schema(value_type = f64, required = true, multiple_of = 0.01, example = 5.0)
+        schema(
+            value_type = f64,
+            required = true,
+            exclusive_minimum = 0,
+            multiple_of = 0.01,
+            example = 5.0
+        )
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
@@ -117,6 +136,13 @@ impl Value {
         match kind {
             ValueType::Percentage => Value::Percent(hundredths),
             ValueType::Fixed => Value::Cents(hundredths),
+        }
+    }
+
+    /// Its stored integer (hundredths of a percent or cents); [`Value::of`] reads it back.
+    pub fn stored(self) -> i64 {
+        match self {
+            Value::Percent(n) | Value::Cents(n) => n,
         }
     }
 

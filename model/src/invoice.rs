@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::br;
+use crate::charges::{self, ChargeTerms, Discount, Fine, Interest, TermsContext};
 use crate::customer::{max_chars, present, CustomerDetail, CustomerRef};
 use crate::date::Date;
 use crate::enums::*;
@@ -48,7 +49,7 @@ pub struct InvoiceRequest {
     )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
-    /// YYYY-MM-DD.
+    /// YYYY-MM-DD, not before today in Brasília (UTC−3).
     #[cfg_attr(
         feature = "openapi",
         schema(value_type = String, required = true, format = "date", example = "2027-01-31")
@@ -128,6 +129,32 @@ pub struct InvoiceRequest {
     /// SINGLE only: the payer sets the amount and `price` is ignored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_by_customer: Option<bool>,
+    /// Multa: charged once when paid after the due date (moved to the next
+    /// business day when it falls on a weekend or bank holiday). A
+    /// PERCENTAGE of each installment (at most 2 when the customer's
+    /// document is a CPF, 20 otherwise) or a FIXED amount in reais.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_object"
+    )]
+    pub fine: Option<Fine>,
+    /// Juros de mora: percent per month (at most 10), charged per calendar
+    /// day late (a thirtieth of it a day) on each installment.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_object"
+    )]
+    pub interest: Option<Interest>,
+    /// Desconto for paying on or before `untilDate` (not after `dueDate`):
+    /// a PERCENTAGE (below 100) or a FIXED amount below the smallest installment.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_object"
+    )]
+    pub discount: Option<Discount>,
 }
 
 /// `paymentTypes` of the request: the derive has no `uniqueItems`.
@@ -190,6 +217,28 @@ pub struct NewInvoice {
     pub webhooks: Vec<NewWebhook>,
     pub redirect_to: Option<String>,
     pub price_by_customer: bool,
+    /// Fine, interest and discount as checked without the customer (a
+    /// CPF's 2 % cap on the fine needs its document: see
+    /// [`NewInvoice::check_terms_for_payer`]).
+    pub terms: ChargeTerms,
+}
+
+impl NewInvoice {
+    /// The terms of `req` checked again once the customer is known: the
+    /// fine of a payer whose document is a CPF is capped at 2 %
+    /// (Código de Defesa do Consumidor, art. 52 §1).
+    pub fn check_terms_for_payer(
+        &self,
+        req: &InvoiceRequest,
+        customer_document: Option<&str>,
+    ) -> Result<ChargeTerms, Violations> {
+        charges::check_terms(
+            req.fine.as_ref(),
+            req.interest.as_ref(),
+            req.discount.as_ref(),
+            TermsContext::for_invoice(self, customer_document),
+        )
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,6 +259,9 @@ pub struct NewWebhook {
 pub struct CheckOptions {
     /// Accept `http://` webhook URLs and loopback/private hosts (local tests only).
     pub allow_insecure_webhooks: bool,
+    /// Today in Brasília: a `dueDate` (or `discount.untilDate`) before it is
+    /// refused. `None` skips that rule (pure checks, property tests).
+    pub today: Option<Date>,
 }
 
 /// A required or optional enum given as text.
@@ -302,9 +354,15 @@ impl InvoiceRequest {
             Some(s) => max_chars(&mut v, "externalId", s, EXTERNAL_ID_MAX).then(|| s.to_string()),
         };
 
-        let due_date = date_field(&mut v, "dueDate", &self.due_date);
+        let mut due_date = date_field(&mut v, "dueDate", &self.due_date);
         if present(&self.due_date).is_none() {
             v.add("dueDate", Msg::Required);
+        }
+        if let (Some(due), Some(today)) = (due_date, opts.today) {
+            if let Err(past) = crate::date::check_not_past("dueDate", due, today) {
+                v.0.extend(past.0);
+                due_date = None;
+            }
         }
 
         let mut payment_types = Vec::new();
@@ -514,6 +572,28 @@ impl InvoiceRequest {
             }
         });
 
+        // Fine, interest and discount, against the smallest installment and
+        // the first due date (the customer's document is checked later).
+        let terms = charges::check_terms_into(
+            &mut v,
+            self.fine.as_ref(),
+            self.interest.as_ref(),
+            self.discount.as_ref(),
+            TermsContext {
+                amount_cents: price_cents
+                    .zip(installment_count)
+                    .filter(|_| !price_by_customer)
+                    .map(|(c, n)| c / i64::from(n.max(1))),
+                due_date,
+                payer_is_cpf: false,
+            },
+        );
+        if let (Some(d), Some(today)) = (terms.discount, opts.today) {
+            if d.until < today {
+                v.add("discount.untilDate", Msg::DateInPast);
+            }
+        }
+
         if !v.is_empty() {
             return Err(v);
         }
@@ -551,6 +631,7 @@ impl InvoiceRequest {
             webhooks,
             redirect_to,
             price_by_customer,
+            terms,
         })
     }
 
@@ -719,6 +800,15 @@ pub struct InvoiceCreated {
     #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
     pub price_by_customer: bool,
+    /// The invoice's fine as stored; null when none.
+    #[serde(default)]
+    pub fine: Option<Fine>,
+    /// The invoice's late interest; null when none.
+    #[serde(default)]
+    pub interest: Option<Interest>,
+    /// The invoice's early-payment discount; null when none.
+    #[serde(default)]
+    pub discount: Option<Discount>,
 }
 
 /// The invoice as returned by the detail operation.
@@ -758,6 +848,15 @@ pub struct InvoiceDetail {
     pub created_at: String,
     #[cfg_attr(feature = "openapi", schema(format = "uri"))]
     pub url: String,
+    /// The invoice's fine as stored; null when none.
+    #[serde(default)]
+    pub fine: Option<Fine>,
+    /// The invoice's late interest; null when none.
+    #[serde(default)]
+    pub interest: Option<Interest>,
+    /// The invoice's early-payment discount; null when none.
+    #[serde(default)]
+    pub discount: Option<Discount>,
 }
 
 /// The error envelope of every failed request.

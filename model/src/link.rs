@@ -30,6 +30,15 @@ pub struct PaymentLink {
     /// `YYYY-MM-DD`.
     pub due_date: String,
     pub redirect_to: Option<String>,
+    /// The merchant's fine, interest and discount for invoices created
+    /// through the link (the discount's `untilDate` follows `due_date`);
+    /// null when none. The payer cannot change them.
+    #[serde(default)]
+    pub fine: Option<crate::charges::Fine>,
+    #[serde(default)]
+    pub interest: Option<crate::charges::Interest>,
+    #[serde(default)]
+    pub discount: Option<crate::charges::Discount>,
 }
 
 /// `Option<i64>` cents as a JSON number in reais or `null`.
@@ -156,6 +165,11 @@ impl PaymentLink {
                 "webhooks",
                 req.webhooks.as_ref().is_some_and(|w| !w.is_empty()),
             ),
+            // The merchant's terms (the link's), never the payer's: a
+            // payer could otherwise grant themselves a discount.
+            ("fine", req.fine.is_some()),
+            ("interest", req.interest.is_some()),
+            ("discount", req.discount.is_some()),
         ] {
             if given {
                 v.add(path, Msg::NotAllowedByLink);
@@ -163,6 +177,9 @@ impl PaymentLink {
         }
         out.notifications = None;
         out.webhooks = None;
+        out.fine = self.fine.clone();
+        out.interest = self.interest.clone();
+        out.discount = self.discount.clone();
 
         if v.is_empty() {
             Ok(out)
@@ -194,6 +211,9 @@ mod tests {
             max_installments: 3,
             due_date: "2027-01-04".into(),
             redirect_to: Some("https://loja.example/obrigado".into()),
+            fine: None,
+            interest: None,
+            discount: None,
         }
     }
 
@@ -368,11 +388,68 @@ mod tests {
                 },
                 Msg::NotAllowedByLink,
             ),
+            (
+                "discount",
+                InvoiceRequest {
+                    discount: Some(crate::charges::Discount {
+                        kind: Some("PERCENTAGE".into()),
+                        value: Some(99.0),
+                        until_date: Some("2027-01-04".into()),
+                    }),
+                    ..honest()
+                },
+                Msg::NotAllowedByLink,
+            ),
+            (
+                "fine",
+                InvoiceRequest {
+                    fine: Some(crate::charges::Fine::default()),
+                    ..honest()
+                },
+                Msg::NotAllowedByLink,
+            ),
+            (
+                "interest",
+                InvoiceRequest {
+                    interest: Some(crate::charges::Interest::default()),
+                    ..honest()
+                },
+                Msg::NotAllowedByLink,
+            ),
         ];
         for (path, req, msg) in cases {
             let v = link().bind(&req).expect_err(path);
             assert_eq!(v.0, vec![(path.to_string(), msg)], "{path}");
         }
+    }
+
+    #[test]
+    fn the_links_terms_go_into_the_invoice() {
+        let l = PaymentLink {
+            fine: Some(crate::charges::Fine {
+                kind: Some("PERCENTAGE".into()),
+                value: Some(2.0),
+            }),
+            interest: Some(crate::charges::Interest { value: Some(1.0) }),
+            discount: Some(crate::charges::Discount {
+                kind: Some("FIXED".into()),
+                value: Some(10.0),
+                until_date: Some("2027-01-03".into()),
+            }),
+            ..link()
+        };
+        let out = l.bind(&honest()).unwrap();
+        assert_eq!(out.fine, l.fine);
+        assert_eq!(out.interest, l.interest);
+        assert_eq!(out.discount, l.discount);
+        // Sent again as the link has them, they are the link's: still refused from the payer.
+        let v = l
+            .bind(&InvoiceRequest {
+                fine: l.fine.clone(),
+                ..honest()
+            })
+            .unwrap_err();
+        assert!(v.has("fine"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::charges::{AmountDue, Discount, Fine, Interest};
 use crate::enums::{InstallmentStatus, PaymentType};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -25,6 +26,14 @@ pub struct PayerView {
     pub next_open: Option<u32>,
     /// Sandbox server: the page may offer "simulate payment".
     pub sandbox: bool,
+    /// The invoice's fine, interest and discount (null when none): what
+    /// the page states next to the amounts (`charges::instructions`).
+    #[serde(default)]
+    pub fine: Option<Fine>,
+    #[serde(default)]
+    pub interest: Option<Interest>,
+    #[serde(default)]
+    pub discount: Option<Discount>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -41,6 +50,49 @@ pub struct PayerInstallment {
     pub pix: Option<PixCode>,
     /// Only for open installments of invoices that accept BOLETO.
     pub boleto: Option<BoletoCode>,
+    /// What an open installment costs if paid today (in Brasília): its
+    /// price less the discount before `untilDate`, plus fine and interest
+    /// after the due date. The PIX code carries `total`. Null when paid.
+    #[serde(default)]
+    pub amount_due: Option<PayerAmountDue>,
+}
+
+/// [`AmountDue`] on the wire: amounts in reais, dates `YYYY-MM-DD`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PayerAmountDue {
+    /// The day these amounts are for (today in Brasília).
+    pub date: String,
+    #[serde(with = "crate::money::reais")]
+    pub original: i64,
+    #[serde(with = "crate::money::reais")]
+    pub discount: i64,
+    #[serde(with = "crate::money::reais")]
+    pub fine: i64,
+    #[serde(with = "crate::money::reais")]
+    pub interest: i64,
+    /// original − discount + fine + interest.
+    #[serde(with = "crate::money::reais")]
+    pub total: i64,
+    /// The due date moved to a business day: the last day without fine or interest.
+    pub effective_due_date: String,
+    /// Calendar days of interest.
+    pub late_days: i64,
+}
+
+impl PayerAmountDue {
+    pub fn new(date: crate::date::Date, a: &AmountDue) -> Self {
+        PayerAmountDue {
+            date: date.to_string(),
+            original: a.original,
+            discount: a.discount,
+            fine: a.fine,
+            interest: a.interest,
+            total: a.total,
+            effective_due_date: a.effective_due.to_string(),
+            late_days: a.late_days,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

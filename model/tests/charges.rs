@@ -927,3 +927,111 @@ fn boleto_instructions_state_the_terms_in_both_languages() {
     );
     assert!(instructions(10_000, due, &ChargeTerms::default(), Lang::PtBr).is_empty());
 }
+
+fn request_with_terms() -> paylink_model::InvoiceRequest {
+    paylink_model::InvoiceRequest {
+        customer_id: Some("6f1c2b1e-8d3a-4c5e-9f00-0123456789ab".into()),
+        external_id: Some("pedido-1".into()),
+        due_date: Some("2026-12-10".into()),
+        payment_types: Some(vec!["PIX".into(), "BOLETO".into()]),
+        installment_count: Some(2),
+        invoice_type: Some("INSTALLMENT".into()),
+        price: Some(100.0),
+        fine: Some(fine("PERCENTAGE", 2.0)),
+        interest: Some(interest(1.0)),
+        discount: Some(discount("FIXED", 5.0, "2026-12-05")),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn an_invoice_request_carries_its_terms_checked() {
+    let inv = request_with_terms().check().unwrap();
+    assert_eq!(
+        inv.terms,
+        ChargeTerms {
+            fine: Some(Value::Percent(200)),
+            interest_monthly_bp: Some(100),
+            discount: Some(DiscountTerm {
+                value: Value::Cents(500),
+                until: d("2026-12-05"),
+            }),
+        }
+    );
+    // Without terms, none.
+    let bare = paylink_model::InvoiceRequest {
+        fine: None,
+        interest: None,
+        discount: None,
+        ..request_with_terms()
+    };
+    assert_eq!(bare.check().unwrap().terms, ChargeTerms::default());
+}
+
+#[test]
+fn an_invoice_request_reports_bad_terms_with_its_other_errors() {
+    let req = paylink_model::InvoiceRequest {
+        price: Some(1.0),
+        fine: Some(fine("PERCENT", 2.0)),
+        interest: Some(Interest { value: None }),
+        // R$ 50,00 is the smallest installment: a discount of it leaves nothing.
+        discount: Some(discount("FIXED", 50.0, "2026-12-11")),
+        ..request_with_terms()
+    };
+    let v = req.check().unwrap_err();
+    for path in ["price", "fine.type", "interest.value", "discount.untilDate"] {
+        assert!(v.has(path), "{path}: {v:?}");
+    }
+    let req = paylink_model::InvoiceRequest {
+        discount: Some(discount("FIXED", 50.0, "2026-12-05")),
+        ..request_with_terms()
+    };
+    let v = req.check().unwrap_err();
+    assert_eq!(
+        v.0,
+        vec![("discount.value".to_string(), Msg::DiscountNotBelowAmount)]
+    );
+}
+
+#[test]
+fn the_payers_cpf_caps_the_fine_once_the_customer_is_known() {
+    let req = paylink_model::InvoiceRequest {
+        fine: Some(fine("PERCENTAGE", 2.5)),
+        ..request_with_terms()
+    };
+    let inv = req.check().unwrap();
+    let v = inv
+        .check_terms_for_payer(&req, Some("52998224725"))
+        .unwrap_err();
+    assert_eq!(v.0, vec![("fine.value".to_string(), Msg::FineAboveCdc)]);
+    let company = inv
+        .check_terms_for_payer(&req, Some("11222333000181"))
+        .unwrap();
+    assert_eq!(company.fine, Some(Value::Percent(250)));
+}
+
+#[test]
+fn a_due_date_or_discount_date_before_today_is_refused_when_today_is_known() {
+    let opts = |today: &str| paylink_model::CheckOptions {
+        today: Some(d(today)),
+        ..Default::default()
+    };
+    let req = request_with_terms();
+    assert!(req.check_with(opts("2026-12-05")).is_ok());
+    let v = req.check_with(opts("2026-12-06")).unwrap_err();
+    assert_eq!(
+        v.0,
+        vec![("discount.untilDate".to_string(), Msg::DateInPast)]
+    );
+    let v = req.check_with(opts("2026-12-11")).unwrap_err();
+    assert!(v.has("dueDate"), "{v:?}");
+    assert!(v.0.contains(&("dueDate".to_string(), Msg::DateInPast)));
+    // Due today is fine; no `today`, no date rule.
+    assert!(paylink_model::InvoiceRequest {
+        discount: None,
+        ..request_with_terms()
+    }
+    .check_with(opts("2026-12-10"))
+    .is_ok());
+    assert!(req.check().is_ok());
+}

@@ -308,6 +308,7 @@ fn invoice_path(text: &str) -> Option<NewInvoice> {
     let req: InvoiceRequest = serde_json::from_str(text).ok()?;
     let insecure = req.check_with(CheckOptions {
         allow_insecure_webhooks: true,
+        ..CheckOptions::default()
     });
     let checked = req.check();
     let (pt, en) = (req.validate(Lang::PtBr), req.validate(Lang::En));

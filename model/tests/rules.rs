@@ -132,6 +132,9 @@ fn installment() -> InvoiceRequest {
         )]),
         redirect_to: s("https://loja.com.br/obrigado"),
         price_by_customer: Some(false),
+        fine: None,
+        interest: None,
+        discount: None,
     }
 }
 
@@ -1372,6 +1375,7 @@ fn webhook_url_must_be_https_without_credentials() {
     req.webhooks.as_mut().unwrap()[0].url = s("http://127.0.0.1:9000/hook");
     let opts = paylink_model::CheckOptions {
         allow_insecure_webhooks: true,
+        ..Default::default()
     };
     assert!(req.check_with(opts).is_ok());
     assert!(req.check().is_err());

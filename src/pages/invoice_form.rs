@@ -214,6 +214,7 @@ impl InvoiceFields {
             webhooks: (!webhooks.is_empty()).then_some(webhooks),
             redirect_to: text(self.redirect_to),
             price_by_customer: by_customer.then_some(true),
+            ..InvoiceRequest::default()
         };
         (req, bad)
     }

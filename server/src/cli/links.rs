@@ -78,6 +78,19 @@ pub struct CreateArgs {
     /// The link's slug (default: made from --name).
     #[arg(long)]
     slug: Option<String>,
+    /// Fine (multa) once paid after the due date: `2%` of the installment (at most 2 %,
+    /// as a payer may be a consumer) or an amount in reais (`0,50`).
+    #[arg(long)]
+    fine: Option<String>,
+    /// Late interest (juros de mora), percent a month (at most 10), per calendar day late.
+    #[arg(long)]
+    interest: Option<String>,
+    /// Discount for paying early: `5%` or an amount in reais, until the due date.
+    #[arg(long)]
+    discount: Option<String>,
+    /// The discount ends this many days before the due date (at most --due-in-days).
+    #[arg(long, default_value_t = 0, requires = "discount")]
+    discount_days_before_due: u32,
     #[arg(
         long,
         env = "PAYLINK_DB",
@@ -105,6 +118,10 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure
                 due_in_days: a.due_in_days,
                 redirect_to: a.redirect_to.as_deref(),
                 slug: a.slug.as_deref(),
+                fine: a.fine.as_deref(),
+                interest: a.interest.as_deref(),
+                discount: a.discount.as_deref(),
+                discount_days_before_due: a.discount_days_before_due,
             }
             .check()
             .map_err(Failure::Usage)?;
@@ -151,6 +168,10 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure
                     l.url(&public_url),
                     l.name,
                 );
+                let terms = terms_text(&l.terms);
+                if !terms.is_empty() {
+                    println!("\t{terms}");
+                }
             }
             Ok(())
         }

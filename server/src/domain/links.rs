@@ -2,7 +2,8 @@
 //! price are read, and what `paylink link create` accepts. The comparison of a
 //! payer's request with the link is `paylink_model::link`.
 
-pub use crate::store::links::{Link, MAX_DUE_IN_DAYS};
+pub use crate::store::links::{Link, LinkTerms, MAX_DUE_IN_DAYS};
+use paylink_model::charges::{self, ChargeTerms, DiscountTerm, TermsContext, Value};
 use paylink_model::{money, Date, InvoiceType, Lang, PaymentLink, PaymentType};
 
 use crate::store::now_iso;
@@ -14,7 +15,22 @@ impl Link {
     /// The link as its page shows it on `today` (the due date depends on the day).
     pub fn public(&self, today: Date) -> PaymentLink {
         let due = paylink_model::link::link_due_date(today, self.due_in_days).unwrap_or(today);
+        let (fine, interest, discount) = ChargeTerms {
+            fine: self.terms.fine,
+            interest_monthly_bp: self.terms.interest_monthly_bp,
+            discount: self.terms.discount.map(|value| DiscountTerm {
+                value,
+                until: due
+                    .add_days(-i64::from(self.terms.discount_days_before_due))
+                    .unwrap_or(due)
+                    .max(today),
+            }),
+        }
+        .to_wire();
         PaymentLink {
+            fine,
+            interest,
+            discount,
             slug: self.slug.clone(),
             name: self.name.clone(),
             description: self.description.clone(),
@@ -103,6 +119,140 @@ pub struct LinkSpec<'a> {
     pub due_in_days: u32,
     pub redirect_to: Option<&'a str>,
     pub slug: Option<&'a str>,
+    /// `2%` (of each installment) or an amount in reais (`5,00`).
+    pub fine: Option<&'a str>,
+    /// Percent a month: `1` or `1,5`.
+    pub interest: Option<&'a str>,
+    /// `5%` or an amount in reais, until the due date minus `discount_days_before_due`.
+    pub discount: Option<&'a str>,
+    pub discount_days_before_due: u32,
+}
+
+/// `2%` / `2,5 %` (a percentage) or `5,00` / `5.00` / `R$ 5` (reais), as a
+/// value the model's rules take; `None` when it reads as neither.
+fn parse_term_value(input: &str) -> Option<(&'static str, f64)> {
+    let s = input.trim();
+    match s.strip_suffix('%') {
+        Some(p) => Some(("PERCENTAGE", parse_price(p.trim())? as f64 / 100.0)),
+        None => Some(("FIXED", parse_price(s)? as f64 / 100.0)),
+    }
+}
+
+impl LinkSpec<'_> {
+    /// The terms by the model's rules, against the smallest installment a
+    /// payer may choose, and as if every payer were a consumer (a CPF: a
+    /// fine of at most 2 %), since anyone may pay through a link.
+    fn check_terms(
+        &self,
+        price_cents: Option<i64>,
+        max_installments: u32,
+    ) -> Result<LinkTerms, String> {
+        let value = |flag: &str, input: &str| {
+            parse_term_value(input).ok_or_else(|| {
+                format!("{flag} {input:?} must be a percentage like 2% or an amount like 5,00")
+            })
+        };
+        let fine = match self.fine {
+            None => None,
+            Some(f) => {
+                let (kind, v) = value("--fine", f)?;
+                Some(charges::Fine {
+                    kind: Some(kind.into()),
+                    value: Some(v),
+                })
+            }
+        };
+        let interest = match self.interest {
+            None => None,
+            Some(i) => {
+                // Always a percentage a month: `1`, `1,5` or `1%`.
+                let (_, v) = value("--interest", i.trim().trim_end_matches('%'))?;
+                Some(charges::Interest { value: Some(v) })
+            }
+        };
+        let discount = match self.discount {
+            None => None,
+            Some(d) => {
+                let (kind, v) = value("--discount", d)?;
+                Some(charges::Discount {
+                    kind: Some(kind.into()),
+                    value: Some(v),
+                    // Checked below against the link's own days.
+                    until_date: Some("1970-01-01".into()),
+                })
+            }
+        };
+        if self.discount.is_none() && self.discount_days_before_due > 0 {
+            return Err("--discount-days-before-due applies only with --discount".into());
+        }
+        if self.discount_days_before_due > self.due_in_days {
+            return Err("--discount-days-before-due cannot be more than --due-in-days".into());
+        }
+        let terms = charges::check_terms(
+            fine.as_ref(),
+            interest.as_ref(),
+            discount.as_ref(),
+            TermsContext {
+                amount_cents: price_cents.map(|c| c / i64::from(max_installments.max(1))),
+                due_date: None,
+                payer_is_cpf: true,
+            },
+        )
+        .map_err(|v| {
+            let (path, msgs) = v.render(Lang::En).into_iter().next().unwrap_or_default();
+            let flag = path.split('.').next().unwrap_or_default();
+            format!("--{flag}: {}", msgs.join(" "))
+        })?;
+        Ok(LinkTerms {
+            fine: terms.fine,
+            interest_monthly_bp: terms.interest_monthly_bp,
+            discount: terms.discount.map(|d| d.value),
+            discount_days_before_due: self.discount_days_before_due,
+        })
+    }
+}
+
+/// A request bound to the link as a page showed it yesterday (opened
+/// before midnight) may carry dates that are now past: the due date of a
+/// link due the same day, or a discount's last day. They move to `today`,
+/// in the payer's favour, instead of refusing what the payer cannot change.
+pub fn not_before_today(req: &mut paylink_model::InvoiceRequest, today: Date) {
+    let past = |d: &Option<String>| {
+        d.as_deref()
+            .and_then(Date::parse_iso)
+            .is_some_and(|d| d < today)
+    };
+    if past(&req.due_date) {
+        req.due_date = Some(today.to_string());
+    }
+    if let Some(discount) = req.discount.as_mut() {
+        if past(&discount.until_date) {
+            discount.until_date = Some(today.to_string());
+        }
+    }
+}
+
+/// A link's terms as `link list` shows them (`multa 2%, juros 1% a.m., desconto R$ 5,00 até 1 dia antes`).
+pub fn terms_text(t: &LinkTerms) -> String {
+    let v = |v: Value| match v {
+        Value::Percent(bp) => format!("{}%", money::format_brl_input(bp)),
+        Value::Cents(c) => money::format_brl(c, Lang::PtBr),
+    };
+    let mut parts = Vec::new();
+    if let Some(f) = t.fine {
+        parts.push(format!("fine {}", v(f)));
+    }
+    if let Some(bp) = t.interest_monthly_bp {
+        parts.push(format!("interest {}% a month", money::format_brl_input(bp)));
+    }
+    if let Some(d) = t.discount {
+        parts.push(format!(
+            "discount {} until {} days before due",
+            v(d),
+            t.discount_days_before_due
+        ));
+    }
+    parts.join(", ")
 }
 
 impl LinkSpec<'_> {
@@ -205,7 +355,9 @@ impl LinkSpec<'_> {
             }
             None => slugify(name),
         };
+        let terms = self.check_terms(price_cents, max_installments)?;
         Ok(Link {
+            terms,
             slug,
             name: name.to_string(),
             description: description.to_string(),
@@ -237,6 +389,10 @@ mod tests {
             due_in_days: 3,
             redirect_to: None,
             slug: None,
+            fine: None,
+            interest: None,
+            discount: None,
+            discount_days_before_due: 0,
         }
     }
 
@@ -380,5 +536,137 @@ mod tests {
             let err = s.check().expect_err(flag);
             assert!(err.contains(flag), "{flag}: {err}");
         }
+    }
+
+    #[test]
+    fn terms_follow_the_models_rules_and_name_the_flag() {
+        let link = LinkSpec {
+            fine: Some("2%"),
+            interest: Some("1,5"),
+            discount: Some("R$ 10,00"),
+            discount_days_before_due: 1,
+            ..spec()
+        }
+        .check()
+        .unwrap();
+        assert_eq!(
+            link.terms,
+            LinkTerms {
+                fine: Some(Value::Percent(200)),
+                interest_monthly_bp: Some(150),
+                discount: Some(Value::Cents(1000)),
+                discount_days_before_due: 1,
+            }
+        );
+        let today = Date::new(2026, 12, 1).unwrap();
+        let page = link.public(today);
+        assert_eq!(page.due_date, "2026-12-04");
+        assert_eq!(
+            page.discount.unwrap().until_date.as_deref(),
+            Some("2026-12-03")
+        );
+        assert_eq!(page.fine.unwrap().value, Some(2.0));
+        assert_eq!(page.interest.unwrap().value, Some(1.5));
+        assert_eq!(
+            terms_text(&link.terms),
+            "fine 2,00%, interest 1,50% a month, discount R$ 10,00 until 1 days before due"
+        );
+        for (flag, s) in [
+            // Anyone may pay through a link: the consumer's 2 % cap applies.
+            (
+                "--fine",
+                LinkSpec {
+                    fine: Some("2,5%"),
+                    ..spec()
+                },
+            ),
+            (
+                "--fine",
+                LinkSpec {
+                    fine: Some("dois"),
+                    ..spec()
+                },
+            ),
+            (
+                "--fine",
+                LinkSpec {
+                    fine: Some("0%"),
+                    ..spec()
+                },
+            ),
+            // 2 % of the smallest installment (R$ 100,00) is R$ 2,00.
+            (
+                "--fine",
+                LinkSpec {
+                    fine: Some("2,01"),
+                    ..spec()
+                },
+            ),
+            (
+                "--interest",
+                LinkSpec {
+                    interest: Some("10,5"),
+                    ..spec()
+                },
+            ),
+            (
+                "--discount",
+                LinkSpec {
+                    discount: Some("100%"),
+                    ..spec()
+                },
+            ),
+            (
+                "--discount",
+                LinkSpec {
+                    discount: Some("100,00"),
+                    ..spec()
+                },
+            ),
+            (
+                "--discount-days-before-due",
+                LinkSpec {
+                    discount: Some("5%"),
+                    discount_days_before_due: 4,
+                    ..spec()
+                },
+            ),
+            (
+                "--discount-days-before-due",
+                LinkSpec {
+                    discount_days_before_due: 1,
+                    ..spec()
+                },
+            ),
+        ] {
+            let err = s.check().expect_err(flag);
+            assert!(err.starts_with(flag), "{flag}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_request_from_yesterdays_page_never_carries_a_past_date() {
+        let today = Date::new(2026, 12, 1).unwrap();
+        let mut req = paylink_model::InvoiceRequest {
+            due_date: Some("2026-11-30".into()),
+            discount: Some(charges::Discount {
+                kind: Some("FIXED".into()),
+                value: Some(1.0),
+                until_date: Some("2026-11-30".into()),
+            }),
+            ..Default::default()
+        };
+        not_before_today(&mut req, today);
+        assert_eq!(req.due_date.as_deref(), Some("2026-12-01"));
+        assert_eq!(
+            req.discount.unwrap().until_date.as_deref(),
+            Some("2026-12-01")
+        );
+        let mut later = paylink_model::InvoiceRequest {
+            due_date: Some("2026-12-04".into()),
+            ..Default::default()
+        };
+        not_before_today(&mut later, today);
+        assert_eq!(later.due_date.as_deref(), Some("2026-12-04"));
     }
 }

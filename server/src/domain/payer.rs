@@ -3,10 +3,11 @@
 //! data, with a PIX BR Code (and QR) and a boleto for each open installment.
 
 use paylink_model::boleto::{self, BoletoConfig};
+use paylink_model::charges::{self, ChargeTerms, TermsContext};
 use paylink_model::pix::{br_code, PixCharge};
 use paylink_model::{
-    Address, BoletoCode, Date, Installment, InstallmentStatus, InvoiceDetail, PayerInstallment,
-    PayerView, PaymentType, PixCode,
+    Address, BoletoCode, Date, Installment, InstallmentStatus, InvoiceDetail, Lang, PayerAmountDue,
+    PayerInstallment, PayerView, PaymentType, PixCode,
 };
 
 use super::boleto_pdf::BoletoPdf;
@@ -72,7 +73,38 @@ fn installment_barcode(i: &Installment, cfg: &PayerConfig) -> Option<String> {
     boleto::barcode(&cfg.boleto, i.price, due, our_number(&i.id)).ok()
 }
 
-pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
+/// The invoice's fine, interest and discount from its detail form (which
+/// may come from a remote upstream): the model's rules read them back; terms
+/// that do not pass them (an upstream's own rules) count as none, so the
+/// payer is never charged more than paylink's rules allow.
+pub fn detail_terms(d: &InvoiceDetail) -> ChargeTerms {
+    charges::check_terms(
+        d.fine.as_ref(),
+        d.interest.as_ref(),
+        d.discount.as_ref(),
+        TermsContext::default(),
+    )
+    .unwrap_or_default()
+}
+
+/// What installment `i` costs when paid on `today`: `None` unless it is
+/// open (waiting for payment, with an amount) and its due date reads.
+fn installment_amount_due(
+    i: &Installment,
+    terms: &ChargeTerms,
+    today: Date,
+) -> Option<charges::AmountDue> {
+    if i.status != InstallmentStatus::WaitingPayment || i.price <= 0 {
+        return None;
+    }
+    let due = Date::parse_iso_prefix(&i.due_date)?;
+    Some(charges::amount_due(i.price, due, today, terms))
+}
+
+/// The payer page's data on `today` (in Brasília): the amounts due and the
+/// PIX codes follow [`charges::amount_due`] on that day.
+pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig, today: Date) -> PayerView {
+    let terms = detail_terms(d);
     let accepts = |t| d.payment_types.iter().any(|p| p.payment_type_accepted == t);
     let next_open = d
         .installments
@@ -84,6 +116,7 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
         .iter()
         .map(|i| {
             let open = i.status == InstallmentStatus::WaitingPayment && i.price > 0;
+            let due_today = installment_amount_due(i, &terms, today);
             let pix = (open && accepts(PaymentType::Pix)).then(|| {
                 // txid: the invoice id's hex and the installment number, 25 characters at most.
                 let txid = format!(
@@ -93,7 +126,8 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
                 );
                 let payload = br_code(&PixCharge {
                     key: &cfg.pix_key,
-                    amount_cents: Some(i.price),
+                    // The amount due today: discounted before untilDate, with fine and interest after the due date.
+                    amount_cents: Some(due_today.map_or(i.price, |a| a.total)),
                     merchant_name: &cfg.merchant_name,
                     merchant_city: &cfg.merchant_city,
                     txid: Some(&txid),
@@ -122,6 +156,7 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
                 status: i.status,
                 pix,
                 boleto,
+                amount_due: due_today.map(|a| PayerAmountDue::new(today, &a)),
             }
         })
         .collect();
@@ -142,6 +177,9 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig) -> PayerView {
         url: d.url.clone(),
         next_open,
         sandbox: cfg.sandbox,
+        fine: d.fine.clone(),
+        interest: d.interest.clone(),
+        discount: d.discount.clone(),
     }
 }
 
@@ -195,6 +233,12 @@ pub fn boleto_pdf_input(
     if let Some(desc) = d.description.as_deref().filter(|s| !s.trim().is_empty()) {
         instructions.push(format!("Referente a: {desc}"));
     }
+    // Fine, interest and discount: stated as instructions (the cashier's
+    // rule at any date), and their amounts on the day it is printed.
+    let terms = detail_terms(d);
+    instructions.extend(charges::instructions(i.price, due, &terms, Lang::PtBr));
+    let a = charges::amount_due(i.price, due, today, &terms);
+    let fine_interest = a.fine + a.interest;
     Ok(BoletoPdf {
         bank_name: bank_name(&cfg.boleto.bank_code),
         beneficiary_name: cfg.merchant_name.clone(),
@@ -210,9 +254,9 @@ pub fn boleto_pdf_input(
         processing_date: today,
         due_date: due,
         amount_cents: i.price,
-        discount_cents: None,
-        fine_interest_cents: None,
-        charged_cents: None,
+        discount_cents: (a.discount > 0).then_some(a.discount),
+        fine_interest_cents: (fine_interest > 0).then_some(fine_interest),
+        charged_cents: (a.total != a.original).then_some(a.total),
         wallet: cfg.boleto.wallet.clone(),
         document_kind: "RC".into(),
         payer_name: d.customer.full_name.clone(),

@@ -41,7 +41,7 @@ pub fn router() -> Router<AppState> {
          headers(("WWW-Authenticate" = String))),
         (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
-        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages, including the rules the schema cannot state (an unknown or other application's `customerId`, each installment at least R$ 5,00, `endDate` after `dueDate`). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
+        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages, including the rules the schema cannot state (an unknown or other application's `customerId`, each installment at least R$ 5,00, `endDate` after `dueDate`, a `dueDate` or `discount.untilDate` before today in Brasília, `discount.untilDate` after `dueDate`, a fine above 2 % when the customer's document is a CPF or above 20 % otherwise, a fixed discount not below the smallest installment). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
     )
 )]
 async fn invoices_create(
@@ -53,8 +53,10 @@ async fn invoices_create(
 ) -> Result<Response, AppError> {
     let opts = CheckOptions {
         allow_insecure_webhooks: state.allow_insecure_webhooks,
+        // A charge due before today (in Brasília) would be late at birth.
+        today: Some(crate::domain::today()),
     };
-    let inv = req
+    let mut inv = req
         .check_with(opts)
         .map_err(|v| AppError::validation(&v, lang))?;
     // Rule 4: the customer must exist and be this application's.
@@ -68,6 +70,11 @@ async fn invoices_create(
         v.add("customerId", Msg::CustomerNotFound);
         return Err(AppError::validation(&v, lang));
     };
+    // The customer's document decides the fine's cap (2 % for a CPF).
+    inv.terms = inv
+        .check_terms_for_payer(&req, customer.document.as_deref())
+        .map_err(|v| AppError::validation(&v, lang))?;
+    let (fine, interest, discount) = inv.terms.to_wire();
     let id = new_id();
     let created_at = now_iso();
     let plan = initial_plan(&inv);
@@ -104,6 +111,9 @@ async fn invoices_create(
         external_id: inv.external_id.clone(),
         created_at,
         price_by_customer: inv.price_by_customer,
+        fine,
+        interest,
+        discount,
         id,
     };
     let hash = request_hash("invoices.create", &req);
@@ -177,6 +187,7 @@ pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDe
     };
     let r = &rows.invoice;
     let id: String = r.get("id");
+    let (fine, interest, discount) = rows.terms.to_wire();
 
     let installments = rows
         .installments
@@ -278,6 +289,9 @@ pub fn detail_from_rows(state: &AppState, rows: InvoiceRows) -> Result<InvoiceDe
         webhooks,
         payment_types,
         created_at: r.get("created_at"),
+        fine,
+        interest,
+        discount,
         id,
     })
 }

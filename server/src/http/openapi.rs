@@ -36,7 +36,11 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
     security(("basicToken" = [])),
     tags(
         (name = "customers", description = "Payers that invoices are linked to."),
-        (name = "invoices", description = "Charges paid by PIX or boleto, with their installments."),
+        (name = "invoices", description = "Charges paid by PIX or boleto, with their installments \
+and optional fine (multa), late interest (juros de mora) and early-payment discount (desconto): \
+a payment after the due date (moved to the next business day when it falls on a weekend or \
+national bank holiday) adds the fine once and the interest per calendar day; one on or before \
+`discount.untilDate` takes the discount off. Each amount is truncated to the cent."),
     )
 )]
 pub struct ApiDoc;

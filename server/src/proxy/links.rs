@@ -151,10 +151,11 @@ async fn link_invoices_create(
             }
         }
     }
-    let bound = match bound {
+    let mut bound = match bound {
         Ok(b) if violations.is_empty() => b,
         _ => return Err(AppError::validation(&violations, lang)),
     };
+    crate::domain::links::not_before_today(&mut bound, today);
     let body = serde_json::to_vec(&bound).or_internal(lang)?;
     crate::proxy::upstream::forward(
         s.proxy,

@@ -143,7 +143,7 @@ async fn api_pay_get(
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
     let detail = payer_detail(&s, headers, &id).await?;
-    let view = crate::domain::payer::payer_view(&detail, &s.config);
+    let view = crate::domain::payer::payer_view(&detail, &s.config, crate::domain::today());
     Ok(([NO_STORE], axum::Json(view)).into_response())
 }
 

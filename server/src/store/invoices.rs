@@ -1,8 +1,10 @@
 //! Invoices with their installments, payment types, notifications and
 //! webhooks: written in one transaction with their events, read whole.
 
+use paylink_model::charges::{DiscountTerm, Value, ValueType};
 use paylink_model::{
-    CustomerDetail, HookType, InvoiceCreated, InvoiceType, NewInvoice, PlannedInstallment,
+    ChargeTerms, CustomerDetail, Date, HookType, InvoiceCreated, InvoiceType, NewInvoice,
+    PlannedInstallment,
 };
 use sqlx::Row;
 
@@ -21,6 +23,48 @@ pub struct InvoiceRows {
     pub webhooks: Vec<WebhookRow>,
     /// Each scheduled notification send, with its notification's id.
     pub notification_sends: Vec<(String, paylink_model::NotificationSend)>,
+    /// Fine, interest and discount.
+    pub terms: ChargeTerms,
+}
+
+/// A fine's or discount's stored type and value.
+fn stored_value(kind: Option<&str>, value: Option<i64>) -> Result<Option<Value>, DbError> {
+    match (kind, value) {
+        (None, None) => Ok(None),
+        (Some(k), Some(n)) => ValueType::parse(k)
+            .map(|t| Some(Value::of(t, n)))
+            .ok_or_else(|| DbError::Decode(format!("unexpected stored value type {k:?}").into())),
+        _ => Err(DbError::Decode(
+            "a stored value type without its value".into(),
+        )),
+    }
+}
+
+/// [`ChargeTerms`] from the columns `insert_invoice` writes: type and
+/// integer of the fine (hundredths of a percent or cents), interest per
+/// month, type, integer and last day of the discount.
+fn terms_of(r: &DbRow) -> Result<ChargeTerms, DbError> {
+    let discount = match (
+        stored_value(r.get("discount_type"), r.get("discount_value"))?,
+        r.get::<Option<&str>, _>("discount_until"),
+    ) {
+        (None, None) => None,
+        (Some(value), Some(until)) => Some(DiscountTerm {
+            value,
+            until: Date::parse_iso(until)
+                .ok_or_else(|| DbError::Decode(format!("bad stored date {until:?}").into()))?,
+        }),
+        _ => {
+            return Err(DbError::Decode(
+                "a stored discount without its value or date".into(),
+            ))
+        }
+    };
+    Ok(ChargeTerms {
+        fine: stored_value(r.get("fine_type"), r.get("fine_value"))?,
+        interest_monthly_bp: r.get("interest_monthly_bp"),
+        discount,
+    })
 }
 
 /// A stored notification config of an invoice.
@@ -60,8 +104,10 @@ impl Db {
         sqlx::query(
             "INSERT INTO invoices (id, application_id, customer_id, external_id, description, invoice_type, price_cents,
                 price_by_customer, due_date, installment_count, frequency, end_date, end_installment, end_subscription,
-                redirect_to, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+                redirect_to, created_at, fine_type, fine_value, interest_monthly_bp, discount_type, discount_value,
+                discount_until)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+                $22)",
         )
         .bind(id)
         .bind(&app.id)
@@ -79,6 +125,12 @@ impl Db {
         .bind(&inv.end_subscription)
         .bind(&inv.redirect_to)
         .bind(created_at)
+        .bind(inv.terms.fine.map(|f| f.kind().name()))
+        .bind(inv.terms.fine.map(Value::stored))
+        .bind(inv.terms.interest_monthly_bp)
+        .bind(inv.terms.discount.map(|d| d.value.kind().name()))
+        .bind(inv.terms.discount.map(|d| d.value.stored()))
+        .bind(inv.terms.discount.map(|d| d.until.to_string()))
         .execute(&mut **tx)
         .await?;
         // Each list in one multi-row INSERT: a statement is a round trip.
@@ -207,7 +259,8 @@ impl Db {
             "SELECT v.id, v.customer_id, v.external_id, v.description, v.invoice_type, v.price_cents,
                     CASE WHEN v.price_by_customer THEN 1 ELSE 0 END AS price_by_customer, v.due_date,
                     v.installment_count, v.frequency, v.end_date, v.end_installment, v.end_subscription,
-                    v.redirect_to, v.created_at,
+                    v.redirect_to, v.created_at, v.fine_type, v.fine_value, v.interest_monthly_bp,
+                    v.discount_type, v.discount_value, v.discount_until,
                     c.full_name AS c_full_name, c.document AS c_document, c.business AS c_business,
                     c.email AS c_email, c.user_id AS c_user_id, c.application_id AS c_application_id,
                     c.phone AS c_phone, a.id AS c_address_id, c.observations AS c_observations,
@@ -306,7 +359,9 @@ impl Db {
             .cloned()
             .collect();
         let invoice = rows.into_iter().next().expect("checked above");
+        let terms = terms_of(&invoice)?;
         Ok(Some(InvoiceRows {
+            terms,
             invoice,
             customer,
             installments,

@@ -1,5 +1,6 @@
 //! Payment links in the database (`payment_links`, `payment_link_customers`).
 
+use paylink_model::charges::{Value, ValueType};
 use paylink_model::{InvoiceType, PaymentType};
 use sqlx::Row;
 
@@ -21,6 +22,23 @@ pub struct Link {
     pub redirect_to: Option<String>,
     pub active: bool,
     pub created_at: String,
+    /// Fine, interest and discount of the link's invoices.
+    pub terms: LinkTerms,
+}
+
+/// A link's fine, interest and discount. The discount's last day is the
+/// invoice's due date minus `days_before_due`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkTerms {
+    pub fine: Option<Value>,
+    /// Hundredths of a percent per month.
+    pub interest_monthly_bp: Option<i64>,
+    pub discount: Option<Value>,
+    pub discount_days_before_due: u32,
+}
+
+fn stored_value(kind: Option<String>, value: Option<i64>) -> Option<Value> {
+    Some(Value::of(ValueType::parse(&kind?)?, value?))
 }
 
 use crate::store::{now_iso, Db, DbError, DbRow};
@@ -47,18 +65,29 @@ fn from_row(r: &DbRow) -> Link {
         redirect_to: r.get("redirect_to"),
         active: r.get::<i64, _>("active") != 0,
         created_at: r.get("created_at"),
+        terms: LinkTerms {
+            fine: stored_value(r.get("fine_type"), r.get("fine_value")),
+            interest_monthly_bp: r.get("interest_monthly_bp"),
+            discount: stored_value(r.get("discount_type"), r.get("discount_value")),
+            discount_days_before_due: r
+                .get::<Option<i64>, _>("discount_days_before_due")
+                .unwrap_or(0)
+                .clamp(0, MAX_DUE_IN_DAYS as i64) as u32,
+        },
     }
 }
 
 const COLUMNS: &str =
     "slug, name, description, price_cents, price_by_customer, payment_types, invoice_type, \
-                       max_installments, due_in_days, redirect_to, active, created_at";
+                       max_installments, due_in_days, redirect_to, active, created_at, fine_type, fine_value, \
+                       interest_monthly_bp, discount_type, discount_value, discount_days_before_due";
 
 pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
     let types: Vec<&str> = l.payment_types.iter().map(|t| t.as_str()).collect();
     let _w = db.lock_writes().await;
     sqlx::query(&format!(
-        "INSERT INTO payment_links ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+        "INSERT INTO payment_links ({COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
     ))
     .bind(&l.slug)
     .bind(&l.name)
@@ -72,6 +101,16 @@ pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
     .bind(&l.redirect_to)
     .bind(l.active as i64)
     .bind(&l.created_at)
+    .bind(l.terms.fine.map(|f| f.kind().name()))
+    .bind(l.terms.fine.map(Value::stored))
+    .bind(l.terms.interest_monthly_bp)
+    .bind(l.terms.discount.map(|d| d.kind().name()))
+    .bind(l.terms.discount.map(Value::stored))
+    .bind(
+        l.terms
+            .discount
+            .map(|_| l.terms.discount_days_before_due as i64),
+    )
     .execute(&db.pool)
     .await
     .map(|_| ())

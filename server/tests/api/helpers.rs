@@ -300,12 +300,41 @@ pub async fn envelope(res: Response, status: StatusCode) -> Value {
     v.get("errors").cloned().unwrap_or(Value::Null)
 }
 
-/// A valid invoice request of 3 installments for `customer_id`.
+/// Today in Brasília, the day the server compares due dates with.
+pub fn today() -> paylink_model::Date {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    paylink_model::date::brasilia_today_from_millis(ms).unwrap()
+}
+
+/// `n` days from today in Brasília, `YYYY-MM-DD`: tests date their invoices
+/// from today so that the suite never creates a charge due in the past.
+pub fn days_from_today(n: i64) -> String {
+    today().add_days(n).unwrap().to_string()
+}
+
+/// 31 January of next year: always ahead, and the plan's month-end clamping
+/// (31 Jan → 28/29 Feb → 31 Mar) shows on it.
+pub fn next_jan_31() -> paylink_model::Date {
+    paylink_model::Date::new(today().year() + 1, 1, 31).unwrap()
+}
+
+/// The due dates of the plan of [`invoice_body`]: 31 Jan, the last day of
+/// February and 31 Mar of next year, as `YYYY-MM-DD`.
+pub fn invoice_body_dues() -> [String; 3] {
+    let first = next_jan_31();
+    [0, 1, 2].map(|m| first.add_months(m).unwrap().to_string())
+}
+
+/// A valid invoice request of 3 installments for `customer_id`, due from
+/// [`next_jan_31`] on.
 pub fn invoice_body(customer_id: &str) -> Value {
     json!({
         "customerId": customer_id,
         "externalId": "order-42",
-        "dueDate": "2027-01-31",
+        "dueDate": next_jan_31().to_string(),
         "paymentTypes": ["PIX", "BOLETO"],
         "installmentCount": 3,
         "invoiceType": "INSTALLMENT",

@@ -251,6 +251,9 @@ async fn get_link_shows_its_terms_and_an_unknown_slug_is_a_404_envelope() {
             "maxInstallments": 3,
             "dueDate": today_plus(3),
             "redirectTo": "https://loja.example/obrigado",
+            "fine": null,
+            "interest": null,
+            "discount": null,
         })
     );
     // A disabled link is gone for payers (below), and back once enabled.
@@ -413,6 +416,21 @@ async fn tampered_link_invoices_are_refused_on_their_field_and_create_nothing() 
             "externalId chosen by the payer",
             json!({ "externalId": "order-123" }),
             "externalId",
+        ),
+        (
+            "a discount granted by the payer",
+            json!({ "discount": { "type": "PERCENTAGE", "value": 99, "untilDate": link["dueDate"] } }),
+            "discount",
+        ),
+        (
+            "a fine chosen by the payer",
+            json!({ "fine": { "type": "FIXED", "value": 0.01 } }),
+            "fine",
+        ),
+        (
+            "interest chosen by the payer",
+            json!({ "interest": { "value": 0.01 } }),
+            "interest",
         ),
     ];
     for (name, patch, path) in cases {
@@ -736,4 +754,78 @@ async fn links_work_with_a_remote_upstream() {
     let detail = body(upstream.get_invoice(&id).await).await;
     assert_eq!(detail["externalId"], slug.as_str());
     assert_eq!(count_invoices(&proxy).await, 0, "created upstream only");
+}
+
+#[tokio::test]
+async fn a_links_fine_interest_and_discount_go_into_its_invoices() {
+    let app = spawn_app_with(local_proxy).await;
+    let slug = create_link(
+        &app,
+        &[
+            "--price",
+            "300.00",
+            "--invoice-type",
+            "INSTALLMENT",
+            "--max-installments",
+            "3",
+            "--due-in-days",
+            "5",
+            "--fine",
+            "2%",
+            "--interest",
+            "1",
+            "--discount",
+            "10,00",
+            "--discount-days-before-due",
+            "2",
+        ],
+    );
+    let link = get_link(&app, &slug).await;
+    assert_eq!(link["dueDate"], today_plus(5));
+    assert_eq!(link["fine"], json!({ "type": "PERCENTAGE", "value": 2.0 }));
+    assert_eq!(link["interest"], json!({ "value": 1.0 }));
+    assert_eq!(
+        link["discount"],
+        json!({ "type": "FIXED", "value": 10.0, "untilDate": today_plus(3) })
+    );
+    let customer = link_customer(&app, &slug).await;
+    let res = app
+        .post(
+            &format!("/api/links/{slug}/invoices"),
+            &honest_invoice(&link, &customer),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let id = body(res).await["id"].as_str().unwrap().to_string();
+    let detail = body(app.get_invoice(&id).await).await;
+    for key in ["fine", "interest", "discount"] {
+        assert_eq!(detail[key], link[key], "{key}");
+    }
+    // The payer page: R$ 150,00 today, R$ 10,00 off.
+    let view = body(app.get(&format!("/api/pay/{id}")).await).await;
+    let due = &view["installments"][0]["amountDue"];
+    assert_eq!(due["discount"], 10.0);
+    assert_eq!(due["total"], 140.0);
+
+    // The CLI refuses terms a consumer could not be charged, naming the flag.
+    let out = link_cli(
+        &app,
+        &[
+            "create",
+            "--name",
+            "Multa alta",
+            "--description",
+            "x",
+            "--price",
+            "50",
+            "--fine",
+            "5%",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--fine"));
+    // `link list` shows the terms.
+    let out = link_cli(&app, &["list"]);
+    let list = String::from_utf8(out.stdout).unwrap();
+    assert!(list.contains("fine 2,00%"), "{list}");
 }

@@ -22,7 +22,7 @@ async fn pay_view(app: &TestApp, id: &str) -> Value {
 }
 
 /// An independent BR Code reader: TLV fields and the CRC16 of field 63.
-fn parse_br_code(payload: &str) -> std::collections::BTreeMap<String, String> {
+pub(crate) fn parse_br_code(payload: &str) -> std::collections::BTreeMap<String, String> {
     let mut fields = std::collections::BTreeMap::new();
     let mut rest = payload;
     while rest.len() >= 4 {

@@ -125,6 +125,42 @@ impl CobV {
         }
     }
 
+    /// The invoice's fine, interest and discount as the document states them: multa
+    /// modalidade 2 (percentage) or 1 (fixed value); juros modalidade 3 (percent a month,
+    /// calendar days), as paylink's `amount_due` charges it; desconto modalidade 2
+    /// (percentage) or 1 (fixed value) until a fixed date. The payer's PSP then computes the
+    /// same amount `paylink_model::charges::amount_due` does.
+    pub fn with_terms(mut self, terms: &paylink_model::ChargeTerms) -> CobV {
+        use paylink_model::charges::Value;
+        // A percentage in hundredths and an amount in cents both print as `d.dd`.
+        let modalidade = |v: Value| match v {
+            Value::Cents(c) => (1, reais(c)),
+            Value::Percent(bp) => (2, reais(bp)),
+        };
+        self.valor.multa = terms.fine.map(|f| {
+            let (modalidade, valor_perc) = modalidade(f);
+            Modalidade {
+                modalidade,
+                valor_perc,
+            }
+        });
+        self.valor.juros = terms.interest_monthly_bp.map(|bp| Modalidade {
+            modalidade: 3,
+            valor_perc: reais(bp),
+        });
+        self.valor.desconto = terms.discount.map(|d| {
+            let (modalidade, valor_perc) = modalidade(d.value);
+            Desconto {
+                modalidade,
+                desconto_data_fixa: vec![DescontoDataFixa {
+                    data: d.until.to_string(),
+                    valor_perc,
+                }],
+            }
+        });
+        self
+    }
+
     /// What the payer's app shows beside the charge (at most 140 characters).
     pub fn with_message(mut self, message: &str) -> CobV {
         self.solicitacao_pagador = Some(message.chars().take(140).collect());

@@ -89,6 +89,57 @@ fn a_due_dated_charge_is_a_valid_cobv_with_its_fine_interest_and_discount() {
 }
 
 #[test]
+fn an_invoices_terms_become_the_cobvs_multa_juros_and_desconto() {
+    use paylink_model::charges::{DiscountTerm, Value};
+    let base = || {
+        CobV::new(
+            "pix@loja.example",
+            date(2027, 1, 31),
+            30,
+            Devedor::new("52998224725", "Maria da Silva").unwrap(),
+            33334,
+        )
+        .with_message("Pedido 1, parcela 1 de 3")
+    };
+    let terms = paylink_model::ChargeTerms {
+        fine: Some(Value::Percent(200)),
+        interest_monthly_bp: Some(100),
+        discount: Some(DiscountTerm {
+            value: Value::Cents(1000),
+            until: date(2027, 1, 25),
+        }),
+    };
+    assert_eq!(base().with_terms(&terms), full_cobv());
+    let other = paylink_model::ChargeTerms {
+        fine: Some(Value::Cents(250)),
+        interest_monthly_bp: Some(33),
+        discount: Some(DiscountTerm {
+            value: Value::Percent(550),
+            until: date(2027, 1, 30),
+        }),
+    };
+    let body = serde_json::to_value(base().with_terms(&other)).unwrap();
+    assert_eq!(
+        errors(&validator("CobVSolicitada"), &body),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        body["valor"]["multa"],
+        json!({"modalidade": 1, "valorPerc": "2.50"})
+    );
+    assert_eq!(
+        body["valor"]["juros"],
+        json!({"modalidade": 3, "valorPerc": "0.33"})
+    );
+    assert_eq!(
+        body["valor"]["desconto"],
+        json!({"modalidade": 2, "descontoDataFixa": [{"data": "2027-01-30", "valorPerc": "5.50"}]})
+    );
+    let none = serde_json::to_value(base().with_terms(&Default::default())).unwrap();
+    assert_eq!(none["valor"], json!({"original": "333.34"}));
+}
+
+#[test]
 fn the_check_refuses_bodies_that_break_the_document() {
     let v = validator("CobVSolicitada");
     let good = serde_json::to_value(full_cobv()).unwrap();
