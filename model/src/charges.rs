@@ -205,6 +205,21 @@ impl ChargeTerms {
     }
 }
 
+impl ChargeTerms {
+    /// The terms of one installment (or one charge of a periodic invoice)
+    /// due on `due`, when the invoice's are stated for its first due date
+    /// `first_due`: fine and interest as they are, the discount's last day
+    /// as many days before `due` as `untilDate` is before `first_due`.
+    pub fn for_due(&self, first_due: Date, due: Date) -> ChargeTerms {
+        let mut t = *self;
+        if let Some(d) = t.discount.as_mut() {
+            let shift = due.days_since_epoch() - first_due.days_since_epoch();
+            d.until = d.until.add_days(shift).unwrap_or(d.until);
+        }
+        t
+    }
+}
+
 /// What the rules need to know about the charge.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TermsContext {

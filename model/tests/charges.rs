@@ -1035,3 +1035,30 @@ fn a_due_date_or_discount_date_before_today_is_refused_when_today_is_known() {
     .is_ok());
     assert!(req.check().is_ok());
 }
+
+#[test]
+fn each_installment_keeps_the_discounts_days_before_its_own_due_date() {
+    let terms = ChargeTerms {
+        fine: Some(Value::Percent(200)),
+        interest_monthly_bp: Some(100),
+        discount: Some(DiscountTerm {
+            value: Value::Cents(500),
+            until: d("2027-01-25"),
+        }),
+    };
+    let first = d("2027-01-31");
+    assert_eq!(terms.for_due(first, first), terms);
+    let second = terms.for_due(first, d("2027-02-28"));
+    assert_eq!(second.discount.unwrap().until, d("2027-02-22"));
+    assert_eq!(
+        (second.fine, second.interest_monthly_bp),
+        (terms.fine, terms.interest_monthly_bp)
+    );
+    // Paid on 2027-02-20, the second installment (R$ 33,33) gets its discount.
+    let a = amount_due(3_333, d("2027-02-28"), d("2027-02-20"), &second);
+    assert_eq!((a.discount, a.total), (500, 2_833));
+    assert_eq!(
+        ChargeTerms::default().for_due(first, d("2027-03-31")),
+        ChargeTerms::default()
+    );
+}

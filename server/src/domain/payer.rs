@@ -87,9 +87,22 @@ pub fn detail_terms(d: &InvoiceDetail) -> ChargeTerms {
     .unwrap_or_default()
 }
 
+/// The terms of installment `i`: the invoice's, its discount lasting as
+/// many days before this installment's due date as before the first one's.
+fn installment_terms(d: &InvoiceDetail, i: &Installment, terms: &ChargeTerms) -> ChargeTerms {
+    match (
+        Date::parse_iso_prefix(&d.due_date),
+        Date::parse_iso_prefix(&i.due_date),
+    ) {
+        (Some(first), Some(due)) => terms.for_due(first, due),
+        _ => *terms,
+    }
+}
+
 /// What installment `i` costs when paid on `today`: `None` unless it is
 /// open (waiting for payment, with an amount) and its due date reads.
 fn installment_amount_due(
+    d: &InvoiceDetail,
     i: &Installment,
     terms: &ChargeTerms,
     today: Date,
@@ -98,7 +111,8 @@ fn installment_amount_due(
         return None;
     }
     let due = Date::parse_iso_prefix(&i.due_date)?;
-    Some(charges::amount_due(i.price, due, today, terms))
+    let terms = installment_terms(d, i, terms);
+    Some(charges::amount_due(i.price, due, today, &terms))
 }
 
 /// The payer page's data on `today` (in Brasília): the amounts due and the
@@ -116,7 +130,7 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig, today: Date) -> PayerVie
         .iter()
         .map(|i| {
             let open = i.status == InstallmentStatus::WaitingPayment && i.price > 0;
-            let due_today = installment_amount_due(i, &terms, today);
+            let due_today = installment_amount_due(d, i, &terms, today);
             let pix = (open && accepts(PaymentType::Pix)).then(|| {
                 // txid: the invoice id's hex and the installment number, 25 characters at most.
                 let txid = format!(
@@ -235,7 +249,7 @@ pub fn boleto_pdf_input(
     }
     // Fine, interest and discount: stated as instructions (the cashier's
     // rule at any date), and their amounts on the day it is printed.
-    let terms = detail_terms(d);
+    let terms = installment_terms(d, i, &detail_terms(d));
     instructions.extend(charges::instructions(i.price, due, &terms, Lang::PtBr));
     let a = charges::amount_due(i.price, due, today, &terms);
     let fine_interest = a.fine + a.interest;

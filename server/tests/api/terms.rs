@@ -534,3 +534,43 @@ async fn a_paid_installment_owes_nothing_more() {
     let view = body(res).await;
     assert!(view["installments"][0]["amountDue"].is_null(), "{view}");
 }
+
+#[tokio::test]
+async fn each_installment_gets_the_discount_until_as_many_days_before_its_due_date() {
+    let app = spawn_app_with(local_proxy).await;
+    let res = app
+        .post("/api/customers", &json!({ "fullName": "Maria da Silva" }))
+        .await;
+    let customer = body(res).await["id"].as_str().unwrap().to_string();
+    let first = next_jan_31();
+    let req = with(
+        invoice_body(&customer),
+        json!({ "discount": { "type": "FIXED", "value": 5.0,
+                              "untilDate": first.add_days(-6).unwrap().to_string() } }),
+    );
+    let res = app.post("/api/invoices", &req).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let id = body(res).await["id"].as_str().unwrap().to_string();
+    let view = body(app.get(&format!("/api/pay/{id}")).await).await;
+    // Today is before every last day: R$ 33,34 − 5 and R$ 33,33 − 5.
+    let totals: Vec<i64> = view["installments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| cents(&i["amountDue"]["total"]))
+        .collect();
+    assert_eq!(totals, [2_834, 2_833, 2_833]);
+    let second = Date::parse_iso(&invoice_body_dues()[1]).unwrap();
+    let text = pdf_text(
+        app.get(&format!("/api/pay/{id}/installments/2/boleto.pdf"))
+            .await,
+    )
+    .await;
+    let until = second.add_days(-6).unwrap().format_br();
+    assert!(
+        text.contains(&format!(
+            "Até {until}, desconto de R$ 5,00: pague R$ 28,33."
+        )),
+        "{text}"
+    );
+}
