@@ -131,7 +131,7 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure
             for n in 2.. {
                 match insert(&db, &link).await {
                     Ok(()) => break,
-                    Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
+                    Err(e) if crate::store::is_unique_violation(&e) => {
                         if a.slug.is_some() || n > 100 {
                             return Err(Failure::Usage(format!(
                                 "a link with slug {:?} already exists",

@@ -227,11 +227,12 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             if name.is_empty() {
                 return Err(Failure::Usage("--name must not be empty".into()));
             }
-            let (app, token) = auth::create_token(&db, name).await.map_err(|e| match e {
-                sqlx::Error::Database(d) if d.is_unique_violation() => {
+            let (app, token) = auth::create_token(&db, name).await.map_err(|e| {
+                if crate::store::is_unique_violation(&e) {
                     format!("an application named {name:?} already exists")
+                } else {
+                    format!("cannot create the token: {e}")
                 }
-                e => format!("cannot create the token: {e}"),
             })?;
             println!("application: {name}");
             println!("applicationId: {}", app.id);

@@ -77,10 +77,6 @@ fn replay(stored: Idem, request_hash: &str, lang: Lang) -> Result<Response, AppE
     Ok(json_response(status, stored.body, true))
 }
 
-fn is_unique_violation(e: &DbError) -> bool {
-    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
-}
-
 /// Answers `response` after `insert` stores it, or replays the stored answer
 /// of an earlier request with the same key.
 #[allow(clippy::too_many_arguments)]
@@ -114,7 +110,7 @@ where
     match insert(idem.clone()).await {
         Ok(()) => Ok(json_response(status, body, false)),
         // A concurrent request with the same key committed first: answer as it did.
-        Err(e) if is_unique_violation(&e) && idem.is_some() => {
+        Err(e) if crate::store::is_unique_violation(&e) && idem.is_some() => {
             let i = idem.expect("checked above");
             match db.find_idempotent(app_id, &i.key).await.or_internal(lang)? {
                 Some(stored) => replay(stored, &i.request_hash, lang),

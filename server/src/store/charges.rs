@@ -65,7 +65,7 @@ pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
             match create_charge(db, &inv, next, next_due).await {
                 Ok(()) => created += 1,
                 // Another server (or pass) created it first: fine, move on.
-                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
+                Err(e) if super::is_unique_violation(&e) => {}
                 Err(e) => return Err(e),
             }
             last = next;

@@ -243,7 +243,7 @@ impl Db {
     /// statements on one connection: every statement is a round trip to the
     /// connection (on SQLite, to its worker thread), and the trips, not the
     /// queries, are what this operation costs.
-    pub async fn load_invoice(
+    pub(super) async fn load_invoice(
         &self,
         app_id: &str,
         id: &str,

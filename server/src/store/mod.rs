@@ -10,6 +10,7 @@ mod customers;
 pub mod deliveries;
 pub mod events;
 mod idempotency;
+mod invoice_detail;
 mod invoices;
 pub mod links;
 pub mod notifications;
@@ -54,6 +55,12 @@ impl Backend {
             Backend::Sqlite
         }
     }
+}
+
+/// Whether a write broke a unique constraint: the one test of it, for both
+/// backends (an idempotency key or a name already taken, a row already there).
+pub fn is_unique_violation(e: &DbError) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
 
 /// `target` fit for messages and logs: a URL's password replaced by `***`.

@@ -1,0 +1,148 @@
+//! The invoice detail form made from its stored rows: the one place that
+//! reads the detail query's columns (and their `i_` aliases).
+
+use paylink_model::*;
+use sqlx::Row;
+
+use super::{Db, DbError, InvoiceRows};
+
+impl Db {
+    /// The detail form of this application's invoice `id`, with `url` as
+    /// its payment link; `None` if there is no such (undeleted) invoice.
+    /// Stored text that does not parse is a storage fault, an error.
+    pub async fn invoice_detail(
+        &self,
+        app_id: &str,
+        id: &str,
+        url: &str,
+    ) -> Result<Option<InvoiceDetail>, DbError> {
+        match self.load_invoice(app_id, id).await? {
+            None => Ok(None),
+            Some(rows) => detail_from_rows(rows, url)
+                .map(Some)
+                .map_err(|e| DbError::Decode(e.into())),
+        }
+    }
+}
+
+/// Turns stored rows into the detail form. Stored enum text that does not
+/// parse is a storage fault, reported as such rather than guessed at.
+pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDetail, String> {
+    fn parse<T>(text: &str, f: fn(&str) -> Option<T>) -> Result<T, String> {
+        f(text).ok_or_else(|| format!("unexpected stored value {text:?}"))
+    }
+    let due = |s: String| {
+        Date::parse_iso(&s)
+            .map(Date::to_iso_midnight_utc)
+            .ok_or_else(|| format!("bad stored date {s:?}"))
+    };
+    let r = &rows.invoice;
+    let id: String = r.get("id");
+    let (fine, interest, discount) = rows.terms.to_wire();
+
+    let installments = rows
+        .installments
+        .iter()
+        .map(|i| {
+            Ok(Installment {
+                id: i.get("i_id"),
+                invoice_id: id.clone(),
+                installment: i.get::<i64, _>("i_number") as u32,
+                price: i.get("i_price_cents"),
+                price_paid: i.get("i_price_paid_cents"),
+                due_date: due(i.get("i_due_date"))?,
+                status: parse(i.get::<&str, _>("i_status"), InstallmentStatus::parse)?,
+                created_at: i.get("i_created_at"),
+                updated_at: i.get("i_updated_at"),
+                deleted_at: i.get("i_deleted_at"),
+                last_view_at: i.get("i_last_view_at"),
+                paid_at: i.get("i_paid_at"),
+                payment_received_at: i.get("i_payment_received_at"),
+                views_count: i.get::<i64, _>("i_views_count") as u32,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+
+    let (mut before, mut after, mut paid, mut send) = (vec![], vec![], vec![], vec![]);
+    for n in &rows.notifications {
+        let kind = parse(&n.kind, NotificationType::parse)?;
+        let config_id = n.id.clone();
+        let config = NotificationConfig {
+            sends: rows
+                .notification_sends
+                .iter()
+                .filter(|(of, _)| *of == config_id)
+                .map(|(_, send)| send.clone())
+                .collect(),
+            id: config_id,
+            kind,
+            channel: parse(&n.channel, Channel::parse)?,
+            period: n.period.map(|p| p as u32),
+            created_at: n.created_at.clone(),
+        };
+        match kind.group() {
+            NotificationGroup::BeforeDueDate => before.push(config),
+            NotificationGroup::AfterDueDate => after.push(config),
+            NotificationGroup::AfterPayment => paid.push(config),
+            NotificationGroup::SendTypes => send.push(config),
+        }
+    }
+    let webhooks = rows
+        .webhooks
+        .into_iter()
+        .map(|w| {
+            Ok(WebhookConfig {
+                hook_type: parse(&w.hook_type, HookType::parse)?,
+                id: w.id,
+                url: w.url,
+                created_at: w.created_at,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let payment_types = rows
+        .payment_types
+        .iter()
+        .map(|t| {
+            Ok(PaymentTypeDetail {
+                invoice_id: id.clone(),
+                payment_type_accepted: parse(t, PaymentType::parse)?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+
+    Ok(InvoiceDetail {
+        url: url.to_string(),
+        external_id: r.get("external_id"),
+        description: r.get("description"),
+        invoice_type: parse(r.get::<&str, _>("invoice_type"), InvoiceType::parse)?,
+        price: r.get("price_cents"),
+        price_by_customer: r.get::<i64, _>("price_by_customer") != 0,
+        due_date: due(r.get("due_date"))?,
+        end_date: r
+            .get::<Option<String>, _>("end_date")
+            .map(due)
+            .transpose()?,
+        end_installment: r.get::<Option<i64>, _>("end_installment").map(|n| n as u32),
+        end_subscription: r.get("end_subscription"),
+        frequency: r
+            .get::<Option<&str>, _>("frequency")
+            .map(|f| parse(f, Frequency::parse))
+            .transpose()?,
+        installment_count: r.get::<i64, _>("installment_count") as u32,
+        customer: rows.customer,
+        redirect_to: r.get("redirect_to"),
+        installments,
+        items: Vec::new(),
+        notification_before_due_date: before,
+        notification_after_due_date: after,
+        notification_after_payment: paid,
+        notification_send_types: send,
+        webhooks,
+        payment_types,
+        created_at: r.get("created_at"),
+        fine,
+        interest,
+        discount,
+        id,
+    })
+}
