@@ -85,7 +85,7 @@ pub fn app(state: AppState, options: Options) -> Router {
             dist,
             options.frame_ancestors.as_deref().unwrap_or("'self'"),
         )),
-        None => router.fallback(route_not_found),
+        None => router.fallback(http::route_not_found),
     };
     let router = envelope_layers(router);
     let router = if options.allowed_origins.is_empty() {
@@ -158,10 +158,6 @@ pub fn envelope_layers(router: Router) -> Router {
                 AppError::new(Reason::Internal, paylink_model::Lang::PtBr).into_response()
             },
         ))
-}
-
-pub async fn route_not_found(req: Request) -> Response {
-    AppError::new(Reason::RouteNotFound, lang_of(req.headers())).into_response()
 }
 
 async fn method_not_allowed(req: Request) -> Response {

@@ -18,4 +18,5 @@ pub mod store;
 pub mod web;
 pub mod workers;
 
-pub use app::{app, envelope_layers, route_not_found, service, AppState, Options, BODY_LIMIT};
+pub use app::{app, envelope_layers, service, AppState, Options, BODY_LIMIT};
+pub use http::route_not_found;

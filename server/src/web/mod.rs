@@ -46,7 +46,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
         .append_index_html_on_directories(false)
         // POST to an unknown path is a 404 envelope too, not an empty 405.
         .call_fallback_on_method_not_allowed(true)
-        .not_found_service(axum::routing::any(crate::route_not_found));
+        .not_found_service(axum::routing::any(crate::http::route_not_found));
     let mut routes = Router::new();
     if let Some(pages) = pages {
         let index = get(move |req: HeaderMap| async move { pages.get().await.respond(&req) });

@@ -1,0 +1,99 @@
+//! The server's layers run one way (see `src/lib.rs`): each top-level module
+//! may use only the modules listed for it here, so no import cycle can come
+//! back unnoticed. Read from the sources: every `crate::<module>` path counts
+//! (`super::` never leaves a layer here: top-level modules do not use it).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Who may use whom. `error` (the one error type) sits beside the layers.
+const ALLOWED: &[(&str, &[&str])] = &[
+    (
+        "cli",
+        &[
+            "app", "http", "proxy", "web", "workers", "domain", "store", "error",
+        ],
+    ),
+    (
+        "app",
+        &[
+            "http", "proxy", "web", "workers", "domain", "store", "error",
+        ],
+    ),
+    ("http", &["domain", "store", "error"]),
+    ("proxy", &["http", "domain", "store", "error"]),
+    ("web", &["http"]),
+    ("workers", &["domain", "store"]),
+    ("domain", &["store"]),
+    ("store", &[]),
+    ("error", &[]),
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn layers_depend_only_downwards() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let allowed: BTreeMap<&str, BTreeSet<&str>> = ALLOWED
+        .iter()
+        .map(|(m, deps)| (*m, deps.iter().copied().collect()))
+        .collect();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut broken = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let top = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap()
+            .trim_end_matches(".rs");
+        if matches!(top, "lib" | "main") {
+            continue;
+        }
+        let deps = allowed
+            .get(top)
+            .unwrap_or_else(|| panic!("src/{top} is a new layer: add it to ALLOWED"));
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(at) = rest.find("crate::") {
+                rest = &rest[at + "crate::".len()..];
+                let used: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let is_layer = allowed.contains_key(used.as_str());
+                if is_layer && used != top && !deps.contains(used.as_str()) {
+                    broken.push(format!(
+                        "src/{}:{}: {top} uses {used}",
+                        rel.display(),
+                        n + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        files.len() > 40,
+        "read only {} files: is src/ where this test thinks?",
+        files.len()
+    );
+    assert!(
+        broken.is_empty(),
+        "layer rule broken:\n{}",
+        broken.join("\n")
+    );
+}
