@@ -131,6 +131,19 @@ impl InvoiceType {
     }
 }
 
+wire_enum!(
+    /// Where an invoice stands (see `list`), for a list's `status` filter. Disjoint:
+    /// `cancelled` is deleted; `paid` has no installment waiting; `overdue`
+    /// has one waiting past its due date (in Brasília); `open` has one
+    /// waiting and none overdue.
+    InvoiceState {
+        Open = "open",
+        Paid = "paid",
+        Overdue = "overdue",
+        Cancelled = "cancelled",
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

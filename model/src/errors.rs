@@ -63,6 +63,12 @@ pub enum Msg {
     FineAboveCdc,
     DiscountNotBelowAmount,
     DiscountAfterDue,
+    /// A date before the one in the named parameter (`dueTo` before `dueFrom`).
+    NotBefore(&'static str),
+    /// A list cursor that is not a page's `nextCursor`.
+    Cursor,
+    /// A list parameter this list does not have.
+    NotAFilter,
 }
 
 /// Minimum days for `notifications[].period`.
@@ -188,6 +194,23 @@ impl Msg {
                     format!("Use a whole number between {a} and {b}.")
                 }
             }
+            NotBefore(other) => {
+                if pt {
+                    format!("Não pode ser anterior a {other}.")
+                } else {
+                    format!("Must not be before {other}.")
+                }
+            }
+            Cursor => t(
+                pt,
+                "Cursor inválido: use o nextCursor da página anterior.",
+                "Invalid cursor: use the previous page's nextCursor.",
+            ),
+            NotAFilter => t(
+                pt,
+                "Esta lista não tem este filtro.",
+                "This list has no such filter.",
+            ),
             OnlyWhen(cond) => {
                 if pt {
                     format!("Só se aplica quando {cond}.")

@@ -26,6 +26,7 @@ pub enum Reason {
     InvoiceNotFound,
     InvalidInvoiceId,
     MalformedJson,
+    MalformedQuery,
     NotAnObject,
     UnsupportedMediaType,
     PayloadTooLarge,
@@ -54,7 +55,7 @@ impl Reason {
             }
             NoOpenBoleto => StatusCode::CONFLICT,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            InvalidInvoiceId | MalformedJson | NotAnObject | BadIdempotencyKey => {
+            InvalidInvoiceId | MalformedJson | MalformedQuery | NotAnObject | BadIdempotencyKey => {
                 StatusCode::BAD_REQUEST
             }
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -86,6 +87,10 @@ impl Reason {
             MalformedJson => (
                 "JSON malformado no corpo da requisição.",
                 "Malformed JSON in the request body.",
+            ),
+            MalformedQuery => (
+                "Parâmetros de consulta malformados (um deles repetido?).",
+                "Malformed query parameters (one given twice?).",
             ),
             NotAnObject => (
                 "O corpo deve ser um objeto JSON.",

@@ -13,7 +13,10 @@ use crate::http::AppState;
 use crate::store::{new_id, now_iso};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/invoices/applications/customers", post(customers_create))
+    Router::new().route(
+        "/invoices/applications/customers",
+        post(customers_create).get(crate::http::lists::customers_list),
+    )
 }
 
 /// Creates a customer of the caller's application: 201 with the customer.

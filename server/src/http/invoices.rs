@@ -14,7 +14,10 @@ use crate::store::{initial_plan, new_id, now_iso};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/invoices/applications/invoices", post(invoices_create))
+        .route(
+            "/invoices/applications/invoices",
+            post(invoices_create).get(crate::http::lists::invoices_list),
+        )
         .route("/invoices/applications/invoices/{id}", get(invoices_get))
 }
 

@@ -6,6 +6,7 @@ pub mod extract;
 pub mod health;
 pub mod idempotency;
 pub mod invoices;
+pub mod lists;
 pub mod openapi;
 
 use std::sync::Arc;

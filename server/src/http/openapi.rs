@@ -31,6 +31,8 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
         crate::http::customers::customers_create,
         crate::http::invoices::invoices_create,
         crate::http::invoices::invoices_get,
+        crate::http::lists::invoices_list,
+        crate::http::lists::customers_list,
     ),
     modifiers(&BasicToken),
     security(("basicToken" = [])),

@@ -16,7 +16,18 @@ impl Db {
         id: &str,
         url: &str,
     ) -> Result<Option<InvoiceDetail>, DbError> {
-        match self.load_invoice(app_id, id).await? {
+        self.invoice_detail_of(app_id, id, url, false).await
+    }
+
+    /// [`Db::invoice_detail`], deleted (cancelled) invoices included when asked.
+    pub(super) async fn invoice_detail_of(
+        &self,
+        app_id: &str,
+        id: &str,
+        url: &str,
+        include_deleted: bool,
+    ) -> Result<Option<InvoiceDetail>, DbError> {
+        match self.load_invoice(app_id, id, include_deleted).await? {
             None => Ok(None),
             Some(rows) => detail_from_rows(rows, url)
                 .map(Some)

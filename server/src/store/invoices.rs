@@ -247,6 +247,7 @@ impl Db {
         &self,
         app_id: &str,
         id: &str,
+        include_deleted: bool,
     ) -> Result<Option<InvoiceRows>, DbError> {
         let mut conn = self.pool.acquire().await?;
         // The invoice, its customer (deleted or not: an invoice keeps its
@@ -274,11 +275,12 @@ impl Db {
              JOIN customers c ON c.id = v.customer_id AND c.application_id = v.application_id
              LEFT JOIN addresses a ON a.customer_id = c.id
              LEFT JOIN installments i ON i.invoice_id = v.id
-             WHERE v.id = $1 AND v.application_id = $2 AND v.deleted_at IS NULL
+             WHERE v.id = $1 AND v.application_id = $2 AND ($3 OR v.deleted_at IS NULL)
              ORDER BY i.number",
         )
         .bind(id)
         .bind(app_id)
+        .bind(include_deleted)
         .fetch_all(&mut *conn)
         .await?;
         let Some(first) = rows.first() else {

@@ -13,6 +13,7 @@ mod envelope;
 mod idempotency;
 mod invoices;
 mod links;
+mod lists;
 mod migrations;
 mod notifications;
 mod openapi;

@@ -1,0 +1,231 @@
+//! The merchant's lists (invoices, customers): their query parameters and
+//! their rules, shared by the service (which answers `GET` with them) and the
+//! widget (whose list screens keep the same parameters in their URL). Errors
+//! are keyed by parameter name, as a form's are by field path.
+
+use serde::{Deserialize, Serialize};
+
+use crate::customer::CustomerDetail;
+use crate::date::Date;
+use crate::enums::InvoiceState;
+use crate::errors::{Msg, Violations};
+use crate::invoice::InvoiceDetail;
+
+/// Rows in a page when `limit` is not given.
+pub const DEFAULT_LIMIT: u32 = 50;
+/// The most rows a page may ask for.
+pub const MAX_LIMIT: u32 = 100;
+/// The longest search text.
+pub const MAX_QUERY_CHARS: usize = 100;
+
+/// The query parameters as they come (every one optional text).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListParams {
+    pub status: Option<String>,
+    pub due_from: Option<String>,
+    pub due_to: Option<String>,
+    pub q: Option<String>,
+    pub cursor: Option<String>,
+    pub limit: Option<String>,
+}
+
+/// Where a page starts: after the row with this creation time and id
+/// (newest first). On the wire, `{createdAt}~{id}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    pub created_at: String,
+    pub id: String,
+}
+
+impl Cursor {
+    pub fn encode(&self) -> String {
+        format!("{}~{}", self.created_at, self.id)
+    }
+
+    pub fn parse(text: &str) -> Option<Cursor> {
+        let (created_at, id) = text.split_once('~')?;
+        // Timestamps are written as `2026-11-25T12:00:00.000Z`.
+        let stamp_ok = created_at.len() == 24
+            && Date::parse_iso_prefix(created_at).is_some()
+            && created_at.ends_with('Z');
+        (stamp_ok && crate::br::uuid_is_valid(id)).then(|| Cursor {
+            created_at: created_at.to_string(),
+            id: id.to_ascii_lowercase(),
+        })
+    }
+}
+
+/// A checked invoice list query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvoiceFilter {
+    pub status: Option<InvoiceState>,
+    pub due_from: Option<Date>,
+    pub due_to: Option<Date>,
+    /// Lower-case search text (customer name, document, e-mail, externalId).
+    pub q: Option<String>,
+    pub cursor: Option<Cursor>,
+    pub limit: u32,
+}
+
+/// A checked customer list query (`q` searches name, document and e-mail).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CustomerFilter {
+    pub q: Option<String>,
+    pub cursor: Option<Cursor>,
+    pub limit: u32,
+}
+
+impl ListParams {
+    /// The invoice list's rules: `status` one of [`InvoiceState`], dates
+    /// `YYYY-MM-DD` with `dueTo` not before `dueFrom`, `q` at most 100
+    /// characters, `limit` 1 to 100, `cursor` as a page's `nextCursor`.
+    pub fn invoice_filter(&self) -> Result<InvoiceFilter, Violations> {
+        let mut v = Violations::default();
+        let (q, cursor, limit) = self.common(&mut v);
+        let status = present(&self.status).and_then(|s| {
+            let state = InvoiceState::parse(&s.to_ascii_lowercase());
+            if state.is_none() {
+                v.add("status", Msg::OneOf(InvoiceState::NAMES));
+            }
+            state
+        });
+        let mut date = |field: &'static str, value: &Option<String>| {
+            present(value).and_then(|s| {
+                let d = Date::parse_iso(s);
+                if d.is_none() {
+                    v.add(field, Msg::IsoDate);
+                }
+                d
+            })
+        };
+        let due_from = date("dueFrom", &self.due_from);
+        let due_to = date("dueTo", &self.due_to);
+        if let (Some(from), Some(to)) = (due_from, due_to) {
+            if to < from {
+                v.add("dueTo", Msg::NotBefore("dueFrom"));
+            }
+        }
+        if !v.is_empty() {
+            return Err(v);
+        }
+        Ok(InvoiceFilter {
+            status,
+            due_from,
+            due_to,
+            q,
+            cursor,
+            limit,
+        })
+    }
+
+    /// The customer list's rules: `q`, `cursor` and `limit` as for invoices;
+    /// the invoice-only parameters are refused.
+    pub fn customer_filter(&self) -> Result<CustomerFilter, Violations> {
+        let mut v = Violations::default();
+        let (q, cursor, limit) = self.common(&mut v);
+        for (field, value) in [
+            ("status", &self.status),
+            ("dueFrom", &self.due_from),
+            ("dueTo", &self.due_to),
+        ] {
+            if present(value).is_some() {
+                v.add(field, Msg::NotAFilter);
+            }
+        }
+        if !v.is_empty() {
+            return Err(v);
+        }
+        Ok(CustomerFilter { q, cursor, limit })
+    }
+
+    fn common(&self, v: &mut Violations) -> (Option<String>, Option<Cursor>, u32) {
+        let q = present(&self.q).map(str::to_lowercase);
+        if q.as_ref()
+            .is_some_and(|q| q.chars().count() > MAX_QUERY_CHARS)
+        {
+            v.add("q", Msg::MaxChars(MAX_QUERY_CHARS));
+        }
+        let cursor = present(&self.cursor).and_then(|c| {
+            let cursor = Cursor::parse(c);
+            if cursor.is_none() {
+                v.add("cursor", Msg::Cursor);
+            }
+            cursor
+        });
+        let limit = match present(&self.limit) {
+            None => DEFAULT_LIMIT,
+            Some(l) => match l.parse::<u32>() {
+                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
+                _ => {
+                    v.add("limit", Msg::IntRange(1, i64::from(MAX_LIMIT)));
+                    DEFAULT_LIMIT
+                }
+            },
+        };
+        (q, cursor, limit)
+    }
+}
+
+fn present(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// One page of the invoice list, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct InvoicePage {
+    /// Each invoice in the detail form.
+    pub data: Vec<InvoiceDetail>,
+    /// The `cursor` of the next page; `null` on the last one.
+    pub next_cursor: Option<String>,
+}
+
+/// One page of the customer list, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerPage {
+    pub data: Vec<CustomerDetail>,
+    /// The `cursor` of the next page; `null` on the last one.
+    pub next_cursor: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cursor_reads_back_what_it_wrote_and_nothing_else() {
+        let c = Cursor {
+            created_at: "2026-11-25T12:00:00.000Z".into(),
+            id: "0b6f1f0e-6a3e-4b8e-9a57-2d1c4a1e9f10".into(),
+        };
+        assert_eq!(Cursor::parse(&c.encode()), Some(c));
+        for bad in [
+            "",
+            "~",
+            "2026-11-25T12:00:00.000Z",
+            "2026-11-25~0b6f1f0e-6a3e-4b8e-9a57-2d1c4a1e9f10",
+            "2026-11-25T12:00:00.000Z~x",
+            "2026-13-25T12:00:00.000Z~0b6f1f0e-6a3e-4b8e-9a57-2d1c4a1e9f10",
+        ] {
+            assert_eq!(Cursor::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn blank_parameters_are_absent_and_the_limit_defaults_to_50() {
+        let p = ListParams {
+            status: Some(" ".into()),
+            q: Some("  Maria ".into()),
+            ..Default::default()
+        };
+        let f = p.invoice_filter().unwrap();
+        assert_eq!(
+            (f.status, f.q.as_deref(), f.limit),
+            (None, Some("maria"), 50)
+        );
+    }
+}

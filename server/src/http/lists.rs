@@ -1,0 +1,105 @@
+//! The merchant's lists (additive to the spec): `GET` on the invoices' and
+//! customers' collections, filtered and keyset-paginated, answered as
+//! `{"data": [...], "nextCursor": "..." | null}`. The parameters' rules are
+//! `paylink_model::list`, which the widget's list screens use too.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::Json;
+use paylink_model::list::ListParams;
+use paylink_model::{CustomerPage, ErrorEnvelope, InvoicePage};
+
+use crate::error::{AppError, OrInternal, Reason};
+use crate::http::auth::Authed;
+use crate::http::extract::ReqLang;
+use crate::http::AppState;
+
+/// The query string, or the 400 envelope (a parameter given twice, bad encoding).
+fn params(
+    query: Result<Query<ListParams>, QueryRejection>,
+    lang: paylink_model::Lang,
+) -> Result<ListParams, AppError> {
+    query
+        .map(|Query(p)| p)
+        .map_err(|_| AppError::new(Reason::MalformedQuery, lang))
+}
+
+/// Lists the caller's invoices, newest first, each in the detail form.
+#[utoipa::path(
+    get,
+    path = "/invoices/applications/invoices",
+    operation_id = "listInvoices",
+    tag = "invoices",
+    summary = "List invoices",
+    params(
+        ("status" = Option<String>, Query, description = "open (an installment waiting, none overdue), paid (none waiting), overdue (an installment waiting past its due date, in Brasília) or cancelled (deleted)."),
+        ("dueFrom" = Option<String>, Query, format = Date, description = "Due date (the first installment's) on or after, YYYY-MM-DD."),
+        ("dueTo" = Option<String>, Query, format = Date, description = "Due date on or before, YYYY-MM-DD; not before dueFrom."),
+        ("q" = Option<String>, Query, description = "Text found in the customer's name, document or e-mail, or the externalId (case-insensitive; at most 100 characters)."),
+        ("cursor" = Option<String>, Query, description = "The nextCursor of the previous page."),
+        ("limit" = Option<String>, Query, description = "Rows per page, 1 to 100 (default 50)."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    responses(
+        (status = 200, description = "One page; `nextCursor` is null on the last.", body = InvoicePage),
+        (status = 400, description = "A malformed query string (a parameter given twice).", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 422, description = "A bad parameter: `errors` maps its name to its messages.", body = ErrorEnvelope),
+    )
+)]
+pub(super) async fn invoices_list(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+    query: Result<Query<ListParams>, QueryRejection>,
+) -> Result<Json<InvoicePage>, AppError> {
+    let filter = params(query, lang)?
+        .invoice_filter()
+        .map_err(|v| AppError::validation(&v, lang))?;
+    let pay_url = |id: &str| state.pay_url(id);
+    state
+        .db
+        .invoice_page(&app.id, &filter, crate::domain::today(), &pay_url)
+        .await
+        .or_internal(lang)
+        .map(Json)
+}
+
+/// Lists the caller's customers, newest first.
+#[utoipa::path(
+    get,
+    path = "/invoices/applications/customers",
+    operation_id = "listCustomers",
+    tag = "customers",
+    summary = "List customers",
+    params(
+        ("q" = Option<String>, Query, description = "Text found in the name, document or e-mail (case-insensitive; at most 100 characters)."),
+        ("cursor" = Option<String>, Query, description = "The nextCursor of the previous page."),
+        ("limit" = Option<String>, Query, description = "Rows per page, 1 to 100 (default 50)."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    responses(
+        (status = 200, description = "One page; `nextCursor` is null on the last.", body = CustomerPage),
+        (status = 400, description = "A malformed query string (a parameter given twice).", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 422, description = "A bad parameter (or an invoice-only one): `errors` maps its name to its messages.", body = ErrorEnvelope),
+    )
+)]
+pub(super) async fn customers_list(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+    query: Result<Query<ListParams>, QueryRejection>,
+) -> Result<Json<CustomerPage>, AppError> {
+    let filter = params(query, lang)?
+        .customer_filter()
+        .map_err(|v| AppError::validation(&v, lang))?;
+    state
+        .db
+        .customer_page(&app.id, &filter)
+        .await
+        .or_internal(lang)
+        .map(Json)
+}

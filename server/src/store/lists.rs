@@ -1,0 +1,229 @@
+//! The merchant's lists: one page of invoices or customers matching a
+//! filter, newest first. Pages are keyset-paginated on (created_at, id), so
+//! the 2,000th page costs what the first does (an OFFSET would read every
+//! row before it); the indexes that make it so are in migration 0009.
+
+use paylink_model::list::{Cursor, CustomerFilter, InvoiceFilter};
+use paylink_model::{CustomerDetail, CustomerPage, Date, InvoicePage, InvoiceState};
+use sqlx::Row;
+
+use super::{Db, DbError};
+
+/// A value bound to the next `$n` of a query built from a filter.
+enum Bind {
+    Text(String),
+}
+
+/// A `WHERE` clause being built, with its binds numbered in order.
+struct Where {
+    sql: String,
+    binds: Vec<Bind>,
+}
+
+impl Where {
+    fn new(app_id: &str, alias: &str) -> Where {
+        Where {
+            sql: format!("{alias}.application_id = $1"),
+            binds: vec![Bind::Text(app_id.to_string())],
+        }
+    }
+
+    /// The placeholder of a new bind.
+    fn bind(&mut self, value: Bind) -> String {
+        self.binds.push(value);
+        format!("${}", self.binds.len())
+    }
+
+    fn and(&mut self, condition: &str) {
+        self.sql.push_str(" AND ");
+        self.sql.push_str(condition);
+    }
+
+    /// Rows strictly after the cursor, newest first.
+    fn after(&mut self, alias: &str, cursor: &Option<Cursor>) {
+        if let Some(c) = cursor {
+            let at = self.bind(Bind::Text(c.created_at.clone()));
+            let id = self.bind(Bind::Text(c.id.clone()));
+            self.and(&format!(
+                "({alias}.created_at < {at} OR ({alias}.created_at = {at} AND {alias}.id < {id}))"
+            ));
+        }
+    }
+
+    /// `q` found (case-insensitively) in any of `columns`; a document is
+    /// stored as digits, so a `q` of digits and mask characters is matched
+    /// against it by its digits.
+    fn search(&mut self, q: &Option<String>, columns: &[&str], document: &str) {
+        let Some(q) = q else { return };
+        let pattern = self.bind(Bind::Text(format!("%{}%", like_escaped(q))));
+        let mut any: Vec<String> = columns
+            .iter()
+            .map(|c| format!("LOWER(COALESCE({c}, '')) LIKE {pattern} ESCAPE '\\'"))
+            .collect();
+        // A document typed with its mask (529.982.247-25) is found by its
+        // digits; text with letters in it is not a document.
+        let looks_like_document = q
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '/' | ' '));
+        let digits: String = q.chars().filter(char::is_ascii_digit).collect();
+        if looks_like_document && !digits.is_empty() {
+            let d = self.bind(Bind::Text(format!("%{digits}%")));
+            any.push(format!("COALESCE({document}, '') LIKE {d} ESCAPE '\\'"));
+        }
+        self.and(&format!("({})", any.join(" OR ")));
+    }
+
+    /// (id, created_at) of the page's rows, newest first, one more than
+    /// `limit` when there is a next page.
+    async fn ids(
+        self,
+        db: &Db,
+        select: &str,
+        alias: &str,
+        limit: u32,
+    ) -> Result<Vec<(String, String)>, DbError> {
+        let sql = format!(
+            "{select} WHERE {} ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT {}",
+            self.sql,
+            limit + 1
+        );
+        let mut query = sqlx::query(&sql);
+        for b in self.binds {
+            query = match b {
+                Bind::Text(s) => query.bind(s),
+            };
+        }
+        let rows = query.fetch_all(&db.pool).await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get::<String, _>("id"), r.get::<String, _>("created_at")))
+            .collect())
+    }
+}
+
+/// `%`, `_` and `\` taken literally by LIKE … ESCAPE '\'.
+fn like_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The rows of a page past the last one shown, and the cursor to them.
+fn split_page(
+    mut rows: Vec<(String, String)>,
+    limit: u32,
+) -> (Vec<(String, String)>, Option<String>) {
+    let next = (rows.len() > limit as usize).then(|| {
+        rows.truncate(limit as usize);
+        let (id, created_at) = rows.last().cloned().unwrap_or_default();
+        Cursor { created_at, id }.encode()
+    });
+    (rows, next)
+}
+
+const WAITING: &str = "EXISTS (SELECT 1 FROM installments i WHERE i.invoice_id = v.id
+    AND i.deleted_at IS NULL AND i.status = 'WAITING_PAYMENT'";
+
+impl Db {
+    /// A page of this application's invoices matching `f`, each in the
+    /// detail form with its payment link from `pay_url`. `today` (in
+    /// Brasília) tells overdue from open.
+    pub async fn invoice_page(
+        &self,
+        app_id: &str,
+        f: &InvoiceFilter,
+        today: Date,
+        pay_url: &(dyn Fn(&str) -> String + Sync),
+    ) -> Result<InvoicePage, DbError> {
+        let mut w = Where::new(app_id, "v");
+        match f.status {
+            Some(InvoiceState::Cancelled) => w.and("v.deleted_at IS NOT NULL"),
+            status => {
+                w.and("v.deleted_at IS NULL");
+                let overdue = |w: &mut Where| {
+                    let t = w.bind(Bind::Text(today.to_string()));
+                    format!("{WAITING} AND i.due_date < {t})")
+                };
+                match status {
+                    Some(InvoiceState::Paid) => w.and(&format!("NOT {WAITING})")),
+                    Some(InvoiceState::Overdue) => {
+                        let c = overdue(&mut w);
+                        w.and(&c);
+                    }
+                    Some(InvoiceState::Open) => {
+                        let c = overdue(&mut w);
+                        w.and(&format!("{WAITING}) AND NOT {c}"));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(d) = f.due_from {
+            let p = w.bind(Bind::Text(d.to_string()));
+            w.and(&format!("v.due_date >= {p}"));
+        }
+        if let Some(d) = f.due_to {
+            let p = w.bind(Bind::Text(d.to_string()));
+            w.and(&format!("v.due_date <= {p}"));
+        }
+        w.search(
+            &f.q,
+            &["c.full_name", "c.email", "v.external_id"],
+            "c.document",
+        );
+        w.after("v", &f.cursor);
+        let rows = w
+            .ids(
+                self,
+                "SELECT v.id, v.created_at FROM invoices v JOIN customers c ON c.id = v.customer_id",
+                "v",
+                f.limit,
+            )
+            .await?;
+        let (rows, next_cursor) = split_page(rows, f.limit);
+        let mut data = Vec::with_capacity(rows.len());
+        for (id, _) in rows {
+            // Deleted between the two reads? Then it is no longer on the page.
+            if let Some(d) = self
+                .invoice_detail_of(app_id, &id, &pay_url(&id), true)
+                .await?
+            {
+                data.push(d);
+            }
+        }
+        Ok(InvoicePage { data, next_cursor })
+    }
+
+    /// A page of this application's customers (not deleted) matching `f`.
+    pub async fn customer_page(
+        &self,
+        app_id: &str,
+        f: &CustomerFilter,
+    ) -> Result<CustomerPage, DbError> {
+        let mut w = Where::new(app_id, "c");
+        w.and("c.deleted_at IS NULL");
+        w.search(&f.q, &["c.full_name", "c.email"], "c.document");
+        w.after("c", &f.cursor);
+        let rows = w
+            .ids(
+                self,
+                "SELECT c.id, c.created_at FROM customers c",
+                "c",
+                f.limit,
+            )
+            .await?;
+        let (rows, next_cursor) = split_page(rows, f.limit);
+        let mut data: Vec<CustomerDetail> = Vec::with_capacity(rows.len());
+        for (id, _) in rows {
+            if let Some(c) = self.find_customer(app_id, &id, false).await? {
+                data.push(c);
+            }
+        }
+        Ok(CustomerPage { data, next_cursor })
+    }
+}

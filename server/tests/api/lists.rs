@@ -1,0 +1,283 @@
+//! The merchant's lists over real HTTP: `GET /invoices/applications/invoices`
+//! and `.../customers`, their filters, pages and bad parameters.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::*;
+use paylink_server::store::payments;
+
+impl TestApp {
+    async fn list(&self, path: &str, query: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(&format!("/invoices/applications/{path}{query}")))
+            .header("Authorization", format!("Basic {}", self.token))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Every page of a list, following nextCursor; the ids in order.
+    async fn all_ids(&self, path: &str, filter: &str) -> Vec<String> {
+        let mut ids = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..50 {
+            let mut query = format!("?limit=2{filter}");
+            if let Some(c) = &cursor {
+                query.push_str(&format!("&cursor={}", urlencode(c)));
+            }
+            let res = self.list(path, &query).await;
+            assert_eq!(res.status(), StatusCode::OK);
+            let page = body(res).await;
+            let data = page["data"].as_array().unwrap();
+            assert!(data.len() <= 2, "{page}");
+            ids.extend(data.iter().map(|r| r["id"].as_str().unwrap().to_string()));
+            match page["nextCursor"].as_str() {
+                Some(c) => cursor = Some(c.to_string()),
+                None => return ids,
+            }
+        }
+        panic!("more than 50 pages");
+    }
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Rows made in one millisecond share their creation time and are ordered
+/// by id: the pause gives each its own, so "newest first" is the order made.
+async fn pause() {
+    tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+}
+
+async fn customer(app: &TestApp, body: Value) -> String {
+    pause().await;
+    let res = app.post_customer(&body).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    crate::helpers::body(res).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn invoice(app: &TestApp, customer_id: &str, external_id: &str, due_in_days: i64) -> String {
+    pause().await;
+    let res = app
+        .post_invoice(&json!({
+            "customerId": customer_id,
+            "externalId": external_id,
+            "dueDate": days_from_today(due_in_days),
+            "paymentTypes": ["PIX"],
+            "installmentCount": 1,
+            "price": 10.00
+        }))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    crate::helpers::body(res).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Open, paid, overdue and cancelled invoices, each found by its filter and
+/// by no other; text search by name, document, e-mail and externalId; every
+/// page followed to the end, newest first, nothing twice.
+#[tokio::test]
+async fn invoices_are_listed_by_status_due_date_and_text_page_by_page() {
+    let app = spawn_app().await;
+    let maria = customer(
+        &app,
+        json!({ "fullName": "Maria da Silva", "document": "529.982.247-25", "email": "maria@example.com.br" }),
+    )
+    .await;
+    let joao = customer(
+        &app,
+        json!({ "fullName": "João Pereira", "email": "JOAO@loja.example" }),
+    )
+    .await;
+
+    let open = invoice(&app, &maria, "pedido-1", 10).await;
+    let paid = invoice(&app, &maria, "pedido-2", 20).await;
+    let overdue = invoice(&app, &joao, "pedido_3%", 30).await;
+    let cancelled = invoice(&app, &joao, "pedido-4", 40).await;
+    let later = invoice(&app, &joao, "pedido-5", 60).await;
+    payments::simulate_pay(&app.db, &paid, None, None)
+        .await
+        .unwrap();
+    payments::delete_invoice(&app.db, &cancelled).await.unwrap();
+    // Overdue: its installment's due date moved to yesterday (creation refuses past dates).
+    sqlx::query("UPDATE installments SET due_date = $1 WHERE invoice_id = $2")
+        .bind(days_from_today(-1))
+        .bind(&overdue)
+        .execute(&app.raw_pool().await)
+        .await
+        .unwrap();
+
+    // Everything not cancelled, newest first, two per page.
+    let all = app.all_ids("invoices", "").await;
+    assert_eq!(
+        all,
+        [
+            later.as_str(),
+            overdue.as_str(),
+            paid.as_str(),
+            open.as_str()
+        ]
+    );
+
+    for (status, expected) in [
+        ("open", vec![later.as_str(), open.as_str()]),
+        ("paid", vec![paid.as_str()]),
+        ("overdue", vec![overdue.as_str()]),
+        ("cancelled", vec![cancelled.as_str()]),
+    ] {
+        let got = app.all_ids("invoices", &format!("&status={status}")).await;
+        assert_eq!(got, expected, "status={status}");
+    }
+
+    // The detail form, with its payment link; a cancelled one keeps its rows.
+    let res = app.list("invoices", "?status=paid").await;
+    let page = body(res).await;
+    let row = &page["data"][0];
+    assert_eq!(row["installments"][0]["_status"], "CONFIRMED", "{row}");
+    assert_eq!(row["url"], app.url(&format!("/pay/{paid}")));
+    assert_eq!(row["customer"]["fullName"], "Maria da Silva");
+    assert_eq!(page["nextCursor"], Value::Null);
+
+    // Due-date range (the invoice's due date), both ends included.
+    let range = format!(
+        "&dueFrom={}&dueTo={}",
+        days_from_today(20),
+        days_from_today(40)
+    );
+    assert_eq!(
+        app.all_ids("invoices", &range).await,
+        [overdue.as_str(), paid.as_str()]
+    );
+
+    // Text: name (any case), document with or without its mask, e-mail, externalId;
+    // LIKE's wildcards are taken literally.
+    for (q, expected) in [
+        ("maria", vec![paid.as_str(), open.as_str()]),
+        ("PEREIRA", vec![later.as_str(), overdue.as_str()]),
+        ("529.982", vec![paid.as_str(), open.as_str()]),
+        ("98224725", vec![paid.as_str(), open.as_str()]),
+        ("joao@loja", vec![later.as_str(), overdue.as_str()]),
+        ("pedido-2", vec![paid.as_str()]),
+        ("_3%", vec![overdue.as_str()]),
+        ("%", vec![overdue.as_str()]),
+        ("_", vec![overdue.as_str()]),
+        ("pedido_5", vec![]),
+        ("ninguém", vec![]),
+    ] {
+        let got = app
+            .all_ids("invoices", &format!("&q={}", urlencode(q)))
+            .await;
+        assert_eq!(got, expected, "q={q}");
+    }
+
+    // Another application sees none of them.
+    let other = app.other_token().await;
+    let res = app
+        .client
+        .get(app.url("/invoices/applications/invoices"))
+        .header("Authorization", format!("Basic {other}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(body(res).await, json!({ "data": [], "nextCursor": null }));
+}
+
+#[tokio::test]
+async fn customers_are_listed_and_searched_page_by_page() {
+    let app = spawn_app().await;
+    let a = customer(
+        &app,
+        json!({ "fullName": "Ana Souza", "email": "ana@example.com" }),
+    )
+    .await;
+    let b = customer(
+        &app,
+        json!({ "fullName": "Bruno Lima", "document": "11.222.333/0001-81" }),
+    )
+    .await;
+    let c = customer(&app, json!({ "fullName": "Carla Souza" })).await;
+    assert_eq!(
+        app.all_ids("customers", "").await,
+        [c.as_str(), b.as_str(), a.as_str()]
+    );
+    assert_eq!(
+        app.all_ids("customers", "&q=souza").await,
+        [c.as_str(), a.as_str()]
+    );
+    assert_eq!(app.all_ids("customers", "&q=11222333").await, [b.as_str()]);
+    let page = body(app.list("customers", "?q=ana").await).await;
+    assert_eq!(page["data"][0]["email"], "ana@example.com");
+    assert_eq!(page["data"][0]["fullName"], "Ana Souza");
+}
+
+/// Every bad parameter is a 422 keyed by its name, in the caller's language;
+/// a repeated one a 400; no token a 401. Never a 500.
+#[tokio::test]
+async fn bad_list_parameters_get_the_envelope() {
+    let app = spawn_app().await;
+    for (query, field) in [
+        ("?status=late", "status"),
+        ("?dueFrom=2027-13-01", "dueFrom"),
+        ("?dueTo=31/01/2027", "dueTo"),
+        ("?dueFrom=2027-02-01&dueTo=2027-01-31", "dueTo"),
+        ("?limit=0", "limit"),
+        ("?limit=101", "limit"),
+        ("?limit=dez", "limit"),
+        ("?cursor=abc", "cursor"),
+        ("?cursor=2026-11-25T12:00:00.000Z~not-a-uuid", "cursor"),
+        (&format!("?q={}", "a".repeat(101)), "q"),
+    ] {
+        let errors = envelope(
+            app.list("invoices", query).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+        assert!(errors[field].is_array(), "{query}: {errors}");
+        assert_eq!(errors.as_object().unwrap().len(), 1, "{query}: {errors}");
+    }
+    let errors = envelope(
+        app.list("customers", "?status=open").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(errors["status"][0], "Esta lista não tem este filtro.");
+    let res = app
+        .client
+        .get(app.url("/invoices/applications/invoices?limit=0"))
+        .header("Authorization", format!("Basic {}", app.token))
+        .header("Accept-Language", "en")
+        .send()
+        .await
+        .unwrap();
+    let errors = envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(errors["limit"][0], "Use a whole number between 1 and 100.");
+    envelope(
+        app.list("invoices", "?limit=1&limit=2").await,
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    envelope(
+        app.get("/invoices/applications/invoices").await,
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+    envelope(
+        app.get("/invoices/applications/customers").await,
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+}
