@@ -145,6 +145,9 @@ impl ListParams {
             .is_some_and(|q| q.chars().count() > MAX_QUERY_CHARS)
         {
             v.add("q", Msg::MaxChars(MAX_QUERY_CHARS));
+        } else if q.as_ref().is_some_and(|q| q.chars().any(char::is_control)) {
+            // PostgreSQL text cannot hold a NUL; no one searches for a tab.
+            v.add("q", Msg::WrongType("text"));
         }
         let cursor = present(&self.cursor).and_then(|c| {
             let cursor = Cursor::parse(c);

@@ -240,6 +240,7 @@ async fn bad_list_parameters_get_the_envelope() {
         ("?cursor=abc", "cursor"),
         ("?cursor=2026-11-25T12:00:00.000Z~not-a-uuid", "cursor"),
         (&format!("?q={}", "a".repeat(101)), "q"),
+        ("?q=a%00b", "q"),
     ] {
         let errors = envelope(
             app.list("invoices", query).await,
