@@ -91,8 +91,14 @@ pub fn router(
     // decides what they may create.
     let link_routes = crate::proxy::links::router(proxy.clone(), links.db, links.limiter);
     Router::new()
-        .route("/api/customers", post(api_customers_create))
-        .route("/api/invoices", post(api_invoices_create))
+        .route(
+            "/api/customers",
+            post(api_customers_create).get(api_customers_list),
+        )
+        .route(
+            "/api/invoices",
+            post(api_invoices_create).get(api_invoices_list),
+        )
         .route("/api/invoices/{id}", get(api_invoices_get))
         .with_state(proxy)
         .merge(payer_routes)
@@ -259,6 +265,41 @@ async fn api_invoices_create(
     RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
     create(p, "/invoices/applications/invoices", headers, body).await
+}
+
+/// The merchant's lists, with the browser's query string as it came (axum
+/// has parsed it as a URI's query, so it splices safely after the fixed path).
+async fn api_invoices_list(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Result<Response, AppError> {
+    list(p, "/invoices/applications/invoices", query, headers).await
+}
+
+async fn api_customers_list(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Result<Response, AppError> {
+    list(p, "/invoices/applications/customers", query, headers).await
+}
+
+/// A list: an operator screen, like the creations and the detail.
+async fn list(
+    proxy: Option<Arc<Proxy>>,
+    path: &str,
+    query: Option<String>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    if proxy.as_ref().is_some_and(|p| p.public_only) {
+        return Err(AppError::new(Reason::OperatorUiOff, lang_of(&headers)));
+    }
+    let path = match query {
+        Some(q) if !q.is_empty() => format!("{path}?{q}"),
+        _ => path.to_string(),
+    };
+    forward(proxy, Method::GET, path, headers, Bytes::new()).await
 }
 
 async fn api_invoices_get(

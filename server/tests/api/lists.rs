@@ -282,3 +282,27 @@ async fn bad_list_parameters_get_the_envelope() {
     )
     .await;
 }
+
+/// The widget's list screens go through the proxy (which holds the token),
+/// query string and all; on a public address without --operator-ui they are
+/// refused like every merchant screen.
+#[tokio::test]
+async fn the_proxy_lists_for_the_merchant_screens_only() {
+    let app = spawn_app_with(local_proxy).await;
+    let maria = customer(&app, json!({ "fullName": "Maria da Silva" })).await;
+    let id = invoice(&app, &maria, "pedido-9", 5).await;
+    let page = body(app.get("/api/invoices?status=open&q=maria&limit=5").await).await;
+    assert_eq!(page["data"][0]["id"], id.as_str(), "{page}");
+    let page = body(app.get("/api/customers?q=maria").await).await;
+    assert_eq!(page["data"][0]["id"], maria.as_str(), "{page}");
+    let errors = envelope(
+        app.get("/api/invoices?limit=0").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert!(errors["limit"].is_array());
+
+    let public = spawn_app_public().await;
+    envelope(public.get("/api/invoices").await, StatusCode::FORBIDDEN).await;
+    envelope(public.get("/api/customers").await, StatusCode::FORBIDDEN).await;
+}
