@@ -77,13 +77,14 @@ pub struct CustomerFilter {
 }
 
 impl ListParams {
-    /// The invoice list's rules: `status` one of [`InvoiceState`], dates
+    /// The invoice list's rules (a parameter given empty breaks them, except
+    /// `q`): `status` one of [`InvoiceState`], dates
     /// `YYYY-MM-DD` with `dueTo` not before `dueFrom`, `q` at most 100
     /// characters, `limit` 1 to 100, `cursor` as a page's `nextCursor`.
     pub fn invoice_filter(&self) -> Result<InvoiceFilter, Violations> {
         let mut v = Violations::default();
         let (q, cursor, limit) = self.common(&mut v);
-        let status = present(&self.status).and_then(|s| {
+        let status = given(&self.status).and_then(|s| {
             let state = InvoiceState::parse(&s.to_ascii_lowercase());
             if state.is_none() {
                 v.add("status", Msg::OneOf(InvoiceState::NAMES));
@@ -91,7 +92,7 @@ impl ListParams {
             state
         });
         let mut date = |field: &'static str, value: &Option<String>| {
-            present(value).and_then(|s| {
+            given(value).and_then(|s| {
                 let d = Date::parse_iso(s);
                 if d.is_none() {
                     v.add(field, Msg::IsoDate);
@@ -129,7 +130,7 @@ impl ListParams {
             ("dueFrom", &self.due_from),
             ("dueTo", &self.due_to),
         ] {
-            if present(value).is_some() {
+            if given(value).is_some() {
                 v.add(field, Msg::NotAFilter);
             }
         }
@@ -149,14 +150,14 @@ impl ListParams {
             // PostgreSQL text cannot hold a NUL; no one searches for a tab.
             v.add("q", Msg::WrongType("text"));
         }
-        let cursor = present(&self.cursor).and_then(|c| {
+        let cursor = given(&self.cursor).and_then(|c| {
             let cursor = Cursor::parse(c);
             if cursor.is_none() {
                 v.add("cursor", Msg::Cursor);
             }
             cursor
         });
-        let limit = match present(&self.limit) {
+        let limit = match given(&self.limit) {
             None => DEFAULT_LIMIT,
             Some(l) => match l.parse::<u32>() {
                 Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
@@ -168,6 +169,12 @@ impl ListParams {
         };
         (q, cursor, limit)
     }
+}
+
+/// A parameter given, even empty: `?dueTo=` is not a date (a form that
+/// leaves a filter blank leaves it out of the URL). Only `q` may be blank.
+fn given(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim)
 }
 
 fn present(value: &Option<String>) -> Option<&str> {
@@ -219,9 +226,8 @@ mod tests {
     }
 
     #[test]
-    fn blank_parameters_are_absent_and_the_limit_defaults_to_50() {
+    fn a_blank_q_is_absent_and_other_blank_parameters_are_errors() {
         let p = ListParams {
-            status: Some(" ".into()),
             q: Some("  Maria ".into()),
             ..Default::default()
         };
@@ -230,5 +236,44 @@ mod tests {
             (f.status, f.q.as_deref(), f.limit),
             (None, Some("maria"), 50)
         );
+        let blank_q = ListParams {
+            q: Some(" ".into()),
+            ..Default::default()
+        };
+        assert_eq!(blank_q.invoice_filter().unwrap().q, None);
+        // `?dueTo=` is not a date: a form leaves a blank filter out of the URL.
+        let blank = || Some(" ".to_string());
+        for (p, field) in [
+            (
+                ListParams {
+                    due_to: blank(),
+                    ..Default::default()
+                },
+                "dueTo",
+            ),
+            (
+                ListParams {
+                    status: blank(),
+                    ..Default::default()
+                },
+                "status",
+            ),
+            (
+                ListParams {
+                    limit: blank(),
+                    ..Default::default()
+                },
+                "limit",
+            ),
+            (
+                ListParams {
+                    cursor: blank(),
+                    ..Default::default()
+                },
+                "cursor",
+            ),
+        ] {
+            assert!(p.invoice_filter().unwrap_err().has(field), "{field}");
+        }
     }
 }
