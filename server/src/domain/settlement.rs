@@ -179,3 +179,83 @@ pub async fn retorno(db: &Db, bytes: &[u8]) -> Result<Applied, String> {
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unsent() -> Unsent {
+        Unsent {
+            installment_id: "00000000-0002-4000-8000-000000000002".into(),
+            invoice_id: "inv".into(),
+            number: 2,
+            price_cents: 3333,
+            due_date: "2027-02-28".into(),
+            first_due_date: "2027-01-31".into(),
+            external_id: "pedido-1".into(),
+            invoice_created_at: "2027-01-10T12:00:00.000Z".into(),
+            payer_name: "Maria da Silva".into(),
+            payer_document: Some("52998224725".into()),
+            street: Some("Av. Paulista".into()),
+            street_number: Some("1000".into()),
+            district: None,
+            zipcode: Some("01310100".into()),
+            city: Some("São Paulo".into()),
+            state: Some("SP".into()),
+            fine_type: Some("PERCENTAGE".into()),
+            fine_value: Some(200),
+            interest_monthly_bp: Some(100),
+            discount_type: Some("FIXED".into()),
+            discount_value: Some(500),
+            discount_until: Some("2027-01-25".into()),
+        }
+    }
+
+    fn cfg() -> BoletoConfig {
+        BoletoConfig {
+            bank_code: "001".into(),
+            agreement: "1234567".into(),
+            wallet: "17".into(),
+        }
+    }
+
+    #[test]
+    fn a_boleto_carries_the_installments_terms() {
+        let today = Date::new(2027, 1, 10).unwrap();
+        let b = boleto_of(&unsent(), &cfg(), today).unwrap();
+        assert_eq!(b.our_number, "12345670000000002");
+        assert_eq!(b.company_reference, "00000000-0002-4000-8000-0");
+        assert_eq!(b.due, Date::new(2027, 2, 28).unwrap());
+        assert_eq!(b.issued, today);
+        assert_eq!(b.amount_cents, 3333);
+        // 1 % a month of R$ 33,33 is 33 cents a month: 1 cent a day, truncated.
+        assert_eq!(b.interest_per_day_cents, Some(1));
+        assert_eq!(b.fine, Some(Amount::Percent(200)));
+        // The discount's last day keeps its 6 days before this installment's due date.
+        assert_eq!(
+            b.discount,
+            Some((Amount::Fixed(500), Date::new(2027, 2, 22).unwrap()))
+        );
+        assert_eq!(b.payer.street, "Av. Paulista, 1000");
+        assert_eq!(b.payer.document, "52998224725");
+    }
+
+    #[test]
+    fn no_terms_means_none_and_a_small_interest_is_left_out() {
+        let mut u = unsent();
+        u.fine_type = None;
+        u.discount_type = None;
+        u.interest_monthly_bp = Some(1);
+        u.street = None;
+        let b = boleto_of(&u, &cfg(), Date::new(2027, 1, 10).unwrap()).unwrap();
+        assert_eq!(
+            (b.fine, b.discount, b.interest_per_day_cents),
+            (None, None, None)
+        );
+        assert_eq!(b.payer.street, "");
+        u.due_date = "soon".into();
+        assert!(boleto_of(&u, &cfg(), Date::new(2027, 1, 10).unwrap())
+            .unwrap_err()
+            .contains("due date"));
+    }
+}
