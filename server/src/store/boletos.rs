@@ -354,9 +354,15 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
                         "{who}: CONFIRMED, paid {} on {paid_on}",
                         paylink_model::money::format_brl(*paid_cents, paylink_model::Lang::PtBr)
                     ),
-                    Err(LifecycleError::AlreadyPaid(_)) => {
-                        format!("{who}: paid already, unchanged")
+                    Err(LifecycleError::AlreadyPaid(_)) if state == "PAID" => {
+                        format!("{who}: paid already (this liquidação was applied), unchanged")
                     }
+                    // Paid by PIX or by hand, and now at the bank too: a double payment.
+                    Err(LifecycleError::AlreadyPaid(_)) => format!(
+                        "{who}: WARNING the installment was already paid another way; the bank \
+                         received {} on {paid_on} as well: refund the payer",
+                        paylink_model::money::format_brl(*paid_cents, paylink_model::Lang::PtBr)
+                    ),
                     Err(LifecycleError::InvoiceNotFound) => format!(
                         "{who}: WARNING the invoice was deleted; the bank received {} on {paid_on}",
                         paylink_model::money::format_brl(*paid_cents, paylink_model::Lang::PtBr)

@@ -296,6 +296,50 @@ async fn a_damaged_retorno_names_its_line_and_applies_nothing() {
     assert!(err.contains("cannot read"), "{err}");
 }
 
+/// Paid by hand, then the bank reports a liquidação of the same boleto: a
+/// double payment, reported, and the installment keeps its first payment.
+#[tokio::test]
+async fn a_liquidacao_of_an_installment_paid_by_hand_is_a_warning() {
+    let app = spawn_app().await;
+    let id = boleto_invoice(&app, "https://loja.example.com/hooks/paylink").await;
+    let dir = tempfile::tempdir().unwrap();
+    ok(
+        &remessa_args(dir.path().join("r.rem").to_str().unwrap()),
+        &app.db_target,
+    );
+    let today = today().to_string();
+    ok(
+        &[
+            "installment",
+            "mark-paid",
+            &id,
+            "--installment",
+            "1",
+            "--amount",
+            "50",
+            "--date",
+            &today,
+        ],
+        &app.db_target,
+    );
+    let ret = fixture("retorno-ok.ret");
+    let printed = ok(
+        &["boleto", "retorno", ret.to_str().unwrap()],
+        &app.db_target,
+    );
+    assert!(
+        printed.contains("line 7: nosso número 12345670000000001 (installment 1 of invoice")
+            && printed.contains("WARNING the installment was already paid another way"),
+        "{printed}"
+    );
+    assert_eq!(confirmed_events(&app).await.len(), 1);
+    let detail = body(app.get_invoice(&id).await).await;
+    assert!(installment(&detail, 1)["paidAt"]
+        .as_str()
+        .unwrap()
+        .starts_with(&today));
+}
+
 #[tokio::test]
 async fn remessa_needs_the_merchant_and_never_overwrites() {
     let app = spawn_app().await;
