@@ -177,7 +177,7 @@ where
         .execute(&mut **tx)
         .await
         .map_err(|e| match e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => format!(
+            e if crate::store::is_unique_violation(&e) => format!(
                 "nosso número {our_number} (installment {} of invoice {}) is already registered: \
                  nothing was written",
                 u.number, u.invoice_id
