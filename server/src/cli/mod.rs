@@ -1,5 +1,5 @@
 //! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`,
-//! `notifications`, `link`.
+//! `notifications`, `link`, `boleto`, `installment`.
 
 use std::process::ExitCode;
 
@@ -9,6 +9,7 @@ mod common;
 pub mod links;
 pub mod notifications;
 mod serve;
+pub mod settlement;
 
 use common::open;
 pub use common::Failure;
@@ -61,6 +62,16 @@ enum Command {
     Link {
         #[command(subcommand)]
         command: crate::cli::links::LinkCommand,
+    },
+    /// Boletos at the bank: CNAB 240 remessa (registration) and retorno (settlement).
+    Boleto {
+        #[command(subcommand)]
+        command: settlement::BoletoCommand,
+    },
+    /// Installments settled outside paylink (cash, a transfer, a check).
+    Installment {
+        #[command(subcommand)]
+        command: settlement::InstallmentCommand,
     },
 }
 
@@ -255,6 +266,8 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Webhook { command } => Ok(webhook(command).await?),
         Command::Notifications { command } => Ok(crate::cli::notifications::cli(command).await?),
         Command::Link { command } => crate::cli::links::cli(command).await,
+        Command::Boleto { command } => settlement::boleto(command).await,
+        Command::Installment { command } => settlement::installment(command).await,
     }
 }
 

@@ -7,6 +7,7 @@ pub mod links;
 pub mod messages;
 pub mod payer;
 pub mod pix_api;
+pub mod settlement;
 pub mod webhooks;
 
 /// Today's date in Brasília, the calendar charges are due by (a charge due on

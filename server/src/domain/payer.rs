@@ -66,6 +66,12 @@ fn our_number(installment_id: &str) -> u64 {
     u64::from_str_radix(&hex, 16).unwrap_or(0) % 10_000_000_000
 }
 
+/// The nosso número as the boleto prints it and a remessa registers it:
+/// Banco do Brasil's 7-digit agreement (convênio) + the 10-digit complement.
+pub fn boleto_our_number(cfg: &BoletoConfig, installment_id: &str) -> String {
+    format!("{}{:010}", cfg.agreement, our_number(installment_id))
+}
+
 /// The 44-digit barcode of an installment's boleto: the same on the payer
 /// page and on the printed boleto.
 fn installment_barcode(i: &Installment, cfg: &PayerConfig) -> Option<String> {
@@ -206,7 +212,7 @@ pub enum BoletoRefusal {
     NotOpenBoleto,
 }
 
-fn bank_name(code: &str) -> String {
+pub fn bank_name(code: &str) -> String {
     match code {
         "001" => "Banco do Brasil".into(),
         _ => format!("Banco {code}"),
@@ -262,7 +268,7 @@ pub fn boleto_pdf_input(
             .clone()
             .unwrap_or_else(|| cfg.boleto.agreement.clone()),
         // Banco do Brasil, 7-digit agreement: convênio + the 10-digit complement.
-        our_number: format!("{}{:010}", cfg.boleto.agreement, our_number(&i.id)),
+        our_number: boleto_our_number(&cfg.boleto, &i.id),
         document_number: d.external_id.clone(),
         document_date: Date::parse_iso_prefix(&d.created_at).unwrap_or(today),
         processing_date: today,

@@ -5,6 +5,7 @@
 //! same schema (`migrations/sqlite`, `migrations/postgres`).
 
 mod applications;
+pub mod boletos;
 pub mod charges;
 mod customers;
 pub mod deliveries;

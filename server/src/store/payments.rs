@@ -76,11 +76,8 @@ pub async fn simulate_pay(
     // Writing first takes SQLite's write lock at once, so the read below
     // cannot go stale under a concurrent payment.
     let mut tx = db.begin_write().await?;
-    sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
-        .bind(invoice_id)
-        .execute(&mut **tx)
-        .await?;
-    let head = invoice_head(&mut tx, invoice_id).await?;
+    lock_invoice(&mut tx, invoice_id).await?;
+    invoice_head(&mut tx, invoice_id).await?;
     let accepted: Vec<String> = sqlx::query_scalar(
         "SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position",
     )
@@ -97,57 +94,145 @@ pub async fn simulate_pay(
             .and_then(|a| PaymentType::parse(a))
             .unwrap_or(PaymentType::Pix),
     };
-    let row = match number {
-        Some(n) => sqlx::query("SELECT id, number, price_cents, status, due_date FROM installments WHERE invoice_id = $1 AND number = $2")
+    let number = match number {
+        Some(n) => n,
+        None => {
+            let n: i64 = sqlx::query_scalar(
+                "SELECT number FROM installments
+                 WHERE invoice_id = $1 AND status = 'WAITING_PAYMENT' ORDER BY number LIMIT 1",
+            )
             .bind(invoice_id)
-            .bind(n as i64)
             .fetch_optional(&mut **tx)
             .await?
-            .ok_or(LifecycleError::InstallmentNotFound(n))?,
-        None => sqlx::query(
-            "SELECT id, number, price_cents, status, due_date FROM installments
-             WHERE invoice_id = $1 AND status = 'WAITING_PAYMENT' ORDER BY number LIMIT 1",
-        )
-        .bind(invoice_id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or(LifecycleError::NothingToPay)?,
+            .ok_or(LifecycleError::NothingToPay)?;
+            n as u32
+        }
     };
-    let n = row.get::<i64, _>("number") as u32;
-    if row.get::<&str, _>("status") != InstallmentStatus::WaitingPayment.as_str() {
-        return Err(LifecycleError::AlreadyPaid(n));
-    }
     let now = now_iso();
-    let price: i64 = row.get("price_cents");
-    sqlx::query(
-        "UPDATE installments SET status = 'CONFIRMED', price_paid_cents = price_cents, paid_at = $1,
-                payment_received_at = $1, updated_at = $1 WHERE id = $2",
+    let snapshot = confirm_in(
+        &mut tx,
+        invoice_id,
+        number,
+        Settlement {
+            paid_cents: None,
+            paid_at: &now,
+            received_at: &now,
+            method: Some(method),
+        },
     )
-    .bind(&now)
+    .await?;
+    tx.commit().await?;
+    Ok(snapshot)
+}
+
+/// How an installment was paid: the amount (`None`: its price, in full),
+/// when the payer paid, when the money reached the merchant, and by what
+/// (`None`: outside paylink's methods, such as cash or a check).
+pub(crate) struct Settlement<'a> {
+    pub paid_cents: Option<i64>,
+    pub paid_at: &'a str,
+    pub received_at: &'a str,
+    pub method: Option<PaymentType>,
+}
+
+/// Takes the invoice's row for this transaction (SQLite's write lock, a row
+/// lock on PostgreSQL), so that two payments of one invoice serialise.
+async fn lock_invoice(
+    tx: &mut crate::store::Tx<'_>,
+    invoice_id: &str,
+) -> Result<(), LifecycleError> {
+    sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
+        .bind(invoice_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// The one path by which an installment becomes paid, inside the caller's
+/// transaction: `CONFIRMED` with the amount and dates of `s`, the
+/// `PAYMENT_CONFIRMED` event (and its webhook deliveries) and the payer's
+/// confirmation notifications. The sandbox, a bank's retorno and a manual
+/// settlement all come here, so webhooks and notifications follow alike.
+pub(crate) async fn confirm_in(
+    tx: &mut crate::store::Tx<'_>,
+    invoice_id: &str,
+    number: u32,
+    s: Settlement<'_>,
+) -> Result<InstallmentSnapshot, LifecycleError> {
+    lock_invoice(tx, invoice_id).await?;
+    let head = invoice_head(tx, invoice_id).await?;
+    let row = sqlx::query(
+        "SELECT id, number, price_cents, status, due_date FROM installments
+         WHERE invoice_id = $1 AND number = $2",
+    )
+    .bind(invoice_id)
+    .bind(number as i64)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(LifecycleError::InstallmentNotFound(number))?;
+    if row.get::<&str, _>("status") != InstallmentStatus::WaitingPayment.as_str() {
+        return Err(LifecycleError::AlreadyPaid(number));
+    }
+    let price: i64 = row.get("price_cents");
+    let paid = s.paid_cents.unwrap_or(price);
+    sqlx::query(
+        "UPDATE installments SET status = 'CONFIRMED', price_paid_cents = $1, paid_at = $2,
+                payment_received_at = $3, updated_at = $4 WHERE id = $5",
+    )
+    .bind(paid)
+    .bind(s.paid_at)
+    .bind(s.received_at)
+    .bind(now_iso())
     .bind(row.get::<&str, _>("id"))
     .execute(&mut **tx)
     .await?;
     let snapshot = InstallmentSnapshot {
         id: row.get("id"),
-        installment: n,
+        installment: number,
         price,
-        price_paid: price,
+        price_paid: paid,
         status: InstallmentStatus::Confirmed.as_str().into(),
         due_date: due_iso(row.get("due_date")),
     };
     events::record(
-        &mut tx,
+        tx,
         NewEvent {
             application_id: &head.application_id,
             invoice_id,
             external_id: &head.external_id,
             kind: HookType::PaymentConfirmed,
             installment: Some(snapshot.clone()),
-            method: Some(method),
+            method: s.method,
         },
     )
     .await?;
-    crate::store::notifications::on_payment_confirmed(&mut tx, invoice_id, &snapshot.id).await?;
+    crate::store::notifications::on_payment_confirmed(tx, invoice_id, &snapshot.id).await?;
+    Ok(snapshot)
+}
+
+/// Manual settlement (cash, a transfer, a check): installment `number`
+/// paid `paid_cents` on `paid_on`, with the same events as any payment.
+pub async fn mark_paid(
+    db: &Db,
+    invoice_id: &str,
+    number: u32,
+    paid_cents: i64,
+    paid_on: paylink_model::Date,
+) -> Result<InstallmentSnapshot, LifecycleError> {
+    let mut tx = db.begin_write().await?;
+    let at = paid_on.to_iso_midnight_utc();
+    let snapshot = confirm_in(
+        &mut tx,
+        invoice_id,
+        number,
+        Settlement {
+            paid_cents: Some(paid_cents),
+            paid_at: &at,
+            received_at: &at,
+            method: None,
+        },
+    )
+    .await?;
     tx.commit().await?;
     Ok(snapshot)
 }

@@ -22,6 +22,7 @@ mod process;
 mod proxy;
 mod receiver;
 mod scheduler;
+mod settlement;
 mod terms;
 mod web;
 mod webhooks;

@@ -1,0 +1,294 @@
+//! `paylink boleto remessa|retorno` and `paylink installment mark-paid`:
+//! settlement with the bank through CNAB 240 files, and by hand.
+
+use std::path::PathBuf;
+
+use paylink_model::Date;
+
+use super::common::{open, Failure};
+use crate::domain::cnab240::Beneficiary;
+use crate::domain::settlement;
+use crate::store::boletos::Applied;
+use crate::store::payments::{self, LifecycleError};
+
+#[derive(clap::Subcommand)]
+pub enum BoletoCommand {
+    /// Write a CNAB 240 remessa registering every boleto not yet sent; each is
+    /// marked sent with the file, so none is registered twice.
+    Remessa(Box<RemessaArgs>),
+    /// Apply a CNAB 240 retorno (segments T and U): registrations, payments
+    /// (CONFIRMED, PAYMENT_CONFIRMED) and write-offs; all or nothing.
+    Retorno {
+        /// The retorno file the bank returned.
+        file: PathBuf,
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
+        db: String,
+    },
+}
+
+#[derive(clap::Args)]
+pub struct RemessaArgs {
+    /// Where to write the remessa (not overwritten if it exists).
+    #[arg(long)]
+    out: PathBuf,
+    /// Only installments created on or after this day (dd/mm/aaaa or aaaa-mm-dd, UTC).
+    #[arg(long)]
+    since: Option<String>,
+    /// The merchant's CNPJ or CPF (the beneficiário of the file's headers).
+    #[arg(long)]
+    merchant_document: Option<String>,
+    /// Merchant name in the file's headers.
+    #[arg(long, default_value = "Loja Exemplo")]
+    merchant_name: String,
+    /// Boleto bank code (3 digits).
+    #[arg(long, default_value = "001")]
+    boleto_bank: String,
+    /// Boleto agreement (convênio, 7 digits).
+    #[arg(long, default_value = "1234567")]
+    boleto_agreement: String,
+    /// Boleto wallet (carteira, 2 digits).
+    #[arg(long, default_value = "17")]
+    boleto_wallet: String,
+    /// Agência/Código do Beneficiário as your bank prints it, e.g. "1234-5 / 12345-6":
+    /// the agency and account of the file's headers and segment P.
+    #[arg(long)]
+    boleto_beneficiary_code: Option<String>,
+    #[arg(
+        long,
+        env = "PAYLINK_DB",
+        default_value = "./paylink.db",
+        hide_env_values = true
+    )]
+    db: String,
+}
+
+#[derive(clap::Subcommand)]
+pub enum InstallmentCommand {
+    /// Settle an installment by hand (cash, a transfer, a check): CONFIRMED
+    /// with the amount and date given; fires PAYMENT_CONFIRMED.
+    MarkPaid {
+        invoice_id: String,
+        /// The installment's number (1, 2, ...).
+        #[arg(long)]
+        installment: u32,
+        /// The amount received, in reais: 33,34 or 1.000,00 or 33.34.
+        #[arg(long)]
+        amount: String,
+        /// The day it was received: dd/mm/aaaa or aaaa-mm-dd (not in the future).
+        #[arg(long)]
+        date: String,
+        #[arg(
+            long,
+            env = "PAYLINK_DB",
+            default_value = "./paylink.db",
+            hide_env_values = true
+        )]
+        db: String,
+    },
+}
+
+fn usage(message: String) -> Failure {
+    Failure::Usage(message)
+}
+
+/// dd/mm/aaaa or aaaa-mm-dd.
+fn parse_date(s: &str, flag: &str) -> Result<Date, Failure> {
+    let s = s.trim();
+    Date::parse_br(s)
+        .or_else(|| Date::parse_iso(s))
+        .ok_or_else(|| {
+            usage(format!(
+                "{flag} {s:?} is not a date (dd/mm/aaaa or aaaa-mm-dd)"
+            ))
+        })
+}
+
+fn digits(s: &str, n: usize, flag: &str) -> Result<String, Failure> {
+    (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.to_string())
+        .ok_or_else(|| usage(format!("{flag} must be {n} digits")))
+}
+
+/// "1234-5 / 12345-6" → (agency, its digit, account, its digit).
+fn agency_account(code: &str) -> Result<(String, String, String, String), Failure> {
+    let bad = || {
+        usage(format!(
+            "--boleto-beneficiary-code {code:?} is not like \"1234-5 / 12345-6\" (agency / account)"
+        ))
+    };
+    let part = |p: &str| -> Option<(String, String)> {
+        let (n, dv) = p.trim().split_once('-').unwrap_or((p.trim(), ""));
+        let ok = !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+            && dv.len() <= 1
+            && dv.bytes().all(|b| b.is_ascii_alphanumeric());
+        ok.then(|| (n.to_string(), dv.to_string()))
+    };
+    let (a, c) = code.split_once('/').ok_or_else(bad)?;
+    let (agency, agency_dv) = part(a).filter(|(n, _)| n.len() <= 5).ok_or_else(bad)?;
+    let (account, account_dv) = part(c).filter(|(n, _)| n.len() <= 12).ok_or_else(bad)?;
+    Ok((agency, agency_dv, account, account_dv))
+}
+
+/// Now in Brasília: the date and hhmmss of the file's header.
+fn brasilia_now() -> (Date, u32) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let local = secs + paylink_model::date::BRASILIA_UTC_OFFSET_SECS;
+    let of_day = local.rem_euclid(86_400) as u32;
+    let hhmmss = of_day / 3600 * 10_000 + of_day % 3600 / 60 * 100 + of_day % 60;
+    (crate::domain::today(), hhmmss)
+}
+
+/// `paylink boleto ...`
+pub async fn boleto(command: BoletoCommand) -> Result<(), Failure> {
+    match command {
+        BoletoCommand::Remessa(args) => remessa(*args).await,
+        BoletoCommand::Retorno { file, db } => {
+            let bytes = std::fs::read(&file)
+                .map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
+            let db = open(&db).await?;
+            match settlement::retorno(&db, &bytes).await? {
+                Applied::Before(at) => {
+                    println!("{} was applied on {at}; nothing changed", file.display());
+                }
+                Applied::Now(report) => {
+                    for line in &report {
+                        println!("{line}");
+                    }
+                    println!("{}: {} notices applied", file.display(), report.len());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+async fn remessa(args: RemessaArgs) -> Result<(), Failure> {
+    let cfg = paylink_model::boleto::BoletoConfig {
+        bank_code: digits(&args.boleto_bank, 3, "--boleto-bank")?,
+        agreement: digits(&args.boleto_agreement, 7, "--boleto-agreement")?,
+        wallet: digits(&args.boleto_wallet, 2, "--boleto-wallet")?,
+    };
+    let Some(document) = args.merchant_document.as_deref() else {
+        return Err(usage(
+            "--merchant-document (the beneficiário's CNPJ or CPF) is required for a remessa".into(),
+        ));
+    };
+    let document = paylink_model::br::check_document(document).map_err(|_| {
+        usage(format!(
+            "--merchant-document {document:?} is not a valid CNPJ or CPF"
+        ))
+    })?;
+    if args.merchant_name.trim().is_empty() {
+        return Err(usage("--merchant-name must not be empty".into()));
+    }
+    let (agency, agency_dv, account, account_dv) = match args.boleto_beneficiary_code.as_deref() {
+        Some(code) if !code.trim().is_empty() => agency_account(code)?,
+        _ => Default::default(),
+    };
+    let since = args
+        .since
+        .as_deref()
+        .map(|s| parse_date(s, "--since"))
+        .transpose()?;
+    if args.out.exists() {
+        return Err(usage(format!(
+            "{} exists already: paylink does not overwrite a remessa",
+            args.out.display()
+        )));
+    }
+    let beneficiary = Beneficiary {
+        bank_name: crate::domain::payer::bank_name(&cfg.bank_code),
+        bank_code: cfg.bank_code.clone(),
+        document,
+        name: args.merchant_name.clone(),
+        agreement: cfg.agreement.clone(),
+        agency,
+        agency_dv,
+        account,
+        account_dv,
+        // Código da carteira of segment P: 1, cobrança simples (the bank's
+        // own carteira number, --boleto-wallet, is in the nosso número's boleto).
+        wallet: 1,
+    };
+    let db = open(&args.db).await?;
+    let out = args.out.clone();
+    let partial = out.with_extension("partial");
+    let written = settlement::remessa(&db, &beneficiary, &cfg, since, brasilia_now(), |text| {
+        std::fs::write(&partial, text)
+            .map_err(|e| format!("cannot write {}: {e}: nothing was sent", partial.display()))
+    })
+    .await;
+    let written = match written {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(Failure::Runtime(e));
+        }
+    };
+    let Some(w) = written else {
+        println!("no boleto to register: {} not written", out.display());
+        return Ok(());
+    };
+    std::fs::rename(&partial, &out).map_err(|e| {
+        format!(
+            "remessa {} is recorded but could not be moved from {} to {}: {e}",
+            w.sequence,
+            partial.display(),
+            out.display()
+        )
+    })?;
+    println!(
+        "remessa {} written to {}: {} boletos registered",
+        w.sequence,
+        out.display(),
+        w.boletos
+    );
+    Ok(())
+}
+
+/// `paylink installment ...`
+pub async fn installment(command: InstallmentCommand) -> Result<(), Failure> {
+    let InstallmentCommand::MarkPaid {
+        invoice_id,
+        installment,
+        amount,
+        date,
+        db,
+    } = command;
+    let cents = paylink_model::money::parse_price_input(&amount)
+        .filter(|c| *c > 0)
+        .ok_or_else(|| {
+            usage(format!(
+                "--amount {amount:?} is not an amount in reais, like 33,34 or 1.000,00"
+            ))
+        })?;
+    let paid_on = parse_date(&date, "--date")?;
+    if paid_on > crate::domain::today() {
+        return Err(usage(format!("--date {date} is in the future")));
+    }
+    if installment == 0 {
+        return Err(usage("--installment counts from 1".into()));
+    }
+    let db = open(&db).await?;
+    let paid = payments::mark_paid(&db, &invoice_id, installment, cents, paid_on)
+        .await
+        .map_err(|e| match e {
+            LifecycleError::Db(e) => Failure::Runtime(format!("database error: {e}")),
+            e => Failure::Usage(e.to_string()),
+        })?;
+    println!(
+        "installment {} is now {}, paid {} on {paid_on}",
+        paid.installment,
+        paid.status,
+        paylink_model::money::format_brl(cents, paylink_model::Lang::PtBr)
+    );
+    Ok(())
+}

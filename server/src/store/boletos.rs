@@ -1,0 +1,407 @@
+//! Boletos registered at the bank (CNAB 240): which installments a remessa
+//! sent, under which nosso número, and what the bank's retornos said of them.
+//! The files themselves are written and read in `domain::settlement`; here is
+//! only what is stored, each file's effect in one transaction.
+
+use paylink_model::Date;
+use sqlx::Row;
+
+use crate::store::payments::{self, LifecycleError, Settlement};
+use crate::store::{new_id, now_iso, Db, DbError};
+
+/// An open BOLETO installment not yet sent to the bank, with what its
+/// segments P, Q and R carry.
+#[derive(Clone, Debug)]
+pub struct Unsent {
+    pub installment_id: String,
+    pub invoice_id: String,
+    pub number: u32,
+    pub price_cents: i64,
+    /// `YYYY-MM-DD`.
+    pub due_date: String,
+    /// The invoice's first due date (`YYYY-MM-DD`): its discount is stated for it.
+    pub first_due_date: String,
+    pub external_id: String,
+    pub invoice_created_at: String,
+    pub payer_name: String,
+    pub payer_document: Option<String>,
+    pub street: Option<String>,
+    pub street_number: Option<String>,
+    pub district: Option<String>,
+    pub zipcode: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub fine_type: Option<String>,
+    pub fine_value: Option<i64>,
+    pub interest_monthly_bp: Option<i64>,
+    pub discount_type: Option<String>,
+    pub discount_value: Option<i64>,
+    pub discount_until: Option<String>,
+}
+
+/// What the caller made of the unsent boletos: the file's text and each
+/// boleto's nosso número (in the order of [`Unsent`]s given).
+pub struct Decided {
+    pub content: String,
+    pub our_numbers: Vec<String>,
+    pub total_cents: i64,
+}
+
+/// A remessa written: its sequence number (NSA) and how many boletos it registers.
+#[derive(Debug)]
+pub struct Written {
+    pub sequence: i64,
+    pub boletos: usize,
+}
+
+/// Registers every open BOLETO installment without a registration (created
+/// on or after `since`, a `YYYY-MM-DD` UTC day, when given): `decide` turns
+/// them into a file under sequence number `n`, and the file and every
+/// boleto's registration are stored in the same transaction, so a boleto is
+/// in exactly one remessa. `decide` may do more before the commit (write the
+/// file); its error rolls everything back. `None` when nothing is to be sent.
+pub async fn remessa<F>(db: &Db, since: Option<&str>, decide: F) -> Result<Option<Written>, String>
+where
+    F: FnOnce(i64, &[Unsent]) -> Result<Decided, String>,
+{
+    let db_err = |e: DbError| format!("database error: {e}");
+    let mut tx = db.begin_write().await.map_err(db_err)?;
+    // Serialises remessas: the first statement writes (SQLite's write lock).
+    sqlx::query("UPDATE remessa_files SET id = id WHERE sequence = -1")
+        .execute(&mut **tx)
+        .await
+        .map_err(db_err)?;
+    let rows = sqlx::query(
+        "SELECT i.id, i.invoice_id, i.number, i.price_cents, i.due_date,
+                v.due_date AS first_due_date, v.external_id, v.created_at AS invoice_created_at,
+                v.fine_type, v.fine_value, v.interest_monthly_bp,
+                v.discount_type, v.discount_value, v.discount_until,
+                c.full_name, c.document,
+                a.address, a.number AS street_number, a.neighborhood, a.zipcode, a.city, a.state
+         FROM installments i
+         JOIN invoices v ON v.id = i.invoice_id
+         JOIN customers c ON c.id = v.customer_id
+         LEFT JOIN addresses a ON a.customer_id = c.id
+         WHERE v.deleted_at IS NULL AND i.deleted_at IS NULL
+           AND i.status = 'WAITING_PAYMENT' AND i.price_cents > 0
+           AND (CAST($1 AS TEXT) IS NULL OR i.created_at >= CAST($1 AS TEXT))
+           AND EXISTS (SELECT 1 FROM invoice_payment_types t
+                       WHERE t.invoice_id = v.id AND t.payment_type = 'BOLETO')
+           AND NOT EXISTS (SELECT 1 FROM boleto_registrations r WHERE r.installment_id = i.id)
+         ORDER BY i.created_at, v.id, i.number",
+    )
+    .bind(since)
+    .fetch_all(&mut **tx)
+    .await
+    .map_err(db_err)?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let unsent: Vec<Unsent> = rows
+        .iter()
+        .map(|r| Unsent {
+            installment_id: r.get("id"),
+            invoice_id: r.get("invoice_id"),
+            number: r.get::<i64, _>("number") as u32,
+            price_cents: r.get("price_cents"),
+            due_date: r.get("due_date"),
+            first_due_date: r.get("first_due_date"),
+            external_id: r.get("external_id"),
+            invoice_created_at: r.get("invoice_created_at"),
+            payer_name: r.get("full_name"),
+            payer_document: r.get("document"),
+            street: r.get("address"),
+            street_number: r.get("street_number"),
+            district: r.get("neighborhood"),
+            zipcode: r.get("zipcode"),
+            city: r.get("city"),
+            state: r.get("state"),
+            fine_type: r.get("fine_type"),
+            fine_value: r.get("fine_value"),
+            interest_monthly_bp: r.get("interest_monthly_bp"),
+            discount_type: r.get("discount_type"),
+            discount_value: r.get("discount_value"),
+            discount_until: r.get("discount_until"),
+        })
+        .collect();
+    let last: Option<i64> = sqlx::query_scalar("SELECT MAX(sequence) FROM remessa_files")
+        .fetch_one(&mut **tx)
+        .await
+        .map_err(db_err)?;
+    let sequence = last.unwrap_or(0) + 1;
+    let decided = decide(sequence, &unsent)?;
+    assert_eq!(
+        decided.our_numbers.len(),
+        unsent.len(),
+        "one nosso número per boleto"
+    );
+    let now = now_iso();
+    let file_id = new_id();
+    sqlx::query(
+        "INSERT INTO remessa_files (id, sequence, boletos, total_cents, content, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&file_id)
+    .bind(sequence)
+    .bind(unsent.len() as i64)
+    .bind(decided.total_cents)
+    .bind(&decided.content)
+    .bind(&now)
+    .execute(&mut **tx)
+    .await
+    .map_err(db_err)?;
+    for (u, our_number) in unsent.iter().zip(&decided.our_numbers) {
+        let taken: Option<String> = sqlx::query_scalar(
+            "SELECT installment_id FROM boleto_registrations WHERE our_number = $1",
+        )
+        .bind(our_number)
+        .fetch_optional(&mut **tx)
+        .await
+        .map_err(db_err)?;
+        if let Some(other) = taken {
+            return Err(format!(
+                "nosso número {our_number} of installment {} of invoice {} is already registered \
+                 for installment {other}: nothing was written",
+                u.number, u.invoice_id
+            ));
+        }
+        sqlx::query(
+            "INSERT INTO boleto_registrations
+                 (installment_id, our_number, remessa_id, state, created_at, updated_at)
+             VALUES ($1, $2, $3, 'SENT', $4, $4)",
+        )
+        .bind(&u.installment_id)
+        .bind(our_number)
+        .bind(&file_id)
+        .bind(&now)
+        .execute(&mut **tx)
+        .await
+        .map_err(|e| match e {
+            e if crate::store::is_unique_violation(&e) => format!(
+                "nosso número {our_number} (installment {} of invoice {}) is already registered: \
+                 nothing was written",
+                u.number, u.invoice_id
+            ),
+            e => db_err(e),
+        })?;
+    }
+    tx.commit().await.map_err(db_err)?;
+    Ok(Some(Written {
+        sequence,
+        boletos: unsent.len(),
+    }))
+}
+
+/// One boleto's news from a retorno, as the store applies it.
+#[derive(Clone, Debug)]
+pub enum News {
+    Registered,
+    Rejected {
+        reasons: String,
+    },
+    Paid {
+        paid_cents: i64,
+        paid_on: Date,
+        credited_on: Option<Date>,
+    },
+    WrittenOff,
+    /// A movement paylink does not act on (its code).
+    Other(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Item {
+    /// The line of the file the news is on (segment T).
+    pub line: usize,
+    pub our_number: String,
+    pub news: News,
+}
+
+/// What applying a retorno did.
+#[derive(Debug)]
+pub enum Applied {
+    /// The same file (byte for byte) was applied before, on that date: nothing changed.
+    Before(String),
+    /// One line of report per item, with its line number.
+    Now(Vec<String>),
+}
+
+/// Why a retorno was not applied (nothing of it was).
+#[derive(Debug)]
+pub enum RetornoError {
+    UnknownOurNumber { line: usize, our_number: String },
+    Db(String),
+}
+
+impl std::fmt::Display for RetornoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RetornoError::UnknownOurNumber { line, our_number } => write!(
+                f,
+                "line {line}: nosso número {our_number} was not registered by paylink"
+            ),
+            RetornoError::Db(e) => write!(f, "database error: {e}"),
+        }
+    }
+}
+
+impl From<DbError> for RetornoError {
+    fn from(e: DbError) -> Self {
+        RetornoError::Db(e.to_string())
+    }
+}
+
+/// Applies a retorno's items in one transaction: every nosso número must be
+/// one paylink registered (else nothing is applied), each change happens
+/// once (an installment already paid stays as it is; a file applied before,
+/// identified by `sha256`, changes nothing at all).
+pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Applied, RetornoError> {
+    let mut tx = db.begin_write().await?;
+    // Writing first takes SQLite's write lock before anything is read.
+    sqlx::query("UPDATE retorno_files SET notices = notices WHERE sha256 = $1")
+        .bind(sha256)
+        .execute(&mut **tx)
+        .await?;
+    let before: Option<String> =
+        sqlx::query_scalar("SELECT applied_at FROM retorno_files WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(&mut **tx)
+            .await?;
+    if let Some(at) = before {
+        return Ok(Applied::Before(at));
+    }
+    let now = now_iso();
+    let mut report = Vec::new();
+    for item in items {
+        let row = sqlx::query(
+            "SELECT r.installment_id, r.state, i.invoice_id, i.number, i.status
+             FROM boleto_registrations r JOIN installments i ON i.id = r.installment_id
+             WHERE r.our_number = $1",
+        )
+        .bind(&item.our_number)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| RetornoError::UnknownOurNumber {
+            line: item.line,
+            our_number: item.our_number.clone(),
+        })?;
+        let installment_id: String = row.get("installment_id");
+        let state: String = row.get("state");
+        let invoice_id: String = row.get("invoice_id");
+        let number = row.get::<i64, _>("number") as u32;
+        let who = format!(
+            "line {}: nosso número {} (installment {number} of invoice {invoice_id})",
+            item.line, item.our_number
+        );
+        let set_state = |new: &'static str, column: Option<&'static str>| {
+            let sql = match column {
+                Some(c) => format!(
+                    "UPDATE boleto_registrations SET state = $1, {c} = $2, updated_at = $2
+                     WHERE installment_id = $3"
+                ),
+                None => "UPDATE boleto_registrations SET state = $1, updated_at = $2
+                         WHERE installment_id = $3"
+                    .to_string(),
+            };
+            (new, sql)
+        };
+        let line = match &item.news {
+            News::Registered if state == "SENT" || state == "REJECTED" => {
+                let (new, sql) = set_state("REGISTERED", Some("registered_at"));
+                sqlx::query(&sql)
+                    .bind(new)
+                    .bind(&now)
+                    .bind(&installment_id)
+                    .execute(&mut **tx)
+                    .await?;
+                format!("{who}: registered")
+            }
+            News::Registered => format!("{who}: registered already ({state}), unchanged"),
+            News::Rejected { reasons } if state == "SENT" => {
+                sqlx::query(
+                    "UPDATE boleto_registrations SET state = 'REJECTED', rejected_reasons = $1,
+                            updated_at = $2 WHERE installment_id = $3",
+                )
+                .bind(reasons)
+                .bind(&now)
+                .bind(&installment_id)
+                .execute(&mut **tx)
+                .await?;
+                format!("{who}: REJECTED by the bank (reasons {reasons})")
+            }
+            News::Rejected { .. } => format!("{who}: rejection ignored, the boleto is {state}"),
+            News::Paid {
+                paid_cents,
+                paid_on,
+                credited_on,
+            } => {
+                let paid_at = paid_on.to_iso_midnight_utc();
+                let received_at = credited_on.unwrap_or(*paid_on).to_iso_midnight_utc();
+                let outcome = payments::confirm_in(
+                    &mut tx,
+                    &invoice_id,
+                    number,
+                    Settlement {
+                        paid_cents: Some(*paid_cents),
+                        paid_at: &paid_at,
+                        received_at: &received_at,
+                        method: Some(paylink_model::PaymentType::Boleto),
+                    },
+                )
+                .await;
+                let line = match outcome {
+                    Ok(_) => format!(
+                        "{who}: CONFIRMED, paid {} on {paid_on}",
+                        paylink_model::money::format_brl(*paid_cents, paylink_model::Lang::PtBr)
+                    ),
+                    Err(LifecycleError::AlreadyPaid(_)) if state == "PAID" => {
+                        format!("{who}: paid already (this liquidação was applied), unchanged")
+                    }
+                    // Paid by PIX or by hand, and now at the bank too: a double payment.
+                    Err(LifecycleError::AlreadyPaid(_)) => format!(
+                        "{who}: WARNING the installment was already paid another way; the bank \
+                         received {} on {paid_on} as well: refund the payer",
+                        paylink_model::money::format_brl(*paid_cents, paylink_model::Lang::PtBr)
+                    ),
+                    Err(LifecycleError::InvoiceNotFound) => format!(
+                        "{who}: WARNING the invoice was deleted; the bank received {} on {paid_on}",
+                        paylink_model::money::format_brl(*paid_cents, paylink_model::Lang::PtBr)
+                    ),
+                    Err(LifecycleError::Db(e)) => return Err(e.into()),
+                    Err(e) => return Err(RetornoError::Db(e.to_string())),
+                };
+                if state != "PAID" {
+                    let (new, sql) = set_state("PAID", None);
+                    sqlx::query(&sql)
+                        .bind(new)
+                        .bind(&now)
+                        .bind(&installment_id)
+                        .execute(&mut **tx)
+                        .await?;
+                }
+                line
+            }
+            News::WrittenOff if state != "WRITTEN_OFF" && state != "PAID" => {
+                let (new, sql) = set_state("WRITTEN_OFF", Some("written_off_at"));
+                sqlx::query(&sql)
+                    .bind(new)
+                    .bind(&now)
+                    .bind(&installment_id)
+                    .execute(&mut **tx)
+                    .await?;
+                format!("{who}: written off (baixa) at the bank")
+            }
+            News::WrittenOff => format!("{who}: write-off ignored, the boleto is {state}"),
+            News::Other(code) => format!("{who}: movement {code}, nothing to apply"),
+        };
+        report.push(line);
+    }
+    sqlx::query("INSERT INTO retorno_files (sha256, notices, applied_at) VALUES ($1, $2, $3)")
+        .bind(sha256)
+        .bind(items.len() as i64)
+        .bind(&now)
+        .execute(&mut **tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Applied::Now(report))
+}
