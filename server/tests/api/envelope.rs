@@ -79,8 +79,8 @@ async fn malformed_requests_get_an_envelope_with_the_right_status() {
             StatusCode::NOT_FOUND,
         ),
         (
-            "GET on a POST-only route",
-            app.client.get(&customers),
+            "PUT on a POST-and-GET route",
+            app.client.put(&customers),
             StatusCode::METHOD_NOT_ALLOWED,
         ),
         (

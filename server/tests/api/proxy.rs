@@ -97,7 +97,7 @@ async fn ignores_an_authorization_header_sent_by_the_browser() {
 async fn forwards_nothing_else() {
     let app = spawn_app_with(local_proxy).await;
     let cases = [
-        ("GET", "/api/customers", StatusCode::METHOD_NOT_ALLOWED),
+        ("PUT", "/api/customers", StatusCode::METHOD_NOT_ALLOWED),
         (
             "GET",
             "/api/customers/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
