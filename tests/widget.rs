@@ -886,3 +886,38 @@ async fn direct_mount_starts_at_the_link_and_tells_its_element() {
     assert_eq!(window().location().pathname().unwrap(), path);
     el.remove();
 }
+
+// ---------------------------------------------------------------- components on their own
+
+/// `<Table>`: cells are text (what the server or a merchant wrote never
+/// becomes markup), each labelled with its column for the phone layout.
+#[wasm_bindgen_test]
+async fn a_table_shows_its_cells_as_text_with_their_column_labels() {
+    use leptos::prelude::*;
+    use paylink_widget::components::table::{Cell, Table};
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), || {
+        view! {
+            <Table
+                class="installments"
+                caption="Parcelas"
+                head=vec![("Nº", ""), ("Valor", "num")]
+                rows=vec![vec![Cell::new("1"), Cell::num("<b>&\"x\"</b>")]]
+                foot=vec![Cell::new("Total"), Cell::default()]
+            />
+        }
+    });
+    tick().await;
+    let cell = q(&host, "tbody td");
+    assert_eq!(text(&cell), "<b>&\"x\"</b>");
+    assert!(q_opt(&host, "b").is_none(), "no markup from a cell's text");
+    assert_eq!(cell.get_attribute("data-label").as_deref(), Some("Valor"));
+    assert_eq!(cell.get_attribute("class").as_deref(), Some("num"));
+    assert_eq!(text(&q(&host, "tbody th[scope=row]")), "1");
+    assert_eq!(text(&q(&host, "caption")), "Parcelas");
+    // An empty cell has no label (nothing to show on a phone).
+    assert!(q(&host, "tfoot td").get_attribute("data-label").is_none());
+    drop(handle);
+    host.remove();
+}
