@@ -1,11 +1,9 @@
 // Trunk post_build hook (Trunk.toml), on the staging dir before it becomes dist/:
-// 1. minifies wasm-bindgen's JS module with terser (47.7 -> 21.5 KB raw, -1.4 KB brotli, and less
-//    for the browser to parse before the wasm can start). Trunk's own minifier is off: it breaks
+// 1. minifies wasm-bindgen's JS module with terser (60 -> 19 KB raw, -7.8 KB brotli on the page with
+//    step 2, and less for the browser to parse before the wasm can start). Trunk's own minifier is off: it breaks
 //    wasm-bindgen output (trunk-rs/trunk#761).
 //    embed.js (for merchants' pages) is minified too, and the stylesheet (csso).
-// 2. reorders the wasm's functions by (body length, first bytes) with binaryen, so similar
-//    functions sit side by side for brotli (-2 KB brotli, same code).
-//    Then shortens the names the wasm imports from the glue, in both (embed/short-imports.mjs).
+// 2. shortens the names the wasm imports from the glue, in both (embed/short-imports.mjs).
 // 3. replaces trunk's loader in index.html with a classic copy of the glue, inline, and the
 //    stylesheet's link with the stylesheet (so index.html keeps none of trunk's `integrity`
 //    attributes: it references only the wasm, by its content-hashed name); in release builds the
@@ -15,20 +13,21 @@
 // 4. writes mount.js. Merchants import `https://PAYLINK/mount.js`, whose name never changes, and
 //    it imports the content-hashed module of this build, so a new release reaches them without
 //    touching their page.
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { fileURLToPath } from "node:url";
 import { minify as minifyCss } from "csso";
 import { minify } from "terser";
 import zopfli from "@gfx/zopfli";
 import { shortenImports } from "./short-imports.mjs";
-import { orderForBrotli } from "./wasm-order.mjs";
 
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) throw new Error("TRUNK_STAGING_DIR is not set: run me as a trunk hook");
+// Measuring (bench/README.md): PAYLINK_RAW_COPY=DIR keeps trunk's output as it was before this
+// hook; PAYLINK_POST_BUILD_SKIP=minify,short leaves those steps out.
+if (process.env.PAYLINK_RAW_COPY) cpSync(dir, process.env.PAYLINK_RAW_COPY, { recursive: true });
+const skip = new Set((process.env.PAYLINK_POST_BUILD_SKIP || "").split(",").filter(Boolean));
 const files = readdirSync(dir);
 const one = (re, what) => {
   const found = files.filter((f) => re.test(f));
@@ -57,23 +56,20 @@ if (release) {
     if (!index.includes(sri(bytes))) throw new Error(`index.html has no integrity ${sri(bytes)} for ${name}`);
   }
 
-  const out = await minify(jsBefore, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
+  const out = skip.has("minify") ? { code: jsBefore } : await minify(jsBefore, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
   if (!out.code) throw new Error(`minify ${js}: no output`);
 
-  // The function order. npm's binaryen (scripts/setup), never Debian's older wasm-opt.
-  const wasmOpt = join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules", ".bin", "wasm-opt");
-  if (!existsSync(wasmOpt)) throw new Error(`${wasmOpt} is missing: run scripts/setup (npm ci)`);
-  const keyed = wasmPath + ".keyed";
-  writeFileSync(keyed, orderForBrotli(wasmBefore));
-  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "mutable-globals", "reference-types", "multivalue"];
-  execFileSync(wasmOpt, [...features.map((f) => "--enable-" + f), "--reorder-functions-by-name", "--strip-debug", keyed, "-o", wasmPath], { stdio: "inherit" });
-  rmSync(keyed);
-
-  // Then the imports' short names, in the ordered wasm and the minified glue together.
-  const short = shortenImports(readFileSync(wasmPath), out.code);
-  if (short.renamed === 0) throw new Error("no wasm import could be renamed: has wasm-bindgen's glue changed shape?");
-  writeFileSync(wasmPath, short.wasm);
-  writeFileSync(jsPath, short.js);
+  // The imports' short names, in the wasm and the minified glue together (-6.2 KB brotli on the
+  // page, bench/README.md). It checks what it relies on: a glue whose imports it cannot find
+  // stops the build.
+  if (skip.has("short")) {
+    writeFileSync(jsPath, out.code);
+  } else {
+    const short = shortenImports(wasmBefore, out.code);
+    if (short.renamed === 0) throw new Error("no wasm import could be renamed: has wasm-bindgen's glue changed shape?");
+    writeFileSync(wasmPath, short.wasm);
+    writeFileSync(jsPath, short.js);
+  }
 
   // The stylesheet without comments and spaces (-0.6 KB brotli). csso's `restructure` (merging
   // and moving rules) stays off: rule order matters in a cascade.

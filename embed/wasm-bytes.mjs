@@ -1,5 +1,5 @@
-// Reading and writing the parts of a wasm module's binary format that the post-build steps
-// (wasm-order.mjs, short-imports.mjs) touch: LEB128 numbers, names, sections, imports, exports.
+// Reading and writing the parts of a wasm module's binary format that the post-build step
+// short-imports.mjs touches: LEB128 numbers, names, sections, imports, exports.
 
 /** Unsigned LEB128 at `o`: [value, next offset]. */
 export function leb(buf, o) {

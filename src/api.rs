@@ -30,6 +30,21 @@ pub enum Error {
     BadResponse,
 }
 
+/// The envelope's message, or what went wrong (the screens show it in the
+/// selected language: `components::sections::error_text`).
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Api(env) => f.write_str(&env.message),
+            Error::Network => f.write_str("network error"),
+            Error::BadResponse => f.write_str("bad response"),
+        }
+    }
+}
+
+/// So a failed load can be thrown to an `<ErrorBoundary>`.
+impl std::error::Error for Error {}
+
 /// Reads one parsed JSON answer into a model type, as every call does.
 /// Public so tests prove the widget reads what the server writes.
 pub fn read<T: DeserializeOwned>(json: JsValue) -> Result<T, Error> {

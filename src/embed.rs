@@ -26,7 +26,7 @@ use paylink_model::Lang;
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use web_sys::HtmlElement;
 
-use crate::api;
+use crate::{api, App};
 
 /// Where the widget runs; see the module docs.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,18 +162,6 @@ impl Options {
     }
 }
 
-thread_local! {
-    /// What the next `App` is mounted for (set by [`start`] or [`mount`]).
-    static NEXT: std::cell::RefCell<Option<(Host, Options)>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The host and options for the `App` being created (`Page` and no options
-/// when nothing was set: the component tests mount the App directly).
-pub fn take_next() -> (Host, Options) {
-    NEXT.with(|n| n.borrow_mut().take())
-        .unwrap_or((Host::Page, Options::default()))
-}
-
 /// The element `index.html` mounts the widget in.
 pub const ROOT_ID: &str = "paylink-app";
 
@@ -204,18 +192,17 @@ pub fn start() {
         _ => api::load_config("/config.json"),
     }
     let (host, options) = frame().unwrap_or((Host::Page, Options::default()));
-    NEXT.with(|n| *n.borrow_mut() = Some((host, options)));
     // index.html's "Carregando…" goes; the widget takes its place.
-    root.set_inner_html("");
-    std::mem::forget(crate::dom::mount(&root, crate::app));
+    root.replace_children_with_node_0();
+    leptos::mount::mount_to(root, move || view! { <App host options /> }).forget();
 }
 
 /// `mount(element, options)` for merchant pages (exported by the bin).
 pub fn mount(element: HtmlElement, options: JsValue) {
     let options = Options::read(&options);
     api::set_base(options.proxy.as_deref().unwrap_or(""));
-    NEXT.with(|n| *n.borrow_mut() = Some((Host::Element(element.clone()), options)));
-    std::mem::forget(crate::dom::mount(&element, crate::app));
+    let host = Host::Element(element.clone());
+    leptos::mount::mount_to(element, move || view! { <App host options /> }).forget();
 }
 
 /// `Frame` when this page was opened by embed.js inside a frame of the

@@ -339,7 +339,7 @@ impl Form {
 
     /// Focuses the first control, in page order, whose name has an error.
     pub fn focus_first_invalid(&self) {
-        let Ok(list) = crate::dom::doc().query_selector_all(&format!("#{} [name]", self.id)) else {
+        let Ok(list) = document().query_selector_all(&format!("#{} [name]", self.id)) else {
             return;
         };
         let errors = self.errors.get_untracked();

@@ -15,7 +15,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn masks_document_cep_and_phone_while_typing() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
 
     type_text(r, "document", "39053344705").await;
@@ -62,7 +62,7 @@ fn the_caret_stays_after_the_same_digits_when_the_mask_rewrites() {
 
 #[wasm_bindgen_test]
 async fn every_control_has_its_api_name_and_a_label() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     for name in [
         "fullName",
@@ -95,7 +95,7 @@ async fn every_control_has_its_api_name_and_a_label() {
 /// merchant's page must leave its text nodes (which it keeps updating) alone.
 #[wasm_bindgen_test]
 async fn the_widget_asks_browsers_not_to_machine_translate_it() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let root = q(&app.root, ".paylink-widget");
     // The IDL property, as the browser reads it (`translate="no"` on the root).
     let translate = js_sys::Reflect::get(&root, &"translate".into()).unwrap();
@@ -104,7 +104,7 @@ async fn the_widget_asks_browsers_not_to_machine_translate_it() {
 
 #[wasm_bindgen_test]
 async fn errors_appear_on_blur_and_clear_as_soon_as_fixed() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
 
     // Typing alone shows nothing.
@@ -147,7 +147,7 @@ async fn errors_appear_on_blur_and_clear_as_soon_as_fixed() {
 #[wasm_bindgen_test]
 async fn a_form_with_errors_sends_nothing_and_focuses_the_first_invalid_field() {
     mock_fetch(200, "{}");
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
 
     type_text(r, "address.zipcode", "0131").await;
@@ -171,7 +171,7 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
         "userId":"u1","applicationId":"p1","createdAt":"2026-11-23T03:30:18.123Z","deletedAt":null}}"#
     );
     mock_fetch(200, &customer);
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
 
     type_text(r, "fullName", "Maria da Silva").await;
@@ -234,7 +234,7 @@ async fn invoice_form(r: &web_sys::Element) {
 
 #[wasm_bindgen_test]
 async fn installment_preview_splits_cents_like_the_server() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
 
@@ -271,7 +271,7 @@ async fn installment_preview_splits_cents_like_the_server() {
 
 #[wasm_bindgen_test]
 async fn price_by_customer_hides_the_price_and_description_counts_characters() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
 
@@ -296,7 +296,7 @@ async fn price_by_customer_hides_the_price_and_description_counts_characters() {
 
 #[wasm_bindgen_test]
 async fn notification_period_only_for_reminder_and_resend() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
 
@@ -329,7 +329,7 @@ async fn notification_period_only_for_reminder_and_resend() {
 #[wasm_bindgen_test]
 async fn invalid_invoice_sends_nothing() {
     mock_fetch(200, "{}");
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
 
@@ -433,7 +433,7 @@ async fn server_errors_land_on_their_fields_and_rows() {
                       "webhooks[0].url":["Informe uma URL HTTPS válida."],
                       "somethingElse":["?"]}}"#,
     );
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
 
@@ -475,7 +475,7 @@ async fn server_errors_land_on_their_fields_and_rows() {
 #[wasm_bindgen_test]
 async fn a_failed_call_without_field_errors_shows_the_envelope_message() {
     mock_fetch(401, r#"{"code":401,"message":"Token inválido"}"#);
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     type_text(r, "fullName", "Maria da Silva").await;
     submit(r, "customer-form").await;
@@ -484,122 +484,28 @@ async fn a_failed_call_without_field_errors_shows_the_envelope_message() {
     assert!(text(&q(r, "[role=alert]")).contains("Token inválido"));
 }
 
-// ---------------------------------------------------------------- bindings (dom.rs)
-
-#[wasm_bindgen_test]
-async fn a_binding_runs_at_once_then_once_per_batch_of_changes_until_its_owner_goes() {
-    use leptos::prelude::*;
-    use paylink_widget::dom::watch;
-    use std::{cell::RefCell, rc::Rc};
-    let owner = Owner::new();
-    let (a, b) = (RwSignal::new(1), RwSignal::new(10));
-    let sums = Rc::new(RefCell::new(Vec::new()));
-    let parities = Rc::new(RefCell::new(Vec::new()));
-    let parity = owner.with(|| Memo::new(move |_| a.get() % 2));
-    owner.with(|| {
-        let s = sums.clone();
-        watch(move || s.borrow_mut().push(a.get() + b.get()));
-        let p = parities.clone();
-        watch(move || p.borrow_mut().push(parity.get()));
-    });
-    assert_eq!(*sums.borrow(), [11], "runs at once");
-    a.set(2);
-    b.set(20);
-    assert_eq!(*sums.borrow(), [11], "not in the middle of the changes");
-    tick().await;
-    assert_eq!(*sums.borrow(), [11, 22], "once for both changes");
-    assert_eq!(*parities.borrow(), [1, 0]);
-    // The memo it reads is recomputed, to the same value: it does not run.
-    a.set(4);
-    tick().await;
-    assert_eq!(*parities.borrow(), [1, 0]);
-    assert_eq!(*sums.borrow(), [11, 22, 24]);
-    owner.cleanup();
-    a.set(5);
-    tick().await;
-    assert_eq!(*sums.borrow(), [11, 22, 24], "stopped with its owner");
-    assert_eq!(*parities.borrow(), [1, 0]);
-}
-
-#[wasm_bindgen_test]
-async fn a_region_cleans_up_the_bindings_of_its_previous_render() {
-    use leptos::prelude::*;
-    use paylink_widget::dom::{region, text, watch};
-    use std::{cell::Cell, rc::Rc};
-    let owner = Owner::new();
-    let (screen, field) = (RwSignal::new(0), RwSignal::new(0));
-    let runs = Rc::new(Cell::new(0));
-    let r = runs.clone();
-    let view = owner.with(|| {
-        region(move || {
-            let n = screen.get();
-            let r = r.clone();
-            watch(move || {
-                field.get();
-                r.set(r.get() + 1);
-            });
-            Some(text(&format!("screen {n}")))
-        })
-    });
-    let host = document().create_element("div").unwrap();
-    host.append_child(&view).unwrap();
-    assert_eq!(host.text_content().unwrap(), "screen 0");
-    assert_eq!(runs.get(), 1);
-    screen.set(1);
-    tick().await;
-    assert_eq!(
-        host.text_content().unwrap(),
-        "screen 1",
-        "rendered again in place"
-    );
-    assert_eq!(runs.get(), 2, "the new render's binding ran");
-    field.set(1);
-    tick().await;
-    assert_eq!(runs.get(), 3, "only the new render's binding runs");
-    owner.cleanup();
-    screen.set(2);
-    field.set(2);
-    tick().await;
-    assert_eq!(host.text_content().unwrap(), "screen 1");
-    assert_eq!(runs.get(), 3);
-}
-
 // ---------------------------------------------------------------- language
 
-/// A screen rendered again (here by the language switch) drops the listeners
-/// of the elements it replaced, and unmounting drops the rest: the widget
-/// does not grow with use, and a detached control writes nothing.
+/// A language switch renders the screen again in the other language; what
+/// was typed stays (the fields' state lives above the screen).
 #[wasm_bindgen_test]
-async fn re_rendering_and_unmounting_leave_no_listener_behind() {
-    use paylink_widget::dom::live_listeners;
-    let before = live_listeners();
-    let app = mount_at("/");
+async fn a_language_switch_keeps_what_was_typed() {
+    let app = mount_at("/").await;
     let r = &app.root;
-    let mounted = live_listeners();
-    assert!(
-        mounted > before + 20,
-        "the forms listen: {before} -> {mounted}"
-    );
-    let old = input(r, "fullName");
+    type_text(r, "fullName", "Maria").await;
     for _ in 0..3 {
         click_button(r, "EN").await;
+        assert!(text(&q(r, "label[for=f-fullName]")).contains("Full name"));
+        assert_eq!(input(r, "fullName").value(), "Maria");
         click_button(r, "PT").await;
     }
-    sleep(10).await;
-    assert_eq!(live_listeners(), mounted);
-    // The first render's input is gone from the page; typing into it changes nothing.
-    assert!(!old.is_connected());
-    js_sys::Reflect::set(&old, &"value".into(), &"Fantasma".into()).unwrap();
-    fire(&old, "input");
-    tick().await;
-    assert_eq!(input(r, "fullName").value(), "");
-    drop(app);
-    assert_eq!(live_listeners(), before);
+    assert!(text(&q(r, "label[for=f-fullName]")).contains("Nome completo"));
+    assert_eq!(input(r, "fullName").value(), "Maria");
 }
 
 #[wasm_bindgen_test]
 async fn english_switch_translates_labels_and_messages() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     let label = |r: &web_sys::Element| text(&q(r, "label[for=f-fullName]"));
     assert!(label(r).contains("Nome completo"));
@@ -662,7 +568,7 @@ const DETAIL: &str = r#"{
 #[wasm_bindgen_test]
 async fn invoice_detail_shows_installments_link_and_settings() {
     mock_fetch(200, DETAIL);
-    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001");
+    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
     let r = &app.root;
     sleep(50).await;
 
@@ -705,7 +611,7 @@ const PAYER: &str = r#"{
 #[wasm_bindgen_test]
 async fn payer_page_shows_how_to_pay_and_no_private_data() {
     mock_fetch(200, PAYER);
-    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001");
+    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
     let r = &app.root;
     sleep(50).await;
 
@@ -767,7 +673,7 @@ async fn a_created_invoice_opens_its_detail_with_push_state() {
   "url":"https://paylink.example/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001","externalId":"PL-1",
   "createdAt":"2026-11-25T10:00:00.000Z","priceByCustomer":false}"#,
     );
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
     type_text(r, "customerId", CUSTOMER_ID).await;
@@ -806,7 +712,7 @@ async fn a_created_invoice_opens_its_detail_with_push_state() {
 #[wasm_bindgen_test]
 async fn a_missing_invoice_shows_the_envelope_message() {
     mock_fetch(404, r#"{"code":404,"message":"Cobrança não encontrada"}"#);
-    let app = mount_at("/invoices/nope");
+    let app = mount_at("/invoices/nope").await;
     let r = &app.root;
     sleep(50).await;
     assert!(text(&q(r, "[role=alert]")).contains("Cobrança não encontrada"));
@@ -816,7 +722,7 @@ async fn a_missing_invoice_shows_the_envelope_message() {
 async fn an_answer_that_breaks_the_contract_is_reported_not_shown() {
     // `price` with three decimals and no installments: not an InvoiceDetail.
     mock_fetch(200, r#"{"id":"x","price":10.005}"#);
-    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001");
+    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
     let r = &app.root;
     sleep(50).await;
     assert!(text(&q(r, "[role=alert]")).contains("Resposta inesperada"));
@@ -825,7 +731,7 @@ async fn an_answer_that_breaks_the_contract_is_reported_not_shown() {
 
 #[wasm_bindgen_test]
 async fn editors_move_the_focus_for_keyboard_users() {
-    let app = mount_at("/");
+    let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
     click(&q(r, "#add-notifications")).await;
@@ -856,7 +762,7 @@ fn values(r: &web_sys::Element, selector: &str) -> Vec<String> {
 #[wasm_bindgen_test]
 async fn link_page_offers_only_what_the_link_allows() {
     mock_fetch(200, LINK);
-    let app = mount_at("/l/curso-rust");
+    let app = mount_at("/l/curso-rust").await;
     let r = &app.root;
     sleep(50).await;
 
@@ -979,4 +885,39 @@ async fn direct_mount_starts_at_the_link_and_tells_its_element() {
     // The page's own URL is untouched.
     assert_eq!(window().location().pathname().unwrap(), path);
     el.remove();
+}
+
+// ---------------------------------------------------------------- components on their own
+
+/// `<Table>`: cells are text (what the server or a merchant wrote never
+/// becomes markup), each labelled with its column for the phone layout.
+#[wasm_bindgen_test]
+async fn a_table_shows_its_cells_as_text_with_their_column_labels() {
+    use leptos::prelude::*;
+    use paylink_widget::components::table::{Cell, Table};
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), || {
+        view! {
+            <Table
+                class="installments"
+                caption="Parcelas"
+                head=vec![("Nº", ""), ("Valor", "num")]
+                rows=vec![vec![Cell::new("1"), Cell::num("<b>&\"x\"</b>")]]
+                foot=vec![Cell::new("Total"), Cell::default()]
+            />
+        }
+    });
+    tick().await;
+    let cell = q(&host, "tbody td");
+    assert_eq!(text(&cell), "<b>&\"x\"</b>");
+    assert!(q_opt(&host, "b").is_none(), "no markup from a cell's text");
+    assert_eq!(cell.get_attribute("data-label").as_deref(), Some("Valor"));
+    assert_eq!(cell.get_attribute("class").as_deref(), Some("num"));
+    assert_eq!(text(&q(&host, "tbody th[scope=row]")), "1");
+    assert_eq!(text(&q(&host, "caption")), "Parcelas");
+    // An empty cell has no label (nothing to show on a phone).
+    assert!(q(&host, "tfoot td").get_attribute("data-label").is_none());
+    drop(handle);
+    host.remove();
 }

@@ -1,15 +1,16 @@
 // The first-render clock, shared by measure.mjs (the benchmark) and ab.mjs (an A/B of two
 // builds): the probe every page gets before its own scripts, one measured page load, the median.
 // Installed in every page before its own scripts: records when the form becomes interactive.
-export function readyProbe() {
+export function readyProbe(selector = '[name="fullName"]') {
   let resolve;
   window.__firstRenderDone = new Promise((r) => (resolve = r));
   const ready = () => {
     if (window.__firstRender !== undefined) return;
-    const el = document.querySelector('[name="fullName"]');
-    if (el && !el.disabled) resolve((window.__firstRender = performance.now()));
+    const el = document.querySelector(selector);
+    if (el && !el.disabled && el.textContent !== null && (el.matches("input, select, textarea") || el.textContent.trim() !== ""))
+      resolve((window.__firstRender = performance.now()));
   };
-  new MutationObserver(ready).observe(document, { childList: true, subtree: true, attributes: true });
+  new MutationObserver(ready).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
   document.addEventListener("DOMContentLoaded", ready);
   // For the breakdown: when the wasm module's compile starts and ends, and when it is
   // instantiated (wasm-bindgen's loader then runs `main`, which renders). Which API compiled it
@@ -50,14 +51,16 @@ export function readyProbe() {
   wrap("instantiate", null, ["__wasmInstantiated"]);
 }
 
-export async function measure(browser, url, expectDocument) {
+/** `expectDocument`: the customer form's liveness check (the CPF mask); `probe`: the selector
+ * whose element ends the clock (the form's first field by default; the payer page's PIX code). */
+export async function measure(browser, url, expectDocument, probe) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    await page.addInitScript(readyProbe);
+    await page.addInitScript(readyProbe, probe);
     await page.goto(url, { waitUntil: "commit" });
     // Waits with one raw CDP evaluate of the probe's promise. Playwright's waitForFunction would
     // first inject its selector engine (~10 ms of parse on the page's main thread, right while the
@@ -88,9 +91,11 @@ export async function measure(browser, url, expectDocument) {
       };
     });
     // Untimed: the form really is live.
-    await page.locator('[name="document"]').fill("52998224725");
-    const value = await page.locator('[name="document"]').inputValue();
-    if (value !== expectDocument) throw new Error(`${url}: [name="document"] reads ${JSON.stringify(value)}, expected ${JSON.stringify(expectDocument)}`);
+    if (expectDocument) {
+      await page.locator('[name="document"]').fill("52998224725");
+      const value = await page.locator('[name="document"]').inputValue();
+      if (value !== expectDocument) throw new Error(`${url}: [name="document"] reads ${JSON.stringify(value)}, expected ${JSON.stringify(expectDocument)}`);
+    }
     return { ms, ...b };
   } finally {
     await context.close();

@@ -7,10 +7,8 @@ use paylink_model::{
     MAX_NOTIFICATIONS, MAX_WEBHOOKS,
 };
 use wasm_bindgen::JsCast;
-use web_sys::{Event, Node};
 
-use crate::components::field::{field, select, Kind, Opts};
-use crate::dom::{doc, frag, h, region};
+use crate::components::field::{Field, Kind, Select};
 use crate::form::{field_id, shift_rows, Form};
 use crate::i18n::{self, K};
 
@@ -104,31 +102,26 @@ impl WebhookRow {
 
 /// Focuses the element with `id` once the DOM has caught up.
 fn focus_later(id: String) {
-    let f = wasm_bindgen::closure::Closure::once_into_js(move || {
-        if let Some(el) = doc().get_element_by_id(&id) {
+    request_animation_frame(move || {
+        if let Some(el) = document().get_element_by_id(&id) {
             if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
                 let _ = el.focus();
             }
         }
     });
-    if let Some(w) = web_sys::window() {
-        let _ = w.request_animation_frame(f.unchecked_ref());
-    }
 }
 
 /// Adds a row (up to `max`) and focuses its first control.
-fn add_row<T: Default + Send + Sync + 'static>(rows: RwSignal<Vec<T>>, max: usize, first: &str) {
+fn add_row<T: Default + Send + Sync + 'static>(rows: RwSignal<Vec<T>>, max: usize, list: &str) {
     let n = rows.with_untracked(Vec::len);
     if n < max {
         rows.update(|v| v.push(T::default()));
-        focus_later(field_id(&format!(
-            "{first}[{n}].{}",
-            if first == "webhooks" {
-                "hookType"
-            } else {
-                "type"
-            }
-        )));
+        let first = if list == "webhooks" {
+            "hookType"
+        } else {
+            "type"
+        };
+        focus_later(field_id(&format!("{list}[{n}].{first}")));
     }
 }
 
@@ -157,170 +150,173 @@ fn options<T: Copy>(
     all.iter().map(|t| (wire(*t), text(*t))).collect()
 }
 
-/// An editor's `<fieldset>`: its rows (rendered again when a row is added
-/// or removed) and the add button, disabled at `max` rows.
-fn editor<T: Clone + Default + Send + Sync + 'static>(
-    legend: &'static str,
+/// The add button of an editor, disabled at `max` rows.
+#[component]
+fn AddButton<T: Default + Send + Sync + 'static>(
     rows: RwSignal<Vec<T>>,
     list: &'static str,
     max: usize,
-    add_label: &'static str,
-    row: impl Fn(usize, T) -> Node + 'static,
-) -> Node {
-    let list_view = region(move || {
-        let all = rows.get();
-        untrack(|| {
-            Some(frag(
-                all.into_iter()
-                    .enumerate()
-                    .map(|(i, r)| row(i, r))
-                    .collect(),
-            ))
-        })
-    });
-    let add = h("button")
-        .attr("type", "button")
-        .id(&format!("add-{list}"))
-        .class("secondary")
-        .flag_attr("disabled", "", move || rows.with(|v| v.len() >= max))
-        .on("click", move |_| add_row(rows, max, list))
-        .c("+ ")
-        .c(add_label);
-    h("fieldset")
-        .class("group editor")
-        .c(h("legend").c(legend))
-        .c(list_view)
-        .c(add)
-        .into_node()
+    label: &'static str,
+) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            id=format!("add-{list}")
+            class="secondary"
+            disabled=move || rows.with(|v| v.len() >= max)
+            on:click=move |_| add_row(rows, max, list)
+        >
+            "+ "
+            {label}
+        </button>
+    }
 }
 
 /// A row's `<fieldset>` with its legend ("Notificação 2"), controls and remove button.
-fn row_box(l: Lang, title: String, controls: Vec<Node>, remove: impl Fn(Event) + 'static) -> Node {
-    h("fieldset")
-        .class("row")
-        .c(h("legend").c(title.as_str()))
-        .cs(controls)
-        .c(h("button")
-            .attr("type", "button")
-            .class("link remove")
-            .attr("aria-label", &format!("{} {}", K::Remove.t(l), title))
-            .on("click", remove)
-            .c(K::Remove.t(l)))
-        .into_node()
+#[component]
+fn RowBox(
+    l: Lang,
+    title: String,
+    on_remove: impl Fn() + 'static,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <fieldset class="row">
+            <legend>{title.clone()}</legend>
+            {children()}
+            <button
+                type="button"
+                class="link remove"
+                aria-label=format!("{} {}", K::Remove.t(l), title)
+                on:click=move |_| on_remove()
+            >
+                {K::Remove.t(l)}
+            </button>
+        </fieldset>
+    }
 }
 
-pub fn notifications_editor(l: Lang, form: Form, rows: RwSignal<Vec<NotificationRow>>) -> Node {
-    editor(
-        K::Notifications.t(l),
-        rows,
-        "notifications",
-        MAX_NOTIFICATIONS,
-        K::AddNotification.t(l),
-        move |i, row| notification_row(l, form, rows, i, row),
-    )
+/// The notifications editor: a row per notification (rendered again when a
+/// row is added or removed) and the add button.
+#[component]
+pub fn NotificationsEditor(
+    l: Lang,
+    form: Form,
+    rows: RwSignal<Vec<NotificationRow>>,
+) -> impl IntoView {
+    let list = move || {
+        rows.get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| view! { <NotificationRowView l form rows i row /> })
+            .collect_view()
+    };
+    view! {
+        <fieldset class="group editor">
+            <legend>{K::Notifications.t(l)}</legend>
+            {list}
+            <AddButton rows list="notifications" max=MAX_NOTIFICATIONS label=K::AddNotification.t(l) />
+        </fieldset>
+    }
 }
 
-fn notification_row(
+#[component]
+fn NotificationRowView(
     l: Lang,
     form: Form,
     rows: RwSignal<Vec<NotificationRow>>,
     i: usize,
     row: NotificationRow,
-) -> Node {
+) -> impl IntoView {
     let kind = RwSignal::from(row.kind);
     let channel = RwSignal::from(row.channel);
     let period = RwSignal::from(row.period);
     let title = format!("{} {}", K::NotificationN.t(l), i + 1);
-    let period_name = format!("notifications[{i}].period");
-    let period_field = region(move || {
+    let period_field = move || {
         takes_period(&kind.get()).then(|| {
-            untrack(|| {
-                field(
-                    form,
-                    &period_name,
-                    K::PeriodDays.t(l),
-                    period,
-                    Opts {
-                        kind: Kind::Number,
-                        inputmode: "numeric",
-                        placeholder: "5",
-                        ..Opts::default()
-                    },
-                )
-            })
+            view! {
+                <Field
+                    form
+                    name=format!("notifications[{i}].period")
+                    label=K::PeriodDays.t(l)
+                    value=period
+                    kind=Kind::Number
+                    inputmode="numeric"
+                    placeholder="5"
+                />
+            }
         })
-    });
-    let controls = vec![
-        select(
-            form,
-            &format!("notifications[{i}].type"),
-            K::NotificationType.t(l),
-            kind,
-            options(NotificationType::ALL, NotificationType::as_str, |t| {
-                i18n::notification_type(l, t)
-            }),
-            "",
-            true,
-        ),
-        select(
-            form,
-            &format!("notifications[{i}].channel"),
-            K::Channel.t(l),
-            channel,
-            options(Channel::ALL, Channel::as_str, |c| i18n::channel(l, c)),
-            "",
-            true,
-        ),
-        period_field,
-    ];
-    row_box(l, title, controls, move |_| {
-        remove_row(form, rows, "notifications", i)
-    })
+    };
+    view! {
+        <RowBox l title on_remove=move || remove_row(form, rows, "notifications", i)>
+            <Select
+                form
+                name=format!("notifications[{i}].type")
+                label=K::NotificationType.t(l)
+                value=kind
+                options=options(NotificationType::ALL, NotificationType::as_str, |t| i18n::notification_type(l, t))
+                required=true
+            />
+            <Select
+                form
+                name=format!("notifications[{i}].channel")
+                label=K::Channel.t(l)
+                value=channel
+                options=options(Channel::ALL, Channel::as_str, |c| i18n::channel(l, c))
+                required=true
+            />
+            {period_field}
+        </RowBox>
+    }
 }
 
-pub fn webhooks_editor(l: Lang, form: Form, rows: RwSignal<Vec<WebhookRow>>) -> Node {
-    editor(
-        K::Webhooks.t(l),
-        rows,
-        "webhooks",
-        MAX_WEBHOOKS,
-        K::AddWebhook.t(l),
-        move |i, row| webhook_row(l, form, rows, i, row),
-    )
+/// The webhooks editor, like [`NotificationsEditor`].
+#[component]
+pub fn WebhooksEditor(l: Lang, form: Form, rows: RwSignal<Vec<WebhookRow>>) -> impl IntoView {
+    let list = move || {
+        rows.get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| view! { <WebhookRowView l form rows i row /> })
+            .collect_view()
+    };
+    view! {
+        <fieldset class="group editor">
+            <legend>{K::Webhooks.t(l)}</legend>
+            {list}
+            <AddButton rows list="webhooks" max=MAX_WEBHOOKS label=K::AddWebhook.t(l) />
+        </fieldset>
+    }
 }
 
-fn webhook_row(
+#[component]
+fn WebhookRowView(
     l: Lang,
     form: Form,
     rows: RwSignal<Vec<WebhookRow>>,
     i: usize,
     row: WebhookRow,
-) -> Node {
+) -> impl IntoView {
     let title = format!("{} {}", K::WebhookN.t(l), i + 1);
-    let controls = vec![
-        select(
-            form,
-            &format!("webhooks[{i}].hookType"),
-            K::HookType.t(l),
-            RwSignal::from(row.hook_type),
-            options(HookType::ALL, HookType::as_str, |h| i18n::hook_type(l, h)),
-            "",
-            true,
-        ),
-        field(
-            form,
-            &format!("webhooks[{i}].url"),
-            K::WebhookUrl.t(l),
-            RwSignal::from(row.url),
-            Opts {
-                kind: Kind::Url,
-                required: true,
-                placeholder: "https://",
-                ..Opts::default()
-            },
-        ),
-    ];
-    row_box(l, title, controls, move |_| {
-        remove_row(form, rows, "webhooks", i)
-    })
+    view! {
+        <RowBox l title on_remove=move || remove_row(form, rows, "webhooks", i)>
+            <Select
+                form
+                name=format!("webhooks[{i}].hookType")
+                label=K::HookType.t(l)
+                value=RwSignal::from(row.hook_type)
+                options=options(HookType::ALL, HookType::as_str, |h| i18n::hook_type(l, h))
+                required=true
+            />
+            <Field
+                form
+                name=format!("webhooks[{i}].url")
+                label=K::WebhookUrl.t(l)
+                value=RwSignal::from(row.url)
+                kind=Kind::Url
+                required=true
+                placeholder="https://"
+            />
+        </RowBox>
+    }
 }

@@ -1,10 +1,11 @@
 //! The installments table: the live preview of the invoice form and the
 //! installments of a created invoice (with paid amount and status).
 
+use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang, PlannedInstallment};
 
-use crate::components::table::{table_html, table_view, Cell};
+use crate::components::table::{Cell, Table};
 use crate::i18n::{self, K};
 
 /// One line of the table. `paid`/`status` are shown when the table has them.
@@ -63,18 +64,15 @@ fn badge(s: InstallmentStatus) -> &'static str {
     }
 }
 
-/// `detail`: also the paid and status columns (a created invoice).
-pub fn installment_table(
+/// The installments table; `detail`: also the paid and status columns (a
+/// created invoice).
+#[component]
+pub fn InstallmentTable(
     l: Lang,
     caption: &'static str,
     rows: Vec<Row>,
     detail: bool,
-) -> web_sys::Node {
-    table_view(installment_table_html(l, caption, rows, detail))
-}
-
-/// The markup of [`installment_table`], wrapper included.
-pub fn installment_table_html(l: Lang, caption: &str, rows: Vec<Row>, detail: bool) -> String {
+) -> impl IntoView {
     let total: i64 = rows.iter().map(|r| r.cents).sum();
     let paid_total: i64 = rows.iter().filter_map(|r| r.paid).sum();
     let mut head = vec![
@@ -121,5 +119,5 @@ pub fn installment_table_html(l: Lang, caption: &str, rows: Vec<Row>, detail: bo
     } else {
         "installments"
     };
-    table_html(class, caption, &head, &rows, Some(&foot))
+    view! { <Table class caption head rows foot /> }
 }

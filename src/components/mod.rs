@@ -1,8 +1,7 @@
-//! Reusable pieces of the screens.
+//! Reusable pieces of the screens, one `#[component]` family per file.
 
 pub mod editors;
 pub mod field;
-pub mod html;
 pub mod installments;
 pub mod lang_switch;
 pub mod poll;

@@ -1,164 +1,164 @@
-//! Sections the invoice detail and the payer page both show, built once:
-//! the facts list, the payment link with its copy button, the accepted
-//! payment types and the installments table; and what the fetched screens
-//! (detail, payer page, link page) show while loading or after a failed call.
+//! Sections the invoice detail and the payer page both show: the facts
+//! list, the payment link with its copy button, the accepted payment types
+//! and the installments table; and what the fetched screens (detail, payer
+//! page, link page) show while loading or after a failed call.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use paylink_model::{Lang, PaymentType};
-use web_sys::{Event, Node};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
 
 use crate::api;
-use crate::components::html::{close, escape_into, leaf, open};
-use crate::components::installments::{installment_table_html, Row};
-use crate::dom::h;
+use crate::components::installments::{InstallmentTable, Row};
 use crate::i18n::{self, K};
-use crate::pages::invoice_view::{copy, error_text};
-use wasm_bindgen::JsCast;
 
-/// `<dl class="facts">`: (label, value, class) per line. Static once built:
-/// written as escaped HTML (see `table`), not as typed view code.
-pub fn facts(items: Vec<(&'static str, String, &'static str)>) -> Node {
-    let mut html = String::new();
-    for (dt, dd, class) in &items {
-        open(&mut html, "div", &[("class", class)]);
-        leaf(&mut html, "dt", &[], dt);
-        leaf(&mut html, "dd", &[], dd);
-        close(&mut html, "div");
+/// The text shown for a failed call.
+pub fn error_text(l: Lang, e: &api::Error) -> String {
+    match e {
+        api::Error::Api(env) => env.message.clone(),
+        api::Error::Network => K::Network.t(l).to_string(),
+        api::Error::BadResponse => K::BadResponse.t(l).to_string(),
     }
-    h("dl").class("facts").html(&html).into_node()
+}
+
+/// `<dl class="facts">`: (label, value, class) per line.
+#[component]
+pub fn Facts(items: Vec<(&'static str, String, &'static str)>) -> impl IntoView {
+    let items = items
+        .into_iter()
+        .map(|(dt, dd, class)| {
+            view! {
+                <div class=(!class.is_empty()).then_some(class)>
+                    <dt>{dt}</dt>
+                    <dd>{dd}</dd>
+                </div>
+            }
+        })
+        .collect_view();
+    view! { <dl class="facts">{items}</dl> }
+}
+
+/// Copies `text` with the asynchronous clipboard API and reports the outcome.
+pub fn copy(text: String, done: RwSignal<Option<bool>>) {
+    spawn_local(async move {
+        let nav = window().navigator();
+        let has_clipboard = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
+            .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+        let ok = has_clipboard
+            && JsFuture::from(nav.clipboard().write_text(&text))
+                .await
+                .is_ok();
+        done.try_set(Some(ok));
+    });
 }
 
 /// What the last copy button did ("Copiado!"), announced to screen readers.
-pub fn copy_status(l: Lang, copied: RwSignal<Option<bool>>) -> Node {
-    h("p")
-        .attr("role", "status")
-        .class("muted")
-        .dyn_text(move || {
-            match copied.get() {
+#[component]
+pub fn CopyStatus(l: Lang, copied: RwSignal<Option<bool>>) -> impl IntoView {
+    view! {
+        <p role="status" class="muted">
+            {move || match copied.get() {
                 Some(true) => K::Copied.t(l),
                 Some(false) => K::CopyFailed.t(l),
                 None => "",
-            }
-            .to_string()
-        })
-        .into_node()
-}
-
-/// A click handler for a static section: a click on (or in) a button with
-/// `data-copy` copies that text. The section is one HTML string, so its
-/// copy buttons share this one handler instead of one listener each.
-pub fn copy_clicked(copied: RwSignal<Option<bool>>) -> impl Fn(Event) + 'static {
-    move |ev| {
-        let text = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("button[data-copy]").ok().flatten())
-            .and_then(|b| b.get_attribute("data-copy"));
-        if let Some(text) = text {
-            copy(text, copied);
-        }
+            }}
+        </p>
     }
 }
 
-/// `<button data-copy=text>label</button>` for a section built by [`copy_clicked`].
-pub fn copy_button(html: &mut String, text: &str, label: &str) {
-    // Written out: `open` leaves empty attributes out, and `data-copy` must stay.
-    html.push_str("<button type=\"button\" class=\"secondary\" data-copy=\"");
-    escape_into(html, text);
-    html.push_str("\">");
-    escape_into(html, label);
-    close(html, "button");
+/// A button that copies `text`.
+#[component]
+pub fn CopyButton(
+    text: String,
+    label: &'static str,
+    copied: RwSignal<Option<bool>>,
+) -> impl IntoView {
+    view! {
+        <button type="button" class="secondary" on:click=move |_| copy(text.clone(), copied)>
+            {label}
+        </button>
+    }
 }
 
 /// The payment link (an `<a>` to the invoice url) and its copy button.
-pub fn payment_link(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> Node {
-    let mut html = String::new();
-    heading(&mut html, K::PaymentLink.t(l));
-    open(&mut html, "p", &[("class", "paylink")]);
-    leaf(&mut html, "a", &[("href", &url), ("class", "url")], &url);
-    close(&mut html, "p");
-    open(&mut html, "p", &[]);
-    copy_button(&mut html, &url, K::CopyLink.t(l));
-    close(&mut html, "p");
-    h("section")
-        .attr("aria-label", K::PaymentLink.t(l))
-        .on("click", copy_clicked(copied))
-        .html(&html)
-        .into_node()
-}
-
-/// A `<section aria-label>` whose content is markup built by this module
-/// (one shape of typed view code for every static section).
-pub fn section_html(label: &'static str, html: String) -> Node {
-    h("section")
-        .attr("aria-label", label)
-        .html(&html)
-        .into_node()
-}
-
-/// `<h2>title</h2>` into `html`.
-pub fn heading(html: &mut String, title: &str) {
-    leaf(html, "h2", &[], title);
+#[component]
+pub fn PaymentLinkSection(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> impl IntoView {
+    view! {
+        <section aria-label=K::PaymentLink.t(l)>
+            <h2>{K::PaymentLink.t(l)}</h2>
+            <p class="paylink">
+                <a href=url.clone() class="url">{url.clone()}</a>
+            </p>
+            <p>
+                <CopyButton text=url label=K::CopyLink.t(l) copied />
+            </p>
+        </section>
+    }
 }
 
 /// The accepted payment types, as chips.
-pub fn accepted(l: Lang, types: Vec<PaymentType>) -> Node {
-    let mut html = String::new();
-    heading(&mut html, K::Accepted.t(l));
-    open(&mut html, "ul", &[("class", "chips")]);
-    for t in types {
-        leaf(
-            &mut html,
-            "li",
-            &[("class", "chip")],
-            i18n::payment_type(l, t),
-        );
+#[component]
+pub fn Accepted(l: Lang, types: Vec<PaymentType>) -> impl IntoView {
+    view! {
+        <section aria-label=K::Accepted.t(l)>
+            <h2>{K::Accepted.t(l)}</h2>
+            <ul class="chips">
+                {types
+                    .into_iter()
+                    .map(|t| view! { <li class="chip">{i18n::payment_type(l, t)}</li> })
+                    .collect_view()}
+            </ul>
+        </section>
     }
-    close(&mut html, "ul");
-    section_html(K::Accepted.t(l), html)
 }
 
 /// The installments of a created invoice, with paid amounts and statuses.
-pub fn installments(l: Lang, rows: Vec<Row>) -> Node {
-    let mut html = String::new();
-    heading(&mut html, K::Installments.t(l));
-    html.push_str(&installment_table_html(l, K::Installments.t(l), rows, true));
-    section_html(K::Installments.t(l), html)
+#[component]
+pub fn Installments(l: Lang, rows: Vec<Row>) -> impl IntoView {
+    view! {
+        <section aria-label=K::Installments.t(l)>
+            <h2>{K::Installments.t(l)}</h2>
+            <InstallmentTable l caption=K::Installments.t(l) rows detail=true />
+        </section>
+    }
 }
 
 /// While a screen's data loads. `class`: `"card muted"`, plus `skeleton`
 /// where embed.js's frame needs the page's height before the answer.
-pub fn loading(l: Lang, class: &'static str) -> Node {
-    h("p")
-        .class(class)
-        .attr("aria-busy", "true")
-        .c(K::Loading.t(l))
-        .into_node()
+#[component]
+pub fn Loading(l: Lang, class: &'static str) -> impl IntoView {
+    view! {
+        <p class=class aria-busy="true">{K::Loading.t(l)}</p>
+    }
 }
 
-/// A fetched screen: `loading` (with `class`) until the answer, then the
-/// failure or `body` of the data. Untracked: the caller's region reads the
-/// answer's signal, and building the body must not subscribe it to more.
-pub fn answered<T>(
-    l: Lang,
-    class: &'static str,
-    answer: &Option<Result<T, api::Error>>,
-    body: impl FnOnce(&T) -> Node,
-) -> Option<Node> {
-    untrack(|| {
-        Some(match answer {
-            None => loading(l, class),
-            Some(Err(e)) => failed(l, e),
-            Some(Ok(data)) => body(data),
-        })
-    })
-}
-
-/// A screen whose call failed: the envelope's message (or why there is none).
-pub fn failed(l: Lang, e: &api::Error) -> Node {
-    let alert = h("div")
-        .class("alert")
-        .attr("role", "alert")
-        .c(h("p").c(error_text(l, e)));
-    h("div").class("card").c(alert).into_node()
+/// The `<ErrorBoundary>` fallback of a fetched screen: the envelope's
+/// message (or why there is none).
+pub fn failed(
+    lang: RwSignal<Lang>,
+) -> impl Fn(ArcRwSignal<Errors>) -> AnyView + Send + Clone + 'static {
+    move |errors: ArcRwSignal<Errors>| {
+        let text = move || {
+            let l = lang.get();
+            errors.with(|errors| {
+                errors
+                    .iter()
+                    .map(|(_, e)| match e.downcast_ref::<api::Error>() {
+                        Some(e) => error_text(l, e),
+                        None => e.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        };
+        view! {
+            <div class="card">
+                <div class="alert" role="alert">
+                    <p>{text}</p>
+                </div>
+            </div>
+        }
+        .into_any()
+    }
 }

@@ -4,11 +4,9 @@
 use leptos::prelude::*;
 use paylink_model::br::{self, UFS};
 use paylink_model::{AddressRequest, CustomerRequest, Lang};
-use web_sys::{Event, Node};
 
 use crate::api;
-use crate::components::field::{alert_box, field, select, submit_button, Kind, Opts};
-use crate::dom::{frag, h};
+use crate::components::field::{AlertBox, Field, Kind, Select, SubmitButton};
 use crate::form::{text_signal, Form};
 use crate::i18n::K;
 use crate::{Ctx, Merchant, Step};
@@ -116,7 +114,11 @@ impl CustomerFields {
     }
 }
 
-pub fn customer_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
+/// The merchant's customer form (`/`, first step).
+#[component]
+pub fn CustomerForm(l: Lang) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let merchant = expect_context::<Merchant>();
     let f = merchant.customer;
     let form = merchant.customer_form;
 
@@ -125,17 +127,17 @@ pub fn customer_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
         async move {
             match api::create_customer(&req, lang).await {
                 Ok(customer) => {
-                    merchant.invoice().0.customer_id.set(customer.id.clone());
+                    merchant.invoice.customer_id.set(customer.id.clone());
                     merchant.created.set(Some(customer));
                     merchant.step.set(Step::Invoice);
-                    crate::focus_main();
+                    request_animation_frame(crate::focus_main);
                 }
                 Err(e) => form.server_error(&e),
             }
         }
     });
     let busy = create.pending();
-    let on_submit = move |ev: Event| {
+    let on_submit = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
         // A second submit while the first is on its way is ignored.
         if !busy.get_untracked() && form.submit() {
@@ -144,177 +146,103 @@ pub fn customer_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
     };
     let skip = move |_| {
         merchant.step.set(Step::Invoice);
-        crate::focus_main();
+        request_animation_frame(crate::focus_main);
     };
-    h("form")
-        .id("customer-form")
-        .class("card")
-        .attr("novalidate", "")
-        .on("submit", on_submit)
-        .c(h("h1").c(K::NewCustomer.t(l)))
-        .c(alert_box(form))
-        .c(customer_fields(form, f, l, true))
-        .c(actions(
-            submit_button(busy.into(), K::CreateCustomer.t(l), l),
-            Some(link_button(K::HaveCustomer.t(l), skip)),
-        ))
-        .into_node()
-}
-
-/// `<div class="actions">`: the submit button and maybe a secondary one.
-pub fn actions(submit: Node, other: Option<Node>) -> Node {
-    h("div").class("actions").c(submit).c(other).into_node()
-}
-
-/// A `<button type="button" class="link">`.
-pub fn link_button(label: &'static str, click: impl Fn(Event) + 'static) -> Node {
-    h("button")
-        .attr("type", "button")
-        .class("link")
-        .on("click", click)
-        .c(label)
-        .into_node()
-}
-
-/// `<div class="cols">` around some controls.
-pub fn cols(controls: Vec<Node>) -> Node {
-    h("div").class("cols").cs(controls).into_node()
+    view! {
+        <form id="customer-form" class="card" novalidate on:submit=on_submit>
+            <h1>{K::NewCustomer.t(l)}</h1>
+            <AlertBox form />
+            <CustomerFieldset form f l observations=true />
+            <div class="actions">
+                <SubmitButton busy label=K::CreateCustomer.t(l) l />
+                <button type="button" class="link" on:click=skip>{K::HaveCustomer.t(l)}</button>
+            </div>
+        </form>
+    }
 }
 
 /// The customer's controls (the merchant form and a payment link's page);
 /// `observations` (internal notes) only for the merchant.
-pub fn customer_fields(form: Form, f: CustomerFields, l: Lang, observations: bool) -> Node {
+#[component]
+pub fn CustomerFieldset(
+    form: Form,
+    f: CustomerFields,
+    l: Lang,
+    observations: bool,
+) -> impl IntoView {
     let ufs: Vec<(&'static str, &'static str)> = UFS.iter().map(|u| (*u, *u)).collect();
-    let text =
-        |name: &'static str, label: K, value, o: Opts| field(form, name, label.t(l), value, o);
-    let o = Opts::default;
-    let address = h("fieldset")
-        .class("group")
-        .c(h("legend").c(K::AddressLegend.t(l)))
-        .c(cols(vec![
-            text(
-                "address.zipcode",
-                K::Zipcode,
-                f.zipcode,
-                Opts {
-                    mask: Some(br::mask_cep),
-                    inputmode: "numeric",
-                    autocomplete: "postal-code",
-                    placeholder: "00000-000",
-                    ..o()
-                },
-            ),
-            text(
-                "address.address",
-                K::Street,
-                f.street,
-                Opts {
-                    autocomplete: "address-line1",
-                    ..o()
-                },
-            ),
-        ]))
-        .c(cols(vec![
-            text("address.number", K::Number, f.number, o()),
-            text(
-                "address.complement",
-                K::Complement,
-                f.complement,
-                Opts {
-                    autocomplete: "address-line2",
-                    ..o()
-                },
-            ),
-        ]))
-        .c(cols(vec![
-            text("address.neighborhood", K::Neighborhood, f.neighborhood, o()),
-            text(
-                "address.city",
-                K::City,
-                f.city,
-                Opts {
-                    autocomplete: "address-level2",
-                    ..o()
-                },
-            ),
-            select(
-                form,
-                "address.state",
-                K::State.t(l),
-                f.state,
-                ufs,
-                K::Select.t(l),
-                false,
-            ),
-        ]));
-    let mut nodes = vec![
-        text(
-            "fullName",
-            K::FullName,
-            f.full_name,
-            Opts {
-                required: true,
-                autocomplete: "name",
-                ..o()
-            },
-        ),
-        cols(vec![
-            text(
-                "document",
-                K::Document,
-                f.document,
-                Opts {
-                    mask: Some(br::mask_document),
-                    placeholder: "000.000.000-00",
-                    ..o()
-                },
-            ),
-            text(
-                "business",
-                K::Business,
-                f.business,
-                Opts {
-                    autocomplete: "organization",
-                    ..o()
-                },
-            ),
-        ]),
-        cols(vec![
-            text(
-                "email",
-                K::Email,
-                f.email,
-                Opts {
-                    kind: Kind::Email,
-                    autocomplete: "email",
-                    ..o()
-                },
-            ),
-            text(
-                "phone",
-                K::Phone,
-                f.phone,
-                Opts {
-                    kind: Kind::Tel,
-                    mask: Some(br::mask_phone),
-                    autocomplete: "tel",
-                    placeholder: "+55 (11) 98765-4321",
-                    ..o()
-                },
-            ),
-        ]),
-        address.into_node(),
-    ];
-    if observations {
-        nodes.push(text(
-            "observations",
-            K::Observations,
-            f.observations,
-            Opts {
-                kind: Kind::Area,
-                ..o()
-            },
-        ));
+    let observations = observations.then(|| {
+        view! { <Field form name="observations" label=K::Observations.t(l) value=f.observations kind=Kind::Area /> }
+    });
+    view! {
+        <Field form name="fullName" label=K::FullName.t(l) value=f.full_name required=true autocomplete="name" />
+        <div class="cols">
+            <Field
+                form
+                name="document"
+                label=K::Document.t(l)
+                value=f.document
+                mask=br::mask_document
+                placeholder="000.000.000-00"
+            />
+            <Field form name="business" label=K::Business.t(l) value=f.business autocomplete="organization" />
+        </div>
+        <div class="cols">
+            <Field form name="email" label=K::Email.t(l) value=f.email kind=Kind::Email autocomplete="email" />
+            <Field
+                form
+                name="phone"
+                label=K::Phone.t(l)
+                value=f.phone
+                kind=Kind::Tel
+                mask=br::mask_phone
+                autocomplete="tel"
+                placeholder="+55 (11) 98765-4321"
+            />
+        </div>
+        <fieldset class="group">
+            <legend>{K::AddressLegend.t(l)}</legend>
+            <div class="cols">
+                <Field
+                    form
+                    name="address.zipcode"
+                    label=K::Zipcode.t(l)
+                    value=f.zipcode
+                    mask=br::mask_cep
+                    inputmode="numeric"
+                    autocomplete="postal-code"
+                    placeholder="00000-000"
+                />
+                <Field
+                    form
+                    name="address.address"
+                    label=K::Street.t(l)
+                    value=f.street
+                    autocomplete="address-line1"
+                />
+            </div>
+            <div class="cols">
+                <Field form name="address.number" label=K::Number.t(l) value=f.number />
+                <Field
+                    form
+                    name="address.complement"
+                    label=K::Complement.t(l)
+                    value=f.complement
+                    autocomplete="address-line2"
+                />
+            </div>
+            <div class="cols">
+                <Field form name="address.neighborhood" label=K::Neighborhood.t(l) value=f.neighborhood />
+                <Field
+                    form
+                    name="address.city"
+                    label=K::City.t(l)
+                    value=f.city
+                    autocomplete="address-level2"
+                />
+                <Select form name="address.state" label=K::State.t(l) value=f.state options=ufs blank=K::Select.t(l) />
+            </div>
+        </fieldset>
+        {observations}
     }
-    frag(nodes)
 }

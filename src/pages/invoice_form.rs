@@ -9,20 +9,16 @@ use paylink_model::{
     installment_plan, Date, Errors, Frequency, InvoiceRequest, InvoiceType, Lang, PaymentType,
     PlannedInstallment, DESCRIPTION_MAX, MAX_INSTALLMENTS,
 };
-use web_sys::{Event, Node};
 
 use crate::api;
 use crate::components::editors::{
-    notifications_editor, trimmed, webhooks_editor, whole, NotificationRow, WebhookRow,
+    trimmed, whole, NotificationRow, NotificationsEditor, WebhookRow, WebhooksEditor,
 };
-use crate::components::field::{
-    alert_box, checkbox, error_text, field, select, submit_button, Kind, Opts,
-};
-use crate::components::installments::{installment_table, Row};
-use crate::dom::{h, region};
+use crate::components::field::{AlertBox, Checkbox, ErrorText, Field, Kind, Select, SubmitButton};
+use crate::components::installments::{InstallmentTable, Row};
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::{self, K};
-use crate::pages::customer_form::{actions, cols, link_button, text};
+use crate::pages::customer_form::text;
 use crate::{Ctx, Merchant, Step};
 
 /// What the person typed in the invoice form.
@@ -296,11 +292,12 @@ impl InvoiceFields {
     }
 }
 
-// Not inlined into the App's screen switch: a screen's code is compiled
-// by the browser when it is first shown, not with the customer form.
-#[inline(never)]
-pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
-    let (f, form) = merchant.invoice();
+/// The merchant's invoice form (`/`, second step).
+#[component]
+pub fn InvoiceForm(l: Lang) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let merchant = expect_context::<Merchant>();
+    let (f, form) = (merchant.invoice, merchant.invoice_form);
 
     let create = Action::new_local(move |(req, lang): &(InvoiceRequest, Lang)| {
         let (req, lang) = (req.clone(), *lang);
@@ -316,7 +313,7 @@ pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
         }
     });
     let busy = create.pending();
-    let on_submit = move |ev: Event| {
+    let on_submit = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
         // A second submit while the first is on its way is ignored.
         if !busy.get_untracked() && form.submit() {
@@ -325,21 +322,16 @@ pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
         }
     };
 
-    let customer_note = region(move || {
+    let customer_note = move || {
         let name = merchant.created.with(|c| {
             c.as_ref()
                 .filter(|c| f.customer_id.with(|id| id.trim() == c.id))
                 .map(|c| c.full_name.clone())
         })?;
-        Some(
-            h("p")
-                .class("note")
-                .c(K::CustomerCreated.t(l))
-                .c(" ")
-                .c(h("strong").c(name))
-                .into_node(),
-        )
-    });
+        Some(view! {
+            <p class="note">{K::CustomerCreated.t(l)} " " <strong>{name}</strong></p>
+        })
+    };
 
     let types: Vec<_> = InvoiceType::ALL
         .iter()
@@ -349,254 +341,189 @@ pub fn invoice_form(l: Lang, ctx: Ctx, merchant: Merchant) -> Node {
         .iter()
         .map(|q| (q.as_str(), i18n::frequency(l, *q)))
         .collect();
-
-    let o = Opts::default;
-    let number = Opts {
-        kind: Kind::Number,
-        inputmode: "numeric",
-        ..o()
+    let frequency = move || {
+        view! {
+            <Select
+                form
+                name="frequency"
+                label=K::FrequencyLabel.t(l)
+                value=f.frequency
+                options=frequencies.clone()
+                required=true
+            />
+        }
     };
-    // Fields that depend on the invoice type.
-    let by_type = region(move || {
-        let kind = f.kind();
-        let frequency = || {
-            select(
-                form,
-                "frequency",
-                K::FrequencyLabel.t(l),
-                f.frequency,
-                frequencies.clone(),
-                "",
-                true,
-            )
-        };
-        untrack(|| match kind {
-            InvoiceType::Single => None,
-            InvoiceType::Installment => Some(field(
-                form,
-                "installmentCount",
-                K::InstallmentCount.t(l),
-                f.installment_count,
-                Opts {
-                    required: true,
-                    ..number
-                },
-            )),
-            InvoiceType::Recurring => Some(cols(vec![
-                frequency(),
-                field(
-                    form,
-                    "endDate",
-                    K::EndDate.t(l),
-                    f.end_date,
-                    Opts {
-                        kind: Kind::Date,
-                        ..o()
-                    },
-                ),
-                field(
-                    form,
-                    "endInstallment",
-                    K::EndInstallment.t(l),
-                    f.end_installment,
-                    number,
-                ),
-            ])),
-            InvoiceType::Subscription => Some(cols(vec![
-                frequency(),
-                field(
-                    form,
-                    "endSubscription",
-                    K::EndSubscription.t(l),
-                    f.end_subscription,
-                    o(),
-                ),
-            ])),
+    // Fields that depend on the invoice type (rendered again when it changes).
+    let kind = Memo::new(move |_| f.kind());
+    let by_type = move || {
+        match kind.get() {
+        InvoiceType::Single => None,
+        InvoiceType::Installment => Some(
+            view! {
+                <Field
+                    form
+                    name="installmentCount"
+                    label=K::InstallmentCount.t(l)
+                    value=f.installment_count
+                    kind=Kind::Number
+                    inputmode="numeric"
+                    required=true
+                />
+            }
+            .into_any(),
+        ),
+        InvoiceType::Recurring => Some(
+            view! {
+                <div class="cols">
+                    {frequency()}
+                    <Field form name="endDate" label=K::EndDate.t(l) value=f.end_date kind=Kind::Date />
+                    <Field
+                        form
+                        name="endInstallment"
+                        label=K::EndInstallment.t(l)
+                        value=f.end_installment
+                        kind=Kind::Number
+                        inputmode="numeric"
+                    />
+                </div>
+            }
+            .into_any(),
+        ),
+        InvoiceType::Subscription => Some(
+            view! {
+                <div class="cols">
+                    {frequency()}
+                    <Field form name="endSubscription" label=K::EndSubscription.t(l) value=f.end_subscription />
+                </div>
+            }
+            .into_any(),
+        ),
+    }
+    };
+    let by_customer_box = move || {
+        (kind.get() == InvoiceType::Single).then(|| {
+            view! {
+                <Checkbox
+                    form
+                    name="priceByCustomer"
+                    id="f-priceByCustomer"
+                    label=K::PriceByCustomer.t(l)
+                    checked=f.price_by_customer
+                />
+            }
         })
-    });
-    let by_customer_box = region(move || {
-        (f.kind() == InvoiceType::Single).then(|| {
-            untrack(|| {
-                checkbox(
-                    form,
-                    "priceByCustomer",
-                    "",
-                    "f-priceByCustomer",
-                    K::PriceByCustomer.t(l),
-                    f.price_by_customer,
-                )
-            })
+    };
+    let by_customer = Memo::new(move |_| f.by_customer());
+    let price = move || {
+        (!by_customer.get()).then(|| {
+            view! {
+                <Field
+                    form
+                    name="price"
+                    label=K::Price.t(l)
+                    value=f.price
+                    required=true
+                    inputmode="decimal"
+                    placeholder="0,00"
+                    reformat=reformat_price
+                />
+            }
         })
-    });
-    let price = region(move || {
-        (!f.by_customer()).then(|| {
-            untrack(|| {
-                field(
-                    form,
-                    "price",
-                    K::Price.t(l),
-                    f.price,
-                    Opts {
-                        required: true,
-                        inputmode: "decimal",
-                        placeholder: "0,00",
-                        reformat: Some(reformat_price),
-                        ..o()
-                    },
-                )
-            })
-        })
-    });
+    };
     let plan = Memo::new(move |_| f.plan());
-    let preview = preview_section(
-        l,
-        region(move || {
-            let rows: Vec<Row> = plan.with(|p| p.iter().map(Row::planned).collect());
-            Some(preview_body(l, rows))
-        }),
-    );
     let back = move |_| {
         merchant.step.set(Step::Customer);
-        crate::focus_main();
+        request_animation_frame(crate::focus_main);
     };
 
-    h("form")
-        .id("invoice-form")
-        .class("card")
-        .attr("novalidate", "")
-        .on("submit", on_submit)
-        .c(h("h1").c(K::NewInvoice.t(l)))
-        .c(customer_note)
-        .c(alert_box(form))
-        .c(cols(vec![
-            field(
-                form,
-                "customerId",
-                K::CustomerId.t(l),
-                f.customer_id,
-                Opts {
-                    required: true,
-                    placeholder: "00000000-0000-0000-0000-000000000000",
-                    ..o()
-                },
-            ),
-            field(
-                form,
-                "externalId",
-                K::ExternalId.t(l),
-                f.external_id,
-                Opts {
-                    required: true,
-                    ..o()
-                },
-            ),
-        ]))
-        .c(cols(vec![
-            field(
-                form,
-                "dueDate",
-                K::DueDate.t(l),
-                f.due_date,
-                Opts {
-                    kind: Kind::Date,
-                    required: true,
-                    ..o()
-                },
-            ),
-            select(
-                form,
-                "invoiceType",
-                K::InvoiceTypeLabel.t(l),
-                f.invoice_type,
-                types,
-                "",
-                false,
-            ),
-        ]))
-        .c(payment_types(
-            l,
-            form,
-            vec![
-                checkbox(
-                    form,
-                    "paymentTypes",
-                    "PIX",
-                    "f-paymentTypes-PIX",
-                    "PIX",
-                    f.pix,
-                ),
-                checkbox(
-                    form,
-                    "paymentTypes",
-                    "BOLETO",
-                    "f-paymentTypes-BOLETO",
-                    "Boleto",
-                    f.boleto,
-                ),
-            ],
-        ))
-        .c(by_type)
-        .c(by_customer_box)
-        .c(price)
-        .c(field(
-            form,
-            "description",
-            K::Description.t(l),
-            f.description,
-            Opts {
-                kind: Kind::Area,
-                counter: DESCRIPTION_MAX,
-                ..o()
-            },
-        ))
-        .c(notifications_editor(l, form, f.notifications))
-        .c(webhooks_editor(l, form, f.webhooks))
-        .c(field(
-            form,
-            "redirectTo",
-            K::RedirectTo.t(l),
-            f.redirect_to,
-            Opts {
-                kind: Kind::Url,
-                placeholder: "https://",
-                ..o()
-            },
-        ))
-        .c(preview)
-        .c(actions(
-            submit_button(busy.into(), K::CreateInvoice.t(l), l),
-            Some(link_button(K::BackToCustomer.t(l), back)),
-        ))
-        .into_node()
+    view! {
+        <form id="invoice-form" class="card" novalidate on:submit=on_submit>
+            <h1>{K::NewInvoice.t(l)}</h1>
+            {customer_note}
+            <AlertBox form />
+            <div class="cols">
+                <Field
+                    form
+                    name="customerId"
+                    label=K::CustomerId.t(l)
+                    value=f.customer_id
+                    required=true
+                    placeholder="00000000-0000-0000-0000-000000000000"
+                />
+                <Field form name="externalId" label=K::ExternalId.t(l) value=f.external_id required=true />
+            </div>
+            <div class="cols">
+                <Field form name="dueDate" label=K::DueDate.t(l) value=f.due_date kind=Kind::Date required=true />
+                <Select form name="invoiceType" label=K::InvoiceTypeLabel.t(l) value=f.invoice_type options=types />
+            </div>
+            <PaymentTypes l form>
+                <Checkbox form name="paymentTypes" value="PIX" id="f-paymentTypes-PIX" label="PIX" checked=f.pix />
+                <Checkbox
+                    form
+                    name="paymentTypes"
+                    value="BOLETO"
+                    id="f-paymentTypes-BOLETO"
+                    label="Boleto"
+                    checked=f.boleto
+                />
+            </PaymentTypes>
+            {by_type}
+            {by_customer_box}
+            {price}
+            <Field
+                form
+                name="description"
+                label=K::Description.t(l)
+                value=f.description
+                kind=Kind::Area
+                counter=DESCRIPTION_MAX
+            />
+            <NotificationsEditor l form rows=f.notifications />
+            <WebhooksEditor l form rows=f.webhooks />
+            <Field
+                form
+                name="redirectTo"
+                label=K::RedirectTo.t(l)
+                value=f.redirect_to
+                kind=Kind::Url
+                placeholder="https://"
+            />
+            <Preview l rows=Signal::derive(move || plan.with(|p| p.iter().map(Row::planned).collect())) />
+            <div class="actions">
+                <SubmitButton busy label=K::CreateInvoice.t(l) l />
+                <button type="button" class="link" on:click=back>{K::BackToCustomer.t(l)}</button>
+            </div>
+        </form>
+    }
 }
 
 /// The payment types' `<fieldset>`: its checkboxes and the group's message.
-pub fn payment_types(l: Lang, form: Form, checks: Vec<Node>) -> Node {
-    h("fieldset")
-        .class("group")
-        .c(h("legend")
-            .c(K::PaymentTypes.t(l))
-            .c(h("span").class("req").attr("aria-hidden", "true").c(" *")))
-        .c(h("div").class("checks").cs(checks))
-        .c(error_text(form, "paymentTypes"))
-        .into_node()
+#[component]
+pub fn PaymentTypes(l: Lang, form: Form, children: Children) -> impl IntoView {
+    view! {
+        <fieldset class="group">
+            <legend>{K::PaymentTypes.t(l)}<span class="req" aria-hidden="true">" *"</span></legend>
+            <div class="checks">{children()}</div>
+            <ErrorText form name="paymentTypes" />
+        </fieldset>
+    }
 }
 
-/// The installment preview's `<section>` around `body`.
-pub fn preview_section(l: Lang, body: Node) -> Node {
-    h("section")
-        .class("preview")
-        .attr("aria-label", K::Preview.t(l))
-        .c(h("h2").c(K::Preview.t(l)))
-        .c(body)
-        .into_node()
-}
-
-/// The preview's table, or why there is none yet.
-pub fn preview_body(l: Lang, rows: Vec<Row>) -> Node {
-    if rows.is_empty() {
-        h("p").class("muted").c(K::PreviewEmpty.t(l)).into_node()
-    } else {
-        installment_table(l, K::Preview.t(l), rows, false)
+/// The installment preview: its table, or why there is none yet.
+#[component]
+pub fn Preview(l: Lang, #[prop(into)] rows: Signal<Vec<Row>>) -> impl IntoView {
+    let body = move || {
+        let rows = rows.get();
+        if rows.is_empty() {
+            view! { <p class="muted">{K::PreviewEmpty.t(l)}</p> }.into_any()
+        } else {
+            view! { <InstallmentTable l caption=K::Preview.t(l) rows detail=false /> }.into_any()
+        }
+    };
+    view! {
+        <section class="preview" aria-label=K::Preview.t(l)>
+            <h2>{K::Preview.t(l)}</h2>
+            {body}
+        </section>
     }
 }

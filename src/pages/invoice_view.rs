@@ -1,44 +1,44 @@
-//! `/invoices/{id}`: the merchant's detail of an invoice, fetched with
+//! `/invoices/:id`: the merchant's detail of an invoice, fetched with
 //! `GET /api/invoices/{id}`: amount, customer, installments, payment types,
 //! the payment link, and the notification and webhook settings.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
+use leptos_router::hooks::use_params_map;
 use paylink_model::br::{mask_document, mask_phone};
 use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, InvoiceDetail, Lang};
-use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::Node;
 
 use crate::api;
-use crate::components::html::leaf;
 use crate::components::installments::{br_date, Row};
-use crate::components::sections;
-use crate::components::table::{table_html, Cell};
-use crate::dom::{frag, h, region};
+use crate::components::poll::poll_while;
+use crate::components::sections::{
+    failed, Accepted, CopyStatus, Facts, Installments, Loading, PaymentLinkSection,
+};
+use crate::components::table::{Cell, Table};
 use crate::i18n::{self, K};
 use crate::Ctx;
 
-/// The text shown for a failed call.
-pub fn error_text(l: Lang, e: &api::Error) -> String {
-    match e {
-        api::Error::Api(env) => env.message.clone(),
-        api::Error::Network => K::Network.t(l).to_string(),
-        api::Error::BadResponse => K::BadResponse.t(l).to_string(),
+/// The route: the invoice of the path's `:id`.
+#[component]
+pub fn InvoicePage() -> impl IntoView {
+    let params = use_params_map();
+    move || {
+        let id = params.read().get("id").unwrap_or_default();
+        view! { <InvoiceView id /> }
     }
 }
 
-// Not inlined into the App's screen switch: a screen's code is compiled
-// by the browser when it is first shown, not with the customer form.
-#[inline(never)]
-pub fn invoice_view(l: Lang, ctx: Ctx, id: String) -> Node {
+/// The detail of invoice `id`, asked again while an installment is open (a
+/// payment confirmed elsewhere shows up without a reload), and in the new
+/// language after a switch.
+#[component]
+pub fn InvoiceView(id: String) -> impl IntoView {
+    let lang = expect_context::<Ctx>().lang;
     let invoice = LocalResource::new(move || {
-        let id = id.clone();
+        let (id, l) = (id.clone(), lang.get());
         async move { api::get_invoice(&id, l).await }
     });
-    // A payment confirmed elsewhere shows up without a reload.
-    crate::components::poll::poll_while(
+    poll_while(
         move || invoice.refetch(),
         move || {
             invoice.with_untracked(|r| match r {
@@ -51,29 +51,19 @@ pub fn invoice_view(l: Lang, ctx: Ctx, id: String) -> Node {
             })
         },
     );
-    // `with`, not `get`: no copy of the whole invoice on each render.
-    region(move || {
-        invoice.with(|r| sections::answered(l, "card muted", r, |inv| invoice_body(l, ctx, inv)))
-    })
+    view! {
+        <Transition fallback=move || view! { <Loading l=lang.get_untracked() class="card muted" /> }>
+            <ErrorBoundary fallback=failed(lang)>
+                {move || Suspend::new(async move {
+                    invoice.await.map(|inv| view! { <InvoiceBody l=lang.get_untracked() inv /> })
+                })}
+            </ErrorBoundary>
+        </Transition>
+    }
 }
 
-/// Copies `url` with the asynchronous clipboard API and reports the outcome.
-pub fn copy(url: String, done: RwSignal<Option<bool>>) {
-    spawn_local(async move {
-        let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
-            return;
-        };
-        let has_clipboard = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
-            .is_ok_and(|c| !c.is_undefined() && !c.is_null());
-        let ok = has_clipboard
-            && JsFuture::from(nav.clipboard().write_text(&url))
-                .await
-                .is_ok();
-        done.set(Some(ok));
-    });
-}
-
-fn invoice_body(l: Lang, ctx: Ctx, inv: &InvoiceDetail) -> Node {
+#[component]
+fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
     let copied = RwSignal::new(None::<bool>);
     let c = &inv.customer;
     let contact: Vec<String> = [
@@ -120,23 +110,24 @@ fn invoice_body(l: Lang, ctx: Ctx, inv: &InvoiceDetail) -> Node {
         .iter()
         .map(|p| p.payment_type_accepted)
         .collect();
-    let settings = settings(l, inv);
-
-    h("article")
-        .class("card invoice")
-        .c(h("h1").c(K::Invoice.t(l)))
-        .c(sections::facts(facts))
-        .c(sections::payment_link(l, inv.url.clone(), copied))
-        .c(sections::copy_status(l, copied))
-        .c(sections::accepted(l, types))
-        .c(sections::installments(l, rows))
-        .c(settings)
-        .c(h("p").c(ctx.link("/", K::NewInvoice.t(l))))
-        .into_node()
+    let url = inv.url.clone();
+    view! {
+        <article class="card invoice">
+            <h1>{K::Invoice.t(l)}</h1>
+            <Facts items=facts />
+            <PaymentLinkSection l url copied />
+            <CopyStatus l copied />
+            <Accepted l types />
+            <Installments l rows />
+            <Settings l inv />
+            <p><a href="/">{K::NewInvoice.t(l)}</a></p>
+        </article>
+    }
 }
 
 /// The notification and webhook settings (merchant detail only).
-fn settings(l: Lang, inv: &InvoiceDetail) -> Node {
+#[component]
+fn Settings(l: Lang, inv: InvoiceDetail) -> impl IntoView {
     let notifications: Vec<Vec<Cell>> = [
         &inv.notification_before_due_date,
         &inv.notification_after_due_date,
@@ -166,30 +157,35 @@ fn settings(l: Lang, inv: &InvoiceDetail) -> Node {
             ]
         })
         .collect();
-    let section = |title: K, head: &[(&str, &str)], rows: Vec<Vec<Cell>>| {
-        let mut html = String::new();
-        sections::heading(&mut html, title.t(l));
-        if rows.is_empty() {
-            leaf(&mut html, "p", &[("class", "muted")], K::None.t(l));
-        } else {
-            html.push_str(&table_html("", title.t(l), head, &rows, None));
-        }
-        sections::section_html(title.t(l), html)
+    view! {
+        <SettingsSection
+            l
+            title=K::ConfiguredNotifications
+            head=vec![(K::NotificationType.t(l), ""), (K::Channel.t(l), ""), (K::Days.t(l), "num")]
+            rows=notifications
+        />
+        <SettingsSection l title=K::ConfiguredWebhooks head=vec![(K::HookType.t(l), ""), ("URL", "")] rows=webhooks />
+    }
+}
+
+/// A settings table under its heading, or "none".
+#[component]
+fn SettingsSection(
+    l: Lang,
+    title: K,
+    head: Vec<(&'static str, &'static str)>,
+    rows: Vec<Vec<Cell>>,
+) -> impl IntoView {
+    let title = title.t(l);
+    let body = if rows.is_empty() {
+        view! { <p class="muted">{K::None.t(l)}</p> }.into_any()
+    } else {
+        view! { <Table caption=title head rows /> }.into_any()
     };
-    frag(vec![
-        section(
-            K::ConfiguredNotifications,
-            &[
-                (K::NotificationType.t(l), ""),
-                (K::Channel.t(l), ""),
-                (K::Days.t(l), "num"),
-            ],
-            notifications,
-        ),
-        section(
-            K::ConfiguredWebhooks,
-            &[(K::HookType.t(l), ""), ("URL", "")],
-            webhooks,
-        ),
-    ])
+    view! {
+        <section aria-label=title>
+            <h2>{title}</h2>
+            {body}
+        </section>
+    }
 }

@@ -7,27 +7,23 @@
 //! checks against the link) and opens the payer page.
 
 use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
 use paylink_model::br;
 use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
 use paylink_model::{
     installment_plan, Date, Errors, InvoiceCreated, InvoiceRequest, InvoiceType, Lang, PaymentLink,
     PaymentType,
 };
-use web_sys::{Event, Node};
 
 use crate::api;
-use crate::components::field::{alert_box, checkbox, field, select, submit_button, Opts};
+use crate::components::field::{AlertBox, Checkbox, Field, Select, SubmitButton};
 use crate::components::installments::Row;
-use crate::components::sections;
-use crate::dom::{frag, h, region};
+use crate::components::sections::{error_text as api_error_text, failed, Loading};
 use crate::embed;
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::K;
-use crate::pages::customer_form::{
-    actions, customer_fields, text, CustomerFields, CUSTOMER_FIELDS,
-};
-use crate::pages::invoice_form::{payment_types, preview_body, preview_section, reformat_price};
-use crate::pages::invoice_view::error_text as api_error_text;
+use crate::pages::customer_form::{text, CustomerFields, CustomerFieldset, CUSTOMER_FIELDS};
+use crate::pages::invoice_form::{reformat_price, PaymentTypes, Preview};
 use crate::Ctx;
 
 /// The payer's state on a link page. Created once by the App, so what was
@@ -223,22 +219,36 @@ impl Payer {
     }
 }
 
-// Not inlined into the App's screen switch: a screen's code is compiled
-// by the browser when it is first shown, not with the customer form.
-#[inline(never)]
-pub fn link_form(l: Lang, ctx: Ctx, slug: String, payer: Payer) -> Node {
-    let p = payer;
-    // A plain task rather than a resource (the async-derived machinery costs
-    // kilobytes of wasm per type); the link is kept in `Payer`, so a language
-    // switch, which re-renders the screen, does not fetch it again.
-    let known = p
-        .link
-        .get_untracked()
-        .filter(|link| link.slug == slug)
-        .map(Ok);
-    let loaded = RwSignal::new(known);
-    if loaded.with_untracked(Option::is_none) {
-        leptos::task::spawn_local(async move {
+/// The route: the payment link of the path's `:slug`.
+#[component]
+pub fn LinkPage() -> impl IntoView {
+    let params = use_params_map();
+    move || {
+        let slug = params.read().get("slug").unwrap_or_default();
+        view! { <LinkView slug /> }
+    }
+}
+
+/// A payment link's page: the link is fetched once (what was typed
+/// survives a language switch, which renders the form again), then the
+/// form; after the creation, the payer page (or, without the `pay` screen,
+/// a confirmation with the payment link).
+#[component]
+pub fn LinkView(slug: String) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let lang = ctx.lang;
+    let p = ctx.options(|o| Payer::new(lang, o));
+    Effect::new(move |prev: Option<Lang>| {
+        let l = lang.get();
+        if prev.is_some_and(|prev| prev != l) {
+            p.form.relocalize();
+        }
+        l
+    });
+    let link = LocalResource::new(move || {
+        let slug = slug.clone();
+        let l = lang.get_untracked();
+        async move {
             let r = api::get_link(&slug, l).await;
             match &r {
                 Ok(link) => {
@@ -247,92 +257,101 @@ pub fn link_form(l: Lang, ctx: Ctx, slug: String, payer: Payer) -> Node {
                 }
                 Err(e) => ctx.emit_error(true, e, &api_error_text(l, e)),
             }
-            let _ = loaded.try_set(Some(r));
-        });
-    }
-    region(move || {
-        if let Some(done) = p.done.get() {
-            return Some(done_view(l, done));
+            r
         }
-        loaded.with(|r| {
-            sections::answered(l, "card muted skeleton", r, |link| {
-                link_body(l, ctx, p, link.clone())
-            })
-        })
-    })
+    });
+    move || {
+        match p.done.get() {
+        Some(done) => view! { <Done l=lang.get() done /> }.into_any(),
+        None => view! {
+            <Transition fallback=move || view! { <Loading l=lang.get_untracked() class="card muted skeleton" /> }>
+                <ErrorBoundary fallback=failed(lang)>
+                    {move || Suspend::new(async move {
+                        link.await.map(|link| move || view! { <LinkForm l=lang.get() p link=link.clone() /> })
+                    })}
+                </ErrorBoundary>
+            </Transition>
+        }
+        .into_any(),
+    }
+    }
 }
 
-fn done_view(l: Lang, done: InvoiceCreated) -> Node {
-    h("section")
-        .class("card")
-        .c(h("h1").c(K::InvoiceReady.t(l)))
-        .c(h("p").class("paylink").c(h("a")
-            .attr("href", &done.url)
-            .attr("target", "_top")
-            .class("url")
-            .c(done.url.as_str())))
-        .into_node()
+/// The invoice is created and the `pay` screen is not shown: its link.
+#[component]
+fn Done(l: Lang, done: InvoiceCreated) -> impl IntoView {
+    view! {
+        <section class="card">
+            <h1>{K::InvoiceReady.t(l)}</h1>
+            <p class="paylink">
+                <a href=done.url.clone() target="_top" class="url">{done.url.clone()}</a>
+            </p>
+        </section>
+    }
 }
 
-fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
+/// Creates the payer's customer (once for the same values) and the invoice
+/// through the link; tells the host page and opens the payer page.
+async fn send(ctx: Ctx, p: Payer, slug: String) {
+    let lang = ctx.lang.get_untracked();
     let form = p.form;
-    let slug = link.slug.clone();
-    let send = move || {
-        let slug = slug.clone();
-        let lang = ctx.lang.get_untracked();
-        async move {
-            let Some(link) = p.link.get_untracked() else {
-                return;
-            };
-            let fail = |e: api::Error| {
-                form.server_error(&e);
-                ctx.emit_error(false, &e, &api_error_text(lang, &e));
-            };
-            let req = p.customer.request();
-            let known = p.created.with_value(|c| {
-                c.as_ref()
-                    .filter(|(r, _)| *r == req)
-                    .map(|(_, id)| id.clone())
-            });
-            let customer_id = match known {
-                Some(id) => id,
-                None => match api::create_link_customer(&slug, &req, lang).await {
-                    Ok(c) => {
-                        p.created.set_value(Some((req, c.id.clone())));
-                        ctx.emit(
-                            "paylink:customer-created",
-                            &embed::detail(&[("id", c.id.as_str().into())]),
-                        );
-                        c.id
-                    }
-                    Err(e) => return fail(e),
-                },
-            };
-            let (mut inv, _) = p.invoice(&link, lang);
-            inv.customer_id = Some(customer_id);
-            match api::create_link_invoice(&slug, &inv, lang).await {
-                Ok(created) => {
-                    ctx.emit(
-                        "paylink:invoice-created",
-                        &embed::detail(&[
-                            ("id", created.id.as_str().into()),
-                            ("url", created.url.as_str().into()),
-                            ("externalId", created.external_id.as_str().into()),
-                        ]),
-                    );
-                    if ctx.options(|o| o.shows("pay")) {
-                        ctx.navigate(&format!("/pay/{}", created.id));
-                    } else {
-                        p.done.set(Some(created));
-                    }
-                }
-                Err(e) => fail(e),
+    let Some(link) = p.link.get_untracked() else {
+        return;
+    };
+    let fail = |e: api::Error| {
+        form.server_error(&e);
+        ctx.emit_error(false, &e, &api_error_text(lang, &e));
+    };
+    let req = p.customer.request();
+    let known = p.created.with_value(|c| {
+        c.as_ref()
+            .filter(|(r, _)| *r == req)
+            .map(|(_, id)| id.clone())
+    });
+    let customer_id = match known {
+        Some(id) => id,
+        None => match api::create_link_customer(&slug, &req, lang).await {
+            Ok(c) => {
+                p.created.set_value(Some((req, c.id.clone())));
+                ctx.emit(
+                    "paylink:customer-created",
+                    &embed::detail(&[("id", c.id.as_str().into())]),
+                );
+                c.id
+            }
+            Err(e) => return fail(e),
+        },
+    };
+    let (mut inv, _) = p.invoice(&link, lang);
+    inv.customer_id = Some(customer_id);
+    match api::create_link_invoice(&slug, &inv, lang).await {
+        Ok(created) => {
+            ctx.emit(
+                "paylink:invoice-created",
+                &embed::detail(&[
+                    ("id", created.id.as_str().into()),
+                    ("url", created.url.as_str().into()),
+                    ("externalId", created.external_id.as_str().into()),
+                ]),
+            );
+            if ctx.options(|o| o.shows("pay")) {
+                ctx.navigate(&format!("/pay/{}", created.id));
+            } else {
+                p.done.set(Some(created));
             }
         }
-    };
-    let submit = Action::new_local(move |_: &()| send());
+        Err(e) => fail(e),
+    }
+}
+
+#[component]
+fn LinkForm(l: Lang, p: Payer, link: PaymentLink) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let form = p.form;
+    let slug = link.slug.clone();
+    let submit = Action::new_local(move |_: &()| send(ctx, p, slug.clone()));
     let busy = submit.pending();
-    let on_submit = move |ev: Event| {
+    let on_submit = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
         // A second submit while the first is on its way is ignored.
         if !busy.get_untracked() && form.submit() {
@@ -345,95 +364,78 @@ fn link_body(l: Lang, ctx: Ctx, p: Payer, link: PaymentLink) -> Node {
             Some(c) => format_brl(c, l),
             None => K::AmountByPayer.t(l).to_string(),
         };
-        let description = (!link.description.is_empty()).then(|| {
-            h("p")
-                .class("description")
-                .c(link.description.as_str())
-                .into_node()
-        });
-        frag(
-            [
-                Some(h("h1").c(link.name.as_str()).into_node()),
-                description,
-                Some(h("p").class("amount").c(price).into_node()),
-            ]
-            .into_iter()
-            .flatten()
-            .collect(),
-        )
+        let description = (!link.description.is_empty())
+            .then(|| view! { <p class="description">{link.description.clone()}</p> });
+        view! {
+            <h1>{link.name.clone()}</h1>
+            {description}
+            <p class="amount">{price}</p>
+        }
     });
     let amount = link.price_by_customer.then(|| {
-        field(
-            form,
-            "price",
-            K::Price.t(l),
-            p.amount,
-            Opts {
-                required: true,
-                inputmode: "decimal",
-                placeholder: "0,00",
-                reformat: Some(reformat_price),
-                ..Opts::default()
-            },
-        )
+        view! {
+            <Field
+                form
+                name="price"
+                label=K::Price.t(l)
+                value=p.amount
+                required=true
+                inputmode="decimal"
+                placeholder="0,00"
+                reformat=reformat_price
+            />
+        }
     });
     let checks = link
         .payment_types
         .iter()
         .map(|t| match t {
-            PaymentType::Pix => checkbox(
-                form,
-                "paymentTypes",
-                "PIX",
-                "f-paymentTypes-PIX",
-                "PIX",
-                p.pix,
-            ),
-            PaymentType::Boleto => checkbox(
-                form,
-                "paymentTypes",
-                "BOLETO",
-                "f-paymentTypes-BOLETO",
-                "Boleto",
-                p.boleto,
-            ),
+            PaymentType::Pix => view! {
+                <Checkbox form name="paymentTypes" value="PIX" id="f-paymentTypes-PIX" label="PIX" checked=p.pix />
+            },
+            PaymentType::Boleto => view! {
+                <Checkbox
+                    form
+                    name="paymentTypes"
+                    value="BOLETO"
+                    id="f-paymentTypes-BOLETO"
+                    label="Boleto"
+                    checked=p.boleto
+                />
+            },
         })
-        .collect();
+        .collect_view();
     let installments = (link.invoice_type == InvoiceType::Installment).then(|| {
         // 1 is paying at once (the proxy makes it a SINGLE invoice).
         let counts = (1..=link.max_installments.max(1))
             .map(|n| (count_str(n), count_str(n)))
             .collect();
         let plan = Memo::new(move |_| p.plan());
-        frag(vec![
-            select(
-                form,
-                "installmentCount",
-                K::InstallmentCount.t(l),
-                p.count,
-                counts,
-                "",
-                true,
-            ),
-            preview_section(l, region(move || Some(preview_body(l, plan.get())))),
-        ])
+        view! {
+            <Select
+                form
+                name="installmentCount"
+                label=K::InstallmentCount.t(l)
+                value=p.count
+                options=counts
+                required=true
+            />
+            <Preview l rows=plan />
+        }
     });
 
-    h("form")
-        .id("link-form")
-        .class("card")
-        .attr("novalidate", "")
-        .on("submit", on_submit)
-        .c(summary)
-        .c(alert_box(form))
-        .c(amount)
-        .c(payment_types(l, form, checks))
-        .c(installments)
-        .c(h("h2").c(K::YourData.t(l)))
-        .c(customer_fields(form, p.customer, l, false))
-        .c(actions(
-            submit_button(busy.into(), K::ToPayment.t(l), l),
-            None,
-        ))
-        .into_node()
+    view! {
+        <form id="link-form" class="card" novalidate on:submit=on_submit>
+            {summary}
+            <AlertBox form />
+            {amount}
+            <PaymentTypes l form>{checks}</PaymentTypes>
+            {installments}
+            <h2>{K::YourData.t(l)}</h2>
+            <CustomerFieldset form f=p.customer l observations=false />
+            <div class="actions">
+                <SubmitButton busy label=K::ToPayment.t(l) l />
+            </div>
+        </form>
+    }
 }

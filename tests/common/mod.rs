@@ -76,7 +76,8 @@ impl Drop for Mounted {
     }
 }
 
-pub fn mount_at(path: &str) -> Mounted {
+/// The router renders the matched route once the executor has run.
+pub async fn mount_at(path: &str) -> Mounted {
     let w = window();
     w.history()
         .unwrap()
@@ -85,11 +86,13 @@ pub fn mount_at(path: &str) -> Mounted {
     let doc = document();
     let root: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     doc.body().unwrap().append_child(&root).unwrap();
-    let handle = paylink_widget::dom::mount(&root, paylink_widget::app);
-    Mounted {
+    let handle = leptos::mount::mount_to(root.clone(), || view! { <paylink_widget::App /> });
+    let mounted = Mounted {
         root,
         _handle: Box::new(handle),
-    }
+    };
+    tick().await;
+    mounted
 }
 
 /// Lets Leptos update the DOM after an event: a tick of its executor, then a
