@@ -71,7 +71,7 @@ pub fn set_base(base: &str) {
     BASE.with(|b| {
         *b.borrow_mut() = Some(Base::Known(js_sys::Promise::resolve(&JsValue::from_str(
             normalise_base(base),
-        ))))
+        ))));
     });
 }
 

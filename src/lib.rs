@@ -91,7 +91,7 @@ impl Ctx {
                 let to = path.to_string() + &keep;
                 self.navigate.with_value(|n| {
                     if let Some(n) = n {
-                        n(&to)
+                        n(&to);
                     }
                 });
             }
@@ -260,7 +260,7 @@ fn RouterNavigate() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let navigate = use_navigate();
     ctx.navigate.set_value(Some(Box::new(move |to: &str| {
-        navigate(to, Default::default())
+        navigate(to, Default::default());
     })));
 }
 

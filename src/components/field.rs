@@ -146,7 +146,7 @@ pub fn Field(
             <textarea
                 rows="4"
                 id=id.clone()
-                name=name.clone()
+                name=name
                 aria-required=aria_required
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=described
@@ -161,7 +161,7 @@ pub fn Field(
             <input
                 type=kind.html()
                 id=id.clone()
-                name=name.clone()
+                name=name
                 autocomplete=autocomplete
                 inputmode=inputmode
                 placeholder=placeholder
@@ -237,7 +237,7 @@ pub fn Select(
             <label for=id.clone()>{label}<RequiredMark required /></label>
             <select
                 id=id
-                name=name.clone()
+                name=name
                 aria-required=required.then_some("true")
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=described

@@ -51,9 +51,7 @@ impl Row {
 
 /// An ISO date or date-time of the API as `dd/mm/aaaa` (as given if unreadable).
 pub fn br_date(iso: &str) -> String {
-    Date::parse_iso_prefix(iso)
-        .map(Date::format_br)
-        .unwrap_or_else(|| iso.to_string())
+    Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), Date::format_br)
 }
 
 fn badge(s: InstallmentStatus) -> &'static str {

@@ -284,7 +284,7 @@ fn Done(l: Lang, done: InvoiceCreated) -> impl IntoView {
         <section class="card">
             <h1>{K::InvoiceReady.t(l)}</h1>
             <p class="paylink">
-                <a href=done.url.clone() target="_top" class="url">{done.url.clone()}</a>
+                <a href=done.url target="_top" class="url">{done.url.clone()}</a>
             </p>
         </section>
     }

@@ -41,13 +41,10 @@ pub fn PayView(id: String) -> impl IntoView {
         let id = id.clone();
         spawn_local(async move { api::record_view(&id).await });
     }
-    let page = {
-        let id = id.clone();
-        LocalResource::new(move || {
-            let (id, l) = (id.clone(), lang.get());
-            async move { api::get_pay(&id, l).await }
-        })
-    };
+    let page = LocalResource::new(move || {
+        let (id, l) = (id.clone(), lang.get());
+        async move { api::get_pay(&id, l).await }
+    });
     // A payment confirmed elsewhere (the bank, the CLI) shows up without a reload.
     poll_while(
         move || page.refetch(),
@@ -72,7 +69,7 @@ pub fn PayView(id: String) -> impl IntoView {
             if let Some(Ok(p)) = r {
                 announce_paid(ctx, p, seen);
             }
-        })
+        });
     });
     // The sandbox's "simulate a payment", then the page asks again.
     let simulate = Action::new_local(move |id: &String| {
@@ -206,7 +203,7 @@ fn PayBody(l: Lang, p: PayerView, simulate: Action<String, ()>) -> impl IntoView
             </section>
             <Installments l rows />
             <Accepted l types=p.payment_types.clone() />
-            <PaymentLinkSection l url=p.url.clone() copied />
+            <PaymentLinkSection l url=p.url copied />
         </article>
     }
 }

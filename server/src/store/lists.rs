@@ -126,6 +126,48 @@ fn split_page(
     (rows, next)
 }
 
+/// The invoices matching `f` (all but its cursor and limit), `v` being the
+/// invoice and `c` its customer.
+fn invoice_where(app_id: &str, f: &InvoiceFilter, today: Date) -> Where {
+    let mut w = Where::new(app_id, "v");
+    match f.status {
+        Some(InvoiceState::Cancelled) => w.and("v.deleted_at IS NOT NULL"),
+        status => {
+            w.and("v.deleted_at IS NULL");
+            let overdue = |w: &mut Where| {
+                let t = w.bind(Bind::Text(today.to_string()));
+                format!("{WAITING} AND i.due_date < {t})")
+            };
+            match status {
+                Some(InvoiceState::Paid) => w.and(&format!("NOT {WAITING})")),
+                Some(InvoiceState::Overdue) => {
+                    let c = overdue(&mut w);
+                    w.and(&c);
+                }
+                Some(InvoiceState::Open) => {
+                    let c = overdue(&mut w);
+                    w.and(&format!("{WAITING}) AND NOT {c}"));
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(d) = f.due_from {
+        let p = w.bind(Bind::Text(d.to_string()));
+        w.and(&format!("v.due_date >= {p}"));
+    }
+    if let Some(d) = f.due_to {
+        let p = w.bind(Bind::Text(d.to_string()));
+        w.and(&format!("v.due_date <= {p}"));
+    }
+    w.search(
+        &f.q,
+        &["c.full_name", "c.email", "v.external_id"],
+        "c.document",
+    );
+    w
+}
+
 const WAITING: &str = "EXISTS (SELECT 1 FROM installments i WHERE i.invoice_id = v.id
     AND i.deleted_at IS NULL AND i.status = 'WAITING_PAYMENT'";
 
@@ -140,42 +182,7 @@ impl Db {
         today: Date,
         pay_url: &(dyn Fn(&str) -> String + Sync),
     ) -> Result<InvoicePage, DbError> {
-        let mut w = Where::new(app_id, "v");
-        match f.status {
-            Some(InvoiceState::Cancelled) => w.and("v.deleted_at IS NOT NULL"),
-            status => {
-                w.and("v.deleted_at IS NULL");
-                let overdue = |w: &mut Where| {
-                    let t = w.bind(Bind::Text(today.to_string()));
-                    format!("{WAITING} AND i.due_date < {t})")
-                };
-                match status {
-                    Some(InvoiceState::Paid) => w.and(&format!("NOT {WAITING})")),
-                    Some(InvoiceState::Overdue) => {
-                        let c = overdue(&mut w);
-                        w.and(&c);
-                    }
-                    Some(InvoiceState::Open) => {
-                        let c = overdue(&mut w);
-                        w.and(&format!("{WAITING}) AND NOT {c}"));
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if let Some(d) = f.due_from {
-            let p = w.bind(Bind::Text(d.to_string()));
-            w.and(&format!("v.due_date >= {p}"));
-        }
-        if let Some(d) = f.due_to {
-            let p = w.bind(Bind::Text(d.to_string()));
-            w.and(&format!("v.due_date <= {p}"));
-        }
-        w.search(
-            &f.q,
-            &["c.full_name", "c.email", "v.external_id"],
-            "c.document",
-        );
+        let mut w = invoice_where(app_id, f, today);
         w.after("v", &f.cursor);
         let rows = w
             .ids(
