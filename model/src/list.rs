@@ -120,6 +120,28 @@ impl ListParams {
         })
     }
 
+    /// The CSV export's rules: the invoice list's filters; `cursor` and
+    /// `limit` are refused (the export has every matching row).
+    pub fn export_filter(&self) -> Result<InvoiceFilter, Violations> {
+        let filters = ListParams {
+            cursor: None,
+            limit: None,
+            ..self.clone()
+        };
+        let checked = filters.invoice_filter();
+        let mut v = checked.as_ref().err().cloned().unwrap_or_default();
+        for (field, value) in [("cursor", &self.cursor), ("limit", &self.limit)] {
+            if given(value).is_some() {
+                v.add(field, Msg::NotAFilter);
+            }
+        }
+        if v.is_empty() {
+            checked
+        } else {
+            Err(v)
+        }
+    }
+
     /// The customer list's rules: `q`, `cursor` and `limit` as for invoices;
     /// the invoice-only parameters are refused.
     pub fn customer_filter(&self) -> Result<CustomerFilter, Violations> {

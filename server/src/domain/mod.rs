@@ -3,6 +3,7 @@
 
 pub mod boleto_pdf;
 pub mod cnab240;
+pub mod export;
 pub mod links;
 pub mod messages;
 pub mod payer;

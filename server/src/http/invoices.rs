@@ -19,6 +19,10 @@ pub fn router() -> Router<AppState> {
             post(invoices_create).get(crate::http::lists::invoices_list),
         )
         .route("/invoices/applications/invoices/{id}", get(invoices_get))
+        .route(
+            "/invoices/applications/invoices.csv",
+            get(crate::http::lists::invoices_export),
+        )
 }
 
 /// Creates an invoice with its installments: 200 with the creation form.

@@ -1,14 +1,19 @@
 //! The merchant's lists (additive to the spec): `GET` on the invoices' and
 //! customers' collections, filtered and keyset-paginated, answered as
-//! `{"data": [...], "nextCursor": "..." | null}`. The parameters' rules are
+//! `{"data": [...], "nextCursor": "..." | null}`; and the invoice list as a
+//! CSV file, streamed. The parameters' rules are
 //! `paylink_model::list`, which the widget's list screens use too.
 
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use paylink_model::list::ListParams;
 use paylink_model::{CustomerPage, ErrorEnvelope, InvoicePage};
 
+use crate::domain::export;
 use crate::error::{AppError, OrInternal, Reason};
 use crate::http::auth::Authed;
 use crate::http::extract::ReqLang;
@@ -102,4 +107,75 @@ pub(super) async fn customers_list(
         .await
         .or_internal(lang)
         .map(Json)
+}
+
+/// How many rows may wait between the database and a slow client: the
+/// export's memory, whatever the number of rows.
+const EXPORT_BUFFER: usize = 256;
+
+/// The invoice list's rows as a CSV file for a spreadsheet, one line per
+/// installment: every invoice matching the list's filters, streamed.
+#[utoipa::path(
+    get,
+    path = "/invoices/applications/invoices.csv",
+    operation_id = "exportInvoices",
+    tag = "invoices",
+    summary = "Export invoices (CSV)",
+    params(
+        ("status" = Option<paylink_model::InvoiceState>, Query, description = "As in the list."),
+        ("dueFrom" = Option<String>, Query, format = Date, description = "As in the list."),
+        ("dueTo" = Option<String>, Query, format = Date, description = "As in the list."),
+        ("q" = Option<String>, Query, max_length = 100, description = "As in the list."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    responses(
+        (status = 200, description = "UTF-8 with a BOM, `;`-separated, decimal comma, dates dd/mm/aaaa, a header row, one line per installment (CRLF).", content_type = "text/csv", body = String),
+        (status = 400, description = "A malformed query string (a parameter given twice).", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 422, description = "A bad parameter, or `cursor`/`limit` (the export has every row): `errors` maps its name to its messages.", body = ErrorEnvelope),
+    )
+)]
+pub(super) async fn invoices_export(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+    query: Result<Query<ListParams>, QueryRejection>,
+) -> Result<Response, AppError> {
+    let filter = params(query, lang)?
+        .export_filter()
+        .map_err(|v| AppError::validation(&v, lang))?;
+    let today = crate::domain::today();
+    let (tx, rx) = tokio::sync::mpsc::channel(EXPORT_BUFFER);
+    let db = state.db;
+    tokio::spawn(async move { db.export_installments(&app.id, &filter, today, tx).await });
+    let header = futures_util::stream::once(async { Ok(Bytes::from(export::header())) });
+    let lines = futures_util::stream::unfold(rx, move |mut rx| async move {
+        let line = match rx.recv().await? {
+            Ok(row) => Ok(Bytes::from(export::line(&row, today))),
+            // The status line is gone: cut the body, so the download shows
+            // as failed instead of a file that looks complete.
+            Err(e) => {
+                tracing::error!(error = %e, "CSV export failed");
+                Err(std::io::Error::other("export failed"))
+            }
+        };
+        Some((line, rx))
+    });
+    let file = format!("attachment; filename=\"faturas-{today}.csv\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/csv; charset=utf-8"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&file).or_internal(lang)?,
+            ),
+        ],
+        Body::from_stream(futures_util::StreamExt::chain(header, lines)),
+    )
+        .into_response())
 }

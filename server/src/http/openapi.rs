@@ -33,6 +33,7 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
         crate::http::invoices::invoices_get,
         crate::http::lists::invoices_list,
         crate::http::lists::customers_list,
+        crate::http::lists::invoices_export,
     ),
     // Referenced only from a query parameter, which utoipa does not follow.
     components(schemas(paylink_model::InvoiceState)),

@@ -99,6 +99,7 @@ pub fn router(
             "/api/invoices",
             post(api_invoices_create).get(api_invoices_list),
         )
+        .route("/api/invoices.csv", get(api_invoices_export))
         .route("/api/invoices/{id}", get(api_invoices_get))
         .with_state(proxy)
         .merge(payer_routes)
@@ -275,6 +276,15 @@ async fn api_invoices_list(
     RawQuery(query): RawQuery,
 ) -> Result<Response, AppError> {
     list(p, "/invoices/applications/invoices", query, headers).await
+}
+
+/// The CSV export, streamed through from paylink's own service.
+async fn api_invoices_export(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Result<Response, AppError> {
+    list(p, "/invoices/applications/invoices.csv", query, headers).await
 }
 
 async fn api_customers_list(

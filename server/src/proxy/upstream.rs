@@ -116,12 +116,15 @@ async fn remote(
     let res = req.body(body).send().await.map_err(upstream_reason)?;
     let status =
         StatusCode::from_u16(res.status().as_u16()).map_err(|_| Reason::UpstreamUnreachable)?;
-    let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
+    let kept: Vec<_> = [header::CONTENT_TYPE, header::CONTENT_DISPOSITION]
+        .into_iter()
+        .filter_map(|name| res.headers().get(&name).cloned().map(|v| (name, v)))
+        .collect();
     let bytes = res.bytes().await.map_err(upstream_reason)?;
     let mut out = Response::new(Body::from(bytes));
     *out.status_mut() = status;
-    if let Some(ct) = content_type {
-        out.headers_mut().insert(header::CONTENT_TYPE, ct);
+    for (name, v) in kept {
+        out.headers_mut().insert(name, v);
     }
     Ok(out)
 }
@@ -135,13 +138,16 @@ fn upstream_reason(e: reqwest::Error) -> Reason {
 }
 
 /// Status and body go back unchanged (envelopes included); of the headers
-/// only Content-Type does, so no `WWW-Authenticate` prompts the browser.
+/// only Content-Type and Content-Disposition (the export's file name) do, so
+/// no `WWW-Authenticate` prompts the browser.
 pub(crate) fn pass_through(res: Response) -> Response {
     let (parts, body) = res.into_parts();
     let mut out = Response::new(body);
     *out.status_mut() = parts.status;
-    if let Some(ct) = parts.headers.get(header::CONTENT_TYPE) {
-        out.headers_mut().insert(header::CONTENT_TYPE, ct.clone());
+    for name in [header::CONTENT_TYPE, header::CONTENT_DISPOSITION] {
+        if let Some(v) = parts.headers.get(&name) {
+            out.headers_mut().insert(name, v.clone());
+        }
     }
     out.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -1,5 +1,6 @@
 //! The merchant's lists: one page of invoices or customers matching a
-//! filter, newest first. Pages are keyset-paginated on (created_at, id), so
+//! filter, newest first; and every installment of the matching invoices,
+//! streamed, for the CSV export. Pages are keyset-paginated on (created_at, id), so
 //! the 2,000th page costs what the first does (an OFFSET would read every
 //! row before it); the indexes that make it so are in migration 0009.
 
@@ -232,5 +233,83 @@ impl Db {
             }
         }
         Ok(CustomerPage { data, next_cursor })
+    }
+}
+
+/// One line of the export: an installment of a matching invoice.
+pub struct ExportRow {
+    pub invoice_id: String,
+    pub external_id: String,
+    pub full_name: String,
+    pub document: Option<String>,
+    pub email: Option<String>,
+    pub invoice_type: String,
+    pub number: i64,
+    pub installment_count: i64,
+    pub due_date: Option<Date>,
+    pub price_cents: i64,
+    pub paid_cents: i64,
+    pub status: String,
+    pub paid_at: Option<String>,
+    pub cancelled: bool,
+}
+
+impl Db {
+    /// Sends every installment of the invoices matching `f` (its cursor and
+    /// limit aside), newest invoice first, to `out` as it reads them: one
+    /// query, never all rows in memory; the channel's bound is the memory.
+    /// Stops early, without error, when the receiver is gone (the client
+    /// left). A read error is sent as the last item.
+    pub async fn export_installments(
+        &self,
+        app_id: &str,
+        f: &InvoiceFilter,
+        today: Date,
+        out: tokio::sync::mpsc::Sender<Result<ExportRow, DbError>>,
+    ) {
+        use futures_util::TryStreamExt;
+        let w = invoice_where(app_id, f, today);
+        let sql = format!(
+            "SELECT v.id, v.external_id, c.full_name, c.document, c.email, v.invoice_type,
+                    v.installment_count, v.deleted_at, i.number, i.due_date, i.price_cents,
+                    i.price_paid_cents, i.status, i.paid_at
+             FROM invoices v JOIN customers c ON c.id = v.customer_id
+             JOIN installments i ON i.invoice_id = v.id AND i.deleted_at IS NULL
+             WHERE {} ORDER BY v.created_at DESC, v.id DESC, i.number",
+            w.sql
+        );
+        let mut query = sqlx::query(&sql);
+        for b in w.binds {
+            query = match b {
+                Bind::Text(s) => query.bind(s),
+            };
+        }
+        let mut rows = query.fetch(&self.pool);
+        loop {
+            let item = match rows.try_next().await {
+                Ok(None) => return,
+                Ok(Some(r)) => Ok(ExportRow {
+                    invoice_id: r.get("id"),
+                    external_id: r.get("external_id"),
+                    full_name: r.get("full_name"),
+                    document: r.get("document"),
+                    email: r.get("email"),
+                    invoice_type: r.get("invoice_type"),
+                    number: r.get("number"),
+                    installment_count: r.get("installment_count"),
+                    due_date: Date::parse_iso(r.get::<&str, _>("due_date")),
+                    price_cents: r.get("price_cents"),
+                    paid_cents: r.get("price_paid_cents"),
+                    status: r.get("status"),
+                    paid_at: r.get("paid_at"),
+                    cancelled: r.get::<Option<String>, _>("deleted_at").is_some(),
+                }),
+                Err(e) => Err(e),
+            };
+            let failed = item.is_err();
+            if out.send(item).await.is_err() || failed {
+                return;
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@ mod idempotency;
 mod invoice_detail;
 mod invoices;
 pub mod links;
-mod lists;
+pub mod lists;
 pub mod notifications;
 pub mod outbox;
 pub mod payments;

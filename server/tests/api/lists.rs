@@ -306,3 +306,100 @@ async fn the_proxy_lists_for_the_merchant_screens_only() {
     envelope(public.get("/api/invoices").await, StatusCode::FORBIDDEN).await;
     envelope(public.get("/api/customers").await, StatusCode::FORBIDDEN).await;
 }
+
+/// The export: what a Brazilian spreadsheet opens (BOM, `;`, decimal comma,
+/// dd/mm/aaaa, a header), one line per installment of every matching
+/// invoice (more rows than the server buffers: it streams), a payer's name
+/// that looks like a formula defused; through the proxy too.
+#[tokio::test]
+async fn invoices_export_as_csv_for_a_spreadsheet() {
+    let app = spawn_app_with(local_proxy).await;
+    let evil = customer(
+        &app,
+        json!({ "fullName": "=HYPERLINK(\"http://x\")", "document": "529.982.247-25" }),
+    )
+    .await;
+    let paid = invoice(&app, &evil, "pedido;1", 10).await;
+    payments::simulate_pay(&app.db, &paid, None, None)
+        .await
+        .unwrap();
+    let ana = customer(&app, json!({ "fullName": "Ana Souza" })).await;
+    for n in 0..25 {
+        let res = app
+            .post_invoice(&json!({
+                "customerId": ana, "externalId": format!("lote-{n}"),
+                "dueDate": days_from_today(5), "paymentTypes": ["BOLETO"],
+                "invoiceType": "INSTALLMENT", "installmentCount": 12, "price": 1200.00
+            }))
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+
+    let res = app.list("invoices.csv", "").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "text/csv; charset=utf-8");
+    assert!(res.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .starts_with("attachment; filename=\"faturas-"));
+    let bytes = res.bytes().await.unwrap();
+    assert_eq!(&bytes[..3], b"\xEF\xBB\xBF", "UTF-8 BOM");
+    let text = std::str::from_utf8(&bytes[3..]).unwrap();
+    let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(
+        lines[0],
+        "Fatura;Pedido;Cliente;CPF/CNPJ;E-mail;Tipo;Parcela;Vencimento;Valor (R$);Pago (R$);Situação;Pago em"
+    );
+    assert_eq!(
+        lines.len(),
+        1 + 25 * 12 + 1,
+        "a header and one line per installment"
+    );
+    let due = today()
+        .add_days(5)
+        .unwrap()
+        .format_for(paylink_model::Lang::PtBr);
+    assert!(
+        lines[1].contains(&format!(";1/12;{due};100,00;0,00;Em aberto;")),
+        "{}",
+        lines[1]
+    );
+    let paid_line = lines.last().unwrap();
+    assert!(
+        paid_line.starts_with(&format!(
+            "{paid};\"pedido;1\";\"'=HYPERLINK(\"\"http://x\"\")\";529.982.247-25;"
+        )),
+        "{paid_line}"
+    );
+    assert!(paid_line.contains(";10,00;10,00;Paga;"), "{paid_line}");
+
+    // The list's filters apply; the proxy streams it to the widget.
+    let proxied = app.get("/api/invoices.csv?status=paid").await;
+    assert_eq!(proxied.status(), StatusCode::OK);
+    assert!(proxied.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("faturas-"));
+    let text = proxied.text().await.unwrap();
+    assert_eq!(
+        text.split("\r\n").filter(|l| !l.is_empty()).count(),
+        2,
+        "{text}"
+    );
+
+    // Paging parameters are not the export's; bad filters as in the list.
+    let errors = envelope(
+        app.list("invoices.csv", "?limit=10&status=late").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert!(
+        errors["limit"].is_array() && errors["status"].is_array(),
+        "{errors}"
+    );
+    envelope(
+        app.get("/invoices/applications/invoices.csv").await,
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+}

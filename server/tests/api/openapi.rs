@@ -35,7 +35,7 @@ async fn served_document_matches_the_committed_file() {
 }
 
 #[tokio::test]
-async fn document_describes_the_three_operations_of_the_spec_and_the_two_lists() {
+async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_the_export() {
     let app = spawn_app().await;
     let doc = served_document(&app).await;
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
@@ -49,6 +49,11 @@ async fn document_describes_the_three_operations_of_the_spec_and_the_two_lists()
         [
             ("get", "/invoices/applications/customers", "listCustomers"),
             ("get", "/invoices/applications/invoices", "listInvoices"),
+            (
+                "get",
+                "/invoices/applications/invoices.csv",
+                "exportInvoices",
+            ),
             ("get", "/invoices/applications/invoices/{id}", "getInvoice"),
             ("post", "/invoices/applications/customers", "createCustomer"),
             ("post", "/invoices/applications/invoices", "createInvoice"),
