@@ -69,6 +69,8 @@ pub enum Msg {
     Cursor,
     /// A list parameter this list does not have.
     NotAFilter,
+    /// A day after today (a payment received tomorrow).
+    DateInFuture,
 }
 
 /// Minimum days for `notifications[].period`.
@@ -205,6 +207,11 @@ impl Msg {
                 pt,
                 "Cursor inválido: use o nextCursor da página anterior.",
                 "Invalid cursor: use the previous page's nextCursor.",
+            ),
+            DateInFuture => t(
+                pt,
+                "A data não pode ser posterior a hoje.",
+                "The date cannot be after today.",
             ),
             NotAFilter => t(
                 pt,

@@ -3,6 +3,7 @@
 //! the installment plan. Built for wasm32 (the widget) and native (the server),
 //! so each rule is written once and runs on both sides.
 
+pub mod actions;
 pub mod boleto;
 pub mod br;
 pub mod charges;

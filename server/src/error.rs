@@ -43,6 +43,8 @@ pub enum Reason {
     TooManyRequests,
     InstallmentNotFound,
     NoOpenBoleto,
+    AlreadyPaid,
+    InvoiceCancelled,
 }
 
 impl Reason {
@@ -53,7 +55,8 @@ impl Reason {
             RouteNotFound | InvoiceNotFound | LinkNotFound | InstallmentNotFound => {
                 StatusCode::NOT_FOUND
             }
-            NoOpenBoleto => StatusCode::CONFLICT,
+            NoOpenBoleto | AlreadyPaid => StatusCode::CONFLICT,
+            InvoiceCancelled => StatusCode::GONE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             InvalidInvoiceId | MalformedJson | MalformedQuery | NotAnObject | BadIdempotencyKey => {
                 StatusCode::BAD_REQUEST
@@ -155,6 +158,14 @@ impl Reason {
             NoOpenBoleto => (
                 "Esta parcela não tem boleto em aberto (já paga, cancelada ou sem boleto).",
                 "This installment has no open boleto (already paid, cancelled or not by boleto).",
+            ),
+            AlreadyPaid => (
+                "Esta parcela já está paga.",
+                "This installment is already paid.",
+            ),
+            InvoiceCancelled => (
+                "Esta cobrança foi cancelada pelo lojista: não há nada a pagar.",
+                "This charge was cancelled by the merchant: there is nothing to pay.",
             ),
         };
         match lang {

@@ -18,7 +18,14 @@ pub fn router() -> Router<AppState> {
             "/invoices/applications/invoices",
             post(invoices_create).get(crate::http::lists::invoices_list),
         )
-        .route("/invoices/applications/invoices/{id}", get(invoices_get))
+        .route(
+            "/invoices/applications/invoices/{id}",
+            get(invoices_get).delete(crate::http::actions::invoices_cancel),
+        )
+        .route(
+            "/invoices/applications/invoices/{id}/installments/{n}/payments",
+            post(crate::http::actions::installments_pay),
+        )
         .route(
             "/invoices/applications/invoices.csv",
             get(crate::http::lists::invoices_export),

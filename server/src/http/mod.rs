@@ -1,5 +1,6 @@
 //! The invoicing service of the spec: one module per resource, each exporting `router()`.
 
+pub mod actions;
 pub mod auth;
 pub mod customers;
 pub mod extract;

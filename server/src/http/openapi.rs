@@ -34,6 +34,8 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
         crate::http::lists::invoices_list,
         crate::http::lists::customers_list,
         crate::http::lists::invoices_export,
+        crate::http::actions::invoices_cancel,
+        crate::http::actions::installments_pay,
     ),
     // Referenced only from a query parameter, which utoipa does not follow.
     components(schemas(paylink_model::InvoiceState)),

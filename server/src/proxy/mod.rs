@@ -100,7 +100,14 @@ pub fn router(
             post(api_invoices_create).get(api_invoices_list),
         )
         .route("/api/invoices.csv", get(api_invoices_export))
-        .route("/api/invoices/{id}", get(api_invoices_get))
+        .route(
+            "/api/invoices/{id}",
+            get(api_invoices_get).delete(api_invoices_cancel),
+        )
+        .route(
+            "/api/invoices/{id}/installments/{n}/payments",
+            post(api_installments_pay),
+        )
         .with_state(proxy)
         .merge(payer_routes)
         .merge(link_routes)
@@ -137,6 +144,18 @@ async fn payer_detail(
         .await
         .map_err(|_| AppError::new(Reason::UpstreamUnreachable, lang))?;
     if !status.is_success() {
+        // With paylink's own service, a cancelled charge says so (410).
+        if status == StatusCode::NOT_FOUND {
+            if let Some(db) = &s.db {
+                let id = id.to_ascii_lowercase();
+                if crate::store::views::is_cancelled(db, &id)
+                    .await
+                    .or_internal(lang)?
+                {
+                    return Err(AppError::new(Reason::InvoiceCancelled, lang));
+                }
+            }
+        }
         return Err(AppError::from_envelope(status, &bytes, lang));
     }
     serde_json::from_slice(&bytes)
@@ -337,6 +356,52 @@ async fn api_invoices_get(
         Bytes::new(),
     )
     .await
+}
+
+/// The merchant's actions on an invoice's detail screen: cancel it, record
+/// a payment received outside paylink. Operator screens, like the detail.
+async fn api_invoices_cancel(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    let path = action_path(&p, &headers, &id, None)?;
+    forward(p, Method::DELETE, path, headers, Bytes::new()).await
+}
+
+async fn api_installments_pay(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    Path((id, n)): Path<(String, String)>,
+    RawBody(body): RawBody,
+) -> Result<Response, AppError> {
+    let path = action_path(&p, &headers, &id, Some(&n))?;
+    forward(p, Method::POST, path, headers, body).await
+}
+
+/// The upstream path of an action, built only from a UUID and digits (no
+/// `../` tricks), or the envelope that refuses it.
+fn action_path(
+    proxy: &Option<Arc<Proxy>>,
+    headers: &HeaderMap,
+    id: &str,
+    installment: Option<&str>,
+) -> Result<String, AppError> {
+    let lang = lang_of(headers);
+    if proxy.as_ref().is_some_and(|p| p.public_only) {
+        return Err(AppError::new(Reason::OperatorUiOff, lang));
+    }
+    if !paylink_model::br::uuid_is_valid(id) {
+        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
+    }
+    let base = format!("/invoices/applications/invoices/{id}");
+    match installment {
+        None => Ok(base),
+        Some(n) if !n.is_empty() && n.len() <= 4 && n.bytes().all(|b| b.is_ascii_digit()) => {
+            Ok(format!("{base}/installments/{n}/payments"))
+        }
+        Some(_) => Err(AppError::new(Reason::InstallmentNotFound, lang)),
+    }
 }
 
 /// The merchant's creations, refused on a public address without `--operator-ui`

@@ -21,3 +21,14 @@ pub async fn record_view(db: &Db, invoice_id: &str) -> Result<bool, DbError> {
     .rows_affected();
     Ok(changed > 0)
 }
+
+/// Whether invoice `id` exists and was cancelled (soft-deleted): the payer
+/// page says so instead of "not found".
+pub async fn is_cancelled(db: &Db, invoice_id: &str) -> Result<bool, DbError> {
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT 1 FROM invoices WHERE id = $1 AND deleted_at IS NOT NULL")
+            .bind(invoice_id)
+            .fetch_optional(&db.pool)
+            .await?;
+    Ok(found.is_some())
+}

@@ -84,8 +84,8 @@ async fn malformed_requests_get_an_envelope_with_the_right_status() {
             StatusCode::METHOD_NOT_ALLOWED,
         ),
         (
-            "DELETE on an invoice",
-            app.client.delete(
+            "PATCH on an invoice",
+            app.client.patch(
                 app.url("/invoices/applications/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"),
             ),
             StatusCode::METHOD_NOT_ALLOWED,

@@ -4,6 +4,7 @@
 
 mod helpers;
 
+mod actions;
 mod auth;
 mod backends;
 mod boleto_pdf;

@@ -47,6 +47,11 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
     assert_eq!(
         ids,
         [
+            (
+                "delete",
+                "/invoices/applications/invoices/{id}",
+                "cancelInvoice",
+            ),
             ("get", "/invoices/applications/customers", "listCustomers"),
             ("get", "/invoices/applications/invoices", "listInvoices"),
             (
@@ -57,6 +62,11 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
             ("get", "/invoices/applications/invoices/{id}", "getInvoice"),
             ("post", "/invoices/applications/customers", "createCustomer"),
             ("post", "/invoices/applications/invoices", "createInvoice"),
+            (
+                "post",
+                "/invoices/applications/invoices/{id}/installments/{n}/payments",
+                "recordPayment",
+            ),
         ]
         .map(|(m, p, o)| (m.to_string(), p.to_string(), o.to_string()))
     );

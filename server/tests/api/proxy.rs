@@ -104,7 +104,7 @@ async fn forwards_nothing_else() {
             StatusCode::NOT_FOUND,
         ),
         (
-            "DELETE",
+            "PATCH",
             "/api/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
             StatusCode::METHOD_NOT_ALLOWED,
         ),

@@ -1,0 +1,132 @@
+//! The merchant's actions on an invoice (additive to the spec): cancel it
+//! (soft delete, `INVOICE_DELETED`; its payer page then says it was
+//! cancelled) and record an installment paid outside paylink (cash, a
+//! transfer, a check), with the same events as any payment.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use paylink_model::actions::ManualPaymentRequest;
+use paylink_model::{br, ErrorEnvelope, InvoiceDetail};
+
+use crate::error::{AppError, OrInternal, Reason};
+use crate::http::auth::Authed;
+use crate::http::extract::{ApiJson, ReqLang};
+use crate::http::AppState;
+use crate::store::payments::{self, LifecycleError};
+
+/// The caller's invoice `id` (lower-cased), or the 400/404 envelope.
+async fn own_invoice(
+    state: &AppState,
+    app_id: &str,
+    id: &str,
+    lang: paylink_model::Lang,
+) -> Result<String, AppError> {
+    if !br::uuid_is_valid(id) {
+        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
+    }
+    let id = id.to_ascii_lowercase();
+    state
+        .db
+        .invoice_detail(app_id, &id, &state.pay_url(&id))
+        .await
+        .or_internal(lang)?
+        .ok_or_else(|| AppError::new(Reason::InvoiceNotFound, lang))?;
+    Ok(id)
+}
+
+fn lifecycle(e: LifecycleError, lang: paylink_model::Lang) -> AppError {
+    match e {
+        LifecycleError::InvoiceNotFound => AppError::new(Reason::InvoiceNotFound, lang),
+        LifecycleError::InstallmentNotFound(_) => AppError::new(Reason::InstallmentNotFound, lang),
+        LifecycleError::AlreadyPaid(_) => AppError::new(Reason::AlreadyPaid, lang),
+        LifecycleError::Db(e) => AppError::from_db(e, lang),
+        e => AppError::internal(e, lang),
+    }
+}
+
+/// Cancels an invoice: it leaves the lists (but `status=cancelled`), its
+/// detail is a 404, its payer page says it was cancelled, and
+/// `INVOICE_DELETED` goes to the webhooks.
+#[utoipa::path(
+    delete,
+    path = "/invoices/applications/invoices/{id}",
+    operation_id = "cancelInvoice",
+    tag = "invoices",
+    summary = "Cancel invoice",
+    params(
+        ("id" = String, Path, format = "uuid", description = "The invoice's id."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    responses(
+        (status = 204, description = "Cancelled."),
+        (status = 400, description = "The id is not a UUID.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "Unknown or already cancelled invoice, or another application's.", body = ErrorEnvelope),
+    )
+)]
+pub(super) async fn invoices_cancel(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+    Path(id): Path<String>,
+) -> Result<StatusCode, AppError> {
+    let id = own_invoice(&state, &app.id, &id, lang).await?;
+    payments::delete_invoice(&state.db, &id)
+        .await
+        .map_err(|e| lifecycle(e, lang))?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Records installment `n` as paid outside paylink: CONFIRMED with the
+/// amount received and that day, `PAYMENT_CONFIRMED` to the webhooks and
+/// the payer's payment notice, as for a PIX or boleto payment.
+#[utoipa::path(
+    post,
+    path = "/invoices/applications/invoices/{id}/installments/{n}/payments",
+    operation_id = "recordPayment",
+    tag = "invoices",
+    summary = "Record a payment received outside paylink",
+    params(
+        ("id" = String, Path, format = "uuid", description = "The invoice's id."),
+        ("n" = u32, Path, minimum = 1, description = "The installment's number (1, 2, ...)."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    request_body = ManualPaymentRequest,
+    responses(
+        (status = 200, description = "The invoice in the detail form, the installment CONFIRMED.", body = InvoiceDetail),
+        (status = 400, description = "The id is not a UUID, or malformed JSON.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "Unknown invoice or installment.", body = ErrorEnvelope),
+        (status = 409, description = "The installment is already paid.", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
+        (status = 422, description = "`amount` (more than zero, at most 2 decimals) or `paidOn` (YYYY-MM-DD, not after today) is wrong: `errors` says which.", body = ErrorEnvelope),
+    )
+)]
+pub(super) async fn installments_pay(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+    Path((id, n)): Path<(String, String)>,
+    ApiJson(req): ApiJson<ManualPaymentRequest>,
+) -> Result<Json<InvoiceDetail>, AppError> {
+    let id = own_invoice(&state, &app.id, &id, lang).await?;
+    let n = n
+        .parse::<u32>()
+        .map_err(|_| AppError::new(Reason::InstallmentNotFound, lang))?;
+    let paid = req
+        .check(crate::domain::today())
+        .map_err(|v| AppError::validation(&v, lang))?;
+    payments::mark_paid(&state.db, &id, n, paid.cents, paid.paid_on)
+        .await
+        .map_err(|e| lifecycle(e, lang))?;
+    state
+        .db
+        .invoice_detail(&app.id, &id, &state.pay_url(&id))
+        .await
+        .or_internal(lang)?
+        .map(Json)
+        .ok_or_else(|| AppError::new(Reason::InvoiceNotFound, lang))
+}
