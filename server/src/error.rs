@@ -45,6 +45,8 @@ pub enum Reason {
     NoOpenBoleto,
     AlreadyPaid,
     InvoiceCancelled,
+    NothingOpen,
+    NoChannel,
 }
 
 impl Reason {
@@ -55,7 +57,7 @@ impl Reason {
             RouteNotFound | InvoiceNotFound | LinkNotFound | InstallmentNotFound => {
                 StatusCode::NOT_FOUND
             }
-            NoOpenBoleto | AlreadyPaid => StatusCode::CONFLICT,
+            NoOpenBoleto | AlreadyPaid | NothingOpen | NoChannel => StatusCode::CONFLICT,
             InvoiceCancelled => StatusCode::GONE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             InvalidInvoiceId | MalformedJson | MalformedQuery | NotAnObject | BadIdempotencyKey => {
@@ -162,6 +164,14 @@ impl Reason {
             AlreadyPaid => (
                 "Esta parcela já está paga.",
                 "This installment is already paid.",
+            ),
+            NothingOpen => (
+                "Nenhuma parcela está aguardando pagamento: não há o que reenviar.",
+                "No installment is waiting for payment: there is nothing to send again.",
+            ),
+            NoChannel => (
+                "A fatura não tem notificações (e-mail, WhatsApp ou SMS) por onde reenviar.",
+                "The invoice has no notifications (e-mail, WhatsApp or SMS) to send it again through.",
             ),
             InvoiceCancelled => (
                 "Esta cobrança foi cancelada pelo lojista: não há nada a pagar.",

@@ -1,7 +1,8 @@
 //! The merchant's actions on an invoice (additive to the spec): cancel it
 //! (soft delete, `INVOICE_DELETED`; its payer page then says it was
 //! cancelled) and record an installment paid outside paylink (cash, a
-//! transfer, a check), with the same events as any payment.
+//! transfer, a check), with the same events as any payment; send the charge
+//! to the payer again.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -129,4 +130,48 @@ pub(super) async fn installments_pay(
         .or_internal(lang)?
         .map(Json)
         .ok_or_else(|| AppError::new(Reason::InvoiceNotFound, lang))
+}
+
+/// What a resend queued.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Resent {
+    /// Sends queued: one per channel the invoice's notifications use.
+    pub queued: usize,
+}
+
+/// Sends the charge to the payer again, now: the next open installment, on
+/// each channel the invoice's notifications use (e-mail, WhatsApp, SMS).
+#[utoipa::path(
+    post,
+    path = "/invoices/applications/invoices/{id}/resend",
+    operation_id = "resendInvoice",
+    tag = "invoices",
+    summary = "Send the charge again",
+    params(
+        ("id" = String, Path, format = "uuid", description = "The invoice's id."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    responses(
+        (status = 202, description = "Queued; the sends show in the invoice's notifications.", body = Resent),
+        (status = 400, description = "The id is not a UUID.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "Unknown or cancelled invoice, or another application's.", body = ErrorEnvelope),
+        (status = 409, description = "Nothing is waiting for payment, or the invoice has no notification channel.", body = ErrorEnvelope),
+    )
+)]
+pub(super) async fn invoices_resend(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<Resent>), AppError> {
+    use crate::store::notifications::{resend_now, ResendError};
+    let id = own_invoice(&state, &app.id, &id, lang).await?;
+    match resend_now(&state.db, &id).await {
+        Ok(queued) => Ok((StatusCode::ACCEPTED, Json(Resent { queued }))),
+        Err(ResendError::NothingOpen) => Err(AppError::new(Reason::NothingOpen, lang)),
+        Err(ResendError::NoChannel) => Err(AppError::new(Reason::NoChannel, lang)),
+        Err(ResendError::Db(e)) => Err(AppError::from_db(e, lang)),
+    }
 }

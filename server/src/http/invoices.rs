@@ -23,6 +23,10 @@ pub fn router() -> Router<AppState> {
             get(invoices_get).delete(crate::http::actions::invoices_cancel),
         )
         .route(
+            "/invoices/applications/invoices/{id}/resend",
+            post(crate::http::actions::invoices_resend),
+        )
+        .route(
             "/invoices/applications/invoices/{id}/installments/{n}/payments",
             post(crate::http::actions::installments_pay),
         )

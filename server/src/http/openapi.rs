@@ -36,6 +36,7 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
         crate::http::lists::invoices_export,
         crate::http::actions::invoices_cancel,
         crate::http::actions::installments_pay,
+        crate::http::actions::invoices_resend,
     ),
     // Referenced only from a query parameter, which utoipa does not follow.
     components(schemas(paylink_model::InvoiceState)),

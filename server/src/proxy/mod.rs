@@ -108,6 +108,7 @@ pub fn router(
             "/api/invoices/{id}/installments/{n}/payments",
             post(api_installments_pay),
         )
+        .route("/api/invoices/{id}/resend", post(api_invoices_resend))
         .with_state(proxy)
         .merge(payer_routes)
         .merge(link_routes)
@@ -367,6 +368,15 @@ async fn api_invoices_cancel(
 ) -> Result<Response, AppError> {
     let path = action_path(&p, &headers, &id, None)?;
     forward(p, Method::DELETE, path, headers, Bytes::new()).await
+}
+
+async fn api_invoices_resend(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    let path = format!("{}/resend", action_path(&p, &headers, &id, None)?);
+    forward(p, Method::POST, path, headers, Bytes::new()).await
 }
 
 async fn api_installments_pay(

@@ -326,3 +326,65 @@ pub async fn list_sends(
         })
         .collect())
 }
+
+/// Why a resend could not be queued.
+#[derive(Debug)]
+pub enum ResendError {
+    /// No installment is waiting for payment: nothing to ask for.
+    NothingOpen,
+    /// The invoice has no notification configured: no channel to use.
+    NoChannel,
+    Db(DbError),
+}
+
+impl From<DbError> for ResendError {
+    fn from(e: DbError) -> Self {
+        ResendError::Db(e)
+    }
+}
+
+/// The merchant's "send the charge again": one `INVOICE_GENERATED` send,
+/// due now, about the next open installment, on each channel the invoice's
+/// notifications use (the first notification of a channel carries it).
+/// Returns how many sends were queued.
+pub async fn resend_now(db: &Db, invoice_id: &str) -> Result<usize, ResendError> {
+    let mut tx = db.begin_write().await?;
+    let open: Option<String> = sqlx::query_scalar(
+        "SELECT id FROM installments WHERE invoice_id = $1 AND status = 'WAITING_PAYMENT'
+           AND deleted_at IS NULL ORDER BY number LIMIT 1",
+    )
+    .bind(invoice_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let open = open.ok_or(ResendError::NothingOpen)?;
+    let mut channels = Vec::new();
+    let all = configs(&mut tx, invoice_id, None).await?;
+    for c in all {
+        if !channels.iter().any(|k: &Config| k.channel == c.channel) {
+            channels.push(Config {
+                kind: NotificationType::InvoiceGenerated,
+                ..c
+            });
+        }
+    }
+    if channels.is_empty() {
+        return Err(ResendError::NoChannel);
+    }
+    let contact = contact(&mut tx, invoice_id).await?;
+    let now = now_iso();
+    for c in &channels {
+        let to = recipient_for(c.channel, &contact);
+        insert_send(
+            &mut tx,
+            invoice_id,
+            c,
+            Some(&open),
+            to.as_deref(),
+            &now,
+            false,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(channels.len())
+}

@@ -243,3 +243,83 @@ async fn the_proxy_carries_the_actions_for_the_operator_only() {
         .unwrap();
     envelope(res, StatusCode::FORBIDDEN).await;
 }
+
+/// "Send it again": one send per channel the invoice's notifications use,
+/// due now, about the next open installment; refused (409) when nothing is
+/// open or there is no channel; through the proxy too.
+#[tokio::test]
+async fn the_charge_is_sent_again_on_each_channel_now() {
+    let app = spawn_app_with(local_proxy).await;
+    let id = new_invoice(&app).await; // notifications on Email, SMS and WhatsApp
+    let pending = || async {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM notification_sends WHERE invoice_id = $1 AND type = 'INVOICE_GENERATED' AND status = 'pending'",
+        )
+        .bind(&id)
+        .fetch_one(&app.raw_pool().await)
+        .await
+        .unwrap();
+        n
+    };
+    let before = pending().await;
+    let res = app
+        .authed(
+            reqwest::Method::POST,
+            &format!("/invoices/applications/invoices/{id}/resend"),
+        )
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    assert_eq!(body(res).await, json!({ "queued": 3 }));
+    assert_eq!(pending().await, before + 3);
+    let res = app.post_empty(&format!("/api/invoices/{id}/resend")).await;
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+
+    // Nothing open: every installment paid.
+    for n in 1..=3 {
+        paylink_server::store::payments::simulate_pay(&app.db, &id, Some(n), None)
+            .await
+            .unwrap();
+    }
+    let res = app
+        .authed(
+            reqwest::Method::POST,
+            &format!("/invoices/applications/invoices/{id}/resend"),
+        )
+        .await
+        .send()
+        .await
+        .unwrap();
+    envelope(res, StatusCode::CONFLICT).await;
+
+    // No channel: an invoice without notifications.
+    let customer = app.customer_id().await;
+    let bare = body(
+        app.post_invoice(&with(
+            invoice_body(&customer),
+            json!({ "notifications": null }),
+        ))
+        .await,
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let res = app
+        .authed(
+            reqwest::Method::POST,
+            &format!("/invoices/applications/invoices/{bare}/resend"),
+        )
+        .await
+        .send()
+        .await
+        .unwrap();
+    let v = body(res).await;
+    assert_eq!(v["code"], 409, "{v}");
+    assert!(
+        v["message"].as_str().unwrap().contains("notificações"),
+        "{v}"
+    );
+}

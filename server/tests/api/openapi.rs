@@ -67,6 +67,11 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "/invoices/applications/invoices/{id}/installments/{n}/payments",
                 "recordPayment",
             ),
+            (
+                "post",
+                "/invoices/applications/invoices/{id}/resend",
+                "resendInvoice",
+            ),
         ]
         .map(|(m, p, o)| (m.to_string(), p.to_string(), o.to_string()))
     );
