@@ -8,6 +8,7 @@ pub mod boleto;
 pub mod br;
 pub mod charges;
 pub mod customer;
+pub mod dashboard;
 pub mod date;
 pub mod enums;
 pub mod errors;
@@ -23,6 +24,7 @@ mod wire;
 
 pub use charges::{amount_due, AmountDue, ChargeTerms, Discount, Fine, Interest};
 pub use customer::*;
+pub use dashboard::{Dashboard, MonthTotal};
 pub use date::Date;
 pub use enums::*;
 pub use errors::{Errors, Msg, Violations};

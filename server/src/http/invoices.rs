@@ -31,6 +31,10 @@ pub fn router() -> Router<AppState> {
             post(crate::http::actions::installments_pay),
         )
         .route(
+            "/invoices/applications/dashboard",
+            get(crate::http::lists::dashboard_get),
+        )
+        .route(
             "/invoices/applications/invoices.csv",
             get(crate::http::lists::invoices_export),
         )

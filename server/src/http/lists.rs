@@ -1,7 +1,7 @@
 //! The merchant's lists (additive to the spec): `GET` on the invoices' and
 //! customers' collections, filtered and keyset-paginated, answered as
-//! `{"data": [...], "nextCursor": "..." | null}`; and the invoice list as a
-//! CSV file, streamed. The parameters' rules are
+//! `{"data": [...], "nextCursor": "..." | null}`; the invoice list as a
+//! CSV file, streamed; and the home screen's totals. The parameters' rules are
 //! `paylink_model::list`, which the widget's list screens use too.
 
 use axum::body::{Body, Bytes};
@@ -178,4 +178,32 @@ pub(super) async fn invoices_export(
         Body::from_stream(futures_util::StreamExt::chain(header, lines)),
     )
         .into_response())
+}
+
+/// The merchant's home screen: this month's received, open and overdue
+/// totals, and the last 12 months' received.
+#[utoipa::path(
+    get,
+    path = "/invoices/applications/dashboard",
+    operation_id = "getDashboard",
+    tag = "invoices",
+    summary = "Totals for the home screen",
+    params(crate::http::extract::AcceptLanguageHeader),
+    responses(
+        (status = 200, description = "The month of today in Brasília: `received` (paid this month), `open` (waiting, due this month from today on), `overdue` (waiting, due this month before today); `months`: received per month, the last 12, oldest first.", body = paylink_model::Dashboard),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+    )
+)]
+pub(super) async fn dashboard_get(
+    State(state): State<AppState>,
+    Authed(app): Authed,
+    ReqLang(lang): ReqLang,
+) -> Result<Json<paylink_model::Dashboard>, AppError> {
+    state
+        .db
+        .dashboard(&app.id, crate::domain::today())
+        .await
+        .or_internal(lang)
+        .map(Json)
 }

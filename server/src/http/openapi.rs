@@ -37,6 +37,7 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
         crate::http::actions::invoices_cancel,
         crate::http::actions::installments_pay,
         crate::http::actions::invoices_resend,
+        crate::http::lists::dashboard_get,
     ),
     // Referenced only from a query parameter, which utoipa does not follow.
     components(schemas(paylink_model::InvoiceState)),

@@ -100,6 +100,7 @@ pub fn router(
             post(api_invoices_create).get(api_invoices_list),
         )
         .route("/api/invoices.csv", get(api_invoices_export))
+        .route("/api/dashboard", get(api_dashboard))
         .route(
             "/api/invoices/{id}",
             get(api_invoices_get).delete(api_invoices_cancel),
@@ -305,6 +306,10 @@ async fn api_invoices_export(
     RawQuery(query): RawQuery,
 ) -> Result<Response, AppError> {
     list(p, "/invoices/applications/invoices.csv", query, headers).await
+}
+
+async fn api_dashboard(State(p): ProxyState, headers: HeaderMap) -> Result<Response, AppError> {
+    list(p, "/invoices/applications/dashboard", None, headers).await
 }
 
 async fn api_customers_list(

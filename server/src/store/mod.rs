@@ -8,6 +8,7 @@ mod applications;
 pub mod boletos;
 pub mod charges;
 mod customers;
+mod dashboard;
 pub mod deliveries;
 pub mod events;
 mod idempotency;

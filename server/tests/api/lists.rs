@@ -403,3 +403,122 @@ async fn invoices_export_as_csv_for_a_spreadsheet() {
     )
     .await;
 }
+
+/// The home screen's numbers: this month's received (by the day paid),
+/// open and overdue, and 12 months of received, exact to the cent; another
+/// application's money never counts; through the proxy too.
+#[tokio::test]
+async fn the_dashboard_sums_the_month_and_the_last_twelve() {
+    let app = spawn_app_with(local_proxy).await;
+    let today = today();
+    let month = format!("{:04}-{:02}", today.year(), today.month());
+    let empty = body(app.list("dashboard", "").await).await;
+    assert_eq!(empty["month"], month.as_str());
+    assert_eq!(
+        (
+            empty["received"].as_f64(),
+            empty["open"].as_f64(),
+            empty["overdue"].as_f64()
+        ),
+        (Some(0.0), Some(0.0), Some(0.0))
+    );
+    assert_eq!(empty["months"].as_array().unwrap().len(), 12);
+    assert_eq!(empty["months"][11]["month"], month.as_str());
+
+    let maria = customer(&app, json!({ "fullName": "Maria da Silva" })).await;
+    // Due the last day of this month: open.
+    let last_day = paylink_model::Date::new(
+        today.year(),
+        today.month(),
+        paylink_model::date::days_in_month(today.year(), today.month()),
+    )
+    .unwrap();
+    let days_left = last_day.days_since_epoch() - today.days_since_epoch();
+    invoice(&app, &maria, "aberta", days_left).await;
+    // Paid today 10,01 and last month 5,50 (a payment recorded by hand).
+    let paid_now = invoice(&app, &maria, "paga", 40).await;
+    let paid_before = invoice(&app, &maria, "paga-antes", 40).await;
+    for (id, amount, day) in [
+        (&paid_now, 10.01, today.to_string()),
+        (
+            &paid_before,
+            5.5,
+            today
+                .add_days(-(i64::from(today.day())))
+                .unwrap()
+                .to_string(),
+        ),
+    ] {
+        let res = app
+            .client
+            .post(app.url(&format!(
+                "/invoices/applications/invoices/{id}/installments/1/payments"
+            )))
+            .header("Authorization", format!("Basic {}", app.token))
+            .json(&json!({ "amount": amount, "paidOn": day }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    // Overdue: due yesterday, when yesterday is in this month.
+    let overdue = invoice(&app, &maria, "vencida", 30).await;
+    let yesterday = today.add_days(-1).unwrap();
+    sqlx::query("UPDATE installments SET due_date = $1 WHERE invoice_id = $2")
+        .bind(yesterday.to_string())
+        .bind(&overdue)
+        .execute(&app.raw_pool().await)
+        .await
+        .unwrap();
+    // Another application's paid invoice does not count.
+    let other = app.other_token().await;
+    let other_customer = body(
+        app.post_as(
+            &other,
+            "/invoices/applications/customers",
+            &json!({ "fullName": "Outra Loja" }),
+        )
+        .await,
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other_invoice = body(
+        app.post_as(
+            &other,
+            "/invoices/applications/invoices",
+            &json!({
+                "customerId": other_customer, "externalId": "x", "dueDate": days_from_today(3),
+                "paymentTypes": ["PIX"], "installmentCount": 1, "price": 999.99
+            }),
+        )
+        .await,
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    paylink_server::store::payments::simulate_pay(&app.db, &other_invoice, None, None)
+        .await
+        .unwrap();
+
+    let d = body(app.get("/api/dashboard").await).await;
+    assert_eq!(d["received"], 10.01, "{d}");
+    assert_eq!(d["open"], 10.0, "{d}");
+    let expected_overdue = if yesterday.month() == today.month() {
+        10.0
+    } else {
+        0.0
+    };
+    assert_eq!(d["overdue"], expected_overdue, "{d}");
+    assert_eq!(d["months"][11]["received"], 10.01);
+    assert_eq!(d["months"][10]["received"], 5.5, "{d}");
+    let total: f64 = d["months"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["received"].as_f64().unwrap())
+        .sum();
+    assert!((total - 15.51).abs() < 1e-9, "{d}");
+}

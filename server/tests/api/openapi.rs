@@ -53,6 +53,7 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "cancelInvoice",
             ),
             ("get", "/invoices/applications/customers", "listCustomers"),
+            ("get", "/invoices/applications/dashboard", "getDashboard"),
             ("get", "/invoices/applications/invoices", "listInvoices"),
             (
                 "get",
