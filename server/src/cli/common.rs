@@ -23,3 +23,26 @@ pub(crate) async fn open(target: &str) -> Result<Db, String> {
         )
     })
 }
+
+/// `--db`, the same on every command: a SQLite file (created if missing) or
+/// `postgres://user:pass@host/db`, also read from `PAYLINK_DB`, which keeps
+/// a password off the command line (and out of `ps`); `--help` never shows
+/// its value.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DbArg {
+    /// SQLite file or postgres:// URL (PAYLINK_DB keeps a password off the command line).
+    #[arg(
+        long = "db",
+        env = "PAYLINK_DB",
+        default_value = "./paylink.db",
+        hide_env_values = true
+    )]
+    pub db: String,
+}
+
+impl std::ops::Deref for DbArg {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.db
+    }
+}

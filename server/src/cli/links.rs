@@ -1,5 +1,6 @@
 //! `paylink link ...`: create, list, enable and disable payment links.
 
+use crate::cli::common::DbArg;
 use paylink_model::{money, Lang};
 
 use crate::domain::links::*;
@@ -13,13 +14,8 @@ pub enum LinkCommand {
     Create(Box<CreateArgs>),
     /// One line per link: slug, price, payment types, invoice type, due days, state, name.
     List {
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
         /// Base of the printed URLs (`{public-url}/l/{slug}`).
         #[arg(long, default_value = "http://127.0.0.1:8080")]
         public_url: String,
@@ -27,24 +23,14 @@ pub enum LinkCommand {
     /// Turn a link off: its page and creations answer 404 (its invoices stay).
     Disable {
         slug: String,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
     /// Turn a disabled link on again.
     Enable {
         slug: String,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 
@@ -91,13 +77,8 @@ pub struct CreateArgs {
     /// The discount ends this many days before the due date (at most --due-in-days).
     #[arg(long, default_value_t = 0, requires = "discount")]
     discount_days_before_due: u32,
-    #[arg(
-        long,
-        env = "PAYLINK_DB",
-        default_value = "./paylink.db",
-        hide_env_values = true
-    )]
-    db: String,
+    #[command(flatten)]
+    db: DbArg,
     /// Base of the printed URL (`{public-url}/l/{slug}`).
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     public_url: String,

@@ -1,6 +1,7 @@
 //! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`,
 //! `notifications`, `link`, `boleto`, `installment`.
 
+use crate::cli::common::DbArg;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -85,26 +86,16 @@ enum SimulateCommand {
         /// PIX or BOLETO (default: the invoice's first accepted type).
         #[arg(long)]
         method: Option<String>,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
     /// Reverse a confirmed payment.
     Reverse {
         invoice_id: String,
         #[arg(long)]
         installment: u32,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 
@@ -113,13 +104,8 @@ enum InvoiceCommand {
     /// Soft-delete an invoice (a 404 from then on; fires INVOICE_DELETED).
     Delete {
         invoice_id: String,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 
@@ -136,48 +122,28 @@ enum WebhookCommand {
         /// Accept http:// and internal hosts (local testing only).
         #[arg(long)]
         allow_insecure: bool,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
     /// Print the application's signing secret (`whsec_...`).
     Secret {
         #[arg(long)]
         token_name: String,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
     /// List delivery attempts (all, or of one event).
     Deliveries {
         #[arg(long)]
         event: Option<String>,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
     /// Queue an event for delivery again.
     Redeliver {
         event_id: String,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 
@@ -185,13 +151,8 @@ enum WebhookCommand {
 enum TokenCommand {
     /// Create an application and print its token (last line of stdout).
     Create {
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
         #[arg(long)]
         name: String,
     },

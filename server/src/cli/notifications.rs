@@ -1,5 +1,6 @@
 //! `paylink notifications ...`: the scheduled sends, as JSON lines.
 
+use crate::cli::common::DbArg;
 use crate::store::notifications::{list_sends, STATUSES};
 
 #[derive(clap::Subcommand)]
@@ -11,13 +12,8 @@ pub enum NotificationsCommand {
         status: Option<String>,
         #[arg(long)]
         invoice: Option<String>,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 

@@ -1,6 +1,7 @@
 //! `paylink serve`: its options, and turning them into the app's state,
 //! options and workers.
 
+use crate::cli::common::DbArg;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,15 +20,8 @@ pub(super) struct ServeArgs {
     /// Address to listen on (port 0 picks a free port; the chosen one is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// SQLite database file (created if missing) or `postgres://user:pass@host/db`
-    /// (PAYLINK_DB keeps a password off the command line).
-    #[arg(
-        long,
-        env = "PAYLINK_DB",
-        default_value = "./paylink.db",
-        hide_env_values = true
-    )]
-    db: String,
+    #[command(flatten)]
+    db: DbArg,
     /// Base URL of payment links (`{public-url}/pay/{id}`); default: the listen address.
     #[arg(long)]
     public_url: Option<String>,

@@ -1,6 +1,7 @@
 //! `paylink boleto remessa|retorno` and `paylink installment mark-paid`:
 //! settlement with the bank through CNAB 240 files, and by hand.
 
+use crate::cli::common::DbArg;
 use std::path::PathBuf;
 
 use paylink_model::Date;
@@ -21,13 +22,8 @@ pub enum BoletoCommand {
     Retorno {
         /// The retorno file the bank returned.
         file: PathBuf,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 
@@ -58,13 +54,8 @@ pub struct RemessaArgs {
     /// the agency and account of the file's headers and segment P.
     #[arg(long)]
     boleto_beneficiary_code: Option<String>,
-    #[arg(
-        long,
-        env = "PAYLINK_DB",
-        default_value = "./paylink.db",
-        hide_env_values = true
-    )]
-    db: String,
+    #[command(flatten)]
+    db: DbArg,
 }
 
 #[derive(clap::Subcommand)]
@@ -82,13 +73,8 @@ pub enum InstallmentCommand {
         /// The day it was received: dd/mm/aaaa or aaaa-mm-dd (not in the future).
         #[arg(long)]
         date: String,
-        #[arg(
-            long,
-            env = "PAYLINK_DB",
-            default_value = "./paylink.db",
-            hide_env_values = true
-        )]
-        db: String,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 
