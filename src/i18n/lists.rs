@@ -57,7 +57,7 @@ impl LK {
             Customers => ("Clientes", "Customers"),
             Filters => ("Filtros", "Filters"),
             Status => ("Situação", "Status"),
-            AnyStatus => ("Todas (exceto canceladas)", "All (except cancelled)"),
+            AnyStatus => ("Não canceladas", "Not cancelled"),
             DueFrom => ("Vencimento a partir de", "Due from"),
             DueTo => ("Vencimento até", "Due until"),
             Search => ("Buscar", "Search"),

@@ -49,7 +49,12 @@ pub fn CustomerListPage() -> impl IntoView {
             limit: params.get_untracked().limit,
             ..ListParams::default()
         };
-        navigate(&format!("/customers{}", query_of(&p)), Default::default());
+        // The same filters again: asked again (an invoice may have been paid since).
+        if query_of(&p) == query_of(&params.get_untracked()) {
+            list.refetch();
+        } else {
+            navigate(&format!("/customers{}", query_of(&p)), Default::default());
+        }
     };
 
     move || {

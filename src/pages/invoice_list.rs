@@ -93,7 +93,12 @@ pub fn InvoiceListPage() -> impl IntoView {
             cursor: None,
             limit: params.get_untracked().limit,
         };
-        navigate(&format!("/invoices{}", query_of(&p)), Default::default());
+        // The same filters again: asked again (an invoice may have been paid since).
+        if query_of(&p) == query_of(&params.get_untracked()) {
+            list.refetch();
+        } else {
+            navigate(&format!("/invoices{}", query_of(&p)), Default::default());
+        }
     };
 
     move || {
