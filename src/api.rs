@@ -10,8 +10,8 @@
 
 use gloo_net::http::{Request, RequestBuilder};
 use paylink_model::{
-    CustomerRef, CustomerRequest, ErrorEnvelope, InvoiceCreated, InvoiceDetail, InvoiceRequest,
-    Lang, PayerView, PaymentLink,
+    CustomerPage, CustomerRef, CustomerRequest, ErrorEnvelope, InvoiceCreated, InvoiceDetail,
+    InvoicePage, InvoiceRequest, Lang, PayerView, PaymentLink,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -176,6 +176,34 @@ pub async fn create_invoice(req: &InvoiceRequest, lang: Lang) -> Result<InvoiceC
 
 pub async fn get_invoice(id: &str, lang: Lang) -> Result<InvoiceDetail, Error> {
     read(get(&id_path("/api/invoices/", id, ""), lang).await?)
+}
+
+/// `?status=…&q=…` of the given (name, value) pairs, empty values left out
+/// (`""` when none): a list screen's URL and its proxy call alike.
+pub fn query_string(pairs: &[(&str, Option<String>)]) -> String {
+    let parts: Vec<String> = pairs
+        .iter()
+        .filter_map(|(k, v)| {
+            let v = v.as_deref().map(str::trim).filter(|v| !v.is_empty())?;
+            Some(format!("{k}={}", js_sys::encode_uri_component(v)))
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", parts.join("&"))
+    }
+}
+
+/// `GET /api/invoices?…`: one page of the invoice list (`query` from
+/// [`query_string`]).
+pub async fn list_invoices(query: &str, lang: Lang) -> Result<InvoicePage, Error> {
+    read(get(&format!("/api/invoices{query}"), lang).await?)
+}
+
+/// `GET /api/customers?…`: one page of the customer list.
+pub async fn list_customers(query: &str, lang: Lang) -> Result<CustomerPage, Error> {
+    read(get(&format!("/api/customers{query}"), lang).await?)
 }
 
 /// `GET /api/pay/{id}`: the public payer page's data.

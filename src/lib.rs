@@ -1,7 +1,9 @@
 //! paylink's payment-link widget: a Leptos 0.8 client-side-rendered app.
 //!
-//! Four screens, routed by `leptos_router` (one file per screen in `pages/`):
+//! Six screens, routed by `leptos_router` (one file per screen in `pages/`):
 //! * `/` — the merchant flow: customer form → invoice form → detail;
+//! * `/invoices`, `/customers` — the merchant's lists (filters and page in
+//!   the URL's query);
 //! * `/invoices/:id` — the invoice detail (merchant);
 //! * `/l/:slug` — a payment link's page (the payer fills it in);
 //! * `/pay/:id` — the payer's page (`/api/pay/{id}`: no private data; PIX
@@ -30,10 +32,13 @@ pub mod i18n;
 pub mod pages;
 
 use components::lang_switch::LangSwitch;
+use components::nav::MerchantNav;
 use embed::{Host, Options};
 use i18n::K;
 use pages::customer_form::{CustomerFields, CustomerForm};
+use pages::customer_list::CustomerListPage;
 use pages::invoice_form::{InvoiceFields, InvoiceForm};
+use pages::invoice_list::InvoiceListPage;
 use pages::invoice_view::InvoicePage;
 use pages::link_form::{LinkPage, LinkView};
 use pages::pay_view::{PayPage, PayView};
@@ -227,6 +232,8 @@ pub fn App(
                     <Routes fallback=NotFound>
                         <Route path=path!("/") view=Home />
                         <Route path=path!("/index.html") view=Home />
+                        <Route path=path!("/invoices") view=InvoiceListPage />
+                        <Route path=path!("/customers") view=CustomerListPage />
                         <Route path=path!("/invoices/:id") view=InvoicePage />
                         <Route path=path!("/pay/:id") view=PayPage />
                         <Route path=path!("/l/:slug") view=LinkPage />
@@ -264,7 +271,8 @@ fn RouterNavigate() -> impl IntoView {
     })));
 }
 
-/// paylink's name (a link home), its tagline and the language switch.
+/// paylink's name (a link home), its tagline, the language switch and (on
+/// the merchant's screens) their navigation.
 #[component]
 fn TopBar() -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
@@ -273,6 +281,7 @@ fn TopBar() -> impl IntoView {
             <a href="/" class="brand">"paylink"</a>
             <span class="tagline">{move || K::Tagline.t(lang.get())}</span>
             <LangSwitch />
+            <MerchantNav />
         </header>
     }
 }

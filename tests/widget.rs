@@ -921,3 +921,154 @@ async fn a_table_shows_its_cells_as_text_with_their_column_labels() {
     drop(handle);
     host.remove();
 }
+
+// ---------------------------------------------------------------- lists (issue 20)
+
+const CURSOR: &str = "2026-01-01T00:00:00.000Z~7d1e0c9a-1111-4b2b-9c3d-000000000001";
+
+fn invoice_page(next: bool) -> String {
+    let next = if next {
+        format!("\"{CURSOR}\"")
+    } else {
+        "null".to_string()
+    };
+    format!(r#"{{"data":[{DETAIL}],"nextCursor":{next}}}"#)
+}
+
+#[wasm_bindgen_test]
+async fn invoice_list_reads_its_filters_from_the_url_and_links_rows_and_pages() {
+    mock_fetch(200, &invoice_page(true));
+    let app = mount_at("/invoices?status=open&q=maria&limit=1").await;
+    let r = &app.root;
+    sleep(50).await;
+
+    assert!(
+        last_call().contains("/api/invoices?status=open&q=maria&limit=1"),
+        "{}",
+        last_call()
+    );
+    assert_eq!(input(r, "q").value(), "maria");
+    assert_eq!(
+        named(r, "status")
+            .unchecked_into::<web_sys::HtmlSelectElement>()
+            .value(),
+        "open"
+    );
+    let rows = q_all(r, "table tbody tr");
+    assert_eq!(rows.len(), 1);
+    let cells: Vec<String> = q_all(&rows[0], "th, td").iter().map(text).collect();
+    // Installment 1 paid, 2 and 3 waiting past their 2026 due dates: overdue.
+    assert_eq!(
+        cells,
+        [
+            "PL-TEST01",
+            "Maria da Silva",
+            "31/01/2026",
+            "R$ 100,00",
+            "Vencida"
+        ]
+    );
+    assert_eq!(
+        q(&rows[0], "th a").get_attribute("href").unwrap(),
+        "/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001"
+    );
+    assert!(q_opt(r, "table caption").is_some());
+    assert_eq!(q_all(r, "thead th[scope=col]").len(), 5);
+    let next = q(r, "a[rel=next]");
+    assert_eq!(text(&next), "Próxima página");
+    let href = next.get_attribute("href").unwrap();
+    assert!(
+        href.starts_with("/invoices?status=open&q=maria&cursor=2026-01-01T00%3A00%3A00.000Z~")
+            && href.ends_with("&limit=1"),
+        "{href}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_filter_shows_its_message_next_to_its_control() {
+    mock_fetch(
+        422,
+        r#"{"code":422,"message":"Dados inválidos","errors":{"dueTo":["Não pode ser antes de dueFrom."],"limit":["Use um número inteiro entre 1 e 100."]}}"#,
+    );
+    let app = mount_at("/invoices?dueFrom=2026-05-01&dueTo=2026-01-01&limit=0").await;
+    let r = &app.root;
+    sleep(50).await;
+    assert_eq!(
+        error_of(r, "dueTo").as_deref(),
+        Some("Não pode ser antes de dueFrom.")
+    );
+    assert_eq!(error_of(r, "dueFrom"), None);
+    assert_eq!(input(r, "dueFrom").value(), "2026-05-01");
+    // A parameter without a control (typed into the URL) is named in the alert.
+    let alert = text(&q(r, "[role=alert]"));
+    assert!(alert.contains("limit: Use um número inteiro"), "{alert}");
+    assert!(q_opt(r, "table").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn an_empty_list_says_so() {
+    mock_fetch(200, r#"{"data":[],"nextCursor":null}"#);
+    let app = mount_at("/invoices?q=ninguem").await;
+    let r = &app.root;
+    sleep(50).await;
+    assert!(text(r).contains("Nenhuma fatura encontrada."));
+    assert!(q_opt(r, "table").is_none() && q_opt(r, "a[rel=next]").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn customer_list_masks_document_and_phone_and_links_their_invoices() {
+    let customer = r#"{"id":"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b","fullName":"Maria da Silva","document":"39053344705",
+      "business":null,"email":"maria@example.com","userId":"u1","applicationId":"p1","phone":"5511987654321",
+      "addressId":null,"observations":null,"createdAt":"2026-01-01T00:00:00.000Z","deletedAt":null}"#;
+    mock_fetch(
+        200,
+        &format!(r#"{{"data":[{customer}],"nextCursor":null}}"#),
+    );
+    let app = mount_at("/customers?q=maria").await;
+    let r = &app.root;
+    sleep(50).await;
+    assert!(
+        last_call().contains("/api/customers?q=maria"),
+        "{}",
+        last_call()
+    );
+    let rows = q_all(r, "table tbody tr");
+    assert_eq!(rows.len(), 1);
+    let cells: Vec<String> = q_all(&rows[0], "th, td").iter().map(text).collect();
+    assert_eq!(
+        cells,
+        [
+            "Maria da Silva",
+            "390.533.447-05",
+            "maria@example.com",
+            "+55 (11) 98765-4321"
+        ]
+    );
+    assert_eq!(
+        q(&rows[0], "th a").get_attribute("href").unwrap(),
+        "/invoices?q=39053344705"
+    );
+    assert!(q_opt(r, "a[rel=next]").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_merchant_nav_is_on_merchant_screens_only() {
+    mock_fetch(200, r#"{"data":[],"nextCursor":null}"#);
+    let app = mount_at("/customers").await;
+    sleep(30).await;
+    let nav = q(&app.root, "nav.merchant-nav");
+    let current: Vec<String> = q_all(&nav, "a[aria-current=page]")
+        .iter()
+        .map(text)
+        .collect();
+    assert_eq!(current, ["Clientes"]);
+    drop(app);
+
+    mock_fetch(200, PAYER);
+    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    sleep(30).await;
+    assert!(
+        q_opt(&app.root, "nav").is_none(),
+        "no nav on the payer page"
+    );
+}

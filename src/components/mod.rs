@@ -4,6 +4,8 @@ pub mod editors;
 pub mod field;
 pub mod installments;
 pub mod lang_switch;
+pub mod list;
+pub mod nav;
 pub mod poll;
 pub mod sections;
 pub mod table;

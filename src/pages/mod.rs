@@ -1,8 +1,11 @@
-//! The screens: the two merchant forms, the invoice detail, a payment link's
+//! The screens: the two merchant forms, the invoice and customer lists, the
+//! invoice detail, a payment link's
 //! page and the payer page.
 
 pub mod customer_form;
+pub mod customer_list;
 pub mod invoice_form;
+pub mod invoice_list;
 pub mod invoice_view;
 pub mod link_form;
 pub mod pay_view;

@@ -552,6 +552,148 @@ test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the forms (wit
     assertEqual(found, [], "axe-core violations");
   }, { bypassCSP: true }));
 
+// ---------------------------------------------------------------- lists (issue 20)
+
+/** The rows of the list's table: each row's cells' text, and its header cell's link. */
+async function listRows(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("main table tbody tr")].map((tr) => ({
+      cells: [...tr.children].map((c) => c.textContent.trim()),
+      href: tr.querySelector("th a")?.getAttribute("href") ?? null,
+    })),
+  );
+}
+
+/** Waits until the list shows exactly the rows whose first cells are `firsts` (in that order). */
+async function expectRows(page, firsts, what) {
+  let rows;
+  await until(
+    async () => {
+      rows = await listRows(page);
+      return JSON.stringify(rows.map((r) => r.cells[0])) === JSON.stringify(firsts);
+    },
+    `${what}: rows ${JSON.stringify(firsts)}`,
+    async () => JSON.stringify(rows),
+  );
+  return rows;
+}
+
+const seriousOnly = (found) => found.filter((f) => /\((serious|critical)\)/.test(f));
+
+test("lists: invoices filtered by status and text, the filters in the URL survive a reload, pages by limit, a row opens the detail; customers searched and paged; the nav only on the merchant's screens; axe", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    const tag = randomUUID().slice(0, 8);
+    const a = await apiCreate(
+      { fullName: `Alfa Lista ${tag}`, document: "52998224725" },
+      { externalId: `lst-a-${tag}`, dueDate: "2027-03-10", paymentTypes: ["PIX"], invoiceType: "SINGLE", installmentCount: 1, price: 150 },
+    );
+    const b = await apiCreate(
+      { fullName: `Beta Lista ${tag}`, email: `beta-${tag}@example.com` },
+      { externalId: `lst-b-${tag}`, dueDate: "2027-04-20", paymentTypes: ["PIX", "BOLETO"], invoiceType: "SINGLE", installmentCount: 1, price: 1234.5 },
+    );
+    // B is paid (sandbox), A stays open.
+    const paid = await fetch(`${server.url}/api/pay/${b.id}/simulate`, { method: "POST" });
+    assertEqual(paid.status, 200, "sandbox payment of B");
+    const found = [];
+
+    // The text filter, typed and sent: both invoices, newest first, and the URL carries it.
+    await page.goto(server.url + "/invoices");
+    await byName(page, "q").waitFor({ timeout: WAIT });
+    const nav = page.getByRole("navigation", { name: "Navegação" });
+    assertEqual(await nav.getByRole("link", { name: "Faturas" }).getAttribute("aria-current"), "page", "the nav marks Faturas");
+    await byName(page, "q").fill(tag);
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    await until(async () => new URL(page.url()).searchParams.get("q") === tag, "q in the URL");
+    let rows = await expectRows(page, [`lst-b-${tag}`, `lst-a-${tag}`], "text filter");
+    assertEqual(rows[0].cells.slice(1), [`Beta Lista ${tag}`, "20/04/2027", "R$ 1.234,50", "Paga"], "B's row");
+    assertEqual(rows[1].cells.slice(1), [`Alfa Lista ${tag}`, "10/03/2027", "R$ 150,00", "Em aberto"], "A's row");
+    assertEqual(await page.locator("main table caption").count(), 1, "the table has a caption");
+    assertEqual(await page.locator('main table thead th[scope="col"]').count(), 5, "column headers");
+    assertEqual(await page.locator('main table tbody th[scope="row"]').count(), 2, "row headers");
+    found.push(...(await axeViolations(page, "invoice list")));
+
+    // Status filter: only the paid one; the URL carries both filters.
+    await byName(page, "status").selectOption("paid");
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    await until(async () => {
+      const q = new URL(page.url()).searchParams;
+      return q.get("status") === "paid" && q.get("q") === tag;
+    }, "status=paid and q in the URL");
+    await expectRows(page, [`lst-b-${tag}`], "status=paid");
+    const filtered = page.url();
+
+    // A reload (or a shared link) shows the same list and the same filters.
+    await page.reload();
+    await expectRows(page, [`lst-b-${tag}`], "status=paid after a reload");
+    assertEqual(page.url(), filtered, "the URL after a reload");
+    assertEqual(await byName(page, "status").inputValue(), "paid", "status select after a reload");
+    assertEqual(await byName(page, "q").inputValue(), tag, "search field after a reload");
+    await byName(page, "status").selectOption("open");
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    await expectRows(page, [`lst-a-${tag}`], "status=open");
+
+    // A refused filter: the 422's message is next to the control it names.
+    await page.goto(`${server.url}/invoices?dueFrom=2027-05-01&dueTo=2027-01-01`);
+    await expectFieldError(page, "dueTo", null);
+    assertEqual((await fieldState(page, "dueFrom")).invalid, null, "dueFrom is fine");
+    found.push(...(await axeViolations(page, "invoice list with a refused filter")));
+
+    // Pages of one: the cursor goes in the URL; the next page has the older invoice.
+    await page.goto(`${server.url}/invoices?q=${tag}&limit=1`);
+    await expectRows(page, [`lst-b-${tag}`], "page 1 of limit=1");
+    await page.getByRole("link", { name: "Próxima página" }).click();
+    await until(async () => new URL(page.url()).searchParams.get("cursor"), "cursor in the URL");
+    assertEqual(new URL(page.url()).searchParams.get("limit"), "1", "limit kept in the URL");
+    rows = await expectRows(page, [`lst-a-${tag}`], "page 2 of limit=1");
+    found.push(...(await axeViolations(page, "invoice list, page 2")));
+
+    // The row's link opens the detail.
+    assertEqual(rows[0].href, `/invoices/${a.id}`, "A's row links to its detail");
+    await page.getByRole("link", { name: `lst-a-${tag}` }).click();
+    await until(async () => new URL(page.url()).pathname === `/invoices/${a.id}`, "the detail's URL");
+    await page.getByText(`Alfa Lista ${tag}`).first().waitFor({ timeout: WAIT });
+
+    // Nothing matches: an empty state, no table.
+    await page.goto(`${server.url}/invoices?q=nada-${tag}`);
+    await page.getByText("Nenhuma fatura encontrada.").waitFor({ timeout: WAIT });
+    assertEqual(await page.locator("main table").count(), 0, "no table when empty");
+
+    // Customers: searched by text, masked document, paged by limit.
+    await page.goto(`${server.url}/customers?q=${tag}`);
+    rows = await expectRows(page, [`Beta Lista ${tag}`, `Alfa Lista ${tag}`], "customers searched");
+    assertEqual(rows[1].cells.slice(1, 2), ["529.982.247-25"], "A's masked document");
+    assertEqual(rows[0].cells[2], `beta-${tag}@example.com`, "B's e-mail");
+    assertEqual(await page.getByRole("navigation", { name: "Navegação" }).getByRole("link", { name: "Clientes" }).getAttribute("aria-current"), "page", "the nav marks Clientes");
+    found.push(...(await axeViolations(page, "customer list")));
+    await page.goto(`${server.url}/customers?q=${tag}&limit=1`);
+    await expectRows(page, [`Beta Lista ${tag}`], "customers page 1");
+    await page.getByRole("link", { name: "Próxima página" }).click();
+    await expectRows(page, [`Alfa Lista ${tag}`], "customers page 2");
+    await byName(page, "q").fill(`beta-${tag}`);
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    await expectRows(page, [`Beta Lista ${tag}`], "customers searched by e-mail");
+    assert(!new URL(page.url()).searchParams.get("cursor"), "a new search starts at page 1");
+
+    // English from the language switch.
+    await page.getByRole("button", { name: "EN" }).click();
+    await page.getByRole("heading", { name: "Customers" }).waitFor({ timeout: WAIT });
+    await page.getByRole("navigation", { name: "Navigation" }).getByRole("link", { name: "Invoices" }).click();
+    await page.getByRole("heading", { name: "Invoices" }).waitFor({ timeout: WAIT });
+
+    // The payers' pages carry no merchant navigation.
+    await page.goto(`${server.url}/pay/${a.id}`);
+    await page.locator("[data-pix-payload]").first().waitFor({ timeout: WAIT });
+    assertEqual(await page.getByRole("navigation").count(), 0, "navigation on the payer page");
+    await page.goto(`${server.url}/l/${LINK}`);
+    await byName(page, "fullName").waitFor({ timeout: WAIT });
+    assertEqual(await page.getByRole("navigation").count(), 0, "navigation on the link page");
+
+    if (found.length) console.log("    axe (moderate/minor): " + found.join("\n      "));
+    assertEqual(seriousOnly(found), [], "axe-core serious/critical violations");
+    // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
+  }, { bypassCSP: true }));
+
 /** Every file under `dir`, decompressed when it is .gz or .br. */
 function distFiles(dir) {
   const out = [];

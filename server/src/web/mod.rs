@@ -1,6 +1,6 @@
 //! The built widget (`dist/`): hashed assets with a year of cache, the SPA's
-//! pages (`/`, `/invoices/{id}`, `/pay/{id}`, `/l/{slug}`) answered with `index.html`
-//! (`page`), responses compressed (brotli or gzip) as the browser accepts
+//! pages (`/`, `/invoices`, `/customers`, `/invoices/{id}`, `/pay/{id}`, `/l/{slug}`)
+//! answered with `index.html` (`page`), responses compressed (brotli or gzip) as the browser accepts
 //! (`compress`), every answer with the page's CSP (`csp`).
 
 mod compress;
@@ -52,6 +52,9 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
         let index = get(move |req: HeaderMap| async move { pages.get().await.respond(&req) });
         routes = routes
             .route("/", index.clone())
+            // The lists keep their filters in the query, which routing ignores.
+            .route("/invoices", index.clone())
+            .route("/customers", index.clone())
             .route("/invoices/{id}", index.clone())
             .route("/pay/{id}", index.clone())
             .route("/l/{slug}", index);

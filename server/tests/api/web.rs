@@ -124,6 +124,10 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
     let (addr, _dir) = spawn_with_dist().await;
     for path in [
         "/",
+        "/invoices",
+        "/invoices?status=overdue&dueFrom=2026-01-01&q=maria&limit=20",
+        "/customers",
+        "/customers?q=ana&cursor=2026-11-25T12:00:00.000Z~6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
         "/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
         "/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
         "/l/curso-de-rust",

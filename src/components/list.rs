@@ -1,0 +1,205 @@
+//! Pieces both list screens (`/invoices`, `/customers`) use: the filters'
+//! controls (named by their query parameter, with the 422's message for that
+//! parameter next to them), the alert of a refused query, the pager, and the
+//! parameters read from and written to the URL's query.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+use leptos_router::params::ParamsMap;
+use paylink_model::list::ListParams;
+use paylink_model::{Errors, Lang};
+
+use crate::api;
+use crate::form::{error_id, field_id};
+use crate::i18n::lists::LK;
+
+/// The list parameters of the URL's query, as the proxy call takes them.
+pub fn use_list_params() -> Memo<ListParams> {
+    let query = use_query_map();
+    Memo::new(move |_| query.with(params_of))
+}
+
+fn params_of(q: &ParamsMap) -> ListParams {
+    ListParams {
+        status: q.get("status"),
+        due_from: q.get("dueFrom"),
+        due_to: q.get("dueTo"),
+        q: q.get("q"),
+        cursor: q.get("cursor"),
+        limit: q.get("limit"),
+    }
+}
+
+/// `?…` of `p` (blank parameters left out), in the order the docs list them.
+pub fn query_of(p: &ListParams) -> String {
+    api::query_string(&[
+        ("status", p.status.clone()),
+        ("dueFrom", p.due_from.clone()),
+        ("dueTo", p.due_to.clone()),
+        ("q", p.q.clone()),
+        ("cursor", p.cursor.clone()),
+        ("limit", p.limit.clone()),
+    ])
+}
+
+/// The keyed errors of a refused query (a 422 envelope), if that is why
+/// `r` failed.
+pub fn keyed_errors<T>(r: &Result<T, api::Error>) -> Option<Errors> {
+    match r {
+        Err(api::Error::Api(env)) if env.code == 422 => env.errors.clone(),
+        _ => None,
+    }
+}
+
+/// A filter's messages (`None`: valid), from the last answer's errors.
+pub type FilterErrors = Signal<Option<Errors>>;
+
+fn message(errors: FilterErrors, name: &'static str) -> Option<String> {
+    errors.with(|e| e.as_ref().and_then(|e| e.get(name)).map(|m| m.join(" ")))
+}
+
+/// One filter: `<label for>`, the control named `name` (the query
+/// parameter), `aria-invalid` + `aria-describedby` on a refused value.
+#[component]
+pub fn FilterField(
+    name: &'static str,
+    label: &'static str,
+    value: RwSignal<String>,
+    errors: FilterErrors,
+    /// `text`, `search` or `date`.
+    #[prop(default = "text")]
+    kind: &'static str,
+    #[prop(optional)] hint: Option<&'static str>,
+) -> impl IntoView {
+    let id = field_id(name);
+    let err_id = error_id(name);
+    let hint_id = format!("{id}-hint");
+    let error = Memo::new(move |_| message(errors, name));
+    let invalid = move || error.with(Option::is_some);
+    let described = {
+        let (err_id, hint_id) = (err_id.clone(), hint_id.clone());
+        move || {
+            let ids: Vec<&str> = [
+                invalid().then_some(err_id.as_str()),
+                hint.map(|_| hint_id.as_str()),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            (!ids.is_empty()).then(|| ids.join(" "))
+        }
+    };
+    view! {
+        <div class="field" class:invalid=invalid>
+            <label for=id.clone()>{label}</label>
+            <input
+                type=kind
+                id=id
+                name=name
+                aria-invalid=move || invalid().then_some("true")
+                aria-describedby=described
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+            {hint.map(|h| view! { <p class="note" id=hint_id>{h}</p> })}
+            <p class="error" id=err_id>{move || error.get()}</p>
+        </div>
+    }
+}
+
+/// The status `<select>` (value `""`: every invoice not cancelled).
+#[component]
+pub fn FilterSelect(
+    name: &'static str,
+    label: &'static str,
+    value: RwSignal<String>,
+    errors: FilterErrors,
+    blank: &'static str,
+    options: Vec<(&'static str, &'static str)>,
+) -> impl IntoView {
+    let id = field_id(name);
+    let err_id = error_id(name);
+    let error = Memo::new(move |_| message(errors, name));
+    let invalid = move || error.with(Option::is_some);
+    let described = {
+        let err_id = err_id.clone();
+        move || invalid().then(|| err_id.clone())
+    };
+    let options = options
+        .into_iter()
+        .map(|(v, text)| {
+            view! { <option value=v selected=move || value.get() == v>{text}</option> }
+        })
+        .collect_view();
+    view! {
+        <div class="field" class:invalid=invalid>
+            <label for=id.clone()>{label}</label>
+            <select
+                id=id
+                name=name
+                aria-invalid=move || invalid().then_some("true")
+                aria-describedby=described
+                prop:value=move || value.get()
+                on:change=move |ev| value.set(event_target_value(&ev))
+            >
+                <option value="" selected=move || value.get().is_empty()>{blank}</option>
+                {options}
+            </select>
+            <p class="error" id=err_id>{move || error.get()}</p>
+        </div>
+    }
+}
+
+/// Shown instead of the table when the query was refused: the keyed
+/// messages are next to their filters; those of parameters without a control
+/// (`cursor`, `limit`, typed into the URL) are listed here.
+#[component]
+pub fn RefusedQuery(l: Lang, errors: Errors, shown: &'static [&'static str]) -> impl IntoView {
+    let others: Vec<String> = errors
+        .iter()
+        .filter(|(k, _)| !shown.contains(&k.as_str()))
+        .map(|(k, m)| format!("{k}: {}", m.join(" ")))
+        .collect();
+    view! {
+        <div class="alert" role="alert">
+            <p>{LK::FixFilters.t(l)}</p>
+            {(!others.is_empty())
+                .then(|| {
+                    view! { <ul>{others.into_iter().map(|o| view! { <li>{o}</li> }).collect_view()}</ul> }
+                })}
+        </div>
+    }
+}
+
+/// "Próxima página" (a real link: the cursor goes in the URL) and, past
+/// the first page, a link back to it.
+#[component]
+pub fn Pager(
+    l: Lang,
+    path: &'static str,
+    params: ListParams,
+    next: Option<String>,
+) -> impl IntoView {
+    let first = params.cursor.is_some().then(|| {
+        let p = ListParams {
+            cursor: None,
+            ..params.clone()
+        };
+        view! { <a href=format!("{path}{}", query_of(&p))>{LK::FirstPage.t(l)}</a> }
+    });
+    let next = next.map(|cursor| {
+        let p = ListParams {
+            cursor: Some(cursor),
+            ..params.clone()
+        };
+        view! { <a href=format!("{path}{}", query_of(&p)) rel="next">{LK::NextPage.t(l)}</a> }
+    });
+    (first.is_some() || next.is_some()).then(|| {
+        view! {
+            <nav class="pager actions" aria-label=LK::Pages.t(l)>
+                {first}
+                {next}
+            </nav>
+        }
+    })
+}

@@ -1,0 +1,137 @@
+//! `/customers`: the merchant's customer list (`GET /api/customers?…`),
+//! with the search text and the page's cursor in the URL. Each name links to
+//! that customer's invoices (the invoice list searched by their document,
+//! e-mail or name).
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use paylink_model::br::{mask_document, mask_phone};
+use paylink_model::list::ListParams;
+use paylink_model::{CustomerDetail, CustomerPage, Lang};
+
+use crate::api;
+use crate::components::list::{
+    keyed_errors, query_of, use_list_params, FilterField, Pager, RefusedQuery,
+};
+use crate::components::sections::{failed, Loading};
+use crate::i18n::lists::LK;
+use crate::Ctx;
+
+/// The invoice list of customer `c`: searched by what names them best.
+fn invoices_of(c: &CustomerDetail) -> String {
+    let digits = c
+        .document
+        .as_deref()
+        .map(|d| d.chars().filter(char::is_ascii_digit).collect::<String>())
+        .filter(|d| !d.is_empty());
+    let q = digits
+        .or_else(|| c.email.clone())
+        .unwrap_or_else(|| c.full_name.clone());
+    format!("/invoices{}", api::query_string(&[("q", Some(q))]))
+}
+
+#[component]
+pub fn CustomerListPage() -> impl IntoView {
+    let lang = expect_context::<Ctx>().lang;
+    let params = use_list_params();
+    let list = LocalResource::new(move || {
+        let (query, l) = (query_of(&params.get()), lang.get());
+        async move { api::list_customers(&query, l).await }
+    });
+    let errors = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
+    let q = RwSignal::new(String::new());
+    Effect::new(move |_| q.set(params.get().q.unwrap_or_default()));
+    let navigate = use_navigate();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let p = ListParams {
+            q: Some(q.get_untracked()),
+            limit: params.get_untracked().limit,
+            ..ListParams::default()
+        };
+        // The same filters again: asked again (an invoice may have been paid since).
+        if query_of(&p) == query_of(&params.get_untracked()) {
+            list.refetch();
+        } else {
+            navigate(&format!("/customers{}", query_of(&p)), Default::default());
+        }
+    };
+
+    move || {
+        let l = lang.get();
+        view! {
+            <section class="card list">
+                <h1>{LK::Customers.t(l)}</h1>
+                <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit.clone()>
+                    <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
+                        hint=LK::SearchCustomersHint.t(l) />
+                    <div class="actions">
+                        <button type="submit" class="primary">{LK::Filter.t(l)}</button>
+                        <a href="/customers">{LK::Clear.t(l)}</a>
+                    </div>
+                </form>
+                <Transition fallback=move || view! { <Loading l class="muted" /> }>
+                    <ErrorBoundary fallback=failed(lang)>
+                        {move || Suspend::new(async move {
+                            let answer = list.await;
+                            if let Some(errors) = keyed_errors(&answer) {
+                                return Ok(view! { <RefusedQuery l errors shown=&["q"] /> }.into_any());
+                            }
+                            let p = params.get_untracked();
+                            answer.map(|page| view! { <CustomerRows l page params=p /> }.into_any())
+                        })}
+                    </ErrorBoundary>
+                </Transition>
+            </section>
+        }
+    }
+}
+
+#[component]
+fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoView {
+    if page.data.is_empty() && page.next_cursor.is_none() {
+        return view! { <p class="empty muted" role="status">{LK::NoCustomers.t(l)}</p> }
+            .into_any();
+    }
+    let heads = [
+        LK::Name.t(l),
+        LK::Document.t(l),
+        LK::Email.t(l),
+        LK::Phone.t(l),
+    ];
+    let head = heads
+        .iter()
+        .map(|t| view! { <th scope="col" role="columnheader">{*t}</th> })
+        .collect_view();
+    let rows = page
+        .data
+        .into_iter()
+        .map(|c| {
+            let href = invoices_of(&c);
+            let title = format!("{} {}", LK::InvoicesOf.t(l), c.full_name);
+            view! {
+                <tr role="row">
+                    <th scope="row" role="rowheader" data-label=heads[0]>
+                        <a href=href title=title>{c.full_name.clone()}</a>
+                    </th>
+                    <td role="cell" data-label=heads[1]>{c.document.as_deref().map(mask_document)}</td>
+                    <td role="cell" data-label=heads[2]>{c.email.clone()}</td>
+                    <td role="cell" data-label=heads[3]>{c.phone.as_deref().map(mask_phone)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table role="table" class="stack list">
+                <caption>{LK::Customers.t(l)}</caption>
+                <thead role="rowgroup">
+                    <tr role="row">{head}</tr>
+                </thead>
+                <tbody role="rowgroup">{rows}</tbody>
+            </table>
+        </div>
+        <Pager l path="/customers" params next=page.next_cursor />
+    }
+    .into_any()
+}

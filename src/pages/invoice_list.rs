@@ -1,0 +1,202 @@
+//! `/invoices`: the merchant's invoice list (`GET /api/invoices?…`). The
+//! filters (status, due-date range, text) and the page's cursor live in the
+//! URL's query, so a list can be bookmarked, reloaded and shared; each row
+//! links to the invoice's detail.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use paylink_model::date::brasilia_today_from_millis;
+use paylink_model::list::ListParams;
+use paylink_model::money::format_brl;
+use paylink_model::{Date, InstallmentStatus, InvoiceDetail, InvoicePage, InvoiceState, Lang};
+
+use crate::api;
+use crate::components::list::{
+    keyed_errors, query_of, use_list_params, FilterField, FilterSelect, Pager, RefusedQuery,
+};
+use crate::components::sections::{failed, Loading};
+use crate::i18n::lists::{self, LK};
+use crate::i18n::K;
+use crate::Ctx;
+
+/// The filters with a control (their errors show next to it).
+const FILTERS: &[&str] = &["status", "dueFrom", "dueTo", "q"];
+
+/// A date as the list shows it: dd/mm/aaaa in pt-BR.
+pub fn list_date(iso: &str, l: Lang) -> String {
+    Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), |d| d.format_for(l))
+}
+
+/// An invoice's state on `today` (Brasília): paid when nothing waits,
+/// overdue when a waiting installment is past due, open otherwise; a list
+/// filtered by `cancelled` holds only cancelled ones.
+pub fn state_of(inv: &InvoiceDetail, today: Option<Date>, filter: Option<&str>) -> InvoiceState {
+    if filter.is_some_and(|f| f.eq_ignore_ascii_case("cancelled")) {
+        return InvoiceState::Cancelled;
+    }
+    let mut waiting = inv
+        .installments
+        .iter()
+        .filter(|i| i.status == InstallmentStatus::WaitingPayment)
+        .peekable();
+    if waiting.peek().is_none() {
+        return InvoiceState::Paid;
+    }
+    let overdue = today.is_some_and(|t| {
+        waiting.any(|i| Date::parse_iso_prefix(&i.due_date).is_some_and(|d| d < t))
+    });
+    if overdue {
+        InvoiceState::Overdue
+    } else {
+        InvoiceState::Open
+    }
+}
+
+fn badge(s: InvoiceState) -> &'static str {
+    match s {
+        InvoiceState::Open => "badge waiting",
+        InvoiceState::Paid => "badge confirmed",
+        InvoiceState::Overdue | InvoiceState::Cancelled => "badge reversed",
+    }
+}
+
+#[component]
+pub fn InvoiceListPage() -> impl IntoView {
+    let lang = expect_context::<Ctx>().lang;
+    let params = use_list_params();
+    let list = LocalResource::new(move || {
+        let (query, l) = (query_of(&params.get()), lang.get());
+        async move { api::list_invoices(&query, l).await }
+    });
+    let errors = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
+
+    // The form's values, reset from the URL whenever it changes (back, a link).
+    let status = RwSignal::new(String::new());
+    let due_from = RwSignal::new(String::new());
+    let due_to = RwSignal::new(String::new());
+    let q = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let p = params.get();
+        status.set(p.status.unwrap_or_default());
+        due_from.set(p.due_from.unwrap_or_default());
+        due_to.set(p.due_to.unwrap_or_default());
+        q.set(p.q.unwrap_or_default());
+    });
+    let navigate = use_navigate();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let p = ListParams {
+            status: Some(status.get_untracked()),
+            due_from: Some(due_from.get_untracked()),
+            due_to: Some(due_to.get_untracked()),
+            q: Some(q.get_untracked()),
+            cursor: None,
+            limit: params.get_untracked().limit,
+        };
+        // The same filters again: asked again (an invoice may have been paid since).
+        if query_of(&p) == query_of(&params.get_untracked()) {
+            list.refetch();
+        } else {
+            navigate(&format!("/invoices{}", query_of(&p)), Default::default());
+        }
+    };
+
+    move || {
+        let l = lang.get();
+        let options = InvoiceState::ALL
+            .iter()
+            .map(|s| (s.as_str(), lists::state(l, *s)))
+            .collect::<Vec<_>>();
+        view! {
+            <section class="card list">
+                <h1>{LK::Invoices.t(l)}</h1>
+                <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit.clone()>
+                    <div class="cols">
+                        <FilterSelect name="status" label=LK::Status.t(l) value=status errors
+                            blank=LK::AnyStatus.t(l) options />
+                        <FilterField name="dueFrom" label=LK::DueFrom.t(l) value=due_from errors kind="date" />
+                        <FilterField name="dueTo" label=LK::DueTo.t(l) value=due_to errors kind="date" />
+                    </div>
+                    <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
+                        hint=LK::SearchInvoicesHint.t(l) />
+                    <div class="actions">
+                        <button type="submit" class="primary">{LK::Filter.t(l)}</button>
+                        <a href="/invoices">{LK::Clear.t(l)}</a>
+                    </div>
+                </form>
+                <Transition fallback=move || view! { <Loading l class="muted" /> }>
+                    <ErrorBoundary fallback=failed(lang)>
+                        {move || Suspend::new(async move {
+                            let answer = list.await;
+                            if let Some(errors) = keyed_errors(&answer) {
+                                return Ok(view! { <RefusedQuery l errors shown=FILTERS /> }.into_any());
+                            }
+                            let p = params.get_untracked();
+                            answer.map(|page| view! { <InvoiceRows l page params=p /> }.into_any())
+                        })}
+                    </ErrorBoundary>
+                </Transition>
+            </section>
+        }
+    }
+}
+
+/// The page's table (or that nothing matched) and its pager.
+#[component]
+fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView {
+    if page.data.is_empty() && page.next_cursor.is_none() {
+        return view! { <p class="empty muted" role="status">{LK::NoInvoices.t(l)}</p> }.into_any();
+    }
+    let today = brasilia_today_from_millis(js_sys::Date::now() as i64);
+    let heads = [
+        (LK::ExternalId.t(l), ""),
+        (LK::Customer.t(l), ""),
+        (LK::DueDate.t(l), ""),
+        (LK::Amount.t(l), "num"),
+        (LK::Status.t(l), ""),
+    ];
+    let head = heads
+        .iter()
+        .map(|(t, c)| view! { <th scope="col" role="columnheader" class=(!c.is_empty()).then_some(*c)>{*t}</th> })
+        .collect_view();
+    let filter = params.status.clone();
+    let rows = page
+        .data
+        .into_iter()
+        .map(|inv| {
+            let state = state_of(&inv, today, filter.as_deref());
+            let amount = if inv.price_by_customer {
+                K::AmountByPayer.t(l).to_string()
+            } else {
+                format_brl(inv.price, l)
+            };
+            let href = format!("/invoices/{}", js_sys::encode_uri_component(&inv.id));
+            view! {
+                <tr role="row">
+                    <th scope="row" role="rowheader" data-label=heads[0].0>
+                        <a href=href>{inv.external_id.clone()}</a>
+                    </th>
+                    <td role="cell" data-label=heads[1].0>{inv.customer.full_name.clone()}</td>
+                    <td role="cell" data-label=heads[2].0>{list_date(&inv.due_date, l)}</td>
+                    <td role="cell" class="num" data-label=heads[3].0>{amount}</td>
+                    <td role="cell" data-label=heads[4].0>
+                        <span class=badge(state) data-state=state.as_str()>{lists::state(l, state)}</span>
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table role="table" class="stack list">
+                <caption>{LK::Invoices.t(l)}</caption>
+                <thead role="rowgroup">
+                    <tr role="row">{head}</tr>
+                </thead>
+                <tbody role="rowgroup">{rows}</tbody>
+            </table>
+        </div>
+        <Pager l path="/invoices" params next=page.next_cursor />
+    }
+    .into_any()
+}
