@@ -60,6 +60,51 @@ fn the_caret_stays_after_the_same_digits_when_the_mask_rewrites() {
     assert_eq!(caret_after_mask("3905", 4, "390.5"), None);
 }
 
+/// Brazilians type phones without +55: the mask shows `(11) 98765-4321` as
+/// it is typed, keeps the caret on an edit in the middle, and the number is
+/// sent as typed digits (the model reads it as Brazilian; a `+` is kept).
+#[wasm_bindgen_test]
+async fn a_bare_brazilian_phone_is_masked_while_typing_and_sent_without_country_code() {
+    let app = mount_at("/").await;
+    let r = &app.root;
+
+    for (typed, shown) in [
+        ("1", "(1"),
+        ("119", "(11) 9"),
+        ("1198765", "(11) 9876-5"),
+        ("11987654321", "(11) 98765-4321"),
+        ("1134567890", "(11) 3456-7890"),
+        ("011 98765-4321", "(11) 98765-4321"),
+        ("+1 415 555 0100", "+14155550100"),
+    ] {
+        type_text(r, "phone", typed).await;
+        assert_eq!(input(r, "phone").value(), shown, "{typed}");
+    }
+
+    // A digit deleted in the middle: the caret stays after the same digits.
+    type_text(r, "phone", "(11) 98765-4321").await;
+    let phone = input(r, "phone");
+    // The DDD's second digit deleted: "(1|) 98765-4321" becomes "(19) 8765-4321",
+    // the caret after the first digit still.
+    phone.set_value("(1) 98765-4321");
+    phone.set_selection_range(2, 2).unwrap();
+    fire(&phone, "input");
+    tick().await;
+    assert_eq!(phone.value(), "(19) 8765-4321");
+    assert_eq!(phone.selection_start().unwrap(), Some(2));
+    phone.set_value("(11) 98765-43210");
+    fire(&phone, "input");
+    tick().await;
+    assert_eq!(phone.value(), "(11) 98765-4321", "at most 11 digits");
+
+    // Valid as typed (no error on blur); a bad DDD is the model's message.
+    blur(r, "phone").await;
+    assert_eq!(error_of(r, "phone"), None);
+    type_text(r, "phone", "(20) 98765-4321").await;
+    blur(r, "phone").await;
+    assert!(error_of(r, "phone").is_some(), "DDD 20 does not exist");
+}
+
 #[wasm_bindgen_test]
 async fn every_control_has_its_api_name_and_a_label() {
     let app = mount_at("/").await;
@@ -165,7 +210,7 @@ async fn a_form_with_errors_sends_nothing_and_focuses_the_first_invalid_field() 
 async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     let customer = format!(
         r#"{{"id":"{CUSTOMER_ID}","fullName":"Maria da Silva","document":"39053344705","business":null,
-        "email":null,"phone":"5511987654321","observations":null,
+        "email":null,"phone":"+5511987654321","observations":null,
         "address":{{"id":"a1","address":null,"number":null,"complement":null,"neighborhood":null,
         "city":null,"state":"SP","zipcode":"01310100"}},
         "userId":"u1","applicationId":"p1","createdAt":"2026-11-23T03:30:18.123Z","deletedAt":null}}"#
@@ -176,7 +221,7 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
 
     type_text(r, "fullName", "Maria da Silva").await;
     type_text(r, "document", "39053344705").await;
-    type_text(r, "phone", "5511987654321").await;
+    type_text(r, "phone", "11987654321").await;
     type_text(r, "address.zipcode", "01310100").await;
     choose(r, "address.state", "SP").await;
     submit(r, "customer-form").await;
@@ -190,7 +235,7 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     let body = call.get("body");
     assert!(body.contains(r#""fullName":"Maria da Silva""#), "{body}");
     assert!(body.contains(r#""document":"39053344705""#), "{body}");
-    assert!(body.contains(r#""phone":"5511987654321""#), "{body}");
+    assert!(body.contains(r#""phone":"11987654321""#), "{body}");
     assert!(body.contains(r#""zipcode":"01310100""#), "{body}");
     assert!(body.contains(r#""state":"SP""#), "{body}");
     assert!(
@@ -241,7 +286,8 @@ async fn installment_preview_splits_cents_like_the_server() {
     choose(r, "invoiceType", "INSTALLMENT").await;
     type_text(r, "installmentCount", "3").await;
     type_text(r, "price", "100,00").await;
-    type_text(r, "dueDate", "2026-01-31").await;
+    type_text(r, "dueDate", "31012099").await;
+    assert_eq!(input(r, "dueDate").value(), "31/01/2099");
 
     let rows = q_all(r, ".preview table tbody tr");
     assert_eq!(rows.len(), 3);
@@ -249,9 +295,9 @@ async fn installment_preview_splits_cents_like_the_server() {
         .iter()
         .map(|tr| q_all(tr, "th, td").iter().map(text).collect())
         .collect();
-    assert_eq!(cells[0], ["1", "31/01/2026", "R$ 33,34"]);
-    assert_eq!(cells[1], ["2", "28/02/2026", "R$ 33,33"]);
-    assert_eq!(cells[2], ["3", "31/03/2026", "R$ 33,33"]);
+    assert_eq!(cells[0], ["1", "31/01/2099", "R$ 33,34"]);
+    assert_eq!(cells[1], ["2", "28/02/2099", "R$ 33,33"]);
+    assert_eq!(cells[2], ["3", "31/03/2099", "R$ 33,33"]);
     assert!(text(&q(r, ".preview table tfoot")).contains("R$ 100,00"));
 
     // Only the fields of the selected type are shown.
@@ -267,6 +313,91 @@ async fn installment_preview_splits_cents_like_the_server() {
     assert!(q_opt(r, "[name=endDate]").is_none());
     // A recurring or subscription charge is one installment at a time.
     assert_eq!(q_all(r, ".preview table tbody tr").len(), 1);
+}
+
+/// `dd/mm/aaaa` whatever the browser's locale: a text field (never
+/// `type="date"`), masked while typing, sent as ISO; a date before today
+/// (in Brasília) shows the model's message on blur; English writes ISO and
+/// a language switch rewrites the date typed.
+#[wasm_bindgen_test]
+async fn the_due_date_is_typed_dd_mm_aaaa_and_sent_as_iso() {
+    use paylink_model::date::brasilia_today_from_millis;
+    let today = brasilia_today_from_millis(js_sys::Date::now() as i64).unwrap();
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+
+    let due = input(r, "dueDate");
+    assert_eq!(due.type_(), "text");
+    assert_eq!(due.placeholder(), "dd/mm/aaaa");
+    q(r, &format!("label[for=\"{}\"]", due.id()));
+    // The default: a week from today, as Brazilians write it.
+    assert_eq!(due.value(), today.add_days(7).unwrap().format_br());
+
+    for (typed, shown) in [
+        ("3", "3"),
+        ("311", "31/1"),
+        ("31122", "31/12/2"),
+        ("311220991", "31/12/2099"),
+    ] {
+        type_text(r, "dueDate", typed).await;
+        assert_eq!(input(r, "dueDate").value(), shown, "{typed}");
+    }
+
+    // Not a date: the model's message, wired to the field.
+    type_text(r, "dueDate", "31/02/2099").await;
+    blur(r, "dueDate").await;
+    assert_eq!(
+        error_of(r, "dueDate").as_deref(),
+        Some("Data inválida: use dd/mm/aaaa.")
+    );
+    assert_eq!(
+        named(r, "dueDate")
+            .get_attribute("aria-describedby")
+            .as_deref(),
+        Some("f-dueDate-err")
+    );
+    // Yesterday: before today in Brasília.
+    let yesterday = today.add_days(-1).unwrap();
+    type_text(r, "dueDate", &yesterday.format_br()).await;
+    blur(r, "dueDate").await;
+    assert_eq!(
+        error_of(r, "dueDate").as_deref(),
+        Some("A data não pode ser anterior a hoje.")
+    );
+    // Today is fine, and the error goes as soon as it is fixed.
+    type_text(r, "dueDate", &today.format_br()).await;
+    assert_eq!(error_of(r, "dueDate"), None);
+
+    // English: ISO, and the switch rewrites what was typed (both ways).
+    type_text(r, "dueDate", "02/12/2099").await;
+    click_button(r, "EN").await;
+    sleep(10).await;
+    assert_eq!(input(r, "dueDate").value(), "2099-12-02");
+    assert_eq!(input(r, "dueDate").placeholder(), "yyyy-mm-dd");
+    type_text(r, "dueDate", "02/12/2099").await;
+    blur(r, "dueDate").await;
+    assert_eq!(
+        error_of(r, "dueDate").as_deref(),
+        Some("Invalid date: use yyyy-mm-dd.")
+    );
+    type_text(r, "dueDate", "2099-12-03").await;
+    assert_eq!(error_of(r, "dueDate"), None);
+    click_button(r, "PT").await;
+    sleep(10).await;
+    assert_eq!(input(r, "dueDate").value(), "03/12/2099");
+
+    // Sent as ISO.
+    mock_fetch(422, r#"{"code":422,"message":"x","errors":{}}"#);
+    type_text(r, "customerId", CUSTOMER_ID).await;
+    type_text(r, "price", "10,00").await;
+    submit(r, "invoice-form").await;
+    sleep(50).await;
+    assert!(
+        last_call().contains(r#"\"dueDate\":\"2099-12-03\""#),
+        "{}",
+        last_call()
+    );
 }
 
 #[wasm_bindgen_test]

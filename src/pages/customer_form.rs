@@ -81,7 +81,9 @@ impl CustomerFields {
     }
 
     /// The request to send: blanks left out, document/CEP/phone normalised
-    /// (document without punctuation, CEP and phone digits only).
+    /// (document without punctuation, CEP digits only, phone digits with its
+    /// `+` kept when typed: `(11) 98765-4321` goes as `11987654321`, a
+    /// Brazilian number the model reads without a country code).
     pub fn request(&self) -> CustomerRequest {
         let address = AddressRequest {
             address: text(self.street),
@@ -97,7 +99,7 @@ impl CustomerFields {
             document: text(self.document).map(|d| br::strip_formatting(&d)),
             business: text(self.business),
             email: text(self.email),
-            phone: text(self.phone).map(|p| br::digits(&p)),
+            phone: text(self.phone).map(|p| br::phone_for_request(&p)),
             observations: text(self.observations),
             address: (address != AddressRequest::default()).then_some(address),
         }
@@ -197,7 +199,7 @@ pub fn CustomerFieldset(
                 kind=Kind::Tel
                 mask=br::mask_phone
                 autocomplete="tel"
-                placeholder="+55 (11) 98765-4321"
+                placeholder="(11) 98765-4321"
             />
         </div>
         <fieldset class="group">

@@ -3,18 +3,21 @@
 //! `paylink_model::installment_plan` (the function the server uses).
 
 use leptos::prelude::*;
+use paylink_model::date::brasilia_today_from_millis;
 use paylink_model::errors::Msg;
 use paylink_model::money::{cents_to_reais, format_brl_input, parse_brl};
 use paylink_model::{
-    installment_plan, Date, Errors, Frequency, InvoiceRequest, InvoiceType, Lang, PaymentType,
-    PlannedInstallment, DESCRIPTION_MAX, MAX_INSTALLMENTS,
+    installment_plan, CheckOptions, Date, Errors, Frequency, InvoiceRequest, InvoiceType, Lang,
+    PaymentType, PlannedInstallment, DESCRIPTION_MAX, MAX_INSTALLMENTS,
 };
 
 use crate::api;
 use crate::components::editors::{
     trimmed, whole, NotificationRow, NotificationsEditor, WebhookRow, WebhooksEditor,
 };
-use crate::components::field::{AlertBox, Checkbox, ErrorText, Field, Kind, Select, SubmitButton};
+use crate::components::field::{
+    AlertBox, Checkbox, DateField, ErrorText, Field, Kind, Select, SubmitButton,
+};
 use crate::components::installments::{InstallmentTable, Row};
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::{self, K};
@@ -57,17 +60,40 @@ pub fn random_external_id() -> String {
     id
 }
 
-/// Today + `days` in the browser's time zone, as `YYYY-MM-DD`.
-fn days_from_today(days: i64) -> String {
-    let now = js_sys::Date::new_0();
-    Date::new(
-        now.get_full_year() as i32,
-        (now.get_month() + 1) as u8,
-        now.get_date() as u8,
-    )
-    .and_then(|d| d.add_days(days))
-    .map(|d| d.to_string())
-    .unwrap_or_default()
+/// Today in Brasília (the day due dates are compared with, on the server too).
+pub fn brasilia_today() -> Option<Date> {
+    brasilia_today_from_millis(js_sys::Date::now() as i64)
+}
+
+/// Today in Brasília + `days`, as the form's language writes dates.
+fn days_from_today(days: i64, lang: Lang) -> String {
+    brasilia_today()
+        .and_then(|d| d.add_days(days))
+        .map(|d| d.format_for(lang))
+        .unwrap_or_default()
+}
+
+/// A date field's text as the request's ISO date: blank is `None`; text
+/// that is not a date in `lang` is `None` too, with the model's message
+/// (`dd/mm/aaaa` or `yyyy-mm-dd`) put on `path` in `bad`.
+fn iso_date(bad: &mut Errors, lang: Lang, path: &str, s: RwSignal<String>) -> Option<String> {
+    let typed = text(s)?;
+    match Date::parse_for(lang, &typed) {
+        Ok(d) => Some(d.to_string()),
+        Err(msg) => {
+            bad.insert(path.to_string(), vec![msg.render(lang)]);
+            None
+        }
+    }
+}
+
+/// A date field's text rewritten from one language's form to the other's
+/// (a language switch); text that is not a date in `from` stays as typed.
+fn relang_date(s: RwSignal<String>, from: Lang, to: Lang) {
+    let moved = s.with_untracked(|v| Date::parse_for(from, v).ok().map(|d| d.format_for(to)));
+    if let Some(v) = moved {
+        s.set(v);
+    }
 }
 
 /// `1234,5` → `1.234,50` when it is a valid amount (on blur of the price).
@@ -89,12 +115,18 @@ impl Default for InvoiceFields {
 }
 
 impl InvoiceFields {
+    /// The pt-BR form's fields (see [`InvoiceFields::new_in`]).
     pub fn new() -> Self {
+        Self::new_in(Lang::PtBr)
+    }
+
+    /// Empty fields but the defaults, dates written as `lang` writes them.
+    pub fn new_in(lang: Lang) -> Self {
         let s = || text_signal("");
         InvoiceFields {
             customer_id: s(),
             external_id: text_signal(&random_external_id()),
-            due_date: text_signal(&days_from_today(7)),
+            due_date: text_signal(&days_from_today(7, lang)),
             pix: flag_signal(true),
             boleto: flag_signal(true),
             invoice_type: text_signal(InvoiceType::Single.as_str()),
@@ -185,21 +217,23 @@ impl InvoiceFields {
             .webhooks
             .with_untracked(|rows| rows.iter().map(WebhookRow::request).collect());
         let periodic = t.is_periodic();
+        let due_date = iso_date(&mut bad, lang, "dueDate", self.due_date);
+        let end_date = if t == InvoiceType::Recurring {
+            iso_date(&mut bad, lang, "endDate", self.end_date)
+        } else {
+            None
+        };
         let req = InvoiceRequest {
             customer_id: text(self.customer_id),
             external_id: text(self.external_id),
-            due_date: text(self.due_date),
+            due_date,
             payment_types: Some(payment_types),
             installment_count,
             price,
             description: self.description.with_untracked(|v| trimmed(v)),
             invoice_type: Some(t.as_str().to_string()),
             frequency: if periodic { text(self.frequency) } else { None },
-            end_date: if t == InvoiceType::Recurring {
-                text(self.end_date)
-            } else {
-                None
-            },
+            end_date,
             end_installment,
             end_subscription: if t == InvoiceType::Subscription {
                 text(self.end_subscription)
@@ -215,12 +249,28 @@ impl InvoiceFields {
         (req, bad)
     }
 
-    /// The model's verdict on the current values (plus unreadable numbers).
+    /// The model's verdict on the current values (plus unreadable numbers
+    /// and dates), with the server's rule that a due date is not before
+    /// today in Brasília.
     pub fn check(&self, lang: Lang) -> Errors {
         let (req, bad) = self.build(lang);
-        let mut errors = req.validate(lang);
+        let opts = CheckOptions {
+            today: brasilia_today(),
+            ..CheckOptions::default()
+        };
+        let mut errors = req
+            .check_with(opts)
+            .err()
+            .map(|v| v.render(lang))
+            .unwrap_or_default();
         errors.extend(bad);
         errors
+    }
+
+    /// The date fields rewritten for a language switch (`dd/mm/aaaa` ⇄ `yyyy-mm-dd`).
+    pub fn relang(&self, from: Lang, to: Lang) {
+        relang_date(self.due_date, from, to);
+        relang_date(self.end_date, from, to);
     }
 
     /// The visible field that shows the error of API path `path`.
@@ -260,7 +310,7 @@ impl InvoiceFields {
 
     /// The installments the server will create for the current values
     /// (tracked; empty until amount, count and due date are valid).
-    pub fn plan(&self) -> Vec<PlannedInstallment> {
+    pub fn plan(&self, lang: Lang) -> Vec<PlannedInstallment> {
         let t = self.kind();
         if self.by_customer() {
             return Vec::new();
@@ -276,9 +326,9 @@ impl InvoiceFields {
         } else {
             1
         };
-        match self.due_date.with(|d| Date::parse_iso(d.trim())) {
-            Some(due) => installment_plan(cents, count, due),
-            None => Vec::new(),
+        match self.due_date.with(|d| Date::parse_for(lang, d)) {
+            Ok(due) => installment_plan(cents, count, due),
+            Err(_) => Vec::new(),
         }
     }
 
@@ -376,7 +426,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             view! {
                 <div class="cols">
                     {frequency()}
-                    <Field form name="endDate" label=K::EndDate.t(l) value=f.end_date kind=Kind::Date />
+                    <DateField form name="endDate" label=K::EndDate.t(l) value=f.end_date l />
                     <Field
                         form
                         name="endInstallment"
@@ -430,7 +480,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             }
         })
     };
-    let plan = Memo::new(move |_| f.plan());
+    let plan = Memo::new(move |_| f.plan(l));
     let back = move |_| {
         merchant.step.set(Step::Customer);
         request_animation_frame(crate::focus_main);
@@ -453,7 +503,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 <Field form name="externalId" label=K::ExternalId.t(l) value=f.external_id required=true />
             </div>
             <div class="cols">
-                <Field form name="dueDate" label=K::DueDate.t(l) value=f.due_date kind=Kind::Date required=true />
+                <DateField form name="dueDate" label=K::DueDate.t(l) value=f.due_date l required=true />
                 <Select form name="invoiceType" label=K::InvoiceTypeLabel.t(l) value=f.invoice_type options=types />
             </div>
             <PaymentTypes l form>

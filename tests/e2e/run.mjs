@@ -206,13 +206,27 @@ function assertEqual(actual, expected, what) {
   if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }
 
+// ---------------------------------------------------------------- dates
+
+// Dates relative to today in Brasília (UTC−03:00, the server's calendar), so the suite does
+// not rot: the due dates a test types are always in the future.
+const BRT_TODAY = new Date(Date.now() - 3 * 3600_000); // its UTC fields are Brasília's date
+/** The `day`th of the month `months` after this one (in Brasília), as YYYY-MM-DD. */
+const dayOfMonth = (months, day) =>
+  new Date(Date.UTC(BRT_TODAY.getUTCFullYear(), BRT_TODAY.getUTCMonth() + months, day)).toISOString().slice(0, 10);
+/** YYYY-MM-DD as Brazilians write it (dd/mm/aaaa), what the widget's date fields take in pt-BR. */
+const brDate = (iso) => iso.split("-").reverse().join("/");
+// A 3-installment invoice due on the 10th: the 10th of the next two months too.
+const DUE = dayOfMonth(2, 10);
+const DUES = [DUE, dayOfMonth(3, 10), dayOfMonth(4, 10)];
+
 // ---------------------------------------------------------------- the flows
 
 const CUSTOMER = {
   fullName: "Maria da Silva",
   document: "52998224725",
   email: "maria@example.com",
-  phone: "+55 (11) 98765-4321",
+  phone: "(11) 98765-4321", // as Brazilians write it: no +55
   "address.zipcode": "01310-100",
   "address.address": "Avenida Paulista",
   "address.number": "1000",
@@ -273,16 +287,17 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     const sent = JSON.parse(cres.request().postData());
     assertEqual(
       [sent.document, sent.phone, sent.address?.zipcode, sent.address?.state],
-      ["52998224725", "5511987654321", "01310100", "SP"],
+      ["52998224725", "11987654321", "01310100", "SP"],
       "normalised customer values sent",
     );
+    assertEqual(customer.phone, "+5511987654321", "a bare Brazilian phone stored in E.164");
 
     // 3. The invoice form for that customer: 3 installments of R$ 100,00, PIX only,
     //    one notification and one webhook (which the payer view must not show).
     await until(async () => (await byName(page, "customerId").inputValue().catch(() => "")) === customer.id, "customerId prefilled with the created customer's id", async () => byName(page, "customerId").inputValue().catch((e) => e.message));
     await byName(page, "invoiceType").selectOption("INSTALLMENT");
     await byName(page, "installmentCount").fill("3");
-    await byName(page, "dueDate").fill("2027-01-31");
+    await byName(page, "dueDate").fill(brDate(DUE));
     await page.locator('input[type="checkbox"][name="paymentTypes"][value="PIX"]').check();
     await page.locator('input[type="checkbox"][name="paymentTypes"][value="BOLETO"]').uncheck();
     await byName(page, "price").fill("100,00");
@@ -303,7 +318,7 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     const isent = JSON.parse(ires.request().postData());
     assertEqual(
       [isent.customerId, isent.invoiceType, isent.installmentCount, isent.price, isent.dueDate, isent.paymentTypes],
-      [customer.id, "INSTALLMENT", 3, 100, "2027-01-31", ["PIX"]],
+      [customer.id, "INSTALLMENT", 3, 100, DUE, ["PIX"]],
       "invoice request",
     );
     assert(/^https?:\/\//.test(created.url), `invoice url ${created.url}`);
@@ -314,7 +329,7 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     await until(async () => (rows = await readInstallments(page)).length === 3, "3 installment rows on the detail view", async () => JSON.stringify(rows));
     assertEqual(rows.map((r) => r.amount), [3334, 3333, 3333], "installment amounts (cents)");
     assertEqual(rows.reduce((a, r) => a + r.amount, 0), 10000, "sum of installments");
-    assertEqual(rows.map((r) => r.due), ["31/01/2027", "28/02/2027", "31/03/2027"], "installment due dates");
+    assertEqual(rows.map((r) => r.due), DUES.map(brDate), "installment due dates");
     const notifRegion = page.getByRole("region", { name: /notifica/i });
     const hookRegion = page.getByRole("region", { name: /webhook/i });
     await until(async () => (await hookRegion.count()) === 1 && (await hookRegion.innerText()).includes(WEBHOOK_URL), "the detail view's webhooks section lists the webhook");
@@ -431,7 +446,7 @@ test("server-side error lands on its field: unknown customerId -> 422 errors.cus
     const unknown = randomUUID();
     await byName(page, "customerId").fill(unknown);
     await byName(page, "price").fill("100,00");
-    await byName(page, "dueDate").fill("2027-01-31");
+    await byName(page, "dueDate").fill(brDate(DUE));
 
     const invoiceRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
     await submitButton(page, "customerId").click();
@@ -508,7 +523,7 @@ async function createInvoiceViaProxy() {
   return post("/api/invoices", {
     customerId: c.id,
     externalId: "e2e-a11y",
-    dueDate: "2027-01-31",
+    dueDate: DUE,
     paymentTypes: ["PIX", "BOLETO"],
     invoiceType: "INSTALLMENT",
     installmentCount: 3,
@@ -674,7 +689,7 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
   try {
     const inv = await apiCreate(
       { fullName: hostile },
-      { externalId: "e2e-pay", dueDate: "2027-01-31", paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 3, price: 100 },
+      { externalId: "e2e-pay", dueDate: DUE, paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 3, price: 100 },
     );
     await page.goto(inv.url.replace(/^https?:\/\/[^/]+/, server.url));
     const pix = page.locator("[data-pix-payload]");
@@ -718,7 +733,7 @@ test("live: the detail and the payer page turn to paid after `paylink simulate p
   try {
     const inv = await apiCreate(
       { fullName: "Joana Live" },
-      { externalId: "e2e-live", dueDate: "2027-03-10", paymentTypes: ["PIX"], installmentCount: 1, price: 42.5, redirectTo: `${server.url}/?from=paylink` },
+      { externalId: "e2e-live", dueDate: dayOfMonth(3, 10), paymentTypes: ["PIX"], installmentCount: 1, price: 42.5, redirectTo: `${server.url}/?from=paylink` },
     );
     await a.page.goto(`${server.url}/invoices/${inv.id}`);
     await b.page.goto(`${server.url}/pay/${inv.id}`);
