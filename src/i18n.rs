@@ -109,6 +109,24 @@ pub enum K {
     YourData,
     ToPayment,
     InvoiceReady,
+    // fine, interest, discount and the boleto PDF (issue 23)
+    Terms,
+    FineType,
+    FineValue,
+    InterestValue,
+    DiscountType,
+    DiscountValue,
+    DiscountUntil,
+    Percentage,
+    FixedAmount,
+    NumberFormat,
+    DueToday,
+    DiscountOf,
+    FineOf,
+    InterestOf,
+    DaysLate,
+    BoletoPdf,
+    BoletoPrint,
 }
 
 impl K {
@@ -245,6 +263,29 @@ impl K {
             YourData => ("Seus dados", "Your details"),
             ToPayment => ("Ir para o pagamento", "Continue to payment"),
             InvoiceReady => ("Cobrança gerada.", "Invoice created."),
+            Terms => (
+                "Multa, juros e desconto (opcionais)",
+                "Fine, interest and discount (optional)",
+            ),
+            FineType => ("Tipo de multa", "Fine type"),
+            FineValue => ("Multa (% ou R$)", "Fine (% or R$)"),
+            InterestValue => ("Juros de mora (% ao mês)", "Late interest (% a month)"),
+            DiscountType => ("Tipo de desconto", "Discount type"),
+            DiscountValue => ("Desconto (% ou R$)", "Discount (% or R$)"),
+            DiscountUntil => ("Desconto até", "Discount until"),
+            Percentage => ("Percentual (%)", "Percentage (%)"),
+            FixedAmount => ("Valor fixo (R$)", "Fixed amount (R$)"),
+            NumberFormat => (
+                "Número inválido: use o formato 2,5 ou 1.234,56.",
+                "Invalid number: use the format 2,5 or 1.234,56.",
+            ),
+            DueToday => ("Valor para pagar hoje", "Amount due today"),
+            DiscountOf => ("desconto de", "discount of"),
+            FineOf => ("multa de", "fine of"),
+            InterestOf => ("juros de", "interest of"),
+            DaysLate => ("dias de atraso", "days late"),
+            BoletoPdf => ("Baixar boleto (PDF)", "Download boleto (PDF)"),
+            BoletoPrint => ("Imprimir", "Print"),
         }
     }
 }

@@ -400,6 +400,85 @@ async fn the_due_date_is_typed_dd_mm_aaaa_and_sent_as_iso() {
     );
 }
 
+/// Fine, interest and discount: named by their API paths, labelled, checked
+/// live by the model's rules, and sent when filled in.
+#[wasm_bindgen_test]
+async fn fine_interest_and_discount_are_checked_live_and_sent() {
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+    for name in [
+        "fine.type",
+        "fine.value",
+        "interest.value",
+        "discount.type",
+        "discount.value",
+        "discount.untilDate",
+    ] {
+        q(r, &format!("label[for=\"{}\"]", named(r, name).id()));
+    }
+    assert_eq!(
+        values(r, "select[name=\"fine.type\"] option"),
+        ["PERCENTAGE", "FIXED"]
+    );
+
+    // Above the 20 % ceiling: the model's message on the field, for assistive tech too.
+    type_text(r, "fine.value", "25").await;
+    blur(r, "fine.value").await;
+    assert!(error_of(r, "fine.value").unwrap().contains("20"));
+    assert_eq!(
+        named(r, "fine.value")
+            .get_attribute("aria-describedby")
+            .as_deref(),
+        Some("f-fine-value-err")
+    );
+    type_text(r, "fine.value", "2").await;
+    assert_eq!(error_of(r, "fine.value"), None);
+    // Not a number.
+    type_text(r, "interest.value", "um").await;
+    blur(r, "interest.value").await;
+    assert!(error_of(r, "interest.value").unwrap().contains("2,5"));
+    type_text(r, "interest.value", "1,5").await;
+    assert_eq!(error_of(r, "interest.value"), None);
+    // A discount needs its last day, not after the due date.
+    type_text(r, "dueDate", "10/03/2099").await;
+    choose(r, "discount.type", "FIXED").await;
+    type_text(r, "discount.value", "5,00").await;
+    blur(r, "discount.value").await;
+    blur(r, "discount.untilDate").await;
+    assert!(error_of(r, "discount.untilDate").is_some());
+    type_text(r, "discount.untilDate", "11032099").await;
+    assert_eq!(input(r, "discount.untilDate").value(), "11/03/2099");
+    assert!(
+        error_of(r, "discount.untilDate").is_some(),
+        "after the due date"
+    );
+    type_text(r, "discount.untilDate", "04/03/2099").await;
+    assert_eq!(error_of(r, "discount.untilDate"), None);
+
+    mock_fetch(
+        422,
+        r#"{"code":422,"message":"x","errors":{"fine.value":["multa acima de 2 %"]}}"#,
+    );
+    type_text(r, "customerId", CUSTOMER_ID).await;
+    type_text(r, "price", "100,00").await;
+    submit(r, "invoice-form").await;
+    sleep(50).await;
+    let call = last_call();
+    for part in [
+        r#"\"fine\":{\"type\":\"PERCENTAGE\",\"value\":2}"#,
+        r#"\"interest\":{\"value\":1.5}"#,
+        r#"\"discount\":{\"type\":\"FIXED\",\"value\":5,\"untilDate\":\"2099-03-04\"}"#,
+    ] {
+        assert!(call.contains(part), "{part} in {call}");
+    }
+    // The server's word on a term lands on its field.
+    assert_eq!(
+        error_of(r, "fine.value").as_deref(),
+        Some("multa acima de 2 %")
+    );
+}
+
 #[wasm_bindgen_test]
 async fn price_by_customer_hides_the_price_and_description_counts_characters() {
     let app = mount_at("/").await;
@@ -789,6 +868,61 @@ async fn payer_page_shows_how_to_pay_and_no_private_data() {
         .text_content()
         .unwrap()
         .contains("Copiado"));
+}
+
+/// An open installment whose amount today differs from its price (a
+/// discount here) says so in one line; a boleto installment links its PDF
+/// and a print view.
+#[wasm_bindgen_test]
+async fn payer_page_shows_the_amount_due_today_and_the_boleto_pdf() {
+    let payer = PAYER.replace(
+        r#""status":"WAITING_PAYMENT",
+     "pix""#,
+        r#""status":"WAITING_PAYMENT",
+     "amountDue":{"date":"2026-02-20","original":33.33,"discount":5,"fine":0,"interest":0,"total":28.33,
+                  "effectiveDueDate":"2026-03-02","lateDays":0},
+     "pix""#,
+    );
+    assert_ne!(payer, PAYER);
+    mock_fetch(200, &payer);
+    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    let r = &app.root;
+    sleep(50).await;
+
+    let due = text(&q(r, "[data-amount-due]"));
+    assert!(due.contains("Valor para pagar hoje: R$ 28,33"), "{due}");
+    assert!(due.contains("R$ 33,33 − desconto de R$ 5,00"), "{due}");
+
+    let links: Vec<(String, String, Option<String>)> = q_all(r, ".boleto-pdf a")
+        .iter()
+        .map(|a| {
+            (
+                text(a),
+                a.get_attribute("href").unwrap(),
+                a.get_attribute("target"),
+            )
+        })
+        .collect();
+    let pdf = "/api/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001/installments/2/boleto.pdf";
+    assert_eq!(
+        links,
+        [
+            ("Baixar boleto (PDF)".to_string(), pdf.to_string(), None),
+            (
+                "Imprimir".to_string(),
+                format!("{pdf}?print=1"),
+                Some("_blank".to_string())
+            ),
+        ]
+    );
+
+    // Without a change in the amount, no line; English texts.
+    mock_fetch(200, PAYER);
+    click_button(r, "EN").await;
+    sleep(50).await;
+    assert!(q_opt(r, "[data-amount-due]").is_none());
+    assert!(text(r).contains("Download boleto (PDF)"));
+    click_button(r, "PT").await;
 }
 
 #[wasm_bindgen_test]

@@ -3,12 +3,14 @@
 //! `paylink_model::installment_plan` (the function the server uses).
 
 use leptos::prelude::*;
+use paylink_model::charges::ValueType;
 use paylink_model::date::brasilia_today_from_millis;
 use paylink_model::errors::Msg;
-use paylink_model::money::{cents_to_reais, format_brl_input, parse_brl};
+use paylink_model::money::{cents_to_reais, format_brl_input, parse_brl, parse_price_input};
 use paylink_model::{
-    installment_plan, CheckOptions, Date, Errors, Frequency, InvoiceRequest, InvoiceType, Lang,
-    PaymentType, PlannedInstallment, DESCRIPTION_MAX, MAX_INSTALLMENTS,
+    installment_plan, CheckOptions, Date, Discount, Errors, Fine, Frequency, Interest,
+    InvoiceRequest, InvoiceType, Lang, PaymentType, PlannedInstallment, DESCRIPTION_MAX,
+    MAX_INSTALLMENTS,
 };
 
 use crate::api;
@@ -46,6 +48,79 @@ pub struct InvoiceFields {
     pub redirect_to: RwSignal<String>,
     pub notifications: RwSignal<Vec<NotificationRow>>,
     pub webhooks: RwSignal<Vec<WebhookRow>>,
+    /// Fine, interest and discount: `PERCENTAGE`/`FIXED` and the numbers as
+    /// typed (`2`, `2,5`, `1.000,00`); a term is sent when its value is filled in.
+    pub terms: TermFields,
+}
+
+/// What the person typed in the fine, interest and discount fields.
+#[derive(Clone, Copy)]
+pub struct TermFields {
+    pub fine_type: RwSignal<String>,
+    pub fine_value: RwSignal<String>,
+    pub interest_value: RwSignal<String>,
+    pub discount_type: RwSignal<String>,
+    pub discount_value: RwSignal<String>,
+    /// As the language writes dates (`dd/mm/aaaa` in pt-BR).
+    pub discount_until: RwSignal<String>,
+}
+
+/// The API paths of the terms' fields, each shown on its own control.
+pub const TERM_FIELDS: [&str; 6] = [
+    "fine.type",
+    "fine.value",
+    "interest.value",
+    "discount.type",
+    "discount.value",
+    "discount.untilDate",
+];
+
+impl TermFields {
+    fn new() -> Self {
+        let s = || text_signal("");
+        TermFields {
+            fine_type: text_signal(ValueType::Percentage.name()),
+            fine_value: s(),
+            interest_value: s(),
+            discount_type: text_signal(ValueType::Percentage.name()),
+            discount_value: s(),
+            discount_until: s(),
+        }
+    }
+
+    /// The request's `fine`, `interest` and `discount`: each present when its
+    /// value (or the discount's date) is filled in. A number that cannot be
+    /// read puts a message on its field in `bad`.
+    fn build(
+        &self,
+        lang: Lang,
+        bad: &mut Errors,
+    ) -> (Option<Fine>, Option<Interest>, Option<Discount>) {
+        let mut number = |path: &str, s: RwSignal<String>| -> Option<Option<f64>> {
+            let typed = text(s)?;
+            Some(match parse_price_input(&typed) {
+                Some(n) => Some(cents_to_reais(n)),
+                None => {
+                    bad.insert(path.to_string(), vec![K::NumberFormat.t(lang).to_string()]);
+                    None
+                }
+            })
+        };
+        let fine = number("fine.value", self.fine_value).map(|value| Fine {
+            kind: text(self.fine_type),
+            value,
+        });
+        let interest =
+            number("interest.value", self.interest_value).map(|value| Interest { value });
+        let discount_value = number("discount.value", self.discount_value);
+        let typed_until = text(self.discount_until).is_some();
+        let discount = (discount_value.is_some() || typed_until).then(|| Discount {
+            kind: text(self.discount_type),
+            value: discount_value.flatten(),
+            until_date: iso_date(bad, lang, "discount.untilDate", self.discount_until),
+        });
+        (fine, interest, discount)
+    }
 }
 
 /// A short random id for `externalId` (`PL-` and 6 base-36 characters).
@@ -141,6 +216,7 @@ impl InvoiceFields {
             redirect_to: s(),
             notifications: RwSignal::new(Vec::new()),
             webhooks: RwSignal::new(Vec::new()),
+            terms: TermFields::new(),
         }
     }
 
@@ -223,6 +299,7 @@ impl InvoiceFields {
         } else {
             None
         };
+        let (fine, interest, discount) = self.terms.build(lang, &mut bad);
         let req = InvoiceRequest {
             customer_id: text(self.customer_id),
             external_id: text(self.external_id),
@@ -244,7 +321,9 @@ impl InvoiceFields {
             webhooks: (!webhooks.is_empty()).then_some(webhooks),
             redirect_to: text(self.redirect_to),
             price_by_customer: by_customer.then_some(true),
-            ..InvoiceRequest::default()
+            fine,
+            interest,
+            discount,
         };
         (req, bad)
     }
@@ -271,6 +350,7 @@ impl InvoiceFields {
     pub fn relang(&self, from: Lang, to: Lang) {
         relang_date(self.due_date, from, to);
         relang_date(self.end_date, from, to);
+        relang_date(self.terms.discount_until, from, to);
     }
 
     /// The visible field that shows the error of API path `path`.
@@ -285,6 +365,7 @@ impl InvoiceFields {
             "frequency" => t.is_periodic(),
             "endDate" | "endInstallment" => t == InvoiceType::Recurring,
             "endSubscription" => t == InvoiceType::Subscription,
+            _ if TERM_FIELDS.contains(&path) => true,
             _ => {
                 if path.starts_with("paymentTypes[") {
                     return Some("paymentTypes".to_string());
@@ -528,6 +609,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 kind=Kind::Area
                 counter=DESCRIPTION_MAX
             />
+            <TermsFieldset l form t=f.terms />
             <NotificationsEditor l form rows=f.notifications />
             <WebhooksEditor l form rows=f.webhooks />
             <Field
@@ -544,6 +626,54 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 <button type="button" class="link" on:click=back>{K::BackToCustomer.t(l)}</button>
             </div>
         </form>
+    }
+}
+
+/// Fine, interest and discount (all optional), named by their API paths
+/// (`fine.type`, `fine.value`, `interest.value`, `discount.type`,
+/// `discount.value`, `discount.untilDate`) and checked live by the model's
+/// rules (`charges::check_terms_into`, through `InvoiceRequest::check_with`).
+#[component]
+pub fn TermsFieldset(l: Lang, form: Form, t: TermFields) -> impl IntoView {
+    let kinds = vec![
+        (ValueType::Percentage.name(), K::Percentage.t(l)),
+        (ValueType::Fixed.name(), K::FixedAmount.t(l)),
+    ];
+    view! {
+        <fieldset class="group terms">
+            <legend>{K::Terms.t(l)}</legend>
+            <div class="cols">
+                <Select form name="fine.type" label=K::FineType.t(l) value=t.fine_type options=kinds.clone() />
+                <Field
+                    form
+                    name="fine.value"
+                    label=K::FineValue.t(l)
+                    value=t.fine_value
+                    inputmode="decimal"
+                    placeholder="2,00"
+                />
+            </div>
+            <Field
+                form
+                name="interest.value"
+                label=K::InterestValue.t(l)
+                value=t.interest_value
+                inputmode="decimal"
+                placeholder="1,00"
+            />
+            <div class="cols">
+                <Select form name="discount.type" label=K::DiscountType.t(l) value=t.discount_type options=kinds />
+                <Field
+                    form
+                    name="discount.value"
+                    label=K::DiscountValue.t(l)
+                    value=t.discount_value
+                    inputmode="decimal"
+                    placeholder="5,00"
+                />
+                <DateField form name="discount.untilDate" label=K::DiscountUntil.t(l) value=t.discount_until l />
+            </div>
+        </fieldset>
     }
 }
 

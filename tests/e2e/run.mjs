@@ -219,6 +219,8 @@ const brDate = (iso) => iso.split("-").reverse().join("/");
 // A 3-installment invoice due on the 10th: the 10th of the next two months too.
 const DUE = dayOfMonth(2, 10);
 const DUES = [DUE, dayOfMonth(3, 10), dayOfMonth(4, 10)];
+// An early-payment discount's last day: six days before DUE, still after today.
+const UNTIL = dayOfMonth(2, 4);
 
 // ---------------------------------------------------------------- the flows
 
@@ -309,6 +311,13 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     await page.getByRole("button", { name: /webhook/i }).click();
     await byName(page, "webhooks[0].hookType").selectOption("PAYMENT_CONFIRMED");
     await byName(page, "webhooks[0].url").fill(WEBHOOK_URL);
+    // Fine, interest and discount as merchants type them (decimal comma, dd/mm/aaaa).
+    await byName(page, "fine.type").selectOption("PERCENTAGE");
+    await byName(page, "fine.value").fill("2");
+    await byName(page, "interest.value").fill("1,5");
+    await byName(page, "discount.type").selectOption("FIXED");
+    await byName(page, "discount.value").fill("5,00");
+    await byName(page, "discount.untilDate").fill(brDate(UNTIL));
 
     const invoiceRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
     await submitButton(page, "customerId").click();
@@ -321,6 +330,12 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
       [customer.id, "INSTALLMENT", 3, 100, DUE, ["PIX"]],
       "invoice request",
     );
+    const terms = (x) => [x.fine?.type, x.fine?.value, x.interest?.value, x.discount?.type, x.discount?.value, x.discount?.untilDate];
+    const sentTerms = ["PERCENTAGE", 2, 1.5, "FIXED", 5, UNTIL];
+    assertEqual(terms(isent), sentTerms, "fine, interest and discount sent");
+    // They reached the service: its invoice detail carries them.
+    const stored = await (await fetch(`${server.url}/invoices/applications/invoices/${created.id}`, { headers: { Authorization: `Basic ${server.token}` } })).json();
+    assertEqual(terms(stored), sentTerms, "fine, interest and discount in the invoice detail");
     assert(/^https?:\/\//.test(created.url), `invoice url ${created.url}`);
 
     // 4. The detail view: 3 rows summing to R$ 100,00, settings shown, the payment link.
@@ -353,6 +368,11 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     assert(!payerText.includes(WEBHOOK_URL), "the payer view shows the webhook url");
     assert(!/webhook/i.test(payerText), "the payer view mentions webhooks");
     assertEqual(await page.locator("input, select, textarea").count(), 0, "form controls on the payer view");
+    // Before UNTIL the first installment costs R$ 33,34 − R$ 5,00, and the page says why.
+    const dueToday = page.locator("[data-amount-due]");
+    await dueToday.waitFor({ timeout: WAIT });
+    const dueText = await dueToday.innerText();
+    assert(dueText.includes("R$ 28,34") && dueText.includes("desconto de R$ 5,00"), `amount due today: ${dueText}`);
     await s.snapshot("payer view");
   }));
 
@@ -529,6 +549,7 @@ async function createInvoiceViaProxy() {
     installmentCount: 3,
     price: 100,
     description: "Acessibilidade (e2e)",
+    discount: { type: "FIXED", value: 5, untilDate: UNTIL },
     notifications: [{ type: "SEND_INVOICE_REMINDER", channel: "Email", period: 5 }],
     webhooks: [{ hookType: "PAYMENT_CONFIRMED", url: WEBHOOK_URL }],
   });
@@ -553,6 +574,7 @@ test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the forms (wit
     await page.getByRole("button", { name: /notifica/i }).click();
     await page.getByRole("button", { name: /webhook/i }).click();
     await byName(page, "webhooks[0].url").waitFor({ timeout: WAIT });
+    await byName(page, "fine.value").fill("50");
     await submitButton(page, "customerId").click();
     await expectFieldError(page, "customerId", null);
     found.push(...(await axeViolations(page, "invoice form with errors")));
@@ -709,6 +731,18 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
       assertEqual(Number(digits[to]), mod10(digits.slice(from, to)), `check digit of field ${digits.slice(from, to)}`);
     }
     assertEqual(digits.slice(37), "0000003334", "boleto value of installment 1 (R$ 33,34)");
+
+    // The printable boleto: a download link answering a PDF, and a print view in a new tab.
+    const pdfLink = page.getByRole("link", { name: "Baixar boleto (PDF)" });
+    await pdfLink.waitFor({ timeout: WAIT });
+    const pdfUrl = new URL(await pdfLink.getAttribute("href"), page.url());
+    assertEqual(pdfUrl.pathname, `/api/pay/${inv.id}/installments/1/boleto.pdf`, "boleto PDF link");
+    const pdfRes = await page.request.get(pdfUrl.href);
+    assertEqual([pdfRes.status(), (pdfRes.headers()["content-type"] || "").split(";")[0]], [200, "application/pdf"], "boleto PDF answer");
+    assertEqual((await pdfRes.body()).subarray(0, 5).toString("latin1"), "%PDF-", "boleto PDF body");
+    const printLink = page.getByRole("link", { name: "Imprimir" });
+    const printUrl = new URL(await printLink.getAttribute("href"), page.url());
+    assertEqual([printUrl.pathname, printUrl.search, await printLink.getAttribute("target")], [pdfUrl.pathname, "?print=1", "_blank"], "boleto print link");
 
     // The hostile name is shown as text, never as markup.
     await page.getByText(hostile, { exact: true }).waitFor({ timeout: WAIT });
