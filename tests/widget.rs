@@ -247,6 +247,13 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     assert!(q_opt(r, "#invoice-form").is_some());
     assert_eq!(input(r, "customerId").value(), CUSTOMER_ID);
     assert!(text(r).contains("Maria da Silva"));
+
+    // Her document is a CPF: a fine above 2 % is refused here already (CDC art. 52 §1).
+    type_text(r, "fine.value", "3").await;
+    blur(r, "fine.value").await;
+    assert!(error_of(r, "fine.value").unwrap().contains("CPF"));
+    type_text(r, "fine.value", "2").await;
+    assert_eq!(error_of(r, "fine.value"), None);
 }
 
 /// A minimal JSON reader for the test assertions (the widget has no JSON

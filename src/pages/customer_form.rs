@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use paylink_model::br::{self, UFS};
+use paylink_model::charges::document_is_cpf;
 use paylink_model::{AddressRequest, CustomerRequest, Lang};
 
 use crate::api;
@@ -130,6 +131,12 @@ pub fn CustomerForm(l: Lang) -> impl IntoView {
             match api::create_customer(&req, lang).await {
                 Ok(customer) => {
                     merchant.invoice.customer_id.set(customer.id.clone());
+                    // A consumer: the invoice form caps the fine at 2 % as the server will.
+                    let cpf = document_is_cpf(req.document.as_deref());
+                    merchant
+                        .invoice
+                        .cpf_customer
+                        .set(cpf.then(|| customer.id.clone()));
                     merchant.created.set(Some(customer));
                     merchant.step.set(Step::Invoice);
                     request_animation_frame(crate::focus_main);

@@ -3,7 +3,7 @@
 //! `paylink_model::installment_plan` (the function the server uses).
 
 use leptos::prelude::*;
-use paylink_model::charges::ValueType;
+use paylink_model::charges::{validate_terms, TermsContext, ValueType};
 use paylink_model::date::brasilia_today_from_millis;
 use paylink_model::errors::Msg;
 use paylink_model::money::{cents_to_reais, format_brl_input, parse_brl, parse_price_input};
@@ -48,6 +48,10 @@ pub struct InvoiceFields {
     pub redirect_to: RwSignal<String>,
     pub notifications: RwSignal<Vec<NotificationRow>>,
     pub webhooks: RwSignal<Vec<WebhookRow>>,
+    /// The id of the customer created in this session when its document is
+    /// a CPF: while `customerId` is that id, the fine is capped at 2 % (CDC
+    /// art. 52 §1) here already; for other ids the server knows the document.
+    pub cpf_customer: RwSignal<Option<String>>,
     /// Fine, interest and discount: `PERCENTAGE`/`FIXED` and the numbers as
     /// typed (`2`, `2,5`, `1.000,00`); a term is sent when its value is filled in.
     pub terms: TermFields,
@@ -135,6 +139,9 @@ pub fn random_external_id() -> String {
     id
 }
 
+/// A CPF's shape (11 digits): all `charges::document_is_cpf` looks at.
+const CPF_SHAPE: &str = "00000000000";
+
 /// Today in Brasília (the day due dates are compared with, on the server too).
 pub fn brasilia_today() -> Option<Date> {
     brasilia_today_from_millis(js_sys::Date::now() as i64)
@@ -216,6 +223,7 @@ impl InvoiceFields {
             redirect_to: s(),
             notifications: RwSignal::new(Vec::new()),
             webhooks: RwSignal::new(Vec::new()),
+            cpf_customer: RwSignal::new(None),
             terms: TermFields::new(),
         }
     }
@@ -337,13 +345,37 @@ impl InvoiceFields {
             today: brasilia_today(),
             ..CheckOptions::default()
         };
-        let mut errors = req
-            .check_with(opts)
-            .err()
-            .map(|v| v.render(lang))
-            .unwrap_or_default();
+        let mut errors = match req.check_with(opts) {
+            Ok(new) if self.payer_is_cpf() => new
+                .check_terms_for_payer(&req, Some(CPF_SHAPE))
+                .err()
+                .map(|v| v.render(lang))
+                .unwrap_or_default(),
+            Ok(_) => Errors::new(),
+            Err(v) => v.render(lang),
+        };
+        // The consumer's cap on a percentage fine needs no amount: shown
+        // while other fields still have errors too.
+        if self.payer_is_cpf() && !errors.contains_key("fine.value") {
+            let cap = TermsContext {
+                payer_is_cpf: true,
+                ..TermsContext::default()
+            };
+            if let Some(m) =
+                validate_terms(req.fine.as_ref(), None, None, cap, lang).remove("fine.value")
+            {
+                errors.insert("fine.value".into(), m);
+            }
+        }
         errors.extend(bad);
         errors
+    }
+
+    /// Whether `customerId` is the customer created here with a CPF.
+    fn payer_is_cpf(&self) -> bool {
+        let id = text(self.customer_id);
+        self.cpf_customer
+            .with_untracked(|c| c.is_some() && c.as_deref() == id.as_deref())
     }
 
     /// The date fields rewritten for a language switch (`dd/mm/aaaa` ⇄ `yyyy-mm-dd`).
