@@ -127,6 +127,11 @@ pub enum K {
     DaysLate,
     BoletoPdf,
     BoletoPrint,
+    Fine,
+    Interest,
+    Discount,
+    PerMonth,
+    Until,
 }
 
 impl K {
@@ -286,6 +291,11 @@ impl K {
             DaysLate => ("dias de atraso", "days late"),
             BoletoPdf => ("Baixar boleto (PDF)", "Download boleto (PDF)"),
             BoletoPrint => ("Imprimir", "Print"),
+            Fine => ("Multa", "Fine"),
+            Interest => ("Juros de mora", "Late interest"),
+            Discount => ("Desconto", "Discount"),
+            PerMonth => ("ao mês", "a month"),
+            Until => ("até", "until"),
         }
     }
 }

@@ -812,6 +812,30 @@ async fn invoice_detail_shows_installments_link_and_settings() {
     assert!(q_opt(r, "button.secondary").is_some(), "copy button");
 }
 
+/// The detail states the invoice's fine, interest and discount.
+#[wasm_bindgen_test]
+async fn invoice_detail_states_fine_interest_and_discount() {
+    let detail = DETAIL.replacen(
+        r#""installmentCount":3,"#,
+        r#""installmentCount":3,"fine":{"type":"PERCENTAGE","value":2},"interest":{"value":1.5},
+        "discount":{"type":"FIXED","value":5,"untilDate":"2026-01-25"},"#,
+        1,
+    );
+    assert_ne!(detail, DETAIL);
+    mock_fetch(200, &detail);
+    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    let r = &app.root;
+    sleep(50).await;
+    let facts = text(&q(r, "dl.facts"));
+    for part in [
+        "Multa2 %",
+        "Juros de mora1,5 % ao mês",
+        "DescontoR$ 5,00 até 25/01/2026",
+    ] {
+        assert!(facts.contains(part), "{part} in {facts}");
+    }
+}
+
 const PAYER: &str = r#"{
   "id":"7d1e0c9a-1111-4b2b-9c3d-000000000001","merchantName":"Loja Exemplo","description":"Mensalidade",
   "price":100,"priceByCustomer":false,"customerName":"Maria da Silva",

@@ -336,6 +336,12 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     // They reached the service: its invoice detail carries them.
     const stored = await (await fetch(`${server.url}/invoices/applications/invoices/${created.id}`, { headers: { Authorization: `Basic ${server.token}` } })).json();
     assertEqual(terms(stored), sentTerms, "fine, interest and discount in the invoice detail");
+    // …and the detail page states them.
+    await page.waitForURL((u) => u.pathname === `/invoices/${created.id}`, { timeout: WAIT });
+    await until(async () => {
+      const facts = await page.locator("dl").first().innerText().catch(() => "");
+      return facts.includes("2 %") && facts.includes("1,5 % ao mês") && facts.includes(`R$ 5,00 até ${brDate(UNTIL)}`);
+    }, "the detail page states fine, interest and discount", async () => page.locator("dl").first().innerText().catch((e) => e.message));
     assert(/^https?:\/\//.test(created.url), `invoice url ${created.url}`);
 
     // 4. The detail view: 3 rows summing to R$ 100,00, settings shown, the payment link.
