@@ -211,6 +211,14 @@ pub async fn get_pay(id: &str, lang: Lang) -> Result<PayerView, Error> {
     read(get(&id_path("/api/pay/", id, ""), lang).await?)
 }
 
+/// Where the printable boleto of installment `n` is
+/// (`GET /api/pay/{id}/installments/{n}/boleto.pdf`; `?print=1` shows it
+/// inline to print): on the proxy, so a link to it works mounted on a
+/// merchant's page too.
+pub async fn boleto_pdf_url(id: &str, n: u32) -> String {
+    base().await + &id_path("/api/pay/", id, &format!("/installments/{n}/boleto.pdf"))
+}
+
 /// `POST /api/pay/{id}/view`: counts a view of the payer page (best effort).
 pub async fn record_view(id: &str) {
     let _ = post(&id_path("/api/pay/", id, "/view"), None, Lang::PtBr).await;

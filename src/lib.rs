@@ -158,7 +158,7 @@ pub struct Merchant {
 impl Merchant {
     pub fn new(lang: RwSignal<Lang>) -> Merchant {
         let customer = CustomerFields::new();
-        let invoice = InvoiceFields::new();
+        let invoice = InvoiceFields::new_in(lang.get_untracked());
         Merchant {
             step: RwSignal::new(Step::Customer),
             customer,
@@ -206,7 +206,8 @@ pub fn App(
                 let _ = html.set_attribute("lang", l.code());
             }
         }
-        if prev.is_some_and(|p| p != l) {
+        if let Some(p) = prev.filter(|p| *p != l) {
+            merchant.invoice.relang(p, l);
             merchant.customer_form.relocalize();
             merchant.invoice_form.relocalize();
         }

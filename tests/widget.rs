@@ -60,6 +60,51 @@ fn the_caret_stays_after_the_same_digits_when_the_mask_rewrites() {
     assert_eq!(caret_after_mask("3905", 4, "390.5"), None);
 }
 
+/// Brazilians type phones without +55: the mask shows `(11) 98765-4321` as
+/// it is typed, keeps the caret on an edit in the middle, and the number is
+/// sent as typed digits (the model reads it as Brazilian; a `+` is kept).
+#[wasm_bindgen_test]
+async fn a_bare_brazilian_phone_is_masked_while_typing_and_sent_without_country_code() {
+    let app = mount_at("/").await;
+    let r = &app.root;
+
+    for (typed, shown) in [
+        ("1", "(1"),
+        ("119", "(11) 9"),
+        ("1198765", "(11) 9876-5"),
+        ("11987654321", "(11) 98765-4321"),
+        ("1134567890", "(11) 3456-7890"),
+        ("011 98765-4321", "(11) 98765-4321"),
+        ("+1 415 555 0100", "+14155550100"),
+    ] {
+        type_text(r, "phone", typed).await;
+        assert_eq!(input(r, "phone").value(), shown, "{typed}");
+    }
+
+    // A digit deleted in the middle: the caret stays after the same digits.
+    type_text(r, "phone", "(11) 98765-4321").await;
+    let phone = input(r, "phone");
+    // The DDD's second digit deleted: "(1|) 98765-4321" becomes "(19) 8765-4321",
+    // the caret after the first digit still.
+    phone.set_value("(1) 98765-4321");
+    phone.set_selection_range(2, 2).unwrap();
+    fire(&phone, "input");
+    tick().await;
+    assert_eq!(phone.value(), "(19) 8765-4321");
+    assert_eq!(phone.selection_start().unwrap(), Some(2));
+    phone.set_value("(11) 98765-43210");
+    fire(&phone, "input");
+    tick().await;
+    assert_eq!(phone.value(), "(11) 98765-4321", "at most 11 digits");
+
+    // Valid as typed (no error on blur); a bad DDD is the model's message.
+    blur(r, "phone").await;
+    assert_eq!(error_of(r, "phone"), None);
+    type_text(r, "phone", "(20) 98765-4321").await;
+    blur(r, "phone").await;
+    assert!(error_of(r, "phone").is_some(), "DDD 20 does not exist");
+}
+
 #[wasm_bindgen_test]
 async fn every_control_has_its_api_name_and_a_label() {
     let app = mount_at("/").await;
@@ -165,7 +210,7 @@ async fn a_form_with_errors_sends_nothing_and_focuses_the_first_invalid_field() 
 async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     let customer = format!(
         r#"{{"id":"{CUSTOMER_ID}","fullName":"Maria da Silva","document":"39053344705","business":null,
-        "email":null,"phone":"5511987654321","observations":null,
+        "email":null,"phone":"+5511987654321","observations":null,
         "address":{{"id":"a1","address":null,"number":null,"complement":null,"neighborhood":null,
         "city":null,"state":"SP","zipcode":"01310100"}},
         "userId":"u1","applicationId":"p1","createdAt":"2026-11-23T03:30:18.123Z","deletedAt":null}}"#
@@ -176,7 +221,7 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
 
     type_text(r, "fullName", "Maria da Silva").await;
     type_text(r, "document", "39053344705").await;
-    type_text(r, "phone", "5511987654321").await;
+    type_text(r, "phone", "11987654321").await;
     type_text(r, "address.zipcode", "01310100").await;
     choose(r, "address.state", "SP").await;
     submit(r, "customer-form").await;
@@ -190,7 +235,7 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     let body = call.get("body");
     assert!(body.contains(r#""fullName":"Maria da Silva""#), "{body}");
     assert!(body.contains(r#""document":"39053344705""#), "{body}");
-    assert!(body.contains(r#""phone":"5511987654321""#), "{body}");
+    assert!(body.contains(r#""phone":"11987654321""#), "{body}");
     assert!(body.contains(r#""zipcode":"01310100""#), "{body}");
     assert!(body.contains(r#""state":"SP""#), "{body}");
     assert!(
@@ -202,6 +247,13 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     assert!(q_opt(r, "#invoice-form").is_some());
     assert_eq!(input(r, "customerId").value(), CUSTOMER_ID);
     assert!(text(r).contains("Maria da Silva"));
+
+    // Her document is a CPF: a fine above 2 % is refused here already (CDC art. 52 §1).
+    type_text(r, "fine.value", "3").await;
+    blur(r, "fine.value").await;
+    assert!(error_of(r, "fine.value").unwrap().contains("CPF"));
+    type_text(r, "fine.value", "2").await;
+    assert_eq!(error_of(r, "fine.value"), None);
 }
 
 /// A minimal JSON reader for the test assertions (the widget has no JSON
@@ -241,7 +293,8 @@ async fn installment_preview_splits_cents_like_the_server() {
     choose(r, "invoiceType", "INSTALLMENT").await;
     type_text(r, "installmentCount", "3").await;
     type_text(r, "price", "100,00").await;
-    type_text(r, "dueDate", "2026-01-31").await;
+    type_text(r, "dueDate", "31012099").await;
+    assert_eq!(input(r, "dueDate").value(), "31/01/2099");
 
     let rows = q_all(r, ".preview table tbody tr");
     assert_eq!(rows.len(), 3);
@@ -249,9 +302,9 @@ async fn installment_preview_splits_cents_like_the_server() {
         .iter()
         .map(|tr| q_all(tr, "th, td").iter().map(text).collect())
         .collect();
-    assert_eq!(cells[0], ["1", "31/01/2026", "R$ 33,34"]);
-    assert_eq!(cells[1], ["2", "28/02/2026", "R$ 33,33"]);
-    assert_eq!(cells[2], ["3", "31/03/2026", "R$ 33,33"]);
+    assert_eq!(cells[0], ["1", "31/01/2099", "R$ 33,34"]);
+    assert_eq!(cells[1], ["2", "28/02/2099", "R$ 33,33"]);
+    assert_eq!(cells[2], ["3", "31/03/2099", "R$ 33,33"]);
     assert!(text(&q(r, ".preview table tfoot")).contains("R$ 100,00"));
 
     // Only the fields of the selected type are shown.
@@ -267,6 +320,170 @@ async fn installment_preview_splits_cents_like_the_server() {
     assert!(q_opt(r, "[name=endDate]").is_none());
     // A recurring or subscription charge is one installment at a time.
     assert_eq!(q_all(r, ".preview table tbody tr").len(), 1);
+}
+
+/// `dd/mm/aaaa` whatever the browser's locale: a text field (never
+/// `type="date"`), masked while typing, sent as ISO; a date before today
+/// (in Brasília) shows the model's message on blur; English writes ISO and
+/// a language switch rewrites the date typed.
+#[wasm_bindgen_test]
+async fn the_due_date_is_typed_dd_mm_aaaa_and_sent_as_iso() {
+    use paylink_model::date::brasilia_today_from_millis;
+    let today = brasilia_today_from_millis(js_sys::Date::now() as i64).unwrap();
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+
+    let due = input(r, "dueDate");
+    assert_eq!(due.type_(), "text");
+    assert_eq!(due.placeholder(), "dd/mm/aaaa");
+    q(r, &format!("label[for=\"{}\"]", due.id()));
+    // The default: a week from today, as Brazilians write it.
+    assert_eq!(due.value(), today.add_days(7).unwrap().format_br());
+
+    for (typed, shown) in [
+        ("3", "3"),
+        ("311", "31/1"),
+        ("31122", "31/12/2"),
+        ("311220991", "31/12/2099"),
+    ] {
+        type_text(r, "dueDate", typed).await;
+        assert_eq!(input(r, "dueDate").value(), shown, "{typed}");
+    }
+
+    // Not a date: the model's message, wired to the field.
+    type_text(r, "dueDate", "31/02/2099").await;
+    blur(r, "dueDate").await;
+    assert_eq!(
+        error_of(r, "dueDate").as_deref(),
+        Some("Data inválida: use dd/mm/aaaa.")
+    );
+    assert_eq!(
+        named(r, "dueDate")
+            .get_attribute("aria-describedby")
+            .as_deref(),
+        Some("f-dueDate-err")
+    );
+    // Yesterday: before today in Brasília.
+    let yesterday = today.add_days(-1).unwrap();
+    type_text(r, "dueDate", &yesterday.format_br()).await;
+    blur(r, "dueDate").await;
+    assert_eq!(
+        error_of(r, "dueDate").as_deref(),
+        Some("A data não pode ser anterior a hoje.")
+    );
+    // Today is fine, and the error goes as soon as it is fixed.
+    type_text(r, "dueDate", &today.format_br()).await;
+    assert_eq!(error_of(r, "dueDate"), None);
+
+    // English: ISO, and the switch rewrites what was typed (both ways).
+    type_text(r, "dueDate", "02/12/2099").await;
+    click_button(r, "EN").await;
+    sleep(10).await;
+    assert_eq!(input(r, "dueDate").value(), "2099-12-02");
+    assert_eq!(input(r, "dueDate").placeholder(), "yyyy-mm-dd");
+    type_text(r, "dueDate", "02/12/2099").await;
+    blur(r, "dueDate").await;
+    assert_eq!(
+        error_of(r, "dueDate").as_deref(),
+        Some("Invalid date: use yyyy-mm-dd.")
+    );
+    type_text(r, "dueDate", "2099-12-03").await;
+    assert_eq!(error_of(r, "dueDate"), None);
+    click_button(r, "PT").await;
+    sleep(10).await;
+    assert_eq!(input(r, "dueDate").value(), "03/12/2099");
+
+    // Sent as ISO.
+    mock_fetch(422, r#"{"code":422,"message":"x","errors":{}}"#);
+    type_text(r, "customerId", CUSTOMER_ID).await;
+    type_text(r, "price", "10,00").await;
+    submit(r, "invoice-form").await;
+    sleep(50).await;
+    assert!(
+        last_call().contains(r#"\"dueDate\":\"2099-12-03\""#),
+        "{}",
+        last_call()
+    );
+}
+
+/// Fine, interest and discount: named by their API paths, labelled, checked
+/// live by the model's rules, and sent when filled in.
+#[wasm_bindgen_test]
+async fn fine_interest_and_discount_are_checked_live_and_sent() {
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+    for name in [
+        "fine.type",
+        "fine.value",
+        "interest.value",
+        "discount.type",
+        "discount.value",
+        "discount.untilDate",
+    ] {
+        q(r, &format!("label[for=\"{}\"]", named(r, name).id()));
+    }
+    assert_eq!(
+        values(r, "select[name=\"fine.type\"] option"),
+        ["PERCENTAGE", "FIXED"]
+    );
+
+    // Above the 20 % ceiling: the model's message on the field, for assistive tech too.
+    type_text(r, "fine.value", "25").await;
+    blur(r, "fine.value").await;
+    assert!(error_of(r, "fine.value").unwrap().contains("20"));
+    assert_eq!(
+        named(r, "fine.value")
+            .get_attribute("aria-describedby")
+            .as_deref(),
+        Some("f-fine-value-err")
+    );
+    type_text(r, "fine.value", "2").await;
+    assert_eq!(error_of(r, "fine.value"), None);
+    // Not a number.
+    type_text(r, "interest.value", "um").await;
+    blur(r, "interest.value").await;
+    assert!(error_of(r, "interest.value").unwrap().contains("2,5"));
+    type_text(r, "interest.value", "1,5").await;
+    assert_eq!(error_of(r, "interest.value"), None);
+    // A discount needs its last day, not after the due date.
+    type_text(r, "dueDate", "10/03/2099").await;
+    choose(r, "discount.type", "FIXED").await;
+    type_text(r, "discount.value", "5,00").await;
+    blur(r, "discount.value").await;
+    blur(r, "discount.untilDate").await;
+    assert!(error_of(r, "discount.untilDate").is_some());
+    type_text(r, "discount.untilDate", "11032099").await;
+    assert_eq!(input(r, "discount.untilDate").value(), "11/03/2099");
+    assert!(
+        error_of(r, "discount.untilDate").is_some(),
+        "after the due date"
+    );
+    type_text(r, "discount.untilDate", "04/03/2099").await;
+    assert_eq!(error_of(r, "discount.untilDate"), None);
+
+    mock_fetch(
+        422,
+        r#"{"code":422,"message":"x","errors":{"fine.value":["multa acima de 2 %"]}}"#,
+    );
+    type_text(r, "customerId", CUSTOMER_ID).await;
+    type_text(r, "price", "100,00").await;
+    submit(r, "invoice-form").await;
+    sleep(50).await;
+    let call = last_call();
+    for part in [
+        r#"\"fine\":{\"type\":\"PERCENTAGE\",\"value\":2}"#,
+        r#"\"interest\":{\"value\":1.5}"#,
+        r#"\"discount\":{\"type\":\"FIXED\",\"value\":5,\"untilDate\":\"2099-03-04\"}"#,
+    ] {
+        assert!(call.contains(part), "{part} in {call}");
+    }
+    // The server's word on a term lands on its field.
+    assert_eq!(
+        error_of(r, "fine.value").as_deref(),
+        Some("multa acima de 2 %")
+    );
 }
 
 #[wasm_bindgen_test]
@@ -595,6 +812,30 @@ async fn invoice_detail_shows_installments_link_and_settings() {
     assert!(q_opt(r, "button.secondary").is_some(), "copy button");
 }
 
+/// The detail states the invoice's fine, interest and discount.
+#[wasm_bindgen_test]
+async fn invoice_detail_states_fine_interest_and_discount() {
+    let detail = DETAIL.replacen(
+        r#""installmentCount":3,"#,
+        r#""installmentCount":3,"fine":{"type":"PERCENTAGE","value":2},"interest":{"value":1.5},
+        "discount":{"type":"FIXED","value":5,"untilDate":"2026-01-25"},"#,
+        1,
+    );
+    assert_ne!(detail, DETAIL);
+    mock_fetch(200, &detail);
+    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    let r = &app.root;
+    sleep(50).await;
+    let facts = text(&q(r, "dl.facts"));
+    for part in [
+        "Multa2 %",
+        "Juros de mora1,5 % ao mês",
+        "DescontoR$ 5,00 até 25/01/2026",
+    ] {
+        assert!(facts.contains(part), "{part} in {facts}");
+    }
+}
+
 const PAYER: &str = r#"{
   "id":"7d1e0c9a-1111-4b2b-9c3d-000000000001","merchantName":"Loja Exemplo","description":"Mensalidade",
   "price":100,"priceByCustomer":false,"customerName":"Maria da Silva",
@@ -658,6 +899,61 @@ async fn payer_page_shows_how_to_pay_and_no_private_data() {
         .text_content()
         .unwrap()
         .contains("Copiado"));
+}
+
+/// An open installment whose amount today differs from its price (a
+/// discount here) says so in one line; a boleto installment links its PDF
+/// and a print view.
+#[wasm_bindgen_test]
+async fn payer_page_shows_the_amount_due_today_and_the_boleto_pdf() {
+    let payer = PAYER.replace(
+        r#""status":"WAITING_PAYMENT",
+     "pix""#,
+        r#""status":"WAITING_PAYMENT",
+     "amountDue":{"date":"2026-02-20","original":33.33,"discount":5,"fine":0,"interest":0,"total":28.33,
+                  "effectiveDueDate":"2026-03-02","lateDays":0},
+     "pix""#,
+    );
+    assert_ne!(payer, PAYER);
+    mock_fetch(200, &payer);
+    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    let r = &app.root;
+    sleep(50).await;
+
+    let due = text(&q(r, "[data-amount-due]"));
+    assert!(due.contains("Valor para pagar hoje: R$ 28,33"), "{due}");
+    assert!(due.contains("R$ 33,33 − desconto de R$ 5,00"), "{due}");
+
+    let links: Vec<(String, String, Option<String>)> = q_all(r, ".boleto-pdf a")
+        .iter()
+        .map(|a| {
+            (
+                text(a),
+                a.get_attribute("href").unwrap(),
+                a.get_attribute("target"),
+            )
+        })
+        .collect();
+    let pdf = "/api/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001/installments/2/boleto.pdf";
+    assert_eq!(
+        links,
+        [
+            ("Baixar boleto (PDF)".to_string(), pdf.to_string(), None),
+            (
+                "Imprimir".to_string(),
+                format!("{pdf}?print=1"),
+                Some("_blank".to_string())
+            ),
+        ]
+    );
+
+    // Without a change in the amount, no line; English texts.
+    mock_fetch(200, PAYER);
+    click_button(r, "EN").await;
+    sleep(50).await;
+    assert!(q_opt(r, "[data-amount-due]").is_none());
+    assert!(text(r).contains("Download boleto (PDF)"));
+    click_button(r, "PT").await;
 }
 
 #[wasm_bindgen_test]

@@ -3,6 +3,7 @@
 //! message element when the field is invalid.
 
 use leptos::prelude::*;
+use paylink_model::date::mask_date_br;
 use paylink_model::Lang;
 use web_sys::HtmlInputElement;
 
@@ -16,7 +17,6 @@ pub enum Kind {
     Text,
     Email,
     Tel,
-    Date,
     Number,
     Url,
     /// A `<textarea>`.
@@ -29,7 +29,6 @@ impl Kind {
             Kind::Text | Kind::Area => "text",
             Kind::Email => "email",
             Kind::Tel => "tel",
-            Kind::Date => "date",
             Kind::Number => "number",
             Kind::Url => "url",
         }
@@ -189,6 +188,42 @@ pub fn Field(
             {counter}
             <p class="error" id=err_id>{move || error.get()}</p>
         </div>
+    }
+}
+
+/// A date as the language writes it, in a text field (never the browser's
+/// `type="date"`, whose format follows the browser's locale, not the
+/// widget's): pt-BR `dd/mm/aaaa`, masked while typing
+/// (`date::mask_date_br`), English `yyyy-mm-dd` (`Date::format_for`). The
+/// form reads it with `Date::parse_for` and sends ISO.
+#[component]
+pub fn DateField(
+    form: Form,
+    #[prop(into)] name: String,
+    label: &'static str,
+    value: RwSignal<String>,
+    l: Lang,
+    #[prop(optional)] required: bool,
+) -> impl IntoView {
+    match l {
+        Lang::PtBr => view! {
+            <Field
+                form
+                name
+                label
+                value
+                required
+                mask=mask_date_br
+                inputmode="numeric"
+                placeholder="dd/mm/aaaa"
+                autocomplete="off"
+            />
+        }
+        .into_any(),
+        Lang::En => view! {
+            <Field form name label value required placeholder="yyyy-mm-dd" autocomplete="off" />
+        }
+        .into_any(),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use paylink_model::br::{self, UFS};
+use paylink_model::charges::document_is_cpf;
 use paylink_model::{AddressRequest, CustomerRequest, Lang};
 
 use crate::api;
@@ -81,7 +82,9 @@ impl CustomerFields {
     }
 
     /// The request to send: blanks left out, document/CEP/phone normalised
-    /// (document without punctuation, CEP and phone digits only).
+    /// (document without punctuation, CEP digits only, phone digits with its
+    /// `+` kept when typed: `(11) 98765-4321` goes as `11987654321`, a
+    /// Brazilian number the model reads without a country code).
     pub fn request(&self) -> CustomerRequest {
         let address = AddressRequest {
             address: text(self.street),
@@ -97,7 +100,7 @@ impl CustomerFields {
             document: text(self.document).map(|d| br::strip_formatting(&d)),
             business: text(self.business),
             email: text(self.email),
-            phone: text(self.phone).map(|p| br::digits(&p)),
+            phone: text(self.phone).map(|p| br::phone_for_request(&p)),
             observations: text(self.observations),
             address: (address != AddressRequest::default()).then_some(address),
         }
@@ -128,6 +131,12 @@ pub fn CustomerForm(l: Lang) -> impl IntoView {
             match api::create_customer(&req, lang).await {
                 Ok(customer) => {
                     merchant.invoice.customer_id.set(customer.id.clone());
+                    // A consumer: the invoice form caps the fine at 2 % as the server will.
+                    let cpf = document_is_cpf(req.document.as_deref());
+                    merchant
+                        .invoice
+                        .cpf_customer
+                        .set(cpf.then(|| customer.id.clone()));
                     merchant.created.set(Some(customer));
                     merchant.step.set(Step::Invoice);
                     request_animation_frame(crate::focus_main);
@@ -197,7 +206,7 @@ pub fn CustomerFieldset(
                 kind=Kind::Tel
                 mask=br::mask_phone
                 autocomplete="tel"
-                placeholder="+55 (11) 98765-4321"
+                placeholder="(11) 98765-4321"
             />
         </div>
         <fieldset class="group">

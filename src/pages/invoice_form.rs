@@ -3,18 +3,23 @@
 //! `paylink_model::installment_plan` (the function the server uses).
 
 use leptos::prelude::*;
+use paylink_model::charges::{validate_terms, TermsContext, ValueType};
+use paylink_model::date::brasilia_today_from_millis;
 use paylink_model::errors::Msg;
-use paylink_model::money::{cents_to_reais, format_brl_input, parse_brl};
+use paylink_model::money::{cents_to_reais, format_brl_input, parse_brl, parse_price_input};
 use paylink_model::{
-    installment_plan, Date, Errors, Frequency, InvoiceRequest, InvoiceType, Lang, PaymentType,
-    PlannedInstallment, DESCRIPTION_MAX, MAX_INSTALLMENTS,
+    installment_plan, CheckOptions, Date, Discount, Errors, Fine, Frequency, Interest,
+    InvoiceRequest, InvoiceType, Lang, PaymentType, PlannedInstallment, DESCRIPTION_MAX,
+    MAX_INSTALLMENTS,
 };
 
 use crate::api;
 use crate::components::editors::{
     trimmed, whole, NotificationRow, NotificationsEditor, WebhookRow, WebhooksEditor,
 };
-use crate::components::field::{AlertBox, Checkbox, ErrorText, Field, Kind, Select, SubmitButton};
+use crate::components::field::{
+    AlertBox, Checkbox, DateField, ErrorText, Field, Kind, Select, SubmitButton,
+};
 use crate::components::installments::{InstallmentTable, Row};
 use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::{self, K};
@@ -43,6 +48,83 @@ pub struct InvoiceFields {
     pub redirect_to: RwSignal<String>,
     pub notifications: RwSignal<Vec<NotificationRow>>,
     pub webhooks: RwSignal<Vec<WebhookRow>>,
+    /// The id of the customer created in this session when its document is
+    /// a CPF: while `customerId` is that id, the fine is capped at 2 % (CDC
+    /// art. 52 §1) here already; for other ids the server knows the document.
+    pub cpf_customer: RwSignal<Option<String>>,
+    /// Fine, interest and discount: `PERCENTAGE`/`FIXED` and the numbers as
+    /// typed (`2`, `2,5`, `1.000,00`); a term is sent when its value is filled in.
+    pub terms: TermFields,
+}
+
+/// What the person typed in the fine, interest and discount fields.
+#[derive(Clone, Copy)]
+pub struct TermFields {
+    pub fine_type: RwSignal<String>,
+    pub fine_value: RwSignal<String>,
+    pub interest_value: RwSignal<String>,
+    pub discount_type: RwSignal<String>,
+    pub discount_value: RwSignal<String>,
+    /// As the language writes dates (`dd/mm/aaaa` in pt-BR).
+    pub discount_until: RwSignal<String>,
+}
+
+/// The API paths of the terms' fields, each shown on its own control.
+pub const TERM_FIELDS: [&str; 6] = [
+    "fine.type",
+    "fine.value",
+    "interest.value",
+    "discount.type",
+    "discount.value",
+    "discount.untilDate",
+];
+
+impl TermFields {
+    fn new() -> Self {
+        let s = || text_signal("");
+        TermFields {
+            fine_type: text_signal(ValueType::Percentage.name()),
+            fine_value: s(),
+            interest_value: s(),
+            discount_type: text_signal(ValueType::Percentage.name()),
+            discount_value: s(),
+            discount_until: s(),
+        }
+    }
+
+    /// The request's `fine`, `interest` and `discount`: each present when its
+    /// value (or the discount's date) is filled in. A number that cannot be
+    /// read puts a message on its field in `bad`.
+    fn build(
+        &self,
+        lang: Lang,
+        bad: &mut Errors,
+    ) -> (Option<Fine>, Option<Interest>, Option<Discount>) {
+        let mut number = |path: &str, s: RwSignal<String>| -> Option<Option<f64>> {
+            let typed = text(s)?;
+            Some(match parse_price_input(&typed) {
+                Some(n) => Some(cents_to_reais(n)),
+                None => {
+                    bad.insert(path.to_string(), vec![K::NumberFormat.t(lang).to_string()]);
+                    None
+                }
+            })
+        };
+        let fine = number("fine.value", self.fine_value).map(|value| Fine {
+            kind: text(self.fine_type),
+            value,
+        });
+        let interest =
+            number("interest.value", self.interest_value).map(|value| Interest { value });
+        let discount_value = number("discount.value", self.discount_value);
+        let typed_until = text(self.discount_until).is_some();
+        let discount = (discount_value.is_some() || typed_until).then(|| Discount {
+            kind: text(self.discount_type),
+            value: discount_value.flatten(),
+            until_date: iso_date(bad, lang, "discount.untilDate", self.discount_until),
+        });
+        (fine, interest, discount)
+    }
 }
 
 /// A short random id for `externalId` (`PL-` and 6 base-36 characters).
@@ -57,17 +139,43 @@ pub fn random_external_id() -> String {
     id
 }
 
-/// Today + `days` in the browser's time zone, as `YYYY-MM-DD`.
-fn days_from_today(days: i64) -> String {
-    let now = js_sys::Date::new_0();
-    Date::new(
-        now.get_full_year() as i32,
-        (now.get_month() + 1) as u8,
-        now.get_date() as u8,
-    )
-    .and_then(|d| d.add_days(days))
-    .map(|d| d.to_string())
-    .unwrap_or_default()
+/// A CPF's shape (11 digits): all `charges::document_is_cpf` looks at.
+const CPF_SHAPE: &str = "00000000000";
+
+/// Today in Brasília (the day due dates are compared with, on the server too).
+pub fn brasilia_today() -> Option<Date> {
+    brasilia_today_from_millis(js_sys::Date::now() as i64)
+}
+
+/// Today in Brasília + `days`, as the form's language writes dates.
+fn days_from_today(days: i64, lang: Lang) -> String {
+    brasilia_today()
+        .and_then(|d| d.add_days(days))
+        .map(|d| d.format_for(lang))
+        .unwrap_or_default()
+}
+
+/// A date field's text as the request's ISO date: blank is `None`; text
+/// that is not a date in `lang` is `None` too, with the model's message
+/// (`dd/mm/aaaa` or `yyyy-mm-dd`) put on `path` in `bad`.
+fn iso_date(bad: &mut Errors, lang: Lang, path: &str, s: RwSignal<String>) -> Option<String> {
+    let typed = text(s)?;
+    match Date::parse_for(lang, &typed) {
+        Ok(d) => Some(d.to_string()),
+        Err(msg) => {
+            bad.insert(path.to_string(), vec![msg.render(lang)]);
+            None
+        }
+    }
+}
+
+/// A date field's text rewritten from one language's form to the other's
+/// (a language switch); text that is not a date in `from` stays as typed.
+fn relang_date(s: RwSignal<String>, from: Lang, to: Lang) {
+    let moved = s.with_untracked(|v| Date::parse_for(from, v).ok().map(|d| d.format_for(to)));
+    if let Some(v) = moved {
+        s.set(v);
+    }
 }
 
 /// `1234,5` → `1.234,50` when it is a valid amount (on blur of the price).
@@ -89,12 +197,18 @@ impl Default for InvoiceFields {
 }
 
 impl InvoiceFields {
+    /// The pt-BR form's fields (see [`InvoiceFields::new_in`]).
     pub fn new() -> Self {
+        Self::new_in(Lang::PtBr)
+    }
+
+    /// Empty fields but the defaults, dates written as `lang` writes them.
+    pub fn new_in(lang: Lang) -> Self {
         let s = || text_signal("");
         InvoiceFields {
             customer_id: s(),
             external_id: text_signal(&random_external_id()),
-            due_date: text_signal(&days_from_today(7)),
+            due_date: text_signal(&days_from_today(7, lang)),
             pix: flag_signal(true),
             boleto: flag_signal(true),
             invoice_type: text_signal(InvoiceType::Single.as_str()),
@@ -109,6 +223,8 @@ impl InvoiceFields {
             redirect_to: s(),
             notifications: RwSignal::new(Vec::new()),
             webhooks: RwSignal::new(Vec::new()),
+            cpf_customer: RwSignal::new(None),
+            terms: TermFields::new(),
         }
     }
 
@@ -185,21 +301,24 @@ impl InvoiceFields {
             .webhooks
             .with_untracked(|rows| rows.iter().map(WebhookRow::request).collect());
         let periodic = t.is_periodic();
+        let due_date = iso_date(&mut bad, lang, "dueDate", self.due_date);
+        let end_date = if t == InvoiceType::Recurring {
+            iso_date(&mut bad, lang, "endDate", self.end_date)
+        } else {
+            None
+        };
+        let (fine, interest, discount) = self.terms.build(lang, &mut bad);
         let req = InvoiceRequest {
             customer_id: text(self.customer_id),
             external_id: text(self.external_id),
-            due_date: text(self.due_date),
+            due_date,
             payment_types: Some(payment_types),
             installment_count,
             price,
             description: self.description.with_untracked(|v| trimmed(v)),
             invoice_type: Some(t.as_str().to_string()),
             frequency: if periodic { text(self.frequency) } else { None },
-            end_date: if t == InvoiceType::Recurring {
-                text(self.end_date)
-            } else {
-                None
-            },
+            end_date,
             end_installment,
             end_subscription: if t == InvoiceType::Subscription {
                 text(self.end_subscription)
@@ -210,17 +329,60 @@ impl InvoiceFields {
             webhooks: (!webhooks.is_empty()).then_some(webhooks),
             redirect_to: text(self.redirect_to),
             price_by_customer: by_customer.then_some(true),
-            ..InvoiceRequest::default()
+            fine,
+            interest,
+            discount,
         };
         (req, bad)
     }
 
-    /// The model's verdict on the current values (plus unreadable numbers).
+    /// The model's verdict on the current values (plus unreadable numbers
+    /// and dates), with the server's rule that a due date is not before
+    /// today in Brasília.
     pub fn check(&self, lang: Lang) -> Errors {
         let (req, bad) = self.build(lang);
-        let mut errors = req.validate(lang);
+        let opts = CheckOptions {
+            today: brasilia_today(),
+            ..CheckOptions::default()
+        };
+        let mut errors = match req.check_with(opts) {
+            Ok(new) if self.payer_is_cpf() => new
+                .check_terms_for_payer(&req, Some(CPF_SHAPE))
+                .err()
+                .map(|v| v.render(lang))
+                .unwrap_or_default(),
+            Ok(_) => Errors::new(),
+            Err(v) => v.render(lang),
+        };
+        // The consumer's cap on a percentage fine needs no amount: shown
+        // while other fields still have errors too.
+        if self.payer_is_cpf() && !errors.contains_key("fine.value") {
+            let cap = TermsContext {
+                payer_is_cpf: true,
+                ..TermsContext::default()
+            };
+            if let Some(m) =
+                validate_terms(req.fine.as_ref(), None, None, cap, lang).remove("fine.value")
+            {
+                errors.insert("fine.value".into(), m);
+            }
+        }
         errors.extend(bad);
         errors
+    }
+
+    /// Whether `customerId` is the customer created here with a CPF.
+    fn payer_is_cpf(&self) -> bool {
+        let id = text(self.customer_id);
+        self.cpf_customer
+            .with_untracked(|c| c.is_some() && c.as_deref() == id.as_deref())
+    }
+
+    /// The date fields rewritten for a language switch (`dd/mm/aaaa` ⇄ `yyyy-mm-dd`).
+    pub fn relang(&self, from: Lang, to: Lang) {
+        relang_date(self.due_date, from, to);
+        relang_date(self.end_date, from, to);
+        relang_date(self.terms.discount_until, from, to);
     }
 
     /// The visible field that shows the error of API path `path`.
@@ -235,6 +397,7 @@ impl InvoiceFields {
             "frequency" => t.is_periodic(),
             "endDate" | "endInstallment" => t == InvoiceType::Recurring,
             "endSubscription" => t == InvoiceType::Subscription,
+            _ if TERM_FIELDS.contains(&path) => true,
             _ => {
                 if path.starts_with("paymentTypes[") {
                     return Some("paymentTypes".to_string());
@@ -260,7 +423,7 @@ impl InvoiceFields {
 
     /// The installments the server will create for the current values
     /// (tracked; empty until amount, count and due date are valid).
-    pub fn plan(&self) -> Vec<PlannedInstallment> {
+    pub fn plan(&self, lang: Lang) -> Vec<PlannedInstallment> {
         let t = self.kind();
         if self.by_customer() {
             return Vec::new();
@@ -276,9 +439,9 @@ impl InvoiceFields {
         } else {
             1
         };
-        match self.due_date.with(|d| Date::parse_iso(d.trim())) {
-            Some(due) => installment_plan(cents, count, due),
-            None => Vec::new(),
+        match self.due_date.with(|d| Date::parse_for(lang, d)) {
+            Ok(due) => installment_plan(cents, count, due),
+            Err(_) => Vec::new(),
         }
     }
 
@@ -376,7 +539,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             view! {
                 <div class="cols">
                     {frequency()}
-                    <Field form name="endDate" label=K::EndDate.t(l) value=f.end_date kind=Kind::Date />
+                    <DateField form name="endDate" label=K::EndDate.t(l) value=f.end_date l />
                     <Field
                         form
                         name="endInstallment"
@@ -430,7 +593,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             }
         })
     };
-    let plan = Memo::new(move |_| f.plan());
+    let plan = Memo::new(move |_| f.plan(l));
     let back = move |_| {
         merchant.step.set(Step::Customer);
         request_animation_frame(crate::focus_main);
@@ -453,7 +616,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 <Field form name="externalId" label=K::ExternalId.t(l) value=f.external_id required=true />
             </div>
             <div class="cols">
-                <Field form name="dueDate" label=K::DueDate.t(l) value=f.due_date kind=Kind::Date required=true />
+                <DateField form name="dueDate" label=K::DueDate.t(l) value=f.due_date l required=true />
                 <Select form name="invoiceType" label=K::InvoiceTypeLabel.t(l) value=f.invoice_type options=types />
             </div>
             <PaymentTypes l form>
@@ -478,6 +641,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 kind=Kind::Area
                 counter=DESCRIPTION_MAX
             />
+            <TermsFieldset l form t=f.terms />
             <NotificationsEditor l form rows=f.notifications />
             <WebhooksEditor l form rows=f.webhooks />
             <Field
@@ -494,6 +658,54 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 <button type="button" class="link" on:click=back>{K::BackToCustomer.t(l)}</button>
             </div>
         </form>
+    }
+}
+
+/// Fine, interest and discount (all optional), named by their API paths
+/// (`fine.type`, `fine.value`, `interest.value`, `discount.type`,
+/// `discount.value`, `discount.untilDate`) and checked live by the model's
+/// rules (`charges::check_terms_into`, through `InvoiceRequest::check_with`).
+#[component]
+pub fn TermsFieldset(l: Lang, form: Form, t: TermFields) -> impl IntoView {
+    let kinds = vec![
+        (ValueType::Percentage.name(), K::Percentage.t(l)),
+        (ValueType::Fixed.name(), K::FixedAmount.t(l)),
+    ];
+    view! {
+        <fieldset class="group terms">
+            <legend>{K::Terms.t(l)}</legend>
+            <div class="cols">
+                <Select form name="fine.type" label=K::FineType.t(l) value=t.fine_type options=kinds.clone() />
+                <Field
+                    form
+                    name="fine.value"
+                    label=K::FineValue.t(l)
+                    value=t.fine_value
+                    inputmode="decimal"
+                    placeholder="2,00"
+                />
+            </div>
+            <Field
+                form
+                name="interest.value"
+                label=K::InterestValue.t(l)
+                value=t.interest_value
+                inputmode="decimal"
+                placeholder="1,00"
+            />
+            <div class="cols">
+                <Select form name="discount.type" label=K::DiscountType.t(l) value=t.discount_type options=kinds />
+                <Field
+                    form
+                    name="discount.value"
+                    label=K::DiscountValue.t(l)
+                    value=t.discount_value
+                    inputmode="decimal"
+                    placeholder="5,00"
+                />
+                <DateField form name="discount.untilDate" label=K::DiscountUntil.t(l) value=t.discount_until l />
+            </div>
+        </fieldset>
     }
 }
 

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 use paylink_model::br::{mask_document, mask_phone};
+use paylink_model::charges::ValueType;
 use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, InvoiceDetail, Lang};
 
@@ -17,6 +18,22 @@ use crate::components::sections::{
 use crate::components::table::{Cell, Table};
 use crate::i18n::{self, K};
 use crate::Ctx;
+
+/// A fine's, interest's or discount's value as the language writes it:
+/// `2 %`, `1,5 %` (a percentage, and interest's) or `R$ 5,00` (`FIXED`).
+fn term_value(l: Lang, kind: Option<&str>, value: Option<f64>) -> Option<String> {
+    let hundredths = (value? * 100.0).round() as i64;
+    if kind == Some(ValueType::Fixed.name()) {
+        return Some(format_brl(hundredths, l));
+    }
+    let sep = if l == Lang::PtBr { "," } else { "." };
+    let (whole, frac) = (hundredths / 100, hundredths % 100);
+    Some(match frac {
+        0 => format!("{whole} %"),
+        f if f % 10 == 0 => format!("{whole}{sep}{} %", f / 10),
+        f => format!("{whole}{sep}{f:02} %"),
+    })
+}
 
 /// The route: the invoice of the path's `:id`.
 #[component]
@@ -98,6 +115,31 @@ fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
     }
     if let Some(d) = &inv.description {
         facts.push((K::Description.t(l), d.clone(), "wide description"));
+    }
+    // Fine, interest and discount, as they were stored.
+    if let Some(v) = inv
+        .fine
+        .as_ref()
+        .and_then(|f| term_value(l, f.kind.as_deref(), f.value))
+    {
+        facts.push((K::Fine.t(l), v, ""));
+    }
+    if let Some(v) = inv
+        .interest
+        .as_ref()
+        .and_then(|i| term_value(l, None, i.value))
+    {
+        facts.push((K::Interest.t(l), format!("{v} {}", K::PerMonth.t(l)), ""));
+    }
+    if let Some(d) = &inv.discount {
+        if let Some(v) = term_value(l, d.kind.as_deref(), d.value) {
+            let until = d.until_date.as_deref().map(br_date).unwrap_or_default();
+            facts.push((
+                K::Discount.t(l),
+                format!("{v} {} {until}", K::Until.t(l)),
+                "",
+            ));
+        }
     }
 
     let rows: Vec<Row> = inv

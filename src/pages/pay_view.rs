@@ -154,7 +154,7 @@ fn PayBody(l: Lang, p: PayerView, simulate: Action<String, ()>) -> impl IntoView
     let open = next.is_some();
     let how = match next {
         None => view! { <p class="note">{K::AllPaid.t(l)}</p> }.into_any(),
-        Some(i) => view! { <HowToPay l i copied /> }.into_any(),
+        Some(i) => view! { <HowToPay l id=p.id.clone() i copied /> }.into_any(),
     };
 
     let rows: Vec<Row> = p
@@ -208,10 +208,41 @@ fn PayBody(l: Lang, p: PayerView, simulate: Action<String, ()>) -> impl IntoView
     }
 }
 
-/// How to pay installment `i`: PIX (QR code and copia-e-cola) and boleto
-/// (linha digitável and barcode), each with its copy button.
+/// The amount due today when fine, interest or discount change it, with
+/// why in one line: `R$ 33,34 − desconto de R$ 5,00`.
+fn due_today(l: Lang, i: &PayerInstallment) -> Option<impl IntoView> {
+    let a = i.amount_due.as_ref().filter(|a| a.total != i.price)?;
+    let mut why = format_brl(a.original, l);
+    for (cents, sign, what) in [
+        (a.discount, "−", K::DiscountOf),
+        (a.fine, "+", K::FineOf),
+        (a.interest, "+", K::InterestOf),
+    ] {
+        if cents > 0 {
+            why += &format!(" {sign} {} {}", what.t(l), format_brl(cents, l));
+        }
+    }
+    if a.late_days > 0 {
+        why += &format!(" ({} {})", a.late_days, K::DaysLate.t(l));
+    }
+    Some(view! {
+        <p class="due-today" data-amount-due="">
+            {K::DueToday.t(l)} ": " <strong>{format_brl(a.total, l)}</strong> " · " {why}
+        </p>
+    })
+}
+
+/// How to pay installment `i`: the amount due today (fine, interest,
+/// discount), PIX (QR code and copia-e-cola) and boleto (linha digitável,
+/// barcode, the printable PDF), each with its copy button.
 #[component]
-fn HowToPay(l: Lang, i: PayerInstallment, copied: RwSignal<Option<bool>>) -> impl IntoView {
+fn HowToPay(
+    l: Lang,
+    id: String,
+    i: PayerInstallment,
+    copied: RwSignal<Option<bool>>,
+) -> impl IntoView {
+    let today = due_today(l, &i);
     let title = format!(
         "{} {} · {} · {} {}",
         K::InstallmentNo.t(l),
@@ -234,6 +265,24 @@ fn HowToPay(l: Lang, i: PayerInstallment, copied: RwSignal<Option<bool>>) -> imp
             </div>
         }
     });
+    // The PDF's address is on the proxy (known once its base is).
+    let pdf = RwSignal::new(None::<String>);
+    if i.boleto.is_some() {
+        let n = i.installment;
+        spawn_local(async move { pdf.set(Some(api::boleto_pdf_url(&id, n).await)) });
+    }
+    let pdf_links = move || {
+        pdf.get().map(|href| {
+            let print = format!("{href}?print=1");
+            view! {
+                <p class="boleto-pdf">
+                    <a href=href download="">{K::BoletoPdf.t(l)}</a>
+                    " · "
+                    <a href=print target="_blank" rel="noopener">{K::BoletoPrint.t(l)}</a>
+                </p>
+            }
+        })
+    };
     let boleto = i.boleto.map(|b| {
         view! {
             <div class="method">
@@ -242,11 +291,13 @@ fn HowToPay(l: Lang, i: PayerInstallment, copied: RwSignal<Option<bool>>) -> imp
                 <p class="code" data-boleto-line="">{b.line.clone()}</p>
                 <div class="barcode" aria-hidden="true" inner_html=b.barcode_svg></div>
                 <CopyButton text=b.line label=K::CopyBoleto.t(l) copied />
+                {pdf_links}
             </div>
         }
     });
     view! {
         <h2>{title}</h2>
+        {today}
         <div class="methods">{pix}{boleto}</div>
     }
 }

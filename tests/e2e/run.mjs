@@ -206,13 +206,29 @@ function assertEqual(actual, expected, what) {
   if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }
 
+// ---------------------------------------------------------------- dates
+
+// Dates relative to today in Brasília (UTC−03:00, the server's calendar), so the suite does
+// not rot: the due dates a test types are always in the future.
+const BRT_TODAY = new Date(Date.now() - 3 * 3600_000); // its UTC fields are Brasília's date
+/** The `day`th of the month `months` after this one (in Brasília), as YYYY-MM-DD. */
+const dayOfMonth = (months, day) =>
+  new Date(Date.UTC(BRT_TODAY.getUTCFullYear(), BRT_TODAY.getUTCMonth() + months, day)).toISOString().slice(0, 10);
+/** YYYY-MM-DD as Brazilians write it (dd/mm/aaaa), what the widget's date fields take in pt-BR. */
+const brDate = (iso) => iso.split("-").reverse().join("/");
+// A 3-installment invoice due on the 10th: the 10th of the next two months too.
+const DUE = dayOfMonth(2, 10);
+const DUES = [DUE, dayOfMonth(3, 10), dayOfMonth(4, 10)];
+// An early-payment discount's last day: six days before DUE, still after today.
+const UNTIL = dayOfMonth(2, 4);
+
 // ---------------------------------------------------------------- the flows
 
 const CUSTOMER = {
   fullName: "Maria da Silva",
   document: "52998224725",
   email: "maria@example.com",
-  phone: "+55 (11) 98765-4321",
+  phone: "(11) 98765-4321", // as Brazilians write it: no +55
   "address.zipcode": "01310-100",
   "address.address": "Avenida Paulista",
   "address.number": "1000",
@@ -273,16 +289,17 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     const sent = JSON.parse(cres.request().postData());
     assertEqual(
       [sent.document, sent.phone, sent.address?.zipcode, sent.address?.state],
-      ["52998224725", "5511987654321", "01310100", "SP"],
+      ["52998224725", "11987654321", "01310100", "SP"],
       "normalised customer values sent",
     );
+    assertEqual(customer.phone, "+5511987654321", "a bare Brazilian phone stored in E.164");
 
     // 3. The invoice form for that customer: 3 installments of R$ 100,00, PIX only,
     //    one notification and one webhook (which the payer view must not show).
     await until(async () => (await byName(page, "customerId").inputValue().catch(() => "")) === customer.id, "customerId prefilled with the created customer's id", async () => byName(page, "customerId").inputValue().catch((e) => e.message));
     await byName(page, "invoiceType").selectOption("INSTALLMENT");
     await byName(page, "installmentCount").fill("3");
-    await byName(page, "dueDate").fill("2027-01-31");
+    await byName(page, "dueDate").fill(brDate(DUE));
     await page.locator('input[type="checkbox"][name="paymentTypes"][value="PIX"]').check();
     await page.locator('input[type="checkbox"][name="paymentTypes"][value="BOLETO"]').uncheck();
     await byName(page, "price").fill("100,00");
@@ -294,6 +311,13 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     await page.getByRole("button", { name: /webhook/i }).click();
     await byName(page, "webhooks[0].hookType").selectOption("PAYMENT_CONFIRMED");
     await byName(page, "webhooks[0].url").fill(WEBHOOK_URL);
+    // Fine, interest and discount as merchants type them (decimal comma, dd/mm/aaaa).
+    await byName(page, "fine.type").selectOption("PERCENTAGE");
+    await byName(page, "fine.value").fill("2");
+    await byName(page, "interest.value").fill("1,5");
+    await byName(page, "discount.type").selectOption("FIXED");
+    await byName(page, "discount.value").fill("5,00");
+    await byName(page, "discount.untilDate").fill(brDate(UNTIL));
 
     const invoiceRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
     await submitButton(page, "customerId").click();
@@ -303,9 +327,21 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     const isent = JSON.parse(ires.request().postData());
     assertEqual(
       [isent.customerId, isent.invoiceType, isent.installmentCount, isent.price, isent.dueDate, isent.paymentTypes],
-      [customer.id, "INSTALLMENT", 3, 100, "2027-01-31", ["PIX"]],
+      [customer.id, "INSTALLMENT", 3, 100, DUE, ["PIX"]],
       "invoice request",
     );
+    const terms = (x) => [x.fine?.type, x.fine?.value, x.interest?.value, x.discount?.type, x.discount?.value, x.discount?.untilDate];
+    const sentTerms = ["PERCENTAGE", 2, 1.5, "FIXED", 5, UNTIL];
+    assertEqual(terms(isent), sentTerms, "fine, interest and discount sent");
+    // They reached the service: its invoice detail carries them.
+    const stored = await (await fetch(`${server.url}/invoices/applications/invoices/${created.id}`, { headers: { Authorization: `Basic ${server.token}` } })).json();
+    assertEqual(terms(stored), sentTerms, "fine, interest and discount in the invoice detail");
+    // …and the detail page states them.
+    await page.waitForURL((u) => u.pathname === `/invoices/${created.id}`, { timeout: WAIT });
+    await until(async () => {
+      const facts = await page.locator("dl").first().innerText().catch(() => "");
+      return facts.includes("2 %") && facts.includes("1,5 % ao mês") && facts.includes(`R$ 5,00 até ${brDate(UNTIL)}`);
+    }, "the detail page states fine, interest and discount", async () => page.locator("dl").first().innerText().catch((e) => e.message));
     assert(/^https?:\/\//.test(created.url), `invoice url ${created.url}`);
 
     // 4. The detail view: 3 rows summing to R$ 100,00, settings shown, the payment link.
@@ -314,7 +350,7 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     await until(async () => (rows = await readInstallments(page)).length === 3, "3 installment rows on the detail view", async () => JSON.stringify(rows));
     assertEqual(rows.map((r) => r.amount), [3334, 3333, 3333], "installment amounts (cents)");
     assertEqual(rows.reduce((a, r) => a + r.amount, 0), 10000, "sum of installments");
-    assertEqual(rows.map((r) => r.due), ["31/01/2027", "28/02/2027", "31/03/2027"], "installment due dates");
+    assertEqual(rows.map((r) => r.due), DUES.map(brDate), "installment due dates");
     const notifRegion = page.getByRole("region", { name: /notifica/i });
     const hookRegion = page.getByRole("region", { name: /webhook/i });
     await until(async () => (await hookRegion.count()) === 1 && (await hookRegion.innerText()).includes(WEBHOOK_URL), "the detail view's webhooks section lists the webhook");
@@ -338,6 +374,11 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     assert(!payerText.includes(WEBHOOK_URL), "the payer view shows the webhook url");
     assert(!/webhook/i.test(payerText), "the payer view mentions webhooks");
     assertEqual(await page.locator("input, select, textarea").count(), 0, "form controls on the payer view");
+    // Before UNTIL the first installment costs R$ 33,34 − R$ 5,00, and the page says why.
+    const dueToday = page.locator("[data-amount-due]");
+    await dueToday.waitFor({ timeout: WAIT });
+    const dueText = await dueToday.innerText();
+    assert(dueText.includes("R$ 28,34") && dueText.includes("desconto de R$ 5,00"), `amount due today: ${dueText}`);
     await s.snapshot("payer view");
   }));
 
@@ -431,7 +472,7 @@ test("server-side error lands on its field: unknown customerId -> 422 errors.cus
     const unknown = randomUUID();
     await byName(page, "customerId").fill(unknown);
     await byName(page, "price").fill("100,00");
-    await byName(page, "dueDate").fill("2027-01-31");
+    await byName(page, "dueDate").fill(brDate(DUE));
 
     const invoiceRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
     await submitButton(page, "customerId").click();
@@ -508,12 +549,13 @@ async function createInvoiceViaProxy() {
   return post("/api/invoices", {
     customerId: c.id,
     externalId: "e2e-a11y",
-    dueDate: "2027-01-31",
+    dueDate: DUE,
     paymentTypes: ["PIX", "BOLETO"],
     invoiceType: "INSTALLMENT",
     installmentCount: 3,
     price: 100,
     description: "Acessibilidade (e2e)",
+    discount: { type: "FIXED", value: 5, untilDate: UNTIL },
     notifications: [{ type: "SEND_INVOICE_REMINDER", channel: "Email", period: 5 }],
     webhooks: [{ hookType: "PAYMENT_CONFIRMED", url: WEBHOOK_URL }],
   });
@@ -538,6 +580,7 @@ test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the forms (wit
     await page.getByRole("button", { name: /notifica/i }).click();
     await page.getByRole("button", { name: /webhook/i }).click();
     await byName(page, "webhooks[0].url").waitFor({ timeout: WAIT });
+    await byName(page, "fine.value").fill("50");
     await submitButton(page, "customerId").click();
     await expectFieldError(page, "customerId", null);
     found.push(...(await axeViolations(page, "invoice form with errors")));
@@ -816,7 +859,7 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
   try {
     const inv = await apiCreate(
       { fullName: hostile },
-      { externalId: "e2e-pay", dueDate: "2027-01-31", paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 3, price: 100 },
+      { externalId: "e2e-pay", dueDate: DUE, paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 3, price: 100 },
     );
     await page.goto(inv.url.replace(/^https?:\/\/[^/]+/, server.url));
     const pix = page.locator("[data-pix-payload]");
@@ -836,6 +879,18 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
       assertEqual(Number(digits[to]), mod10(digits.slice(from, to)), `check digit of field ${digits.slice(from, to)}`);
     }
     assertEqual(digits.slice(37), "0000003334", "boleto value of installment 1 (R$ 33,34)");
+
+    // The printable boleto: a download link answering a PDF, and a print view in a new tab.
+    const pdfLink = page.getByRole("link", { name: "Baixar boleto (PDF)" });
+    await pdfLink.waitFor({ timeout: WAIT });
+    const pdfUrl = new URL(await pdfLink.getAttribute("href"), page.url());
+    assertEqual(pdfUrl.pathname, `/api/pay/${inv.id}/installments/1/boleto.pdf`, "boleto PDF link");
+    const pdfRes = await page.request.get(pdfUrl.href);
+    assertEqual([pdfRes.status(), (pdfRes.headers()["content-type"] || "").split(";")[0]], [200, "application/pdf"], "boleto PDF answer");
+    assertEqual((await pdfRes.body()).subarray(0, 5).toString("latin1"), "%PDF-", "boleto PDF body");
+    const printLink = page.getByRole("link", { name: "Imprimir" });
+    const printUrl = new URL(await printLink.getAttribute("href"), page.url());
+    assertEqual([printUrl.pathname, printUrl.search, await printLink.getAttribute("target")], [pdfUrl.pathname, "?print=1", "_blank"], "boleto print link");
 
     // The hostile name is shown as text, never as markup.
     await page.getByText(hostile, { exact: true }).waitFor({ timeout: WAIT });
@@ -860,7 +915,7 @@ test("live: the detail and the payer page turn to paid after `paylink simulate p
   try {
     const inv = await apiCreate(
       { fullName: "Joana Live" },
-      { externalId: "e2e-live", dueDate: "2027-03-10", paymentTypes: ["PIX"], installmentCount: 1, price: 42.5, redirectTo: `${server.url}/?from=paylink` },
+      { externalId: "e2e-live", dueDate: dayOfMonth(3, 10), paymentTypes: ["PIX"], installmentCount: 1, price: 42.5, redirectTo: `${server.url}/?from=paylink` },
     );
     await a.page.goto(`${server.url}/invoices/${inv.id}`);
     await b.page.goto(`${server.url}/pay/${inv.id}`);
