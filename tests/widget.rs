@@ -306,6 +306,15 @@ async fn installment_preview_splits_cents_like_the_server() {
     assert_eq!(cells[1], ["2", "28/02/2099", "R$ 33,33"]);
     assert_eq!(cells[2], ["3", "31/03/2099", "R$ 33,33"]);
     assert!(text(&q(r, ".preview table tfoot")).contains("R$ 100,00"));
+    // In English the preview writes dates as the date field does: ISO.
+    click_button(r, "EN").await;
+    let first: Vec<String> = q_all(&q_all(r, ".preview table tbody tr")[0], "th, td")
+        .iter()
+        .map(text)
+        .collect();
+    assert_eq!(first[1], "2099-01-31");
+    assert_eq!(input(r, "dueDate").value(), "2099-01-31");
+    click_button(r, "PT").await;
 
     // Only the fields of the selected type are shown.
     assert!(q_opt(r, "[name=frequency]").is_none());

@@ -12,8 +12,9 @@ use crate::i18n::{self, K};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub number: u32,
-    /// `dd/mm/aaaa`.
-    pub due: String,
+    /// Shown as the language writes dates (`dd/mm/aaaa`, `yyyy-mm-dd`);
+    /// `None`: the API's text was unreadable, shown empty.
+    pub due: Option<Date>,
     pub cents: i64,
     pub paid: Option<i64>,
     pub status: Option<InstallmentStatus>,
@@ -31,7 +32,7 @@ impl Row {
     ) -> Row {
         Row {
             number,
-            due: br_date(due_iso),
+            due: Date::parse_iso_prefix(due_iso),
             cents,
             paid: Some(paid),
             status: Some(status),
@@ -41,7 +42,7 @@ impl Row {
     pub fn planned(p: &PlannedInstallment) -> Row {
         Row {
             number: p.number,
-            due: p.due_date.format_br(),
+            due: Some(p.due_date),
             cents: p.price_cents,
             paid: None,
             status: None,
@@ -49,9 +50,11 @@ impl Row {
     }
 }
 
-/// An ISO date or date-time of the API as `dd/mm/aaaa` (as given if unreadable).
-pub fn br_date(iso: &str) -> String {
-    Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), Date::format_br)
+/// An ISO date or date-time of the API as the language writes dates:
+/// `dd/mm/aaaa` in pt-BR, `yyyy-mm-dd` in English, as the date fields take
+/// them (as given if unreadable).
+pub fn date_for(iso: &str, l: Lang) -> String {
+    Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), |d| d.format_for(l))
 }
 
 fn badge(s: InstallmentStatus) -> &'static str {
@@ -94,7 +97,7 @@ pub fn InstallmentTable(
         .map(|r| {
             let mut cells = vec![
                 Cell::new(r.number.to_string()),
-                Cell::new(r.due),
+                Cell::new(r.due.map(|d| d.format_for(l)).unwrap_or_default()),
                 Cell::num(format_brl(r.cents, l)),
             ];
             if detail {

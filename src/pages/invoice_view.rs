@@ -10,7 +10,7 @@ use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, InvoiceDetail, Lang};
 
 use crate::api;
-use crate::components::installments::{br_date, Row};
+use crate::components::installments::{date_for, Row};
 use crate::components::poll::poll_while;
 use crate::components::sections::{
     failed, Accepted, CopyStatus, Facts, Installments, Loading, PaymentLinkSection,
@@ -102,7 +102,7 @@ fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
             },
             "amount",
         ),
-        (K::DueDate.t(l), br_date(&inv.due_date), ""),
+        (K::DueDate.t(l), date_for(&inv.due_date, l), ""),
         (
             K::InvoiceTypeLabel.t(l),
             i18n::invoice_type(l, inv.invoice_type).to_string(),
@@ -133,7 +133,11 @@ fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
     }
     if let Some(d) = &inv.discount {
         if let Some(v) = term_value(l, d.kind.as_deref(), d.value) {
-            let until = d.until_date.as_deref().map(br_date).unwrap_or_default();
+            let until = d
+                .until_date
+                .as_deref()
+                .map(|u| date_for(u, l))
+                .unwrap_or_default();
             facts.push((
                 K::Discount.t(l),
                 format!("{v} {} {until}", K::Until.t(l)),

@@ -10,7 +10,7 @@ use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, Lang, PayerInstallment, PayerView};
 
 use crate::api;
-use crate::components::installments::{br_date, Row};
+use crate::components::installments::{date_for, Row};
 use crate::components::poll::poll_while;
 use crate::components::sections::{
     failed, Accepted, CopyButton, CopyStatus, Facts, Installments, Loading, PaymentLinkSection,
@@ -249,7 +249,7 @@ fn HowToPay(
         i.installment,
         format_brl(i.price - i.price_paid, l),
         K::DueDate.t(l),
-        br_date(&i.due_date)
+        date_for(&i.due_date, l)
     );
     // The two SVGs are set as markup: they are drawn by paylink's own server
     // (`paylink_model`'s QR and ITF-25 renderers) from the BR Code and the
