@@ -219,6 +219,12 @@ pub async fn boleto_pdf_url(id: &str, n: u32) -> String {
     base().await + &id_path("/api/pay/", id, &format!("/installments/{n}/boleto.pdf"))
 }
 
+/// `GET /api/invoices.csv{query}`: the list's filters as a spreadsheet file,
+/// through the proxy (which may be another origin when mounted).
+pub async fn invoices_csv_url(query: &str) -> String {
+    base().await + "/api/invoices.csv" + query
+}
+
 /// `POST /api/pay/{id}/view`: counts a view of the payer page (best effort).
 pub async fn record_view(id: &str) {
     let _ = post(&id_path("/api/pay/", id, "/view"), None, Lang::PtBr).await;

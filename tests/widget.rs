@@ -1279,6 +1279,16 @@ async fn invoice_list_reads_its_filters_from_the_url_and_links_rows_and_pages() 
     );
     assert!(q_opt(r, "table caption").is_some());
     assert_eq!(q_all(r, "thead th[scope=col]").len(), 5);
+    // The spreadsheet of these filters: every page, so no cursor or limit.
+    let csv = q(r, "p.export a[download]");
+    assert_eq!(text(&csv), "Baixar planilha (CSV)");
+    assert!(
+        csv.get_attribute("href")
+            .unwrap()
+            .ends_with("/api/invoices.csv?status=open&q=maria"),
+        "{:?}",
+        csv.get_attribute("href")
+    );
     let next = q(r, "a[rel=next]");
     assert_eq!(text(&next), "Próxima página");
     let href = next.get_attribute("href").unwrap();

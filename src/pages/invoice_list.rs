@@ -4,6 +4,7 @@
 //! links to the invoice's detail.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
 use paylink_model::date::brasilia_today_from_millis;
 use paylink_model::list::ListParams;
@@ -186,7 +187,21 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
             }
         })
         .collect_view();
+    // Every row of these filters (not only this page) as a spreadsheet.
+    let csv = RwSignal::new(None::<String>);
+    let filters = query_of(&ListParams {
+        cursor: None,
+        limit: None,
+        ..params.clone()
+    });
+    spawn_local(async move { csv.set(Some(api::invoices_csv_url(&filters).await)) });
+    let export = move || {
+        csv.get().map(|href| {
+            view! { <p class="export"><a href=href download="">{LK::ExportCsv.t(l)}</a></p> }
+        })
+    };
     view! {
+        {export}
         <div class="table-wrap">
             <table role="table" class="stack list">
                 <caption>{LK::Invoices.t(l)}</caption>

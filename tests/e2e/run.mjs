@@ -623,17 +623,21 @@ async function expectRows(page, firsts, what) {
 
 const seriousOnly = (found) => found.filter((f) => /\((serious|critical)\)/.test(f));
 
+// The lists' two invoices, due in two and three months.
+const LIST_DUE_A = dayOfMonth(2, 10);
+const LIST_DUE_B = dayOfMonth(3, 20);
+
 test("lists: invoices filtered by status and text, the filters in the URL survive a reload, pages by limit, a row opens the detail; customers searched and paged; the nav only on the merchant's screens; axe", () =>
   withPage(async (s) => {
     const { page } = s;
     const tag = randomUUID().slice(0, 8);
     const a = await apiCreate(
       { fullName: `Alfa Lista ${tag}`, document: "52998224725" },
-      { externalId: `lst-a-${tag}`, dueDate: "2027-03-10", paymentTypes: ["PIX"], invoiceType: "SINGLE", installmentCount: 1, price: 150 },
+      { externalId: `lst-a-${tag}`, dueDate: LIST_DUE_A, paymentTypes: ["PIX"], invoiceType: "SINGLE", installmentCount: 1, price: 150 },
     );
     const b = await apiCreate(
       { fullName: `Beta Lista ${tag}`, email: `beta-${tag}@example.com` },
-      { externalId: `lst-b-${tag}`, dueDate: "2027-04-20", paymentTypes: ["PIX", "BOLETO"], invoiceType: "SINGLE", installmentCount: 1, price: 1234.5 },
+      { externalId: `lst-b-${tag}`, dueDate: LIST_DUE_B, paymentTypes: ["PIX", "BOLETO"], invoiceType: "SINGLE", installmentCount: 1, price: 1234.5 },
     );
     // B is paid (sandbox), A stays open.
     const paid = await fetch(`${server.url}/api/pay/${b.id}/simulate`, { method: "POST" });
@@ -649,8 +653,8 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     await page.getByRole("button", { name: "Filtrar" }).click();
     await until(async () => new URL(page.url()).searchParams.get("q") === tag, "q in the URL");
     let rows = await expectRows(page, [`lst-b-${tag}`, `lst-a-${tag}`], "text filter");
-    assertEqual(rows[0].cells.slice(1), [`Beta Lista ${tag}`, "20/04/2027", "R$ 1.234,50", "Paga"], "B's row");
-    assertEqual(rows[1].cells.slice(1), [`Alfa Lista ${tag}`, "10/03/2027", "R$ 150,00", "Em aberto"], "A's row");
+    assertEqual(rows[0].cells.slice(1), [`Beta Lista ${tag}`, brDate(LIST_DUE_B), "R$ 1.234,50", "Paga"], "B's row");
+    assertEqual(rows[1].cells.slice(1), [`Alfa Lista ${tag}`, brDate(LIST_DUE_A), "R$ 150,00", "Em aberto"], "A's row");
     assertEqual(await page.locator("main table caption").count(), 1, "the table has a caption");
     assertEqual(await page.locator('main table thead th[scope="col"]').count(), 5, "column headers");
     assertEqual(await page.locator('main table tbody th[scope="row"]').count(), 2, "row headers");
@@ -665,6 +669,16 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     }, "status=paid and q in the URL");
     await expectRows(page, [`lst-b-${tag}`], "status=paid");
     const filtered = page.url();
+
+    // The spreadsheet of these filters: every matching row, as a pt-BR spreadsheet reads it.
+    const csvLink = page.getByRole("link", { name: "Baixar planilha (CSV)" });
+    await csvLink.waitFor({ timeout: WAIT });
+    const csv = await page.request.get(new URL(await csvLink.getAttribute("href"), server.url).href);
+    assertEqual(csv.status(), 200, "the CSV export answers");
+    assertEqual(csv.headers()["content-type"], "text/csv; charset=utf-8", "the CSV's type");
+    const csvText = await csv.text();
+    if (!csvText.includes(`lst-b-${tag};`) || csvText.includes(`lst-a-${tag}`) || !csvText.includes(";1234,50;"))
+      throw new Error(`the CSV holds the filtered rows with decimal commas: ${csvText}`);
 
     // A reload (or a shared link) shows the same list and the same filters.
     await page.reload();
