@@ -10,29 +10,31 @@ use sqlx::Row;
 
 use super::{Db, DbError};
 
-/// A value bound to the next `$n` of a query built from a filter.
-enum Bind {
-    Text(String),
-}
-
-/// A `WHERE` clause being built, with its binds numbered in order.
+/// A `WHERE` clause being built, with its (text) binds numbered in order.
 struct Where {
     sql: String,
-    binds: Vec<Bind>,
+    binds: Vec<String>,
 }
 
 impl Where {
     fn new(app_id: &str, alias: &str) -> Where {
         Where {
             sql: format!("{alias}.application_id = $1"),
-            binds: vec![Bind::Text(app_id.to_string())],
+            binds: vec![app_id.to_string()],
         }
     }
 
     /// The placeholder of a new bind.
-    fn bind(&mut self, value: Bind) -> String {
+    fn bind(&mut self, value: String) -> String {
         self.binds.push(value);
         format!("${}", self.binds.len())
+    }
+
+    /// `sql` (which ends with this clause) with the binds in their order.
+    fn query(self, sql: &str) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments<'_>> {
+        self.binds
+            .into_iter()
+            .fold(sqlx::query(sql), |query, value| query.bind(value))
     }
 
     fn and(&mut self, condition: &str) {
@@ -43,8 +45,8 @@ impl Where {
     /// Rows strictly after the cursor, newest first.
     fn after(&mut self, alias: &str, cursor: &Option<Cursor>) {
         if let Some(c) = cursor {
-            let at = self.bind(Bind::Text(c.created_at.clone()));
-            let id = self.bind(Bind::Text(c.id.clone()));
+            let at = self.bind(c.created_at.clone());
+            let id = self.bind(c.id.clone());
             self.and(&format!(
                 "({alias}.created_at < {at} OR ({alias}.created_at = {at} AND {alias}.id < {id}))"
             ));
@@ -56,7 +58,7 @@ impl Where {
     /// against it by its digits.
     fn search(&mut self, q: &Option<String>, columns: &[&str], document: &str) {
         let Some(q) = q else { return };
-        let pattern = self.bind(Bind::Text(format!("%{}%", like_escaped(q))));
+        let pattern = self.bind(format!("%{}%", like_escaped(q)));
         let mut any: Vec<String> = columns
             .iter()
             .map(|c| format!("LOWER(COALESCE({c}, '')) LIKE {pattern} ESCAPE '\\'"))
@@ -68,7 +70,7 @@ impl Where {
             .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '/' | ' '));
         let digits: String = q.chars().filter(char::is_ascii_digit).collect();
         if looks_like_document && !digits.is_empty() {
-            let d = self.bind(Bind::Text(format!("%{digits}%")));
+            let d = self.bind(format!("%{digits}%"));
             any.push(format!("COALESCE({document}, '') LIKE {d} ESCAPE '\\'"));
         }
         self.and(&format!("({})", any.join(" OR ")));
@@ -88,13 +90,7 @@ impl Where {
             self.sql,
             limit + 1
         );
-        let mut query = sqlx::query(&sql);
-        for b in self.binds {
-            query = match b {
-                Bind::Text(s) => query.bind(s),
-            };
-        }
-        let rows = query.fetch_all(&db.pool).await?;
+        let rows = self.query(&sql).fetch_all(&db.pool).await?;
         Ok(rows
             .iter()
             .map(|r| (r.get::<String, _>("id"), r.get::<String, _>("created_at")))
@@ -136,7 +132,7 @@ fn invoice_where(app_id: &str, f: &InvoiceFilter, today: Date) -> Where {
         status => {
             w.and("v.deleted_at IS NULL");
             let overdue = |w: &mut Where| {
-                let t = w.bind(Bind::Text(today.to_string()));
+                let t = w.bind(today.to_string());
                 format!("{WAITING} AND i.due_date < {t})")
             };
             match status {
@@ -154,11 +150,11 @@ fn invoice_where(app_id: &str, f: &InvoiceFilter, today: Date) -> Where {
         }
     }
     if let Some(d) = f.due_from {
-        let p = w.bind(Bind::Text(d.to_string()));
+        let p = w.bind(d.to_string());
         w.and(&format!("v.due_date >= {p}"));
     }
     if let Some(d) = f.due_to {
-        let p = w.bind(Bind::Text(d.to_string()));
+        let p = w.bind(d.to_string());
         w.and(&format!("v.due_date <= {p}"));
     }
     w.search(
@@ -278,13 +274,7 @@ impl Db {
              WHERE {} ORDER BY v.created_at DESC, v.id DESC, i.number",
             w.sql
         );
-        let mut query = sqlx::query(&sql);
-        for b in w.binds {
-            query = match b {
-                Bind::Text(s) => query.bind(s),
-            };
-        }
-        let mut rows = query.fetch(&self.pool);
+        let mut rows = w.query(&sql).fetch(&self.pool);
         loop {
             let item = match rows.try_next().await {
                 Ok(None) => return,
