@@ -27,12 +27,9 @@ async fn own_invoice(
         return Err(AppError::new(Reason::InvalidInvoiceId, lang));
     }
     let id = id.to_ascii_lowercase();
-    state
-        .db
-        .invoice_detail(app_id, &id, &state.pay_url(&id))
-        .await
-        .or_internal(lang)?
-        .ok_or_else(|| AppError::new(Reason::InvoiceNotFound, lang))?;
+    if !state.db.has_invoice(app_id, &id).await.or_internal(lang)? {
+        return Err(AppError::new(Reason::InvoiceNotFound, lang));
+    }
     Ok(id)
 }
 

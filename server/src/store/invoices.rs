@@ -238,6 +238,19 @@ impl Db {
         tx.commit().await
     }
 
+    /// Whether `app_id` has the (not cancelled) invoice `id`: the check before
+    /// an action, without reading the invoice's rows.
+    pub async fn has_invoice(&self, app_id: &str, id: &str) -> Result<bool, DbError> {
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT 1 FROM invoices WHERE id = $1 AND application_id = $2 AND deleted_at IS NULL",
+        )
+        .bind(id)
+        .bind(app_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.is_some())
+    }
+
     /// All rows of an invoice of `app_id`, or `None` (unknown, deleted, or
     /// another application's: indistinguishable to the caller). Two
     /// statements on one connection: every statement is a round trip to the
