@@ -255,9 +255,9 @@ impl Notifier {
                 match transport.send(message).await {
                     Ok(_) => Outcome::Sent,
                     Err(e) if e.is_permanent() => {
-                        Outcome::Fail(format!("SMTP: {}", error_chain(&e)))
+                        Outcome::Fail(format!("SMTP: {}", super::error_chain(&e)))
                     }
-                    Err(e) => Outcome::Retry(format!("SMTP: {}", error_chain(&e))),
+                    Err(e) => Outcome::Retry(format!("SMTP: {}", super::error_chain(&e))),
                 }
             }
             Channel::WhatsApp | Channel::Sms => {
@@ -280,7 +280,7 @@ impl Notifier {
                         Outcome::Fail(format!("provider answered HTTP {}", r.status()))
                     }
                     Ok(r) => Outcome::Retry(format!("provider answered HTTP {}", r.status())),
-                    Err(e) => Outcome::Retry(error_chain(&e)),
+                    Err(e) => Outcome::Retry(super::error_chain(&e)),
                 }
             }
         }
@@ -301,17 +301,6 @@ fn no_longer_applies(ctx: &Context) -> Option<String> {
         )),
         _ => None,
     }
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
 
 #[cfg(test)]

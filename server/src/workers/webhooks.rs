@@ -174,20 +174,9 @@ impl Deliverer {
                     retry_after,
                 )
             }
-            Err(e) => Outcome::Retry(None, error_chain(&e), None),
+            Err(e) => Outcome::Retry(None, super::error_chain(&e), None),
         }
     }
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
 
 /// ±10 % so that many endpoints failing together do not retry together.
