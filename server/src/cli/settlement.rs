@@ -14,8 +14,10 @@ use crate::store::payments::{self, LifecycleError};
 
 #[derive(clap::Subcommand)]
 pub enum BoletoCommand {
-    /// Write a CNAB 240 remessa registering every boleto not yet sent; each is
-    /// marked sent with the file, so none is registered twice.
+    /// Write a CNAB 240 remessa registering every boleto not yet sent and asking
+    /// the bank to write off (baixa) those whose invoice was cancelled or whose
+    /// installment was paid another way; each is marked with the file, so none
+    /// is sent twice.
     Remessa(Box<RemessaArgs>),
     /// Apply a CNAB 240 retorno (segments T and U): registrations, payments
     /// (CONFIRMED, PAYMENT_CONFIRMED) and write-offs; all or nothing.
@@ -220,7 +222,10 @@ async fn remessa(args: RemessaArgs) -> Result<(), Failure> {
         }
     };
     let Some(w) = written else {
-        println!("no boleto to register: {} not written", out.display());
+        println!(
+            "no boleto to register or write off: {} not written",
+            out.display()
+        );
         return Ok(());
     };
     std::fs::rename(&partial, &out).map_err(|e| {
@@ -232,10 +237,11 @@ async fn remessa(args: RemessaArgs) -> Result<(), Failure> {
         )
     })?;
     println!(
-        "remessa {} written to {}: {} boletos registered",
+        "remessa {} written to {}: {} boletos registered, {} written off",
         w.sequence,
         out.display(),
-        w.boletos
+        w.boletos,
+        w.write_offs
     );
     Ok(())
 }

@@ -7,9 +7,9 @@ use paylink_model::boleto::BoletoConfig;
 use paylink_model::charges::{ChargeTerms, DiscountTerm, Value, ValueType};
 use paylink_model::Date;
 
-use super::cnab240::{self, Amount, Beneficiary, Boleto, Payer};
+use super::cnab240::{self, Amount, Beneficiary, Boleto, Payer, WriteOff};
 use super::payer::boleto_our_number;
-use crate::store::boletos::{self, Applied, Decided, Item, News, Unsent, Written};
+use crate::store::boletos::{self, Applied, Decided, Item, News, ToWriteOff, Unsent, Written};
 use crate::store::Db;
 
 /// The fine, interest and discount of one installment from the invoice's
@@ -85,10 +85,30 @@ pub fn boleto_of(u: &Unsent, cfg: &BoletoConfig, today: Date) -> Result<Boleto, 
     })
 }
 
+/// The pedido de baixa of a boleto that must no longer be paid.
+fn write_off_of(w: &ToWriteOff) -> Result<WriteOff, String> {
+    let due = Date::parse_iso_prefix(&w.due_date).ok_or_else(|| {
+        format!(
+            "installment {} of invoice {} has an unreadable due date {:?}",
+            w.number, w.invoice_id, w.due_date
+        )
+    })?;
+    Ok(WriteOff {
+        // As registered: the stored nosso número, whatever the boleto options are now.
+        our_number: w.our_number.clone(),
+        document_number: w.external_id.clone(),
+        company_reference: w.installment_id.chars().take(25).collect(),
+        due,
+        amount_cents: w.price_cents,
+    })
+}
+
 /// Writes a remessa of every BOLETO installment not yet sent (created on or
-/// after `since`): `write` receives the file's text before the boletos are
-/// marked sent, and the marks are committed only if it succeeds, so a
-/// boleto is never in two files and never marked without its file.
+/// after `since`) and of the pedidos de baixa of registered boletos whose
+/// invoice was cancelled or whose installment was paid another way:
+/// `write` receives the file's text before the boletos are marked, and the
+/// marks are committed only if it succeeds, so a boleto is never in two
+/// files and never marked without its file.
 pub async fn remessa(
     db: &Db,
     beneficiary: &Beneficiary,
@@ -98,18 +118,23 @@ pub async fn remessa(
     write: impl FnOnce(&str) -> Result<(), String>,
 ) -> Result<Option<Written>, String> {
     let since = since.map(|d| d.to_string());
-    boletos::remessa(db, since.as_deref(), |sequence, unsent| {
+    boletos::remessa(db, since.as_deref(), |sequence, unsent, to_write_off| {
         let list = unsent
             .iter()
             .map(|u| boleto_of(u, cfg, generated.0))
             .collect::<Result<Vec<_>, _>>()?;
+        let write_offs = to_write_off
+            .iter()
+            .map(write_off_of)
+            .collect::<Result<Vec<_>, _>>()?;
         let sequence = u32::try_from(sequence).map_err(|_| "too many remessas".to_string())?;
-        let content = cnab240::remessa(beneficiary, sequence, generated, &list).map_err(|e| {
-            format!(
-                "boleto {}: {}: nothing was written",
-                e.our_number, e.message
-            )
-        })?;
+        let content = cnab240::remessa(beneficiary, sequence, generated, &list, &write_offs)
+            .map_err(|e| {
+                format!(
+                    "boleto {}: {}: nothing was written",
+                    e.our_number, e.message
+                )
+            })?;
         write(&content)?;
         Ok(Decided {
             our_numbers: list.iter().map(|b| b.our_number.clone()).collect(),

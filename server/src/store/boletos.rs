@@ -1,5 +1,6 @@
 //! Boletos registered at the bank (CNAB 240): which installments a remessa
-//! sent, under which nosso número, and what the bank's retornos said of them.
+//! sent, under which nosso número, which it asked the bank to write off, and
+//! what the bank's retornos said of them.
 //! The files themselves are written and read in `domain::settlement`; here is
 //! only what is stored, each file's effect in one transaction.
 
@@ -39,6 +40,21 @@ pub struct Unsent {
     pub discount_until: Option<String>,
 }
 
+/// A boleto at the bank that must no longer be paid: its invoice was
+/// cancelled or its installment paid another way (by hand, by PIX), and no
+/// remessa has asked for its baixa yet.
+#[derive(Clone, Debug)]
+pub struct ToWriteOff {
+    pub installment_id: String,
+    pub invoice_id: String,
+    pub number: u32,
+    pub our_number: String,
+    pub price_cents: i64,
+    /// `YYYY-MM-DD`.
+    pub due_date: String,
+    pub external_id: String,
+}
+
 /// What the caller made of the unsent boletos: the file's text and each
 /// boleto's nosso número (in the order of [`Unsent`]s given).
 pub struct Decided {
@@ -47,22 +63,26 @@ pub struct Decided {
     pub total_cents: i64,
 }
 
-/// A remessa written: its sequence number (NSA) and how many boletos it registers.
+/// A remessa written: its sequence number (NSA), how many boletos it
+/// registers and how many it asks the bank to write off.
 #[derive(Debug)]
 pub struct Written {
     pub sequence: i64,
     pub boletos: usize,
+    pub write_offs: usize,
 }
 
 /// Registers every open BOLETO installment without a registration (created
-/// on or after `since`, a `YYYY-MM-DD` UTC day, when given): `decide` turns
-/// them into a file under sequence number `n`, and the file and every
-/// boleto's registration are stored in the same transaction, so a boleto is
-/// in exactly one remessa. `decide` may do more before the commit (write the
-/// file); its error rolls everything back. `None` when nothing is to be sent.
+/// on or after `since`, a `YYYY-MM-DD` UTC day, when given) and writes off
+/// every registered boleto that must no longer be paid: `decide` turns them
+/// into a file under sequence number `n`, and the file and every boleto's
+/// registration or baixa are stored in the same transaction, so a boleto is
+/// in exactly one remessa of each kind. `decide` may do more before the
+/// commit (write the file); its error rolls everything back. `None` when
+/// nothing is to be sent.
 pub async fn remessa<F>(db: &Db, since: Option<&str>, decide: F) -> Result<Option<Written>, String>
 where
-    F: FnOnce(i64, &[Unsent]) -> Result<Decided, String>,
+    F: FnOnce(i64, &[Unsent], &[ToWriteOff]) -> Result<Decided, String>,
 {
     let db_err = |e: DbError| format!("database error: {e}");
     let mut tx = db.begin_write().await.map_err(db_err)?;
@@ -94,7 +114,34 @@ where
     .fetch_all(&mut **tx)
     .await
     .map_err(db_err)?;
-    if rows.is_empty() {
+    // Sent or registered, not paid at the bank, and no longer payable here:
+    // the bank must refuse it (a REJECTED or WRITTEN_OFF boleto is not payable).
+    let write_offs: Vec<ToWriteOff> = sqlx::query(
+        "SELECT i.id, i.invoice_id, i.number, i.price_cents, i.due_date, v.external_id,
+                r.our_number
+         FROM boleto_registrations r
+         JOIN installments i ON i.id = r.installment_id
+         JOIN invoices v ON v.id = i.invoice_id
+         WHERE r.state IN ('SENT', 'REGISTERED') AND r.write_off_remessa_id IS NULL
+           AND (v.deleted_at IS NOT NULL OR i.deleted_at IS NOT NULL
+                OR i.status <> 'WAITING_PAYMENT')
+         ORDER BY r.created_at, r.our_number",
+    )
+    .fetch_all(&mut **tx)
+    .await
+    .map_err(db_err)?
+    .iter()
+    .map(|r| ToWriteOff {
+        installment_id: r.get("id"),
+        invoice_id: r.get("invoice_id"),
+        number: r.get::<i64, _>("number") as u32,
+        our_number: r.get("our_number"),
+        price_cents: r.get("price_cents"),
+        due_date: r.get("due_date"),
+        external_id: r.get("external_id"),
+    })
+    .collect();
+    if rows.is_empty() && write_offs.is_empty() {
         return Ok(None);
     }
     let unsent: Vec<Unsent> = rows
@@ -129,7 +176,7 @@ where
         .await
         .map_err(db_err)?;
     let sequence = last.unwrap_or(0) + 1;
-    let decided = decide(sequence, &unsent)?;
+    let decided = decide(sequence, &unsent, &write_offs)?;
     assert_eq!(
         decided.our_numbers.len(),
         unsent.len(),
@@ -185,10 +232,23 @@ where
             e => db_err(e),
         })?;
     }
+    for w in &write_offs {
+        sqlx::query(
+            "UPDATE boleto_registrations SET write_off_remessa_id = $1, updated_at = $2
+             WHERE installment_id = $3",
+        )
+        .bind(&file_id)
+        .bind(&now)
+        .bind(&w.installment_id)
+        .execute(&mut **tx)
+        .await
+        .map_err(db_err)?;
+    }
     tx.commit().await.map_err(db_err)?;
     Ok(Some(Written {
         sequence,
         boletos: unsent.len(),
+        write_offs: write_offs.len(),
     }))
 }
 

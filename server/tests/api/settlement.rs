@@ -475,3 +475,72 @@ async fn mark_paid_settles_by_hand_with_the_same_events() {
     assert!(err.contains("already paid"), "{err}");
     assert_eq!(confirmed_events(&app).await.len(), 1);
 }
+
+/// The segments P of a remessa whose movement is 02 (pedido de baixa): their nossos números.
+fn write_offs_in(text: &str) -> Vec<String> {
+    text.split("\r\n")
+        .filter(|l| l.len() == 240 && &l[13..14] == "P" && &l[15..17] == "02")
+        .map(|l| l[37..57].trim_end().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_boleto_paid_another_way_or_cancelled_is_written_off_at_the_bank_once() {
+    let app = spawn_app_insecure().await;
+    let rx = Receiver::start().await;
+    let id = boleto_invoice(&app, &rx.url).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: u32| dir.path().join(format!("remessa-{n}.rem"));
+    ok(&remessa_args(path(1).to_str().unwrap()), &app.db_target);
+    assert!(write_offs_in(&std::fs::read_to_string(path(1)).unwrap()).is_empty());
+
+    // Installment 1 paid in cash: the bank must no longer take its boleto.
+    let today = today();
+    let date = format!("{:02}/{:02}/{}", today.day(), today.month(), today.year());
+    let args = [
+        "installment",
+        "mark-paid",
+        &id,
+        "--installment",
+        "1",
+        "--amount",
+        "50,00",
+        "--date",
+        &date,
+    ];
+    ok(&args, &app.db_target);
+    let printed = ok(&remessa_args(path(2).to_str().unwrap()), &app.db_target);
+    assert!(
+        printed.contains("0 boletos registered, 1 written off"),
+        "{printed}"
+    );
+    let text = std::fs::read_to_string(path(2)).unwrap();
+    assert_eq!(write_offs_in(&text), ["12345670000000001"]);
+    assert_eq!(
+        text.split("\r\n").filter(|l| l.len() == 240).count(),
+        5,
+        "headers, one segment P, trailers: {text}"
+    );
+
+    // The invoice cancelled: its other boleto is written off, the first not again.
+    let res = app
+        .client
+        .delete(app.url(&format!("/invoices/applications/invoices/{id}")))
+        .header("Authorization", format!("Basic {}", app.token))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success(), "{}", res.status());
+    let printed = ok(&remessa_args(path(3).to_str().unwrap()), &app.db_target);
+    assert!(printed.contains("1 written off"), "{printed}");
+    let text = std::fs::read_to_string(path(3)).unwrap();
+    assert_eq!(write_offs_in(&text), ["12345670000000002"]);
+
+    // Nothing is asked twice.
+    let printed = ok(&remessa_args(path(4).to_str().unwrap()), &app.db_target);
+    assert!(
+        printed.contains("no boleto to register or write off"),
+        "{printed}"
+    );
+    assert!(!path(4).exists());
+}

@@ -13,7 +13,7 @@
 mod remessa;
 mod retorno;
 
-pub use remessa::{remessa, Amount, Beneficiary, Boleto, Payer, RemessaError};
+pub use remessa::{remessa, Amount, Beneficiary, Boleto, Payer, RemessaError, WriteOff};
 pub use retorno::{retorno, Movement, Notice, RetornoError};
 
 use paylink_model::Date;

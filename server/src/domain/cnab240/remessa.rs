@@ -1,5 +1,6 @@
 //! The remessa: a file that registers boletos at the bank (header, one batch of segments P, Q
-//! and R per boleto, trailers), from the merchant's agreement and the boletos to register.
+//! and R per boleto, trailers), from the merchant's agreement and the boletos to register, and
+//! asks the bank to write off (baixa) boletos that must no longer be paid (a segment P each).
 
 use paylink_model::Date;
 
@@ -72,6 +73,17 @@ pub struct Boleto {
     pub messages: Vec<String>,
 }
 
+/// A registered boleto the bank must write off (pedido de baixa): its invoice was cancelled or
+/// the installment was paid another way, so a payer must not be able to pay it at the bank.
+#[derive(Clone, Debug)]
+pub struct WriteOff {
+    pub our_number: String,
+    pub document_number: String,
+    pub company_reference: String,
+    pub due: Date,
+    pub amount_cents: i64,
+}
+
 /// Why a remessa cannot be written: a value that does not fit its field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RemessaError {
@@ -84,21 +96,32 @@ const FILE_LAYOUT_VERSION: u64 = 103;
 const BATCH_LAYOUT_VERSION: u64 = 60;
 /// "Código de movimento remessa" 01: entrada de títulos.
 const MOVEMENT_REGISTER: u64 = 1;
+/// "Código de movimento remessa" 02: pedido de baixa.
+const MOVEMENT_WRITE_OFF: u64 = 2;
 /// Espécie do título 02: duplicata mercantil (DM), the common choice for goods and services.
 const KIND_DM: u64 = 2;
 /// Código da moeda 09: real.
 const CURRENCY_REAL: u64 = 9;
 
-/// A remessa registering `boletos`, file number `sequence`, written at `generated`
-/// (`(date, hhmmss)`), lines ending in CR LF as banks expect.
+/// A remessa registering `boletos` and writing off `write_offs`, file number `sequence`,
+/// written at `generated` (`(date, hhmmss)`), lines ending in CR LF as banks expect.
 pub fn remessa(
     b: &Beneficiary,
     sequence: u32,
     generated: (Date, u32),
     boletos: &[Boleto],
+    write_offs: &[WriteOff],
 ) -> Result<String, RemessaError> {
     for t in boletos {
         check(t)?;
+    }
+    for w in write_offs {
+        if w.our_number.is_empty() || w.our_number.len() > 20 {
+            return Err(RemessaError {
+                our_number: w.our_number.clone(),
+                message: "nosso número must have 1 to 20 characters".into(),
+            });
+        }
     }
     let (date, time) = generated;
     let mut lines = Vec::new();
@@ -157,6 +180,14 @@ pub fn remessa(
         }
         total_cents += t.amount_cents as u64;
     }
+    // A pedido de baixa needs only its segment P (the title is already at the bank).
+    for w in write_offs {
+        in_batch += 1;
+        let mut r = segment_p_write_off(b, w);
+        r.num(9, 13, in_batch);
+        lines.push(r.finish());
+        total_cents += w.amount_cents as u64;
+    }
 
     // Trailer de lote (registro 5): header + details + trailer; totals of simple collection.
     let mut r = Record::new();
@@ -164,7 +195,7 @@ pub fn remessa(
         .num(4, 7, 1)
         .num(8, 8, 5)
         .num(18, 23, in_batch + 2)
-        .num(24, 29, boletos.len() as u64)
+        .num(24, 29, (boletos.len() + write_offs.len()) as u64)
         .num(30, 46, total_cents)
         .num(47, 52, 0)
         .num(53, 69, 0)
@@ -274,6 +305,45 @@ fn segment_p(b: &Beneficiary, t: &Boleto) -> Record {
         .num(181, 195, 0)
         .text(196, 220, &t.company_reference)
         // Protesto 3 (não protestar), baixa 1 (baixar/devolver) after 60 days.
+        .num(221, 221, 3)
+        .num(222, 223, 0)
+        .num(224, 224, 1)
+        .text(225, 227, "060")
+        .num(228, 229, CURRENCY_REAL)
+        .num(230, 239, 0);
+    r
+}
+
+/// Segment P of a pedido de baixa: the title's identification as registered, movement 02.
+fn segment_p_write_off(b: &Beneficiary, w: &WriteOff) -> Record {
+    let mut r = detail(b, "P", Some(MOVEMENT_WRITE_OFF));
+    r.digits(18, 22, &b.agency)
+        .text(23, 23, &b.agency_dv)
+        .digits(24, 35, &b.account)
+        .text(36, 36, &b.account_dv)
+        .text(38, 57, &w.our_number)
+        .num(58, 58, b.wallet as u64)
+        .num(59, 59, 1)
+        .text(60, 60, "1")
+        .num(61, 61, 2)
+        .text(62, 62, "2")
+        .text(63, 77, &w.document_number)
+        .date(78, Some(w.due))
+        .num(86, 100, w.amount_cents as u64)
+        .num(101, 105, 0)
+        .text(106, 106, "0")
+        .num(107, 108, KIND_DM)
+        .text(109, 109, "N")
+        .date(110, None)
+        .num(118, 118, 3)
+        .date(119, None)
+        .num(127, 141, 0)
+        .num(142, 142, 0)
+        .date(143, None)
+        .num(151, 165, 0)
+        .num(166, 180, 0)
+        .num(181, 195, 0)
+        .text(196, 220, &w.company_reference)
         .num(221, 221, 3)
         .num(222, 223, 0)
         .num(224, 224, 1)

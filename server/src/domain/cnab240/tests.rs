@@ -69,7 +69,7 @@ fn boleto() -> Boleto {
 
 #[test]
 fn a_remessa_of_one_boleto_is_the_layout_record_by_record() {
-    let text = remessa(&beneficiary(), 1, (date(2027, 1, 10), 93000), &[boleto()]).unwrap();
+    let text = remessa(&beneficiary(), 1, (date(2027, 1, 10), 93000), &[boleto()], &[]).unwrap();
     let lines: Vec<&str> = text.split("\r\n").collect();
     assert_eq!(lines.len(), 8, "7 records, each ending in CR LF");
     assert_eq!(lines[7], "");
@@ -140,12 +140,51 @@ fn a_remessa_of_one_boleto_is_the_layout_record_by_record() {
 }
 
 #[test]
+fn a_write_off_is_one_segment_p_with_movement_02_counted_in_the_trailers() {
+    let w = WriteOff {
+        our_number: "12345670000000002".into(),
+        document_number: "pedido-2".into(),
+        company_reference: "inst-uuid-2".into(),
+        due: date(2027, 2, 28),
+        amount_cents: 5000,
+    };
+    let text = remessa(&beneficiary(), 3, (date(2027, 1, 10), 0), &[boleto()], &[w]).unwrap();
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(lines.len(), 9, "8 records: the boleto's P, Q, R and the write-off's P");
+
+    let p = rec(&[
+        "001", "0001", "3", "00004", "P", " ", "02", // 1-17: 4th of the batch, pedido de baixa
+        "01234", "5", "000000123456", "7", " ", // 18-37
+        &pad("12345670000000002", 20), "1", "1", "1", "2", "2", // 38-62
+        &pad("PEDIDO-2", 15), "28022027", "000000000005000", // 63-100
+        "00000", "0", "02", "N", "00000000", // 101-117
+        "3", "00000000", &zeros(15), // 118-141 no juros
+        "0", "00000000", &zeros(15), // 142-165 no discount
+        &zeros(15), &zeros(15), &pad("INST-UUID-2", 25), // 166-220
+        "3", "00", "1", "060", "09", &zeros(10), " ", // 221-240
+    ]);
+    assert_eq!(lines[5], p);
+
+    let trailer_batch = rec(&[
+        "001", "0001", "5", &sp(9), "000006", // 1-23: header, 4 details, trailer
+        "000002", "00000000000038334", // 24-46: two titles, 333,34 + 50,00
+        "000000", &zeros(17), "000000", &zeros(17), "000000", &zeros(17), // 47-115
+        &sp(8), &sp(117), // 116-240
+    ]);
+    assert_eq!(lines[6], trailer_batch);
+    let trailer_file = rec(&[
+        "001", "9999", "9", &sp(9), "000001", "000008", "000000", &sp(205),
+    ]);
+    assert_eq!(lines[7], trailer_file);
+}
+
+#[test]
 fn a_boleto_without_fine_interest_or_discount_says_none_in_their_codes() {
     let mut b = boleto();
     b.interest_per_day_cents = None;
     b.fine = None;
     b.discount = None;
-    let text = remessa(&beneficiary(), 7, (date(2027, 1, 10), 0), &[b]).unwrap();
+    let text = remessa(&beneficiary(), 7, (date(2027, 1, 10), 0), &[b], &[]).unwrap();
     let lines: Vec<&str> = text.split("\r\n").collect();
     assert_eq!(
         &lines[2][117..141],
@@ -169,11 +208,11 @@ fn a_boleto_without_fine_interest_or_discount_says_none_in_their_codes() {
 fn values_that_do_not_fit_are_refused_before_anything_is_written() {
     let mut b = boleto();
     b.our_number = "1".repeat(21);
-    let e = remessa(&beneficiary(), 1, (date(2027, 1, 10), 0), &[boleto(), b]).unwrap_err();
+    let e = remessa(&beneficiary(), 1, (date(2027, 1, 10), 0), &[boleto(), b], &[]).unwrap_err();
     assert!(e.message.contains("nosso número"), "{e:?}");
     let mut b = boleto();
     b.amount_cents = 0;
-    assert!(remessa(&beneficiary(), 1, (date(2027, 1, 10), 0), &[b]).is_err());
+    assert!(remessa(&beneficiary(), 1, (date(2027, 1, 10), 0), &[b], &[]).is_err());
 }
 
 fn retorno_header() -> String {
@@ -302,7 +341,7 @@ fn a_damaged_retorno_names_its_line_and_yields_nothing() {
     let e = retorno(&cut.join("\r\n")).unwrap_err();
     assert!(e.message.contains("trailer"), "{e}");
     // A remessa is not a retorno.
-    let sent = remessa(&beneficiary(), 1, (date(2027, 1, 10), 0), &[boleto()]).unwrap();
+    let sent = remessa(&beneficiary(), 1, (date(2027, 1, 10), 0), &[boleto()], &[]).unwrap();
     let e = retorno(&sent).unwrap_err();
     assert_eq!(e.line, 1);
     assert!(retorno("").is_err());
