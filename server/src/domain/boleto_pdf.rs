@@ -54,6 +54,10 @@ pub struct BoletoPdf {
     pub payer_address: Option<Address>,
     /// One line each in the Instruções box (at most [`MAX_INSTRUCTIONS`] are printed).
     pub instructions: Vec<String>,
+    /// The hybrid boleto: the bank's PIX code for the same charge (its BR Code, "copia e
+    /// cola"), printed as a QR code beside the barcode and as text below it. `None`: a
+    /// boleto only.
+    pub pix: Option<String>,
 }
 
 /// Lines that fit the Instruções box.
@@ -65,6 +69,8 @@ pub enum BoletoPdfError {
     BadBarcode,
     /// A bundled font failed to parse or subset (a build problem, not input).
     Font(String),
+    /// The PIX code does not fit a QR code.
+    Pix(String),
 }
 
 impl std::fmt::Display for BoletoPdfError {
@@ -72,6 +78,7 @@ impl std::fmt::Display for BoletoPdfError {
         match self {
             BoletoPdfError::BadBarcode => write!(f, "not a 44-digit boleto barcode"),
             BoletoPdfError::Font(e) => write!(f, "embedded font: {e}"),
+            BoletoPdfError::Pix(e) => write!(f, "PIX code: {e}"),
         }
     }
 }
@@ -83,6 +90,9 @@ pub const ITF_NARROW_MM: f32 = 0.33;
 pub const ITF_WIDE_RATIO: f32 = 3.0;
 pub const ITF_HEIGHT_MM: f32 = 13.0;
 pub const ITF_QUIET_MM: f32 = 6.0;
+/// The hybrid boleto's QR code: its side with the 4-module quiet zone, mm. At 30 mm a
+/// version 10 code (the longest dynamic BR Codes) still has modules of 0.5 mm.
+pub const PIX_QR_MM: f32 = 30.0;
 
 const PAGE_W: f32 = 210.0;
 const PAGE_H: f32 = 297.0;
@@ -590,7 +600,78 @@ pub fn render(b: &BoletoPdf) -> Result<Vec<u8>, BoletoPdfError> {
         }
         x += w;
     }
+    if let Some(code) = b.pix.as_deref() {
+        pix_block(&mut p, code, top)?;
+    }
     write_pdf(&p, b)
+}
+
+/// The hybrid boleto's PIX: the QR code at the right of the barcode (which ends 140 mm in),
+/// its caption, and the copia-e-cola text on lines below the barcode.
+fn pix_block(p: &mut Page, code: &str, top: f32) -> Result<(), BoletoPdfError> {
+    let qr = qrcode::QrCode::with_error_correction_level(code.as_bytes(), qrcode::EcLevel::M)
+        .map_err(|e| BoletoPdfError::Pix(e.to_string()))?;
+    let n = qr.width();
+    let module = PIX_QR_MM / (n + 8) as f32;
+    let (qx, qy) = (X0 + W - PIX_QR_MM, top - 1.0);
+    for (i, color) in qr.to_colors().iter().enumerate() {
+        if *color == qrcode::Color::Dark {
+            p.ops.push(Op::Fill {
+                x: qx + (4 + i % n) as f32 * module,
+                y: qy + (4 + i / n) as f32 * module,
+                w: module,
+                h: module,
+            });
+        }
+    }
+    let caption = "Pague com PIX";
+    let cw = p.bold.width_mm(caption, 7.0);
+    p.text(
+        Face::Bold,
+        7.0,
+        qx + (PIX_QR_MM - cw) / 2.0,
+        qy + PIX_QR_MM + 2.5,
+        caption,
+        PIX_QR_MM,
+    );
+    let width = W - PIX_QR_MM - 4.0;
+    let mut y = top + ITF_HEIGHT_MM + 5.0;
+    p.text(
+        Face::Regular,
+        5.5,
+        X0 + 1.0,
+        y,
+        "PIX Copia e Cola (o mesmo valor, pago na hora)",
+        width,
+    );
+    // Pushed as they are: `Page::text` folds spaces, and a space the code has at a line's
+    // edge would be lost from what the payer copies.
+    for text in wrap(&p.regular, code, 6.5, width) {
+        y += 3.2;
+        p.ops.push(Op::Text {
+            face: Face::Regular,
+            size: 6.5,
+            x: X0 + 1.0,
+            y,
+            text,
+        });
+    }
+    Ok(())
+}
+
+/// `text` cut into lines no wider than `max_w` mm, anywhere (a BR Code has no spaces to
+/// break at, and a payer copies it whole from the PDF's text).
+fn wrap(font: &Font, text: &str, size: f32, max_w: f32) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for c in text.chars().map(|c| font.glyph(c).0) {
+        let line = lines.last_mut().expect("never empty");
+        line.push(c);
+        if font.width_mm(line, size) > max_w {
+            line.pop();
+            lines.push(c.to_string());
+        }
+    }
+    lines
 }
 
 /// One embedded font: its subset, and each used character's new glyph id.
@@ -827,6 +908,44 @@ mod tests {
                 zipcode: Some("01310100".into()),
             }),
             instructions: vec!["Não receber após 30 dias do vencimento.".into()],
+            pix: None,
+        }
+    }
+
+    #[test]
+    fn a_hybrid_boleto_carries_the_pix_code_as_qr_and_as_text() {
+        let code = "00020101021226990014br.gov.bcb.pix2577qrpix.bb.com.br/api/v2/cobv/\
+                    8b4f1c2e9d7a4e3fa6b5c4d3e2f1a0b95204000053039865802BR5912Loja Exemplo\
+                    6009SAO PAULO62070503***6304ABCD";
+        let mut b = sample();
+        let plain = render(&b).unwrap();
+        b.pix = Some(code.into());
+        let pdf = render(&b).unwrap();
+        assert!(pdf.len() > plain.len());
+        let mut p = Page {
+            ops: Vec::new(),
+            regular: Font::load(REGULAR).unwrap(),
+            bold: Font::load(BOLD).unwrap(),
+        };
+        pix_block(&mut p, code, 200.0).unwrap();
+        let texts: Vec<&str> = p
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts[0], "Pague com PIX");
+        // The code's lines, read in order, are the code: nothing cut, nothing added.
+        assert!(texts.len() >= 4, "{texts:?}");
+        assert_eq!(texts[2..].concat(), code);
+        // The QR's modules stay in the right-hand column, clear of the barcode, on the page.
+        for op in &p.ops {
+            if let Op::Fill { x, y, w, h } = op {
+                assert!(*x >= X0 + ITF_QUIET_MM + 133.65 + ITF_QUIET_MM, "{x}");
+                assert!(x + w <= X0 + W && y + h <= PAGE_H - 10.0);
+            }
         }
     }
 

@@ -284,6 +284,7 @@ pub fn boleto_pdf_input(
         payer_address: address,
         instructions,
         barcode,
+        pix: None,
     })
 }
 
