@@ -1,5 +1,6 @@
 //! The payer's messages (e-mail, WhatsApp, SMS), in pt-BR, per notification type.
 
+use paylink_model::charges::amount_due;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, Lang, NotificationType};
 
@@ -15,7 +16,10 @@ pub struct Text {
     pub short: String,
 }
 
-pub(crate) fn render(ctx: &Context, url: &str) -> Text {
+/// The message of `ctx` sent on `today` (in Brasília): amounts are the
+/// installment's, and what a payment on `today` costs when its fine,
+/// interest or discount make it differ.
+pub(crate) fn render(ctx: &Context, url: &str, today: Date) -> Text {
     use NotificationType::*;
     let name = ctx
         .full_name
@@ -63,6 +67,28 @@ pub(crate) fn render(ctx: &Context, url: &str) -> Text {
         } else {
             capitalize(&c.join(" e ")) + if c.len() > 1 { " estão" } else { " está" }
         }
+    };
+    // What paying today costs, when the terms change it: the discount before
+    // the due date, the fine and interest after it.
+    let today_note = match ctx
+        .due
+        .map(|due| amount_due(ctx.price, due, today, &ctx.terms))
+    {
+        Some(a) if a.discount > 0 => {
+            let until = ctx.terms.discount.map(|d| d.until.min(a.effective_due));
+            format!(
+                " Pagando até {}, o valor é {} (desconto de {}).",
+                until.map(Date::format_br).unwrap_or_default(),
+                format_brl(a.total, Lang::PtBr),
+                format_brl(a.discount, Lang::PtBr)
+            )
+        }
+        Some(a) if a.total > a.original => format!(
+            " Pagando hoje ({}), o valor é {}, com multa e juros por atraso.",
+            today.format_br(),
+            format_brl(a.total, Lang::PtBr)
+        ),
+        _ => String::new(),
     };
     let pay = format!("Para pagar por {methods}, acesse: {url}");
     let see = format!("Veja os detalhes em: {url}");
@@ -128,6 +154,11 @@ pub(crate) fn render(ctx: &Context, url: &str) -> Text {
                 see,
             )
         }
+    };
+    // Only where the payer is asked to pay.
+    let lead = match ctx.kind {
+        InvoiceConfirmPayment | InvoiceChanged => lead,
+        _ => lead + &today_note,
     };
     let about = ctx
         .description

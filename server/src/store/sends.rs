@@ -2,6 +2,7 @@
 //! sends are due, the facts one is about, and recording what became of it.
 //! (Scheduling sends, and listing them, is `store::notifications`.)
 
+use paylink_model::charges::ChargeTerms;
 use paylink_model::{Channel, Date, NotificationType};
 use sqlx::Row;
 
@@ -46,6 +47,9 @@ pub(crate) struct SendFacts {
     pub(crate) due: Option<Date>,
     pub(crate) status: Option<String>,
     pub(crate) payment_types: Vec<String>,
+    /// The invoice's fine, interest and discount for this installment's due
+    /// date: a message sent late or early states what is due on its day.
+    pub(crate) terms: ChargeTerms,
 }
 
 /// A pending send, as the sender needs it.
@@ -63,7 +67,9 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
     let row = sqlx::query(
         "SELECT s.notification_id, s.invoice_id, s.type, s.channel, s.attempts,
                 i.deleted_at AS invoice_deleted_at, i.invoice_type, i.installment_count, i.description,
-                i.price_cents AS invoice_price,
+                i.price_cents AS invoice_price, i.due_date AS first_due_date,
+                i.fine_type, i.fine_value, i.interest_monthly_bp,
+                i.discount_type, i.discount_value, i.discount_until,
                 c.full_name, c.email, c.phone,
                 n.number, n.price_cents, n.price_paid_cents, n.due_date, n.status AS installment_status,
                 n.deleted_at AS installment_deleted_at
@@ -84,6 +90,14 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
         None => None,
     };
     let invoice_id: String = row.get("invoice_id");
+    let due = row
+        .get::<Option<String>, _>("due_date")
+        .and_then(|d| Date::parse_iso(&d));
+    let terms = crate::store::invoices::terms_of(&row)?;
+    let terms = match (Date::parse_iso_prefix(row.get("first_due_date")), due) {
+        (Some(first), Some(due)) => terms.for_due(first, due),
+        _ => terms,
+    };
     let facts = match (kind, channel) {
         (Some(kind), Some(channel)) => Some(SendFacts {
             send_id: send_id.to_string(),
@@ -99,9 +113,8 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
                 .get::<Option<i64>, _>("price_cents")
                 .unwrap_or_else(|| row.get("invoice_price")),
             price_paid: row.get::<Option<i64>, _>("price_paid_cents").unwrap_or(0),
-            due: row
-                .get::<Option<String>, _>("due_date")
-                .and_then(|d| Date::parse_iso(&d)),
+            due,
+            terms,
             status: row.get("installment_status"),
             payment_types: sqlx::query_scalar(
                 "SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position",

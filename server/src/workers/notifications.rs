@@ -227,7 +227,7 @@ impl Notifier {
     }
 
     async fn send(&self, ctx: &Context, to: &str) -> Outcome {
-        let text = render(ctx, &self.pay_url(&ctx.invoice_id));
+        let text = render(ctx, &self.pay_url(&ctx.invoice_id), crate::domain::today());
         match ctx.channel {
             Channel::Email => {
                 let Some((transport, from)) = &self.smtp else {
@@ -326,27 +326,83 @@ mod tests {
             due: Date::parse_iso("2027-02-28"),
             status: Some("WAITING_PAYMENT".into()),
             payment_types: vec!["PIX".into(), "BOLETO".into()],
+            terms: Default::default(),
         }
+    }
+
+    fn day(iso: &str) -> Date {
+        Date::parse_iso(iso).unwrap()
+    }
+
+    #[test]
+    fn a_message_states_what_paying_on_its_day_costs() {
+        use paylink_model::charges::{amount_due, DiscountTerm, Value};
+        let mut c = ctx(NotificationType::InvoiceResend);
+        // 2 % fine and 1 % a month: 10 days late on R$ 33,33 (due Sunday 28/02/2027, so
+        // late from Tuesday 02/03, Monday being the last day without charges).
+        c.terms.fine = Some(Value::Percent(200));
+        c.terms.interest_monthly_bp = Some(100);
+        let late = render(&c, "u", day("2027-03-10"));
+        let a = amount_due(3333, day("2027-02-28"), day("2027-03-10"), &c.terms);
+        assert!(a.total > 3333 + 66, "{a:?}");
+        assert!(
+            late.body.contains(&format!(
+                "Pagando hoje (10/03/2027), o valor é {}, com multa e juros por atraso.",
+                paylink_model::money::format_brl(a.total, paylink_model::Lang::PtBr)
+            )),
+            "{}",
+            late.body
+        );
+        // On the due date nothing more is due: no note.
+        let on_time = render(&c, "u", day("2027-02-28"));
+        assert!(!on_time.body.contains("Pagando"), "{}", on_time.body);
+
+        // A discount until 20/02: the reminder of 18/02 states it, that of 25/02 does not.
+        c.kind = NotificationType::SendInvoiceReminder;
+        c.terms.discount = Some(DiscountTerm {
+            value: Value::Cents(333),
+            until: day("2027-02-20"),
+        });
+        let early = render(&c, "u", day("2027-02-18"));
+        assert!(
+            early
+                .body
+                .contains("Pagando até 20/02/2027, o valor é R$ 30,00 (desconto de R$ 3,33)."),
+            "{}",
+            early.body
+        );
+        assert!(!render(&c, "u", day("2027-02-25")).body.contains("Pagando"));
+        // The payment notice says what was paid, nothing about today.
+        c.kind = NotificationType::InvoiceConfirmPayment;
+        assert!(!render(&c, "u", day("2027-03-10")).body.contains("Pagando"));
     }
 
     #[test]
     fn every_message_is_pt_br_and_carries_the_payment_url() {
         for &kind in NotificationType::ALL {
-            let t = render(&ctx(kind), "https://pay.example/pay/inv");
+            let t = render(&ctx(kind), "https://pay.example/pay/inv", day("2027-02-01"));
             assert!(t.body.starts_with("Olá, Maria!"), "{kind:?}: {}", t.body);
             assert!(t.body.contains("https://pay.example/pay/inv"), "{kind:?}");
             assert!(t.short.contains("https://pay.example/pay/inv"), "{kind:?}");
             assert!(t.body.contains("Curso de violão"), "{kind:?}");
             assert!(!t.subject.is_empty());
         }
-        let r = render(&ctx(NotificationType::SendInvoiceReminder), "u");
+        let r = render(
+            &ctx(NotificationType::SendInvoiceReminder),
+            "u",
+            day("2027-02-01"),
+        );
         assert!(
             r.body
                 .contains("a parcela 2 de 3, no valor de R$ 33,33, vence em 28/02/2027"),
             "{}",
             r.body
         );
-        let code = render(&ctx(NotificationType::SendInvoiceCodeAtDay), "u");
+        let code = render(
+            &ctx(NotificationType::SendInvoiceCodeAtDay),
+            "u",
+            day("2027-02-01"),
+        );
         assert!(code.body.contains("O código PIX copia e cola e a linha digitável do boleto estão na página de pagamento"), "{}", code.body);
     }
 

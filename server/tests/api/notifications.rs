@@ -282,6 +282,32 @@ async fn an_invoice_generated_email_reaches_the_smtp_sink() {
 }
 
 #[tokio::test]
+async fn a_message_sent_while_a_discount_lasts_states_the_discounted_amount() {
+    let sink = SmtpSink::start().await;
+    let app = spawn_app_with_channels(Some(&sink.url), None).await;
+    let c = customer(&app, json!({ "email": "maria@example.com" })).await;
+    let due = next_jan_31();
+    invoice(
+        &app,
+        &c,
+        json!({
+            "notifications": [{ "type": "INVOICE_GENERATED", "channel": "Email" }],
+            "discount": { "type": "FIXED", "value": 3.34, "untilDate": due.to_string() },
+        }),
+    )
+    .await;
+    let text = sink.wait_for(10, 1).await[0].text();
+    let until = due.format_br();
+    assert!(
+        text.contains(&format!(
+            "no valor de R$ 33,34, com vencimento em {until}. Pagando até {until}, o valor é \
+             R$ 30,00 (desconto de R$ 3,34)."
+        )),
+        "{text}"
+    );
+}
+
+#[tokio::test]
 async fn dated_sends_are_scheduled_at_noon_utc_and_wait_for_their_day() {
     let sink = SmtpSink::start().await;
     let app = spawn_app_with_channels(Some(&sink.url), None).await;
