@@ -484,6 +484,10 @@ async fn each_operator_action_is_audited() {
         )
         .await;
     assert!(res.status().is_success(), "{}", res.status());
+    let res = app
+        .post_empty(&format!("/api/invoices/{invoice}/resend"))
+        .await;
+    assert!(res.status().is_success(), "{}", res.status());
     let res = app.get("/api/invoices.csv").await;
     assert_eq!(res.status(), StatusCode::OK);
     res.bytes().await.unwrap();
@@ -505,6 +509,7 @@ async fn each_operator_action_is_audited() {
         ("create_customer", Some(customer.as_str())),
         ("create_invoice", Some(invoice.as_str())),
         ("mark_paid", Some(invoice.as_str())),
+        ("resend", Some(invoice.as_str())),
         ("export", None),
         ("cancel", Some(invoice.as_str())),
     ];
