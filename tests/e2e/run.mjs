@@ -817,6 +817,13 @@ test("operators: without a session every merchant call answers 401 and /login sh
     const alert = page.getByRole("alert");
     await until(async () => /E-mail ou senha incorretos/.test((await alert.textContent()) ?? ""), "the wrong-login message");
     assertEqual(new URL(page.url()).pathname, "/login", "still on the login screen");
+    assertEqual(seriousOnly(await axeViolations(page, "login screen with an error")), [], "axe-core serious/critical violations on /login");
+    // In English too.
+    await page.getByRole("button", { name: "EN", exact: true }).click();
+    await page.getByRole("heading", { name: "Log in" }).waitFor({ timeout: WAIT });
+    assertEqual((await page.locator(`label[for="${await byName(page, "password").getAttribute("id")}"]`).textContent()).replace("*", "").trim(), "Password", "English label");
+    await page.getByRole("button", { name: "PT" }).click();
+    await page.getByRole("heading", { name: "Entrar" }).waitFor({ timeout: WAIT });
     // The right one: back where the operator was, with the list and their name in the nav.
     await byName(page, "password").fill(server.operator.password);
     await submitButton(page, "email").click();
@@ -834,7 +841,8 @@ test("operators: without a session every merchant call answers 401 and /login sh
     await until(async () => new URL(page.url()).pathname === "/login", "the login screen after logout");
     const status = await page.evaluate(async () => (await fetch("/api/invoices")).status);
     assertEqual(status, 401, "no session after logout");
-  }, { login: false });
+    // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
+  }, { login: false, bypassCSP: true });
 
   // The payer page and the payment link's page need no session.
   await withPage(async ({ page, api }) => {
