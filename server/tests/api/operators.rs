@@ -1,7 +1,9 @@
 //! Operator accounts over real HTTP: login, the one answer for every wrong
 //! login, throttling, expiry, logout, disabled accounts, the same-origin
 //! rule for writes, the session in front of every merchant call (and not in
-//! front of the payer's), and the audit trail.
+//! front of the payer's), and the audit trail. Over 400 lines: the whole
+//! session model is tested here, so its rules read together (the CLI's
+//! `operator` commands are in cli.rs).
 
 use std::time::Duration;
 
