@@ -9,6 +9,7 @@
 //! service's [`ErrorEnvelope`] into the one [`Error`] type.
 
 use gloo_net::http::{Request, RequestBuilder};
+use paylink_model::operator::{LoginRequest, SessionInfo};
 use paylink_model::{
     CustomerPage, CustomerRef, CustomerRequest, ErrorEnvelope, InvoiceCreated, InvoiceDetail,
     InvoicePage, InvoiceRequest, Lang, PayerView, PaymentLink,
@@ -236,6 +237,87 @@ pub async fn simulate_payment(id: &str, lang: Lang) -> Result<PayerView, Error> 
     read(post(&id_path("/api/pay/", id, "/simulate"), None, lang).await?)
 }
 
+/// `POST /api/session`: logs the operator in (the answer is a 204 and the
+/// session cookie). Sent apart from [`send`], so the password is never kept
+/// as a pending creation's body.
+pub async fn login(req: &LoginRequest, lang: Lang) -> Result<(), Error> {
+    let url = base().await + "/api/session";
+    let body = encode(req)?;
+    let resp = Request::post(&url)
+        .header("Accept", "application/json")
+        .header("Accept-Language", lang.code())
+        .header("Content-Type", "application/json")
+        .body(body)
+        .map_err(|_| Error::Network)?
+        .send()
+        .await
+        .map_err(|_| Error::Network)?;
+    if resp.ok() {
+        return Ok(());
+    }
+    let json = resp
+        .text()
+        .await
+        .ok()
+        .and_then(|t| js_sys::JSON::parse(&t).ok());
+    Err(Error::Api(envelope_of(&resp, json)))
+}
+
+/// `GET /api/session`: who is logged in (an error when no one is; it does
+/// not send the widget to the login screen, the merchant calls do).
+pub async fn get_session(lang: Lang) -> Result<SessionInfo, Error> {
+    read(get("/api/session", lang).await?)
+}
+
+/// `DELETE /api/session`: logs out (204 whether or not there was a session).
+pub async fn logout() -> Result<(), Error> {
+    let url = base().await + "/api/session";
+    let resp = Request::delete(&url)
+        .send()
+        .await
+        .map_err(|_| Error::Network)?;
+    match resp.ok() {
+        true => Ok(()),
+        false => Err(Error::Api(envelope_of(&resp, None))),
+    }
+}
+
+type LoginNeeded = std::rc::Rc<dyn Fn()>;
+
+thread_local! {
+    /// What the app does when a merchant call answers 401 (see [`on_login_needed`]).
+    static LOGIN_NEEDED: std::cell::RefCell<Option<LoginNeeded>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `f` runs whenever a merchant call answers 401 (no session, or it ended):
+/// the app shows the login screen. The payer's calls (`/api/pay/`, the
+/// payment links') and `/api/session` itself never trigger it.
+pub fn on_login_needed(f: impl Fn() + 'static) {
+    LOGIN_NEEDED.with(|l| *l.borrow_mut() = Some(std::rc::Rc::new(f)));
+}
+
+/// Runs the hook of [`on_login_needed`] (a merchant screen found no session).
+pub fn login_needed() {
+    if let Some(f) = LOGIN_NEEDED.with(|l| l.borrow().clone()) {
+        f();
+    }
+}
+
+fn is_merchant_call(path: &str) -> bool {
+    !(path.starts_with("/api/pay/")
+        || path.starts_with("/api/links/")
+        || path.starts_with("/api/session"))
+}
+
+fn envelope_of(resp: &gloo_net::http::Response, json: Option<JsValue>) -> ErrorEnvelope {
+    json.and_then(|j| read::<ErrorEnvelope>(j).ok())
+        .unwrap_or_else(|| ErrorEnvelope {
+            code: resp.status(),
+            message: format!("HTTP {} {}", resp.status(), resp.status_text()),
+            errors: None,
+        })
+}
+
 /// A request body as JSON text: serde-wasm-bindgen to a JS object, then the
 /// browser's `JSON.stringify`.
 fn encode<T: Serialize>(body: &T) -> Result<String, Error> {
@@ -309,13 +391,9 @@ async fn send(
         }
         json.ok_or(Error::BadResponse)
     } else {
-        let envelope = json
-            .and_then(|j| read::<ErrorEnvelope>(j).ok())
-            .unwrap_or_else(|| ErrorEnvelope {
-                code: resp.status(),
-                message: format!("HTTP {} {}", resp.status(), resp.status_text()),
-                errors: None,
-            });
-        Err(Error::Api(envelope))
+        if resp.status() == 401 && is_merchant_call(path) {
+            login_needed();
+        }
+        Err(Error::Api(envelope_of(&resp, json)))
     }
 }

@@ -8,6 +8,7 @@ use paylink_model::{Channel, Frequency, HookType, InstallmentStatus, InvoiceType
 use paylink_model::{NotificationType, PaymentType};
 
 pub mod lists;
+pub mod session;
 
 /// Keys of the interface texts. `K::FullName.t(lang)` gives the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,13 +1,14 @@
 //! paylink's payment-link widget: a Leptos 0.8 client-side-rendered app.
 //!
-//! Six screens, routed by `leptos_router` (one file per screen in `pages/`):
+//! Seven screens, routed by `leptos_router` (one file per screen in `pages/`):
 //! * `/` — the merchant flow: customer form → invoice form → detail;
 //! * `/invoices`, `/customers` — the merchant's lists (filters and page in
 //!   the URL's query);
 //! * `/invoices/:id` — the invoice detail (merchant);
 //! * `/l/:slug` — a payment link's page (the payer fills it in);
 //! * `/pay/:id` — the payer's page (`/api/pay/{id}`: no private data; PIX
-//!   and boleto codes of the next open installment).
+//!   and boleto codes of the next open installment);
+//! * `/login` — the operator's login, shown when a merchant call answers 401.
 //!
 //! The same [`App`] runs on paylink's page, in embed.js's iframe and mounted
 //! in a merchant's element: see [`embed`]. Mounted in a merchant's element
@@ -41,6 +42,7 @@ use pages::invoice_form::{InvoiceFields, InvoiceForm};
 use pages::invoice_list::InvoiceListPage;
 use pages::invoice_view::InvoicePage;
 use pages::link_form::{LinkPage, LinkView};
+use pages::login::{LoginPage, Session};
 use pages::pay_view::{PayPage, PayView};
 
 /// The navigation function of the `<Router>` (see [`Ctx::navigate`]).
@@ -194,6 +196,8 @@ pub fn App(
     provide_context(ctx);
     let merchant = Merchant::new(lang);
     provide_context(merchant);
+    let session = Session::new();
+    provide_context(session);
     let embedded = ctx.embedded();
     let ours = !matches!(host, Host::Element(_));
 
@@ -224,6 +228,12 @@ pub fn App(
         }
     });
 
+    // A merchant call without a session (none yet, or it ended): the login
+    // screen, then back here.
+    if ours {
+        api::on_login_needed(move || login_needed(ctx, session));
+    }
+
     let screens = if ours {
         view! {
             <Router>
@@ -238,6 +248,7 @@ pub fn App(
                         <Route path=path!("/invoices/:id") view=InvoicePage />
                         <Route path=path!("/pay/:id") view=PayPage />
                         <Route path=path!("/l/:slug") view=LinkPage />
+                        <Route path=path!("/login") view=LoginPage />
                     </Routes>
                 </main>
             </Router>
@@ -258,6 +269,30 @@ pub fn App(
         >
             {screens}
         </div>
+    }
+}
+
+/// Shows the login screen, remembering where the operator was. In the
+/// iframe the path alone (the frame's `?embed…` query is kept by
+/// [`Ctx::navigate`]); on paylink's page the place is also in `?next=`, so
+/// a reload of the login screen still goes back.
+fn login_needed(ctx: Ctx, session: Session) {
+    let location = window().location();
+    let path = location.pathname().unwrap_or_default();
+    if path == "/login" {
+        return;
+    }
+    match ctx.host(Host::clone) {
+        Host::Page => {
+            let here = path + &location.search().unwrap_or_default();
+            session.return_to.set(pages::login::safe_return(&here));
+            let next = String::from(js_sys::encode_uri_component(&here));
+            ctx.navigate(&format!("/login?next={next}"));
+        }
+        _ => {
+            session.return_to.set(pages::login::safe_return(&path));
+            ctx.navigate("/login");
+        }
     }
 }
 

@@ -700,14 +700,53 @@ async fn server_errors_land_on_their_fields_and_rows() {
 
 #[wasm_bindgen_test]
 async fn a_failed_call_without_field_errors_shows_the_envelope_message() {
-    mock_fetch(401, r#"{"code":401,"message":"Token inválido"}"#);
+    mock_fetch(403, r#"{"code":403,"message":"Requisição recusada"}"#);
     let app = mount_at("/").await;
     let r = &app.root;
     type_text(r, "fullName", "Maria da Silva").await;
     submit(r, "customer-form").await;
     sleep(50).await;
     assert_eq!(fetch_count(), 1);
-    assert!(text(&q(r, "[role=alert]")).contains("Token inválido"));
+    assert!(text(&q(r, "[role=alert]")).contains("Requisição recusada"));
+}
+
+/// A merchant call answering 401 (no session, or it ended) shows the login
+/// screen, which keeps the form contract and says clearly when the login is wrong.
+#[wasm_bindgen_test]
+async fn a_401_shows_the_login_screen() {
+    mock_fetch(401, r#"{"code":401,"message":"Faça login"}"#);
+    let app = mount_at("/").await;
+    let r = &app.root;
+    type_text(r, "fullName", "Maria da Silva").await;
+    submit(r, "customer-form").await;
+    sleep(50).await;
+    tick().await;
+    assert_eq!(
+        web_sys::window().unwrap().location().pathname().unwrap(),
+        "/login"
+    );
+    assert_eq!(
+        web_sys::window().unwrap().location().search().unwrap(),
+        "?next=%2F",
+        "back to the form after the login"
+    );
+    assert!(q_opt(r, "#login-form").is_some());
+    assert_eq!(input(r, "password").type_(), "password");
+    assert!(q_opt(r, "label[for=f-email]").is_some());
+    submit(r, "login-form").await;
+    assert_eq!(
+        input(r, "email").get_attribute("aria-invalid").as_deref(),
+        Some("true")
+    );
+    type_text(r, "email", "ana@loja.example").await;
+    type_text(r, "password", "errada errada errada").await;
+    submit(r, "login-form").await;
+    sleep(50).await;
+    assert!(text(&q(r, "[role=alert]")).contains("E-mail ou senha incorretos"));
+    assert_eq!(
+        web_sys::window().unwrap().location().pathname().unwrap(),
+        "/login"
+    );
 }
 
 // ---------------------------------------------------------------- language

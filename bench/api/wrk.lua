@@ -14,6 +14,11 @@ wrk.method = os.getenv("BENCH_METHOD") or "GET"
 wrk.path = os.getenv("BENCH_PATH") or "/healthz"
 if token ~= "" then wrk.headers["Authorization"] = "Basic " .. token end
 if body ~= "" then wrk.headers["Content-Type"] = "application/json" end
+-- The proxy's merchant calls carry the operator's session and this server's Origin (CSRF check).
+if wrk.path:sub(1, 5) == "/api/" then
+    wrk.headers["Cookie"] = os.getenv("BENCH_COOKIE") or ""
+    wrk.headers["Origin"] = os.getenv("BENCH_ORIGIN") or ""
+end
 
 local next_id = 1
 function setup(thread)

@@ -17,6 +17,7 @@ pub mod lang;
 pub mod link;
 pub mod list;
 pub mod money;
+pub mod operator;
 pub mod payer;
 pub mod pix;
 pub mod plan;

@@ -29,10 +29,8 @@ pub struct Options {
     pub proxy: Option<proxy::ProxyConfig>,
     /// The built widget (`dist/`); `None` serves no pages.
     pub dist: Option<PathBuf>,
-    /// Refuse the merchant's screens through the proxy (creations, invoice
-    /// detail): `serve` on a non-loopback address without `--operator-ui`
-    /// (anyone could reach them).
-    pub public_only: bool,
+    /// Operator sessions' lifetimes and login throttling.
+    pub sessions: crate::domain::operators::SessionConfig,
     /// Who may frame the widget's pages (CSP `frame-ancestors`); default `'self'`.
     pub frame_ancestors: Option<String>,
     /// Merchant identity, PIX key and boleto agreement for the payer page; sandbox mode.
@@ -58,6 +56,12 @@ pub fn service(state: AppState) -> Router {
 /// Everything `paylink serve` answers: service, proxy, widget; every error an envelope.
 pub fn app(state: AppState, options: Options) -> Router {
     let db = state.db.clone();
+    let sessions = proxy::session::Sessions::new(
+        db.clone(),
+        options.sessions,
+        &state.public_url,
+        options.trust_forwarded_for,
+    );
     let service = service(state);
     let payer = proxy::PayerOptions {
         config: options.payer,
@@ -70,13 +74,7 @@ pub fn app(state: AppState, options: Options) -> Router {
             options.trust_forwarded_for,
         ),
     };
-    let proxy = proxy::router(
-        options.proxy,
-        service.clone(),
-        payer,
-        options.public_only,
-        links,
-    );
+    let proxy = proxy::router(options.proxy, service.clone(), payer, sessions, links);
     let router = service.merge(proxy);
     // The widget's file server is the fallback when there is a widget;
     // whatever it does not have is the 404 envelope.

@@ -38,7 +38,10 @@ pub enum Reason {
     UpstreamTimeout,
     BadIdempotencyKey,
     IdempotencyKeyReused,
-    OperatorUiOff,
+    LoginRequired,
+    BadCredentials,
+    LoginThrottled,
+    CrossOrigin,
     LinkNotFound,
     TooManyRequests,
     InstallmentNotFound,
@@ -53,7 +56,7 @@ impl Reason {
     pub fn status(self) -> StatusCode {
         use Reason::*;
         match self {
-            Unauthorized => StatusCode::UNAUTHORIZED,
+            Unauthorized | LoginRequired | BadCredentials => StatusCode::UNAUTHORIZED,
             RouteNotFound | InvoiceNotFound | LinkNotFound | InstallmentNotFound => {
                 StatusCode::NOT_FOUND
             }
@@ -68,8 +71,8 @@ impl Reason {
             Validation | IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Unavailable | ProxyNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
-            OperatorUiOff => StatusCode::FORBIDDEN,
-            TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            CrossOrigin => StatusCode::FORBIDDEN,
+            TooManyRequests | LoginThrottled => StatusCode::TOO_MANY_REQUESTS,
             UpstreamUnreachable => StatusCode::BAD_GATEWAY,
             UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
         }
@@ -141,9 +144,21 @@ impl Reason {
                 "Esta Idempotency-Key já foi usada com outra requisição.",
                 "This Idempotency-Key was already used with a different request.",
             ),
-            OperatorUiOff => (
-                "As telas do lojista estão desligadas neste endereço (use --operator-ui atrás do seu login).",
-                "The merchant's screens are off on this address (use --operator-ui behind your own login).",
+            LoginRequired => (
+                "Faça login como operador para continuar.",
+                "Log in as an operator to continue.",
+            ),
+            BadCredentials => (
+                "E-mail ou senha incorretos.",
+                "Wrong e-mail or password.",
+            ),
+            LoginThrottled => (
+                "Muitas tentativas de login erradas. Aguarde alguns minutos e tente novamente.",
+                "Too many failed logins. Wait a few minutes and try again.",
+            ),
+            CrossOrigin => (
+                "Requisição recusada: ela não veio de uma página deste servidor.",
+                "Request refused: it did not come from a page of this server.",
             ),
             LinkNotFound => (
                 "Link de pagamento não encontrado.",

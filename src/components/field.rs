@@ -19,6 +19,7 @@ pub enum Kind {
     Tel,
     Number,
     Url,
+    Password,
     /// A `<textarea>`.
     Area,
 }
@@ -31,6 +32,7 @@ impl Kind {
             Kind::Tel => "tel",
             Kind::Number => "number",
             Kind::Url => "url",
+            Kind::Password => "password",
         }
     }
 }

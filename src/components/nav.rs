@@ -1,11 +1,15 @@
-//! The merchant's navigation (Nova cobrança / Faturas / Clientes), shown on
-//! the merchant's screens only: never on a payer's page (`/pay/:id`) or a
-//! payment link's (`/l/:slug`), which payers see.
+//! The merchant's navigation (Nova cobrança / Faturas / Clientes) and the
+//! logged-in operator's name with a logout button, shown on the merchant's
+//! screens only: never on a payer's page (`/pay/:id`) or a payment link's
+//! (`/l/:slug`), which payers see, nor on the login screen.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
+use crate::api;
 use crate::i18n::lists::LK;
+use crate::i18n::session::SK;
+use crate::pages::login::Session;
 use crate::Ctx;
 
 /// Whether `path` is one of the payers' screens.
@@ -23,11 +27,52 @@ fn current(path: &str, href: &str) -> bool {
 
 #[component]
 pub fn MerchantNav() -> impl IntoView {
-    let lang = expect_context::<Ctx>().lang;
+    let ctx = expect_context::<Ctx>();
+    let session = expect_context::<Session>();
+    let lang = ctx.lang;
     let path = use_location().pathname;
+    let merchant_screen = Memo::new(move |_| path.with(|p| !is_payer_path(p) && p != "/login"));
+    // Asked again at each login and logout, not at each navigation.
+    let me = LocalResource::new(move || {
+        let ask = merchant_screen.get();
+        session.changed.track();
+        async move {
+            if !ask {
+                return None;
+            }
+            match api::get_session(lang.get_untracked()).await {
+                Ok(info) => Some(info),
+                // No session: the login screen at once, not after a form is filled in.
+                Err(api::Error::Api(e)) if e.code == 401 => {
+                    api::login_needed();
+                    None
+                }
+                Err(_) => None,
+            }
+        }
+    });
+    let logout = move |_| {
+        leptos::task::spawn_local(async move {
+            let _ = api::logout().await;
+            session.changed.update(|n| *n += 1);
+            ctx.navigate("/login");
+        });
+    };
+    let operator = move || {
+        let l = lang.get();
+        me.get().flatten().map(|info| {
+            view! {
+                <p class="operator">
+                    <span>{SK::LoggedInAs.t(l)} " " <strong>{info.name}</strong></span>
+                    " "
+                    <button type="button" class="link" on:click=logout>{SK::LogOut.t(l)}</button>
+                </p>
+            }
+        })
+    };
     move || {
         let p = path.get();
-        (!is_payer_path(&p)).then(|| {
+        merchant_screen.get().then(|| {
             let l = lang.get();
             let items = [
                 ("/", LK::NewCharge),
@@ -46,6 +91,7 @@ pub fn MerchantNav() -> impl IntoView {
             view! {
                 <nav class="merchant-nav" aria-label=LK::Nav.t(l)>
                     <ul>{items}</ul>
+                    {operator}
                 </nav>
             }
         })

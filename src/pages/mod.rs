@@ -8,4 +8,5 @@ pub mod invoice_form;
 pub mod invoice_list;
 pub mod invoice_view;
 pub mod link_form;
+pub mod login;
 pub mod pay_view;

@@ -15,6 +15,12 @@ export function mock_fetch(status, body) {
   // The widget calls fetch with a Request (gloo-net); a URL and init are read the same way.
   window.fetch = async (input, init) => {
     const req = new Request(input, init);
+    // The navigation asks who is logged in on every merchant screen: an operator is, and
+    // that call is not one of the screen's (not recorded).
+    if (new URL(req.url).pathname === '/api/session' && req.method === 'GET') {
+      const who = { id: 'op-1', email: 'operadora@loja.example', name: 'Operadora' };
+      return new Response(JSON.stringify(who), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }
     const call = {
       // As the widget wrote it: a path on this origin, the whole URL on another.
       url: req.url.startsWith(location.origin + '/') ? req.url.slice(location.origin.length) : req.url,

@@ -2,6 +2,7 @@
 // (bench/first-render/measure.mjs): a real `paylink serve` on a temporary SQLite file,
 // and Debian's Chromium driven by playwright-core (never a downloaded browser).
 import { spawn, execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -54,8 +55,10 @@ export function withTimeout(promise, ms, what) {
 }
 
 /**
- * Creates an application token on a fresh database and starts `paylink serve` with it.
- * Returns { url, token, secret, dir, logs(), stop() }. The token is never printed.
+ * Creates an application token and an operator on a fresh database and starts `paylink serve` with it.
+ * Returns { url, token, secret, operator: {email, name, password}, dir, logs(), stop(), login() }.
+ * The token and the password are never printed. `login()` logs the operator in and returns
+ * the headers (Cookie, Origin) of a merchant call made outside a browser.
  */
 export async function startPaylink({ bin, dist, name = "e2e", args = [] }) {
   if (!bin) throw new Error("PAYLINK_BIN is not set (path of the built paylink binary)");
@@ -75,6 +78,13 @@ export async function startPaylink({ bin, dist, name = "e2e", args = [] }) {
   if (!token || colon < 1) throw new Error("paylink token create: last line is not Base64(appId:secret)");
   const secret = decoded.slice(colon + 1);
   writeFileSync(tokenFile, token + "\n", { mode: 0o600 });
+
+  // The merchant's screens need an operator's session: one operator, its password on stdin.
+  const operator = { email: `operador-${name}@e2e.example`, name: "Operador E2E", password: randomBytes(18).toString("base64url") };
+  execFileSync(bin, ["operator", "add", "--email", operator.email, "--name", operator.name, "--db", db], {
+    input: operator.password + "\n",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 
   const child = spawn(
     bin,
@@ -132,7 +142,17 @@ export async function startPaylink({ bin, dist, name = "e2e", args = [] }) {
       if (Date.now() > deadline) throw new Error("paylink serve: /healthz not 200 after 15 s");
       await new Promise((r) => setTimeout(r, 50));
     }
-    return { url, token, secret, dir, logs: () => log.join(""), stop };
+    const login = async () => {
+      const r = await fetch(url + "/api/session", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: url },
+        body: JSON.stringify({ email: operator.email, password: operator.password }),
+      });
+      if (r.status !== 204) throw new Error(`operator login: ${r.status} ${await r.text()}`);
+      const cookie = r.headers.get("set-cookie").split(";")[0];
+      return { Cookie: cookie, Origin: url };
+    };
+    return { url, token, secret, operator, dir, logs: () => log.join(""), stop, login };
   } catch (e) {
     await stop();
     e.message += `\n--- paylink serve output ---\n${log.join("")}`;

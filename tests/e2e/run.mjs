@@ -46,8 +46,16 @@ async function withPage(body, options) {
   }
 }
 
-async function openPage(browser, options = {}) {
+// Logged in as the server's operator unless `login: false` (the context shares the cookie).
+async function openPage(browser, { login = true, ...options } = {}) {
   const context = await browser.newContext({ locale: "pt-BR", ...options });
+  if (login) {
+    const r = await context.request.post(server.url + "/api/session", {
+      headers: { Origin: server.url },
+      data: { email: server.operator.email, password: server.operator.password },
+    });
+    if (r.status() !== 204) throw new Error(`operator login: ${r.status()} ${await r.text()}`);
+  }
   const pending = [];
   const api = [];
   const problems = [];
@@ -273,7 +281,9 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     // Negative check: the submit handler sends synchronously when the form is valid, so a request
     // would already be on its way; give the network a moment to show one before asserting none.
     await page.waitForTimeout(300);
-    assertEqual(api.map((r) => `${r.method} ${r.url}`), [], "requests to /api after an invalid submit");
+    // The navigation's "who is logged in" (GET /api/session) is not the form's.
+    const fromForm = api.filter((r) => !r.url.endsWith("/api/session")).map((r) => `${r.method} ${r.url}`);
+    assertEqual(fromForm, [], "requests to /api after an invalid submit");
     await s.snapshot("customer form with errors");
 
     // 2. A valid customer: 201, and the errors are gone.
@@ -539,8 +549,9 @@ async function axeViolations(page, label) {
 
 /** Creates a customer and a 3-installment invoice through the widget's proxy (which adds the token). */
 async function createInvoiceViaProxy() {
+  const session = await server.login();
   const post = async (path, body) => {
-    const r = await fetch(server.url + path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const r = await fetch(server.url + path, { method: "POST", headers: { "Content-Type": "application/json", ...session }, body: JSON.stringify(body) });
     const j = await r.json();
     if (!r.ok) throw new Error(`POST ${path}: ${r.status} ${JSON.stringify(j)}`);
     return j;
@@ -750,6 +761,100 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     assertEqual(seriousOnly(found), [], "axe-core serious/critical violations");
     // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
   }, { bypassCSP: true }));
+
+test("operators: without a session every merchant call answers 401 and /login shows; logging in through the screen lands back; logout; the payer page needs no session", async () => {
+  const inv = await apiCreate(
+    { fullName: "Olga Operadora" },
+    { externalId: "e2e-login", dueDate: dayOfMonth(3, 12), paymentTypes: ["PIX"], installmentCount: 1, price: 77.7 },
+  );
+  // Outside a browser: every merchant route of the proxy refuses, even from this origin.
+  const json = { "Content-Type": "application/json", Origin: server.url };
+  for (const [method, path, body] of [
+    ["POST", "/api/customers", { fullName: "Maria" }],
+    ["GET", "/api/customers", null],
+    ["POST", "/api/invoices", {}],
+    ["GET", "/api/invoices?status=open", null],
+    ["GET", "/api/invoices.csv", null],
+    ["GET", "/api/dashboard", null],
+    ["GET", `/api/invoices/${inv.id}`, null],
+    ["DELETE", `/api/invoices/${inv.id}`, null],
+    ["POST", `/api/invoices/${inv.id}/installments/1/payments`, { amount: 77.7, paidOn: dayOfMonth(0, 1) }],
+    ["POST", `/api/invoices/${inv.id}/resend`, null],
+  ]) {
+    const r = await fetch(server.url + path, { method, headers: json, body: body && JSON.stringify(body) });
+    const text = await r.text();
+    assertEqual(r.status, 401, `${method} ${path} without a session`);
+    assertEqual(JSON.parse(text).code, 401, `${method} ${path}: the envelope`);
+    assert(!text.includes("Olga"), `${method} ${path} leaks nothing`);
+  }
+
+  await withPage(async ({ page, api }) => {
+    // A merchant screen without a session: its call answers 401 and the login screen shows.
+    await page.goto(`${server.url}/invoices?status=open`);
+    await until(async () => new URL(page.url()).pathname === "/login", "the login screen", async () => page.url());
+    assertEqual(new URL(page.url()).searchParams.get("next"), "/invoices?status=open", "where to go back to");
+    await page.getByRole("heading", { name: "Entrar" }).waitFor({ timeout: WAIT });
+    assertEqual(await page.getByRole("navigation").count(), 0, "no merchant navigation before the login");
+    // The form contract: names, labels, types.
+    for (const [name, type] of [["email", "email"], ["password", "password"]]) {
+      const input = byName(page, name);
+      assertEqual(await input.getAttribute("type"), type, `${name}'s type`);
+      const id = await input.getAttribute("id");
+      assertEqual(await page.locator(`label[for="${id}"]`).count(), 1, `${name}'s label`);
+    }
+    // Empty: field errors, nothing sent.
+    const before = api.length;
+    await submitButton(page, "email").click();
+    await until(async () => (await byName(page, "password").getAttribute("aria-invalid")) === "true", "password invalid");
+    assertEqual(await byName(page, "email").getAttribute("aria-invalid"), "true", "email invalid");
+    const described = await byName(page, "email").getAttribute("aria-describedby");
+    assert((await page.locator(`[id="${described}"]`).textContent()).trim().length > 0, "email's message");
+    assertEqual(api.slice(before).filter((e) => e.url.endsWith("/api/session") && e.method === "POST").length, 0, "nothing sent");
+    // A wrong password: one clear message.
+    await byName(page, "email").fill(server.operator.email);
+    await byName(page, "password").fill("not the password at all");
+    await submitButton(page, "email").click();
+    const alert = page.getByRole("alert");
+    await until(async () => /E-mail ou senha incorretos/.test((await alert.textContent()) ?? ""), "the wrong-login message");
+    assertEqual(new URL(page.url()).pathname, "/login", "still on the login screen");
+    assertEqual(seriousOnly(await axeViolations(page, "login screen with an error")), [], "axe-core serious/critical violations on /login");
+    // In English too.
+    await page.getByRole("button", { name: "EN", exact: true }).click();
+    await page.getByRole("heading", { name: "Log in" }).waitFor({ timeout: WAIT });
+    assertEqual((await page.locator(`label[for="${await byName(page, "password").getAttribute("id")}"]`).textContent()).replace("*", "").trim(), "Password", "English label");
+    await page.getByRole("button", { name: "PT" }).click();
+    await page.getByRole("heading", { name: "Entrar" }).waitFor({ timeout: WAIT });
+    // The right one: back where the operator was, with the list and their name in the nav.
+    await byName(page, "password").fill(server.operator.password);
+    await submitButton(page, "email").click();
+    await until(async () => new URL(page.url()).pathname === "/invoices", "back on the list", async () => page.url());
+    assertEqual(new URL(page.url()).searchParams.get("status"), "open", "with its filter");
+    const nav = page.getByRole("navigation", { name: "Navegação" });
+    await until(async () => ((await nav.textContent()) ?? "").includes(server.operator.name), "the operator's name in the nav");
+    await page.locator("main table").waitFor({ timeout: WAIT });
+    const cookies = await page.context().cookies(server.url);
+    const session = cookies.find((c) => c.name === "paylink_session");
+    assert(session && session.httpOnly && session.sameSite === "Strict", `the session cookie: ${JSON.stringify(cookies.map((c) => c.name))}`);
+    assertEqual(await page.evaluate(() => document.cookie.includes("paylink_session")), false, "HttpOnly: no script reads it");
+    // Logout: the login screen again, and the session is over.
+    await nav.getByRole("button", { name: "Sair" }).click();
+    await until(async () => new URL(page.url()).pathname === "/login", "the login screen after logout");
+    const status = await page.evaluate(async () => (await fetch("/api/invoices")).status);
+    assertEqual(status, 401, "no session after logout");
+    // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
+  }, { login: false, bypassCSP: true });
+
+  // The payer page and the payment link's page need no session.
+  await withPage(async ({ page, api }) => {
+    await page.goto(`${server.url}/pay/${inv.id}`);
+    await page.locator("[data-pix-payload]").first().waitFor({ timeout: WAIT });
+    assertEqual(new URL(page.url()).pathname, `/pay/${inv.id}`, "no login for the payer");
+    await page.goto(`${server.url}/l/${LINK}`);
+    await byName(page, "fullName").waitFor({ timeout: WAIT });
+    assertEqual(new URL(page.url()).pathname, `/l/${LINK}`, "no login on a payment link");
+    assertEqual(api.filter((e) => e.url.includes("/api/session")).length, 0, "the payers' pages never ask for a session");
+  }, { login: false });
+});
 
 /** Every file under `dir`, decompressed when it is .gz or .br. */
 function distFiles(dir) {

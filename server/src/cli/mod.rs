@@ -1,5 +1,5 @@
 //! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`,
-//! `notifications`, `link`, `boleto`, `installment`.
+//! `notifications`, `link`, `boleto`, `installment`, `operator`.
 
 use crate::cli::common::DbArg;
 use std::process::ExitCode;
@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod common;
 pub mod links;
 pub mod notifications;
+pub mod operators;
 mod serve;
 pub mod settlement;
 
@@ -73,6 +74,11 @@ enum Command {
     Installment {
         #[command(subcommand)]
         command: settlement::InstallmentCommand,
+    },
+    /// Operator accounts: who logs in to the merchant's screens.
+    Operator {
+        #[command(subcommand)]
+        command: crate::cli::operators::OperatorCommand,
     },
 }
 
@@ -229,6 +235,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Link { command } => crate::cli::links::cli(command).await,
         Command::Boleto { command } => settlement::boleto(command).await,
         Command::Installment { command } => settlement::installment(command).await,
+        Command::Operator { command } => crate::cli::operators::cli(command).await,
     }
 }
 

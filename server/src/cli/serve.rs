@@ -40,9 +40,9 @@ pub(super) struct ServeArgs {
     /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
     #[arg(long)]
     allow_insecure_webhooks: bool,
-    /// Serve the merchant's screens (create customer/invoice, invoice detail through the proxy) on a
-    /// non-loopback address. Put paylink behind your own login when you do.
-    #[arg(long)]
+    /// No longer needed: the merchant's screens need an operator's login on every address
+    /// (`paylink operator add`). Accepted so existing command lines keep working.
+    #[arg(long, hide = true)]
     operator_ui: bool,
     /// Origins allowed to frame the widget (CSP frame-ancestors), e.g. "https://loja.example"; default: this origin only.
     #[arg(long)]
@@ -248,11 +248,14 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
                 .cloned()
                 .collect::<Vec<_>>(),
         )?,
-        public_only: !(addr.ip().is_loopback() || args.operator_ui),
+        sessions: Default::default(),
         allowed_origins: args.allowed_origin.clone(),
         public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
         trust_forwarded_for: args.trust_forwarded_for,
     };
+    if args.operator_ui {
+        tracing::warn!("--operator-ui is no longer needed: merchant screens need an operator login (paylink operator add)");
+    }
     let router = app(state, options);
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.
     println!("paylink listening on http://{addr}");

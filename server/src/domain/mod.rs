@@ -6,6 +6,7 @@ pub mod cnab240;
 pub mod export;
 pub mod links;
 pub mod messages;
+pub mod operators;
 pub mod payer;
 pub mod pix_api;
 pub mod settlement;

@@ -1,11 +1,12 @@
 //! The proxy the widget calls. It holds the token (the browser never sees
-//! it), forwards exactly three operations (plus the payer page's and the
-//! payment links' routes), and answers every failure of the
-//! upstream with an envelope instead of hanging.
+//! it), forwards the merchant's calls (only with an operator's session, see
+//! `session`) plus the payer page's and the payment links' public routes, and
+//! answers every failure of the upstream with an envelope instead of hanging.
 
 pub mod cors;
 pub mod links;
 pub mod ratelimit;
+pub mod session;
 pub mod upstream;
 
 use std::sync::Arc;
@@ -47,7 +48,7 @@ pub fn router(
     config: Option<ProxyConfig>,
     service: Router,
     payer: PayerOptions,
-    public_only: bool,
+    sessions: Arc<session::Sessions>,
     links: LinkOptions,
 ) -> Router {
     let proxy = config.and_then(|c| {
@@ -64,11 +65,7 @@ pub fn router(
                     .ok()?,
             },
         };
-        Some(Arc::new(Proxy {
-            token,
-            upstream,
-            public_only,
-        }))
+        Some(Arc::new(Proxy { token, upstream }))
     });
     let local = proxy
         .as_ref()
@@ -87,8 +84,7 @@ pub fn router(
         )
         .route("/api/pay/{id}/simulate", post(api_pay_simulate))
         .with_state(payer_state);
-    // Link-bound creations are allowed even when `public_only`: the link
-    // decides what they may create.
+    // Link-bound creations need no session: the link decides what they may create.
     let link_routes = crate::proxy::links::router(proxy.clone(), links.db, links.limiter);
     Router::new()
         .route(
@@ -111,6 +107,12 @@ pub fn router(
         )
         .route("/api/invoices/{id}/resend", post(api_invoices_resend))
         .with_state(proxy)
+        // Every merchant call above: an operator's session, same-origin writes, the audit.
+        .route_layer(axum::middleware::from_fn_with_state(
+            sessions.clone(),
+            session::require_operator,
+        ))
+        .merge(session::router(sessions))
         .merge(payer_routes)
         .merge(link_routes)
 }
@@ -327,9 +329,6 @@ async fn list(
     query: Option<String>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    if proxy.as_ref().is_some_and(|p| p.public_only) {
-        return Err(AppError::new(Reason::OperatorUiOff, lang_of(&headers)));
-    }
     let path = match query {
         Some(q) if !q.is_empty() => format!("{path}?{q}"),
         _ => path.to_string(),
@@ -345,11 +344,8 @@ async fn api_invoices_get(
     let lang = lang_of(&headers);
     // The merchant's detail carries the customer's personal data and the
     // invoice's webhook URLs (which may hold the merchant's secrets): an
-    // operator screen like the creations, while anyone holding a payment
-    // link knows the id. The payer page reads `/api/pay/{id}` instead.
-    if p.as_ref().is_some_and(|p| p.public_only) {
-        return Err(AppError::new(Reason::OperatorUiOff, lang));
-    }
+    // operator screen behind the session like the creations, while anyone
+    // holding a payment link knows the id. The payer page reads `/api/pay/{id}`.
     // Only a UUID may be spliced into the upstream path (no `../` tricks).
     if !paylink_model::br::uuid_is_valid(&id) {
         return Err(AppError::new(Reason::InvalidInvoiceId, lang));
@@ -371,7 +367,7 @@ async fn api_invoices_cancel(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let path = action_path(&p, &headers, &id, None)?;
+    let path = action_path(&headers, &id, None)?;
     forward(p, Method::DELETE, path, headers, Bytes::new()).await
 }
 
@@ -380,7 +376,7 @@ async fn api_invoices_resend(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let path = format!("{}/resend", action_path(&p, &headers, &id, None)?);
+    let path = format!("{}/resend", action_path(&headers, &id, None)?);
     forward(p, Method::POST, path, headers, Bytes::new()).await
 }
 
@@ -390,22 +386,18 @@ async fn api_installments_pay(
     Path((id, n)): Path<(String, String)>,
     RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
-    let path = action_path(&p, &headers, &id, Some(&n))?;
+    let path = action_path(&headers, &id, Some(&n))?;
     forward(p, Method::POST, path, headers, body).await
 }
 
 /// The upstream path of an action, built only from a UUID and digits (no
 /// `../` tricks), or the envelope that refuses it.
 fn action_path(
-    proxy: &Option<Arc<Proxy>>,
     headers: &HeaderMap,
     id: &str,
     installment: Option<&str>,
 ) -> Result<String, AppError> {
     let lang = lang_of(headers);
-    if proxy.as_ref().is_some_and(|p| p.public_only) {
-        return Err(AppError::new(Reason::OperatorUiOff, lang));
-    }
     if !paylink_model::br::uuid_is_valid(id) {
         return Err(AppError::new(Reason::InvalidInvoiceId, lang));
     }
@@ -419,16 +411,12 @@ fn action_path(
     }
 }
 
-/// The merchant's creations, refused on a public address without `--operator-ui`
-/// (as the merchant's invoice detail, [`api_invoices_get`]).
+/// The merchant's creations (behind the session, as every merchant call).
 async fn create(
     proxy: Option<Arc<Proxy>>,
     path: &str,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    if proxy.as_ref().is_some_and(|p| p.public_only) {
-        return Err(AppError::new(Reason::OperatorUiOff, lang_of(&headers)));
-    }
     forward(proxy, Method::POST, path.into(), headers, body).await
 }

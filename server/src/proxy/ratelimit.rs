@@ -79,24 +79,33 @@ impl RateLimiter {
         }
     }
 
-    /// The socket peer, or with `--trust-forwarded-for` the last address in
-    /// `X-Forwarded-For` (the one the nearest proxy, ours, appended). Without
-    /// connection info (an in-process call) every caller shares one bucket.
+    /// The client address as [`client_ip`] finds it.
     pub fn client_ip(&self, headers: &HeaderMap, peer: Option<SocketAddr>) -> IpAddr {
-        if self.trust_forwarded_for {
-            let forwarded = headers
-                .get_all("x-forwarded-for")
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(','))
-                .filter_map(|a| a.trim().parse::<IpAddr>().ok())
-                .next_back();
-            if let Some(ip) = forwarded {
-                return ip;
-            }
-        }
-        peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.ip())
+        client_ip(self.trust_forwarded_for, headers, peer)
     }
+}
+
+/// The socket peer, or with `--trust-forwarded-for` the last address in
+/// `X-Forwarded-For` (the one the nearest proxy, ours, appended). Without
+/// connection info (an in-process call) every caller shares one address.
+pub fn client_ip(
+    trust_forwarded_for: bool,
+    headers: &HeaderMap,
+    peer: Option<SocketAddr>,
+) -> IpAddr {
+    if trust_forwarded_for {
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+            .next_back();
+        if let Some(ip) = forwarded {
+            return ip;
+        }
+    }
+    peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.ip())
 }
 
 /// Middleware: a 429 envelope with `Retry-After` once the address is over budget.

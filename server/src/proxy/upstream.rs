@@ -33,8 +33,6 @@ pub(crate) type Handle = Option<Arc<Proxy>>;
 pub(crate) struct Proxy {
     pub(crate) token: HeaderValue,
     pub(crate) upstream: Upstream,
-    /// The merchant's screens (creations, invoice detail) are off (see `Options::public_only`).
-    pub(crate) public_only: bool,
 }
 
 #[derive(Clone)]

@@ -17,6 +17,7 @@ mod invoices;
 pub mod links;
 pub mod lists;
 pub mod notifications;
+pub mod operators;
 pub mod outbox;
 pub mod payments;
 pub mod sends;

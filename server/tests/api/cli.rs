@@ -303,12 +303,84 @@ async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("already paid"));
 }
 
-/// On an address other than loopback the merchant's forms are off unless
-/// `--operator-ui` says the operator put paylink behind their own login.
+/// `paylink operator add` with the password on stdin (or in a file), never
+/// echoed; `list`; `disable`, which ends the operator's sessions.
 #[tokio::test]
-async fn serve_on_a_public_address_needs_operator_ui_for_the_forms() {
+async fn operator_add_list_disable() {
+    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
-    let db = crate::helpers::test_database(dir.path(), "public.db").await;
+    let db = crate::helpers::test_database(dir.path(), "ops.db").await;
+    let password = "uma senha longa o bastante";
+    let add = |email: &str, stdin: &str, extra: &[&str]| {
+        let mut child = Command::new(BIN)
+            .args([
+                "operator",
+                "add",
+                "--email",
+                email,
+                "--name",
+                "Ana Souza",
+                "--db",
+            ])
+            .arg(&db)
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = add("Ana@Loja.example", &format!("{password}\n"), &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(printed.contains("ana@loja.example"), "{printed}");
+    assert!(!printed.contains(password), "the password is never echoed");
+
+    for (email, pw, words) in [
+        ("not-an-email", password, "e-mail"),
+        ("bia@loja.example", "curta", "at least 12"),
+        ("ana@loja.example", password, "already exists"),
+    ] {
+        let out = add(email, &format!("{pw}\n"), &[]);
+        assert_eq!(out.status.code(), Some(2), "{email}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(words), "{email}: {err}");
+        assert!(!err.contains(pw), "{err}");
+    }
+    let file = dir.path().join("pw");
+    std::fs::write(&file, format!("{password}\n")).unwrap();
+    let out = add(
+        "bia@loja.example",
+        "",
+        &["--password-file", file.to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let list = paylink(&["operator", "list"], &db);
+    assert_eq!(list.lines().count(), 2, "{list}");
+    assert!(list.contains("ana@loja.example\tactive"), "{list}");
+    assert!(!list.contains("argon2"), "{list}");
+
+    // The server logs Ana in (a public address: the cookie is Secure and __Host-).
     let token = paylink(&["token", "create", "--name", "loja"], &db)
         .lines()
         .last()
@@ -316,38 +388,73 @@ async fn serve_on_a_public_address_needs_operator_ui_for_the_forms() {
         .to_string();
     let token_file = dir.path().join("token");
     std::fs::write(&token_file, &token).unwrap();
-    for (extra, expected) in [
-        (None, StatusCode::FORBIDDEN),
-        (Some("--operator-ui"), StatusCode::CREATED),
-    ] {
-        let mut cmd = Command::new(BIN);
-        cmd.args(["serve", "--listen", "0.0.0.0:0", "--db"])
-            .arg(&db)
-            .arg("--token-file")
-            .arg(&token_file);
-        if let Some(flag) = extra {
-            cmd.arg(flag);
-        }
-        let mut child = cmd
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line.trim().rsplit(':').next().unwrap().to_string();
-        let res = reqwest::Client::new()
-            .post(format!("http://127.0.0.1:{port}/api/customers"))
+    let mut child = Command::new(BIN)
+        .args(["serve", "--listen", "0.0.0.0:0", "--db"])
+        .arg(&db)
+        .arg("--token-file")
+        .arg(&token_file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line.trim().rsplit(':').next().unwrap().to_string();
+    let base = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    let res = client
+        .post(format!("{base}/api/customers"))
+        .header("origin", &base)
+        .json(&json!({ "fullName": "Maria" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    let res = client
+        .post(format!("{base}/api/session"))
+        .header("origin", &base)
+        .json(&json!({ "email": "ana@loja.example", "password": password }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    let set = res.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        set.starts_with("__Host-paylink_session=") && set.contains("; Secure"),
+        "{set}"
+    );
+    let cookie = set.split(';').next().unwrap().to_string();
+    let create = || {
+        client
+            .post(format!("{base}/api/customers"))
+            .header("origin", &base)
+            .header("cookie", &cookie)
             .json(&json!({ "fullName": "Maria" }))
             .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), expected, "{extra:?}");
-        child.kill().unwrap();
-        child.wait().unwrap();
-    }
+    };
+    assert_eq!(create().await.unwrap().status(), StatusCode::CREATED);
+
+    let out = paylink(&["operator", "disable", "--email", "ANA@loja.example"], &db);
+    assert!(out.contains("disabled"), "{out}");
+    assert_eq!(create().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    let list = paylink(&["operator", "list"], &db);
+    assert!(list.contains("ana@loja.example\tdisabled"), "{list}");
+    let out = Command::new(BIN)
+        .args([
+            "operator",
+            "disable",
+            "--email",
+            "ninguem@loja.example",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    child.kill().unwrap();
+    child.wait().unwrap();
 }
 
 /// The leaf commands of `paylink`, found from its help (so a new command is

@@ -12,9 +12,17 @@ pub struct TestApp {
     /// What `--db` takes for this app's database: the SQLite file's path, or
     /// the PostgreSQL URL (with its own schema).
     pub db_target: String,
+    /// Logged in as [`OPERATOR_EMAIL`]: its session cookie and this server's
+    /// `Origin` go with every request, as a browser on the merchant's screens sends them.
     pub client: Client,
     pub _dir: tempfile::TempDir,
 }
+
+/// The operator every test server has (see [`TestApp::client`]).
+pub const OPERATOR_EMAIL: &str = "operadora@loja.example";
+pub const OPERATOR_PASSWORD: &str = "senha de teste bem longa";
+/// The session cookie on plain-HTTP loopback (the `__Host-` name needs HTTPS).
+pub const SESSION_COOKIE: &str = "paylink_session";
 
 /// The environment variable that runs the suite on PostgreSQL: a server URL
 /// (`postgres://user@127.0.0.1:54329/postgres`). Unset, tests use SQLite files.
@@ -121,9 +129,13 @@ pub async fn spawn_second(first: &TestApp) -> TestApp {
     .await
 }
 
-/// The proxy as `serve` sets it up on a public address without `--operator-ui`.
-pub async fn spawn_app_public() -> TestApp {
-    spawn_app_options(|o| o.public_only = true).await
+/// The local proxy (not sandbox) seen by a browser with no operator's session.
+pub async fn spawn_app_anonymous() -> TestApp {
+    let mut app = spawn_app_options(|_| {}).await;
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("origin", app.addr.parse().unwrap());
+    app.client = Client::builder().default_headers(headers).build().unwrap();
+    app
 }
 
 /// The local proxy (not sandbox) with `serve` options changed by `configure`.
@@ -190,14 +202,42 @@ async fn spawn_full(
     // As `serve` does: the rate limiter sees each client's address.
     let service = app(state, options).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
+    let cookie = match existing {
+        Some(_) => operator_session(&db, "operador2@loja.example").await,
+        None => operator_session(&db, OPERATOR_EMAIL).await,
+    };
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("cookie", cookie.parse().unwrap());
+    headers.insert("origin", addr.parse().unwrap());
     TestApp {
+        client: Client::builder().default_headers(headers).build().unwrap(),
         addr,
         token,
         db,
         db_target,
-        client: Client::new(),
         _dir: dir,
     }
+}
+
+/// An operator (`email`, [`OPERATOR_PASSWORD`]) and an open session of
+/// theirs, as a `Cookie` header value. The session is stored directly, not
+/// logged in over HTTP, so the login throttles of a test start untouched.
+pub async fn operator_session(db: &Db, email: &str) -> String {
+    use paylink_server::domain::operators;
+    let Ok(op) = operators::add_operator(db, email, "Operadora Teste", OPERATOR_PASSWORD).await
+    else {
+        panic!("cannot add the test operator {email}");
+    };
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    paylink_server::store::operators::insert_session(
+        db,
+        &operators::session_hash(&id),
+        &op.id,
+        operators::now_ms(),
+    )
+    .await
+    .unwrap();
+    format!("{SESSION_COOKIE}={id}")
 }
 
 impl TestApp {

@@ -284,7 +284,7 @@ async fn bad_list_parameters_get_the_envelope() {
 }
 
 /// The widget's list screens go through the proxy (which holds the token),
-/// query string and all; on a public address without --operator-ui they are
+/// query string and all; without an operator's session they are
 /// refused like every merchant screen.
 #[tokio::test]
 async fn the_proxy_lists_for_the_merchant_screens_only() {
@@ -302,9 +302,9 @@ async fn the_proxy_lists_for_the_merchant_screens_only() {
     .await;
     assert!(errors["limit"].is_array());
 
-    let public = spawn_app_public().await;
-    envelope(public.get("/api/invoices").await, StatusCode::FORBIDDEN).await;
-    envelope(public.get("/api/customers").await, StatusCode::FORBIDDEN).await;
+    let public = spawn_app_anonymous().await;
+    envelope(public.get("/api/invoices").await, StatusCode::UNAUTHORIZED).await;
+    envelope(public.get("/api/customers").await, StatusCode::UNAUTHORIZED).await;
 }
 
 /// The export: what a Brazilian spreadsheet opens (BOM, `;`, decimal comma,

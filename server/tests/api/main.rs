@@ -18,6 +18,7 @@ mod lists;
 mod migrations;
 mod notifications;
 mod openapi;
+mod operators;
 mod payer;
 mod process;
 mod proxy;

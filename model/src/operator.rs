@@ -1,0 +1,149 @@
+//! Operator accounts: the merchant's people who log in to the back office.
+//! The login body and the rules of a new account (e-mail, name, password),
+//! keyed by field path, so the login screen, `paylink operator add` and the
+//! server refuse the same things with the same words.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{br, Lang, Msg, Violations};
+
+/// A password shorter than this is refused: with the login throttled (a few
+/// guesses per quarter hour) twelve characters are out of reach of guessing,
+/// and a passphrase of a few words fits.
+pub const MIN_PASSWORD_CHARS: usize = 12;
+/// argon2 takes any length; the cap keeps one login from hashing megabytes.
+pub const MAX_PASSWORD_CHARS: usize = 256;
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// `POST /api/session`: the login form's fields.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LoginRequest {
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default)]
+    pub password: Option<String>,
+}
+
+/// `GET /api/session`: who is logged in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    pub id: String,
+    pub email: String,
+    pub name: String,
+}
+
+/// An e-mail as accounts are keyed: trimmed and lower-case, so
+/// `Ana@Loja.example` logs in as `ana@loja.example`.
+pub fn normalize_email(email: &str) -> String {
+    email.trim().to_ascii_lowercase()
+}
+
+impl LoginRequest {
+    /// The e-mail (normalized) and password, or what is missing. Only
+    /// presence and size: a wrong-looking e-mail is a wrong login like any
+    /// other, so it says nothing about which accounts exist.
+    pub fn check(&self) -> Result<(String, String), Violations> {
+        let mut v = Violations::default();
+        let email = self
+            .email
+            .as_deref()
+            .map(normalize_email)
+            .filter(|e| !e.is_empty());
+        if email.is_none() {
+            v.add("email", Msg::Required);
+        }
+        match self.password.as_deref() {
+            None | Some("") => v.add("password", Msg::Required),
+            Some(p) if p.chars().count() > MAX_PASSWORD_CHARS => {
+                v.add("password", Msg::MaxChars(MAX_PASSWORD_CHARS));
+            }
+            Some(_) => {}
+        }
+        match (email, &self.password) {
+            (Some(e), Some(p)) if v.is_empty() => Ok((e, p.clone())),
+            _ => Err(v),
+        }
+    }
+
+    pub fn validate(&self, lang: Lang) -> crate::Errors {
+        self.check()
+            .err()
+            .map(|v| v.render(lang))
+            .unwrap_or_default()
+    }
+}
+
+/// The rules of a new operator account: a valid e-mail, a name, a password
+/// of at least [`MIN_PASSWORD_CHARS`]. Returns the normalized e-mail and the
+/// trimmed name.
+pub fn check_new_operator(
+    email: &str,
+    name: &str,
+    password: &str,
+) -> Result<(String, String), Violations> {
+    let mut v = Violations::default();
+    let email = normalize_email(email);
+    if email.is_empty() {
+        v.add("email", Msg::Required);
+    } else if !br::email_is_valid(&email) {
+        v.add("email", Msg::Email);
+    }
+    let name = name.trim().to_string();
+    if name.is_empty() {
+        v.add("name", Msg::Required);
+    } else if name.chars().count() > MAX_NAME_CHARS {
+        v.add("name", Msg::MaxChars(MAX_NAME_CHARS));
+    }
+    check_password(&mut v, password);
+    if v.is_empty() {
+        Ok((email, name))
+    } else {
+        Err(v)
+    }
+}
+
+fn check_password(v: &mut Violations, password: &str) {
+    let n = password.chars().count();
+    if n < MIN_PASSWORD_CHARS {
+        v.add("password", Msg::MinChars(MIN_PASSWORD_CHARS));
+    } else if n > MAX_PASSWORD_CHARS {
+        v.add("password", Msg::MaxChars(MAX_PASSWORD_CHARS));
+    } else if password.trim().is_empty() {
+        v.add("password", Msg::Required);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_account_needs_an_email_a_name_and_a_long_password() {
+        assert_eq!(
+            check_new_operator(" Ana@Loja.Example ", " Ana ", "correct horse battery"),
+            Ok(("ana@loja.example".into(), "Ana".into()))
+        );
+        let v = check_new_operator("ana", "", "short").unwrap_err();
+        assert_eq!(
+            v.0,
+            vec![
+                ("email".into(), Msg::Email),
+                ("name".into(), Msg::Required),
+                ("password".into(), Msg::MinChars(MIN_PASSWORD_CHARS)),
+            ]
+        );
+        let v = check_new_operator("a@b.example", "A", &" ".repeat(12)).unwrap_err();
+        assert!(v.has("password"));
+    }
+
+    #[test]
+    fn a_login_needs_both_fields() {
+        let req = LoginRequest {
+            email: Some(" X@Y.example".into()),
+            password: Some("pw".into()),
+        };
+        assert_eq!(req.check(), Ok(("x@y.example".into(), "pw".into())));
+        let v = LoginRequest::default().check().unwrap_err();
+        assert!(v.has("email") && v.has("password"));
+    }
+}

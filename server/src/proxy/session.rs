@@ -1,0 +1,351 @@
+//! Operator sessions over HTTP: login (`POST /api/session`), who is logged
+//! in (`GET`), logout (`DELETE`), the cookie, and the middleware in front of
+//! every merchant call: a live session (401 otherwise), the same origin for
+//! anything that changes state (403 otherwise), and the audit line of each
+//! operator action. The rules themselves are `domain::operators`.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{ConnectInfo, FromRequest, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::Router;
+use paylink_model::operator::{LoginRequest, SessionInfo};
+use paylink_model::Lang;
+
+use crate::domain::operators::{self, LoginError, SessionConfig};
+use crate::error::{AppError, OrInternal, Reason};
+use crate::http::extract::{lang_of, parse_json, RawBody};
+use crate::store::operators as rows;
+use crate::store::Db;
+
+/// The cookie's name where it can be `Secure`: the `__Host-` prefix makes the
+/// browser refuse it unless it is Secure, host-only and `Path=/`, so neither
+/// a sibling subdomain nor plain HTTP can plant or overwrite it.
+const SECURE_COOKIE: &str = "__Host-paylink_session";
+/// On plain-HTTP loopback (`./scripts/run`, the tests) the cookie cannot be
+/// Secure everywhere: Chromium 156 does keep a Secure (and `__Host-`) cookie
+/// from http://127.0.0.1 and http://localhost, as it counts loopback as a
+/// secure context, but Safari refuses Secure cookies over plain HTTP even
+/// there, and a `__Host-` cookie without Secure is refused by every browser.
+/// So there, and only there, a plain name without Secure.
+const PLAIN_COOKIE: &str = "paylink_session";
+
+/// What the session routes and the middleware share.
+pub struct Sessions {
+    pub db: Db,
+    pub config: SessionConfig,
+    /// `Secure` and `__Host-` (all but plain-HTTP loopback).
+    secure: bool,
+    /// The origin of `--public-url` (behind a reverse proxy that rewrites
+    /// `Host`, the browser's Origin is this one).
+    public_origin: Option<String>,
+    trust_forwarded_for: bool,
+}
+
+impl Sessions {
+    pub fn new(
+        db: Db,
+        config: SessionConfig,
+        public_url: &str,
+        trust_forwarded_for: bool,
+    ) -> Arc<Self> {
+        let url = reqwest::Url::parse(public_url).ok();
+        let plain_loopback = url.as_ref().is_some_and(|u| {
+            let host = u.host_str().unwrap_or("");
+            let host = host.trim_start_matches('[').trim_end_matches(']');
+            u.scheme() == "http"
+                && (host.eq_ignore_ascii_case("localhost")
+                    || host
+                        .parse::<std::net::IpAddr>()
+                        .is_ok_and(|ip| ip.is_loopback()))
+        });
+        Arc::new(Sessions {
+            db,
+            config,
+            secure: !plain_loopback,
+            public_origin: url.map(|u| u.origin().ascii_serialization()),
+            trust_forwarded_for,
+        })
+    }
+
+    fn cookie_name(&self) -> &'static str {
+        if self.secure {
+            SECURE_COOKIE
+        } else {
+            PLAIN_COOKIE
+        }
+    }
+
+    fn cookie(&self, value: &str, max_age_secs: u64) -> HeaderValue {
+        let secure = if self.secure { "; Secure" } else { "" };
+        let text = format!(
+            "{}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age_secs}{secure}",
+            self.cookie_name()
+        );
+        HeaderValue::from_str(&text).expect("a cookie of URL-safe characters")
+    }
+
+    /// The session id the request's cookie carries, if any.
+    fn session_id(&self, headers: &HeaderMap) -> Option<String> {
+        let name = self.cookie_name();
+        headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(k, v)| *k == name && !v.is_empty())
+            .map(|(_, v)| v.to_string())
+    }
+
+    /// Whether the request comes from a page of this server: its `Origin`
+    /// or, when a browser sent none, its `Referer`, is `Host`'s origin or
+    /// `--public-url`'s. Neither header is one a page of another site can set.
+    fn same_origin(&self, headers: &HeaderMap) -> bool {
+        let source = match headers.get(header::ORIGIN) {
+            Some(o) => o.to_str().ok().map(str::to_string),
+            None => headers
+                .get(header::REFERER)
+                .and_then(|r| r.to_str().ok())
+                .and_then(|r| reqwest::Url::parse(r).ok())
+                .map(|u| u.origin().ascii_serialization()),
+        };
+        let Some(origin) = source else {
+            return false;
+        };
+        if self
+            .public_origin
+            .as_deref()
+            .is_some_and(|o| o.eq_ignore_ascii_case(&origin))
+        {
+            return true;
+        }
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        match (origin.split_once("://"), host) {
+            (Some((scheme, authority)), Some(host)) => {
+                matches!(scheme, "http" | "https") && authority.eq_ignore_ascii_case(host)
+            }
+            _ => false,
+        }
+    }
+
+    fn client_addr(&self, req_headers: &HeaderMap, peer: Option<SocketAddr>) -> String {
+        crate::proxy::ratelimit::client_ip(self.trust_forwarded_for, req_headers, peer).to_string()
+    }
+}
+
+/// The logged-in operator, put in the request by [`require_operator`].
+#[derive(Clone, Debug)]
+pub struct Operator {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub client_addr: String,
+}
+
+pub fn router(sessions: Arc<Sessions>) -> Router {
+    Router::new()
+        .route(
+            "/api/session",
+            post(login).get(who_is_logged_in).delete(logout),
+        )
+        .with_state(sessions)
+}
+
+fn peer_of(req: &Request) -> Option<SocketAddr> {
+    req.extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0)
+}
+
+/// `POST /api/session` {email, password}: 204 and the cookie, or one 401 for
+/// every wrong login (unknown e-mail, wrong password, disabled account).
+async fn login(State(s): State<Arc<Sessions>>, req: Request) -> Result<Response, AppError> {
+    let lang = lang_of(req.headers());
+    if !s.same_origin(req.headers()) {
+        return Err(AppError::new(Reason::CrossOrigin, lang));
+    }
+    let client_addr = s.client_addr(req.headers(), peer_of(&req));
+    if !crate::http::extract::is_json(req.headers()) {
+        return Err(AppError::new(Reason::UnsupportedMediaType, lang));
+    }
+    let RawBody(body) = RawBody::from_request(req, &()).await?;
+    let form: LoginRequest = parse_json(&body, lang)?;
+    let (email, password) = form.check().map_err(|v| AppError::validation(&v, lang))?;
+    let session = match operators::login(&s.db, &s.config, &email, &password, &client_addr).await {
+        Ok(session) => session,
+        Err(LoginError::BadCredentials) => {
+            tracing::info!(%client_addr, "failed operator login");
+            return Err(AppError::new(Reason::BadCredentials, lang));
+        }
+        Err(LoginError::Throttled(secs)) => {
+            tracing::warn!(%client_addr, "operator login throttled");
+            let mut res = AppError::new(Reason::LoginThrottled, lang).into_response();
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            return Ok(res);
+        }
+        Err(LoginError::Db(e)) => return Err(AppError::from_db(e, lang)),
+        Err(LoginError::Internal(e)) => return Err(AppError::internal(e, lang)),
+    };
+    audit(&s.db, &session.operator.id, "login", None, &client_addr).await;
+    let cookie = s.cookie(&session.id, s.config.absolute.as_secs());
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
+}
+
+/// `GET /api/session`: the operator of the request's session, or 401.
+async fn who_is_logged_in(
+    State(s): State<Arc<Sessions>>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let lang = lang_of(&headers);
+    let operator = live_operator(&s, &headers, lang).await?;
+    let info = SessionInfo {
+        id: operator.id,
+        email: operator.email,
+        name: operator.name,
+    };
+    Ok((
+        [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+        axum::Json(info),
+    )
+        .into_response())
+}
+
+/// `DELETE /api/session`: ends the session (if any) and clears the cookie; 204 either way.
+async fn logout(State(s): State<Arc<Sessions>>, req: Request) -> Result<Response, AppError> {
+    let lang = lang_of(req.headers());
+    if !s.same_origin(req.headers()) {
+        return Err(AppError::new(Reason::CrossOrigin, lang));
+    }
+    if let Some(id) = s.session_id(req.headers()) {
+        if let Some(op) = operators::session_operator(&s.db, &s.config, &id)
+            .await
+            .or_internal(lang)?
+        {
+            let addr = s.client_addr(req.headers(), peer_of(&req));
+            audit(&s.db, &op.id, "logout", None, &addr).await;
+        }
+        operators::logout(&s.db, &id).await.or_internal(lang)?;
+    }
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, s.cookie("", 0))],
+    )
+        .into_response())
+}
+
+async fn live_operator(
+    s: &Sessions,
+    headers: &HeaderMap,
+    lang: Lang,
+) -> Result<rows::OperatorRow, AppError> {
+    let Some(id) = s.session_id(headers) else {
+        return Err(AppError::new(Reason::LoginRequired, lang));
+    };
+    operators::session_operator(&s.db, &s.config, &id)
+        .await
+        .map_err(|e| AppError::from_db(e, lang))?
+        .ok_or_else(|| AppError::new(Reason::LoginRequired, lang))
+}
+
+/// In front of every merchant call: 401 without a live session, 403 for a
+/// state-changing call from another origin, then the call, and its audit
+/// line when it succeeded.
+pub async fn require_operator(
+    State(s): State<Arc<Sessions>>,
+    mut req: Request,
+    next: Next,
+) -> Result<Response, AppError> {
+    let lang = lang_of(req.headers());
+    let row = live_operator(&s, req.headers(), lang).await?;
+    let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if changes_state && !s.same_origin(req.headers()) {
+        return Err(AppError::new(Reason::CrossOrigin, lang));
+    }
+    let operator = Operator {
+        client_addr: s.client_addr(req.headers(), peer_of(&req)),
+        id: row.id,
+        name: row.name,
+        email: row.email,
+    };
+    let action = Action::of(req.method(), req.uri().path());
+    req.extensions_mut().insert(operator.clone());
+    let res = next.run(req).await;
+    let Some((action, target)) = action.filter(|_| res.status().is_success()) else {
+        return Ok(res);
+    };
+    let (res, target) = match target {
+        Target::Path(id) => (res, Some(id)),
+        Target::None => (res, None),
+        Target::CreatedId => created_id(res).await,
+    };
+    audit(
+        &s.db,
+        &operator.id,
+        action,
+        target.as_deref(),
+        &operator.client_addr,
+    )
+    .await;
+    Ok(res)
+}
+
+enum Target {
+    Path(String),
+    CreatedId,
+    None,
+}
+
+struct Action;
+
+impl Action {
+    /// The audited action of a merchant call (lists and reads are not).
+    fn of(method: &Method, path: &str) -> Option<(&'static str, Target)> {
+        let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
+        match (method.as_str(), parts.as_slice()) {
+            ("POST", ["customers"]) => Some(("create_customer", Target::CreatedId)),
+            ("POST", ["invoices"]) => Some(("create_invoice", Target::CreatedId)),
+            ("GET", ["invoices.csv"]) => Some(("export", Target::None)),
+            ("DELETE", ["invoices", id]) => Some(("cancel", Target::Path(id.to_string()))),
+            ("POST", ["invoices", id, "resend"]) => Some(("resend", Target::Path(id.to_string()))),
+            ("POST", ["invoices", id, "installments", _, "payments"]) => {
+                Some(("mark_paid", Target::Path(id.to_string())))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The `id` of a creation's answer (a small JSON body, read and put back).
+async fn created_id(res: Response) -> (Response, Option<String>) {
+    let (parts, body) = res.into_parts();
+    match axum::body::to_bytes(body, crate::http::BODY_LIMIT).await {
+        Ok(bytes) => {
+            let id = serde_json::from_slice::<serde_json::Value>(&bytes)
+                .ok()
+                .and_then(|v| v.get("id")?.as_str().map(str::to_string));
+            (Response::from_parts(parts, Body::from(bytes)), id)
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read a creation's answer for the audit");
+            (
+                AppError::new(Reason::UpstreamUnreachable, Lang::PtBr).into_response(),
+                None,
+            )
+        }
+    }
+}
+
+/// Writes an audit line; a failure is logged, not answered: the action
+/// itself is done by then.
+async fn audit(db: &Db, operator_id: &str, action: &str, target: Option<&str>, addr: &str) {
+    if let Err(e) = rows::insert_audit(db, operator_id, action, target, addr).await {
+        tracing::error!(error = %e, action, "cannot write the operator audit");
+    }
+}

@@ -1,0 +1,283 @@
+//! Operator accounts in the database: `operators`, `operator_sessions`,
+//! `login_failures` and `operator_audit` (migration 0010). Times are Unix
+//! milliseconds, given by the caller (the domain's clock).
+
+use sqlx::Row;
+
+use crate::store::{new_id, now_iso, Db, DbError, DbRow};
+
+/// A stored account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OperatorRow {
+    pub id: String,
+    pub email: String,
+    pub name: String,
+    pub password_hash: String,
+    pub active: bool,
+    pub created_at: String,
+}
+
+/// A session found by its id's hash, with its operator.
+#[derive(Clone, Debug)]
+pub struct SessionRow {
+    pub operator: OperatorRow,
+    pub created_ms: i64,
+    pub last_seen_ms: i64,
+}
+
+/// One audit line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditRow {
+    pub operator_id: String,
+    pub action: String,
+    pub target_id: Option<String>,
+    pub at: String,
+    pub client_addr: String,
+}
+
+const COLUMNS: &str = "o.id, o.email, o.name, o.password_hash, o.active, o.created_at";
+
+fn operator(r: &DbRow) -> OperatorRow {
+    OperatorRow {
+        id: r.get("id"),
+        email: r.get("email"),
+        name: r.get("name"),
+        password_hash: r.get("password_hash"),
+        active: r.get::<i64, _>("active") != 0,
+        created_at: r.get("created_at"),
+    }
+}
+
+/// Adds an account; a taken e-mail is a unique violation.
+pub async fn insert(
+    db: &Db,
+    email: &str,
+    name: &str,
+    password_hash: &str,
+) -> Result<OperatorRow, DbError> {
+    let row = OperatorRow {
+        id: new_id(),
+        email: email.into(),
+        name: name.into(),
+        password_hash: password_hash.into(),
+        active: true,
+        created_at: now_iso(),
+    };
+    let _w = db.lock_writes().await;
+    sqlx::query(
+        "INSERT INTO operators (id, email, name, password_hash, active, created_at)
+         VALUES ($1, $2, $3, $4, 1, $5)",
+    )
+    .bind(&row.id)
+    .bind(&row.email)
+    .bind(&row.name)
+    .bind(&row.password_hash)
+    .bind(&row.created_at)
+    .execute(&db.pool)
+    .await?;
+    Ok(row)
+}
+
+pub async fn find_by_email(db: &Db, email: &str) -> Result<Option<OperatorRow>, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM operators o WHERE o.email = $1"
+    ))
+    .bind(email)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.as_ref().map(operator))
+}
+
+pub async fn list(db: &Db) -> Result<Vec<OperatorRow>, DbError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM operators o ORDER BY o.created_at, o.email"
+    ))
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows.iter().map(operator).collect())
+}
+
+/// Turns an account off and ends its sessions, in one transaction; false
+/// when there is no such account.
+pub async fn disable(db: &Db, email: &str) -> Result<bool, DbError> {
+    let mut tx = db.begin_write().await?;
+    let id: Option<String> = sqlx::query("SELECT id FROM operators WHERE email = $1")
+        .bind(email)
+        .fetch_optional(&mut **tx)
+        .await?
+        .map(|r| r.get("id"));
+    let Some(id) = id else {
+        return Ok(false);
+    };
+    sqlx::query("UPDATE operators SET active = 0 WHERE id = $1")
+        .bind(&id)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM operator_sessions WHERE operator_id = $1")
+        .bind(&id)
+        .execute(&mut **tx)
+        .await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+pub async fn insert_session(
+    db: &Db,
+    id_hash: &str,
+    operator_id: &str,
+    now_ms: i64,
+) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query(
+        "INSERT INTO operator_sessions (id_hash, operator_id, created_ms, last_seen_ms)
+         VALUES ($1, $2, $3, $3)",
+    )
+    .bind(id_hash)
+    .bind(operator_id)
+    .bind(now_ms)
+    .execute(&db.pool)
+    .await
+    .map(|_| ())
+}
+
+pub async fn find_session(db: &Db, id_hash: &str) -> Result<Option<SessionRow>, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS}, s.created_ms, s.last_seen_ms
+         FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
+         WHERE s.id_hash = $1"
+    ))
+    .bind(id_hash)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.map(|r| SessionRow {
+        operator: operator(&r),
+        created_ms: r.get("created_ms"),
+        last_seen_ms: r.get("last_seen_ms"),
+    }))
+}
+
+pub async fn touch_session(db: &Db, id_hash: &str, now_ms: i64) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query("UPDATE operator_sessions SET last_seen_ms = $1 WHERE id_hash = $2")
+        .bind(now_ms)
+        .bind(id_hash)
+        .execute(&db.pool)
+        .await
+        .map(|_| ())
+}
+
+pub async fn delete_session(db: &Db, id_hash: &str) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query("DELETE FROM operator_sessions WHERE id_hash = $1")
+        .bind(id_hash)
+        .execute(&db.pool)
+        .await
+        .map(|_| ())
+}
+
+/// Drops the sessions idle since `idle_before` or created before `created_before`.
+pub async fn delete_expired_sessions(
+    db: &Db,
+    idle_before: i64,
+    created_before: i64,
+) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query("DELETE FROM operator_sessions WHERE last_seen_ms < $1 OR created_ms < $2")
+        .bind(idle_before)
+        .bind(created_before)
+        .execute(&db.pool)
+        .await
+        .map(|_| ())
+}
+
+/// The failures under `key` since `since_ms`: how many, and the oldest.
+pub async fn failures_since(
+    db: &Db,
+    key: &str,
+    since_ms: i64,
+) -> Result<(i64, Option<i64>), DbError> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM login_failures
+         WHERE throttle_key = $1 AND at_ms >= $2",
+    )
+    .bind(key)
+    .bind(since_ms)
+    .fetch_one(&db.pool)
+    .await?;
+    Ok((row.get("n"), row.get("oldest")))
+}
+
+/// Records one failure under each key, and prunes what is older than `prune_before_ms`.
+pub async fn record_failure(
+    db: &Db,
+    keys: &[&str],
+    now_ms: i64,
+    prune_before_ms: i64,
+) -> Result<(), DbError> {
+    let mut tx = db.begin_write().await?;
+    for key in keys {
+        sqlx::query("INSERT INTO login_failures (throttle_key, at_ms) VALUES ($1, $2)")
+            .bind(*key)
+            .bind(now_ms)
+            .execute(&mut **tx)
+            .await?;
+    }
+    sqlx::query("DELETE FROM login_failures WHERE at_ms < $1")
+        .bind(prune_before_ms)
+        .execute(&mut **tx)
+        .await?;
+    tx.commit().await
+}
+
+/// Forgets the failures under `key` (an account after a good login).
+pub async fn clear_failures(db: &Db, key: &str) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query("DELETE FROM login_failures WHERE throttle_key = $1")
+        .bind(key)
+        .execute(&db.pool)
+        .await
+        .map(|_| ())
+}
+
+pub async fn insert_audit(
+    db: &Db,
+    operator_id: &str,
+    action: &str,
+    target_id: Option<&str>,
+    client_addr: &str,
+) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query(
+        "INSERT INTO operator_audit (id, operator_id, action, target_id, at, client_addr)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(new_id())
+    .bind(operator_id)
+    .bind(action)
+    .bind(target_id)
+    .bind(now_iso())
+    .bind(client_addr)
+    .execute(&db.pool)
+    .await
+    .map(|_| ())
+}
+
+/// The audit trail, oldest first.
+pub async fn list_audit(db: &Db) -> Result<Vec<AuditRow>, DbError> {
+    let rows = sqlx::query(
+        "SELECT operator_id, action, target_id, at, client_addr FROM operator_audit
+         ORDER BY at, id",
+    )
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|r| AuditRow {
+            operator_id: r.get("operator_id"),
+            action: r.get("action"),
+            target_id: r.get("target_id"),
+            at: r.get("at"),
+            client_addr: r.get("client_addr"),
+        })
+        .collect())
+}

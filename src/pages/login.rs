@@ -1,0 +1,135 @@
+//! `/login`: the operator's login (e-mail and password, `POST /api/session`),
+//! shown whenever a merchant call answers 401; back to where the operator
+//! was once logged in. Also [`Session`], which the navigation reads.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+use paylink_model::operator::LoginRequest;
+use paylink_model::Lang;
+
+use crate::api;
+use crate::components::field::{AlertBox, Field, Kind, SubmitButton};
+use crate::form::{text_signal, Alert, Form};
+use crate::i18n::session::SK;
+use crate::Ctx;
+
+/// The operator's session as the widget knows it: where to go back to after
+/// the login, and a counter bumped at each login and logout (the
+/// navigation reads who is logged in again).
+#[derive(Clone, Copy)]
+pub struct Session {
+    pub return_to: RwSignal<Option<String>>,
+    pub changed: RwSignal<u32>,
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            return_to: RwSignal::new(None),
+            changed: RwSignal::new(0),
+        }
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+/// A place to go back to: a path of this app, never another site (`//x`).
+pub fn safe_return(path: &str) -> Option<String> {
+    (path.starts_with('/') && !path.starts_with("//") && !path.starts_with("/login"))
+        .then(|| path.to_string())
+}
+
+#[component]
+pub fn LoginPage() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let session = expect_context::<Session>();
+    let query = use_query_map();
+    let email = text_signal("");
+    let password = text_signal("");
+    let request = move || LoginRequest {
+        email: Some(email.get_untracked()),
+        password: Some(password.get_untracked()),
+    };
+    let form = Form::new(
+        "login-form",
+        ctx.lang,
+        move |l| request().validate(l),
+        |p| matches!(p, "email" | "password").then(|| p.to_string()),
+    );
+    let next = move || {
+        query
+            .with_untracked(|q| q.get("next"))
+            .and_then(|n| safe_return(&n))
+            .or_else(|| session.return_to.get_untracked())
+            .unwrap_or_else(|| "/".to_string())
+    };
+    let send = Action::new_local(move |(req, lang): &(LoginRequest, Lang)| {
+        let (req, lang) = (req.clone(), *lang);
+        async move {
+            match api::login(&req, lang).await {
+                Ok(()) => {
+                    password.set(String::new());
+                    session.changed.update(|n| *n += 1);
+                    let to = next();
+                    session.return_to.set(None);
+                    ctx.navigate(&to);
+                }
+                Err(api::Error::Api(env)) if env.code == 401 || env.code == 429 => {
+                    let key = if env.code == 401 {
+                        SK::WrongCredentials
+                    } else {
+                        SK::Throttled
+                    };
+                    form.alert.set(Some(Alert {
+                        message: key.t(lang).to_string(),
+                        details: Vec::new(),
+                    }));
+                    crate::focus_main();
+                }
+                Err(e) => form.server_error(&e),
+            }
+        }
+    });
+    let busy = send.pending();
+    let on_submit = move |ev: web_sys::SubmitEvent| {
+        ev.prevent_default();
+        if !busy.get_untracked() && form.submit() {
+            send.dispatch_local((request(), ctx.lang.get_untracked()));
+        }
+    };
+    move || {
+        let l = ctx.lang.get();
+        view! {
+            <form id="login-form" class="card" novalidate on:submit=on_submit>
+                <h1>{SK::Title.t(l)}</h1>
+                <p>{SK::Intro.t(l)}</p>
+                <AlertBox form />
+                <Field
+                    form
+                    name="email"
+                    label=SK::Email.t(l)
+                    value=email
+                    kind=Kind::Email
+                    required=true
+                    autocomplete="username"
+                />
+                <Field
+                    form
+                    name="password"
+                    label=SK::Password.t(l)
+                    value=password
+                    kind=Kind::Password
+                    required=true
+                    autocomplete="current-password"
+                />
+                <div class="actions">
+                    <SubmitButton busy label=SK::LogIn.t(l) l />
+                </div>
+            </form>
+        }
+    }
+}
