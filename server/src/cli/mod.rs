@@ -1,11 +1,12 @@
 //! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`,
-//! `notifications`, `link`, `boleto`, `installment`.
+//! `notifications`, `link`, `boleto`, `installment`, `bank-sim`.
 
 use crate::cli::common::DbArg;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod banksim;
 mod common;
 pub mod links;
 pub mod notifications;
@@ -69,6 +70,8 @@ enum Command {
         #[command(subcommand)]
         command: settlement::BoletoCommand,
     },
+    /// A local bank (API Pix over HTTPS with mutual TLS) for tests and demos.
+    BankSim(banksim::BankSimArgs),
     /// Installments settled outside paylink (cash, a transfer, a check).
     Installment {
         #[command(subcommand)]
@@ -229,6 +232,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Link { command } => crate::cli::links::cli(command).await,
         Command::Boleto { command } => settlement::boleto(command).await,
         Command::Installment { command } => settlement::installment(command).await,
+        Command::BankSim(args) => Ok(banksim::run(args).await?),
     }
 }
 

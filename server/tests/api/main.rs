@@ -24,6 +24,7 @@ mod proxy;
 mod receiver;
 mod scheduler;
 mod settlement;
+mod settlement_pix;
 mod terms;
 mod web;
 mod webhooks;
