@@ -231,11 +231,31 @@ impl PixClient {
             .1)
     }
 
-    pub async fn patch_cobv(&self, txid: &str, body: &CobVRemoval) -> Result<Value, BankError> {
+    /// `PATCH /cobv/{txid}` (or `/cob/{txid}` for an immediate charge) removing the charge.
+    pub async fn remove(
+        &self,
+        immediate: bool,
+        txid: &str,
+        body: &CobVRemoval,
+    ) -> Result<Value, BankError> {
+        let kind = if immediate { "cob" } else { "cobv" };
         Ok(self
-            .call(Method::PATCH, &format!("/cobv/{txid}"), Some(body))
+            .call(Method::PATCH, &format!("/{kind}/{txid}"), Some(body))
             .await?
             .1)
+    }
+
+    /// The secret path segment of paylink's callback URL: derived from the client secret (HMAC),
+    /// so it survives restarts, differs per merchant, and is unknown to whoever lacks the secret.
+    pub fn webhook_token(&self) -> String {
+        use hmac::{Hmac, Mac};
+        let mut mac = Hmac::<sha2::Sha256>::new_from_slice(self.config.client_secret.as_bytes())
+            .expect("HMAC takes any key");
+        mac.update(b"paylink API Pix webhook");
+        mac.finalize().into_bytes()[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     /// `PUT /webhook/{chave}`: the bank posts each Pix to `url` + `/pix`.

@@ -214,7 +214,10 @@ impl Bank {
                 "/cobv/{txid}",
                 put(put_cobv).get(get_charge).patch(patch_cobv),
             )
-            .route("/cob/{txid}", put(put_cob).get(get_charge))
+            .route(
+                "/cob/{txid}",
+                put(put_cob).get(get_charge).patch(patch_cobv),
+            )
             .route("/webhook/{chave}", put(put_webhook))
             .route("/pix/{e2eid}", get(get_pix))
             .route("/pix", get(list_pix))

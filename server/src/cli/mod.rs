@@ -1,5 +1,5 @@
 //! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`,
-//! `notifications`, `link`, `boleto`, `installment`, `bank-sim`.
+//! `notifications`, `link`, `boleto`, `installment`, `pix`, `bank-sim`.
 
 use crate::cli::common::DbArg;
 use std::process::ExitCode;
@@ -10,6 +10,7 @@ mod banksim;
 mod common;
 pub mod links;
 pub mod notifications;
+pub mod pix;
 mod serve;
 pub mod settlement;
 
@@ -69,6 +70,11 @@ enum Command {
     Boleto {
         #[command(subcommand)]
         command: settlement::BoletoCommand,
+    },
+    /// PIX through a bank's API Pix: refunds.
+    Pix {
+        #[command(subcommand)]
+        command: pix::PixCommand,
     },
     /// A local bank (API Pix over HTTPS with mutual TLS) for tests and demos.
     BankSim(banksim::BankSimArgs),
@@ -233,6 +239,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Boleto { command } => settlement::boleto(command).await,
         Command::Installment { command } => settlement::installment(command).await,
         Command::BankSim(args) => Ok(banksim::run(args).await?),
+        Command::Pix { command } => pix::cli(command).await,
     }
 }
 

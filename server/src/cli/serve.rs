@@ -97,7 +97,7 @@ pub(super) struct ServeArgs {
 /// A bank's API Pix (README, Settlement); without `--pix-api-url` the payer page shows the
 /// static BR Code of `--pix-key`.
 #[derive(clap::Args)]
-pub(super) struct PixArgs {
+pub struct PixArgs {
     /// Base URL of the bank's API Pix, e.g. https://pix.banco.example/api/v2.
     #[arg(long, env = "PAYLINK_PIX_API_URL")]
     pix_api_url: Option<String>,
@@ -119,6 +119,9 @@ pub(super) struct PixArgs {
     /// A root certificate to trust for the bank beside the usual ones (PEM).
     #[arg(long, env = "PAYLINK_PIX_CA")]
     pix_ca: Option<PathBuf>,
+    /// Seconds between reconciliation passes (GET /pix of the last hours at the bank).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pix_reconcile_secs: u64,
 }
 
 /// The last non-empty line of `file`, trimmed: a secret, never printed.
@@ -273,6 +276,7 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
             .filter(|s| !s.is_empty())
             .map(str::to_string),
         sandbox: args.sandbox,
+        pix_api: args.pix.pix_api_url.is_some(),
     })
 }
 
@@ -324,10 +328,24 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
     let notifier = Notifier::new(db.clone(), notify);
     workers.spawn("notifications", move |stop| notifier.clone().run(stop));
+    if let Some(bank) = &pix {
+        let charges = crate::workers::pix::PixCharges::new(db.clone(), bank.clone());
+        workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
+        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
+        workers.spawn("pix-webhook", move |stop| {
+            crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
+        });
+        let (rec_db, rec_bank) = (db.clone(), bank.clone());
+        let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
+        workers.spawn("pix-reconcile", move |stop| {
+            crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
+        });
+    }
     let scheduler_db = db.clone();
     workers.spawn("scheduler", move |stop| {
         crate::workers::scheduler::run(scheduler_db.clone(), stop)
     });
+    let state_db = db.clone();
     let state = AppState {
         allow_insecure_webhooks: args.allow_insecure_webhooks,
         db,
@@ -357,6 +375,12 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         allowed_origins: args.allowed_origin.clone(),
         public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
         trust_forwarded_for: args.trust_forwarded_for,
+        pix_webhook: pix
+            .clone()
+            .map(|bank| crate::http::pix_webhook::PixWebhook {
+                db: state_db.clone(),
+                bank,
+            }),
     };
     let router = app(state, options);
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.

@@ -43,7 +43,7 @@ fn stored_value(kind: Option<&str>, value: Option<i64>) -> Result<Option<Value>,
 /// [`ChargeTerms`] from the columns `insert_invoice` writes: type and
 /// integer of the fine (hundredths of a percent or cents), interest per
 /// month, type, integer and last day of the discount.
-fn terms_of(r: &DbRow) -> Result<ChargeTerms, DbError> {
+pub(crate) fn terms_of(r: &DbRow) -> Result<ChargeTerms, DbError> {
     let discount = match (
         stored_value(r.get("discount_type"), r.get("discount_value"))?,
         r.get::<Option<&str>, _>("discount_until"),

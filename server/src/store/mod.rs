@@ -19,6 +19,8 @@ pub mod lists;
 pub mod notifications;
 pub mod outbox;
 pub mod payments;
+pub mod pix_charges;
+pub mod pix_payments;
 pub mod sends;
 pub mod views;
 pub mod webhooks;
