@@ -25,6 +25,7 @@ mod receiver;
 mod scheduler;
 mod settlement;
 mod settlement_pix;
+mod settlement_pix_serve;
 mod terms;
 mod web;
 mod webhooks;
