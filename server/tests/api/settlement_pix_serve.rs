@@ -470,3 +470,41 @@ async fn a_lost_callback_is_found_by_reconciliation() {
         .unwrap();
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("was received through paylink"));
 }
+
+/// The bank's first callback attempt fails and it tries again: the installment is confirmed once,
+/// by the callback (reconciliation is an hour away here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_callback_that_fails_the_first_time_still_confirms_once() {
+    let (bank, pki) = start_bank().await;
+    bank.set_callbacks(paylink_server::banksim::Callbacks::FailFirstTime);
+    let receiver = crate::receiver::Receiver::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let shop = Shop::start(&bank, &pki, dir.path(), &["--pix-reconcile-secs", "3600"]).await;
+    let invoice = shop.invoice(&receiver.url).await;
+    let id = invoice["id"].as_str().unwrap();
+    let txids = txids(&invoice);
+    wait_until(
+        "the charge and the webhook",
+        Duration::from_secs(20),
+        || bank.charge(&txids[2]).is_some() && bank.webhook("pix@loja.example").is_some(),
+    )
+    .await;
+    let lists = || {
+        bank.requests()
+            .iter()
+            .filter(|r| r.path.starts_with("/pix?"))
+            .count()
+    };
+    let listed_before = lists();
+    bank.pay(&txids[2], Some("33.33")).await.unwrap();
+    let detail = wait_status(&shop, id, 2, "CONFIRMED").await;
+    assert_eq!(detail["installments"][2]["pricePaid"], 33.33);
+    receiver
+        .wait_for(20, "PAYMENT_CONFIRMED", |g| g.len() == 1)
+        .await;
+    assert_eq!(
+        lists(),
+        listed_before,
+        "confirmed by the callback, not by reconciliation"
+    );
+}
