@@ -11,39 +11,62 @@ use crate::store::{now_iso, Db, DbError};
 /// How many due rows one pass takes.
 const BATCH: i64 = 16;
 
+/// Open PIX installments without a charge yet (`i` installments, `v` invoices).
+const NEW_CHARGES: &str = "FROM installments i JOIN invoices v ON v.id = i.invoice_id
+     WHERE v.deleted_at IS NULL AND i.deleted_at IS NULL
+       AND i.status = 'WAITING_PAYMENT' AND i.price_cents > 0
+       AND EXISTS (SELECT 1 FROM invoice_payment_types p
+                   WHERE p.invoice_id = v.id AND p.payment_type = 'PIX')
+       AND NOT EXISTS (SELECT 1 FROM pix_charges c WHERE c.id = i.id)";
+
+/// Charges of deleted invoices still open (or never made) at the bank.
+const TO_REMOVE: &str =
+    "WHERE operation = 'create' AND (bank_status IS NULL OR bank_status = 'ATIVA')
+       AND invoice_id IN (SELECT id FROM invoices WHERE deleted_at IS NOT NULL)";
+
 /// Takes up every open PIX installment without a charge yet, and turns the charges of deleted
 /// invoices into removals. The installments themselves are the source, so an installment
 /// created while the bank was unreachable, or before `--pix-api-url` was set, is never missed.
+/// It looks first and writes only when there is something to write, so the passes of an idle
+/// server never hold SQLite's write gate.
 pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
+    let found = |sql: String| async move {
+        sqlx::query(&sql)
+            .fetch_optional(&db.pool)
+            .await
+            .map(|r| r.is_some())
+    };
     let now = now_iso();
-    let _w = db.lock_writes().await;
-    let added = sqlx::query(
-        "INSERT INTO pix_charges (id, invoice_id, txid, operation, status, attempts,
-                                  next_attempt_at, created_at, updated_at)
-         SELECT i.id, i.invoice_id, REPLACE(i.id, '-', ''), 'create', 'pending', 0, $1, $1, $1
-         FROM installments i JOIN invoices v ON v.id = i.invoice_id
-         WHERE v.deleted_at IS NULL AND i.deleted_at IS NULL
-           AND i.status = 'WAITING_PAYMENT' AND i.price_cents > 0
-           AND EXISTS (SELECT 1 FROM invoice_payment_types p
-                       WHERE p.invoice_id = v.id AND p.payment_type = 'PIX')
-           AND NOT EXISTS (SELECT 1 FROM pix_charges c WHERE c.id = i.id)
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(&now)
-    .execute(&db.pool)
+    let mut changed = 0;
+    if found(format!("SELECT 1 AS x {NEW_CHARGES} LIMIT 1")).await? {
+        let _w = db.lock_writes().await;
+        changed += sqlx::query(&format!(
+            "INSERT INTO pix_charges (id, invoice_id, txid, operation, status, attempts,
+                                      next_attempt_at, created_at, updated_at)
+             SELECT i.id, i.invoice_id, REPLACE(i.id, '-', ''), 'create', 'pending', 0, $1, $1, $1
+             {NEW_CHARGES} ON CONFLICT DO NOTHING"
+        ))
+        .bind(&now)
+        .execute(&db.pool)
+        .await?
+        .rows_affected();
+    }
+    if found(format!(
+        "SELECT 1 AS x FROM pix_charges {TO_REMOVE} LIMIT 1"
+    ))
     .await?
-    .rows_affected();
-    let removed = sqlx::query(
-        "UPDATE pix_charges SET operation = 'remove', status = 'pending', attempts = 0,
-                next_attempt_at = $1, last_error = NULL, updated_at = $1
-         WHERE operation = 'create' AND (bank_status IS NULL OR bank_status = 'ATIVA')
-           AND invoice_id IN (SELECT id FROM invoices WHERE deleted_at IS NOT NULL)",
-    )
-    .bind(&now)
-    .execute(&db.pool)
-    .await?
-    .rows_affected();
-    Ok(added + removed)
+    {
+        let _w = db.lock_writes().await;
+        changed += sqlx::query(&format!(
+            "UPDATE pix_charges SET operation = 'remove', status = 'pending', attempts = 0,
+                    next_attempt_at = $1, last_error = NULL, updated_at = $1 {TO_REMOVE}"
+        ))
+        .bind(&now)
+        .execute(&db.pool)
+        .await?
+        .rows_affected();
+    }
+    Ok(changed)
 }
 
 /// Pending calls whose time has come and whose lease (if any) ran out, oldest first.

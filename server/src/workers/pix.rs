@@ -16,7 +16,7 @@ use crate::store::{pix_charges, Db, DbError};
 /// Pause before retry n: 2 s, 5 s, 15 s, 1 min, 5 min, 15 min, then every hour.
 pub const RETRY_SCHEDULE: [u64; 7] = [2, 5, 15, 60, 300, 900, 3600];
 /// The pause after a pass that found nothing due.
-const IDLE: Duration = Duration::from_millis(500);
+const IDLE: Duration = Duration::from_secs(1);
 
 #[derive(Clone)]
 pub struct PixCharges {
