@@ -102,6 +102,7 @@ pub enum K {
     HowToPay,
     AllPaid,
     PixQr,
+    PixPending,
     PixCode,
     CopyPix,
     BoletoLine,
@@ -262,6 +263,10 @@ impl K {
                 "Every installment is paid. Thank you!",
             ),
             PixQr => ("QR Code PIX", "PIX QR code"),
+            PixPending => (
+                "O banco está gerando o código PIX desta parcela. Atualize a página em alguns instantes.",
+                "The bank is generating this installment's PIX code. Reload the page in a moment.",
+            ),
             PixCode => ("PIX copia e cola", "PIX copy-and-paste code"),
             CopyPix => ("Copiar código PIX", "Copy PIX code"),
             BoletoLine => ("Linha digitável", "Boleto number"),

@@ -1004,6 +1004,38 @@ async fn payer_page_shows_the_amount_due_today_and_the_boleto_pdf() {
     click_button(r, "PT").await;
 }
 
+/// With a bank's API Pix, until the bank made the installment's charge there is no PIX code:
+/// the page says it is being generated (pt-BR, then English) and shows no QR.
+#[wasm_bindgen_test]
+async fn payer_page_says_the_pix_code_is_being_generated() {
+    let payer = PAYER.replace(
+        r#""pix":{"payload":"00020101021226PIXPAYLOAD6304ABCD","qrSvg":"<svg xmlns='http://www.w3.org/2000/svg' id='qr-svg'></svg>"},"#,
+        r#""pix":null,"pixPending":true,"#,
+    );
+    assert_ne!(payer, PAYER);
+    mock_fetch(200, &payer);
+    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    let r = &app.root;
+    sleep(50).await;
+    let pending = text(&q(r, "[data-pix-pending]"));
+    assert!(
+        pending.contains("O banco está gerando o código PIX"),
+        "{pending}"
+    );
+    assert!(q_opt(r, ".qr").is_none());
+    assert!(!text(r).contains("Copiar código PIX"));
+    assert!(
+        text(r).contains("Copiar linha digitável"),
+        "the boleto is still there"
+    );
+
+    mock_fetch(200, &payer);
+    click_button(r, "EN").await;
+    sleep(50).await;
+    assert!(text(&q(r, "[data-pix-pending]")).contains("The bank is generating"));
+    click_button(r, "PT").await;
+}
+
 #[wasm_bindgen_test]
 async fn a_created_invoice_opens_its_detail_with_push_state() {
     // The creation answer as the service writes it (the model's InvoiceCreated).

@@ -202,6 +202,7 @@ fn a_payer_view_round_trips() {
         price_by_customer: false,
         customer_name: "Maria".into(),
         installments: vec![PayerInstallment {
+            pix_pending: true,
             installment: 1,
             price: 30_010,
             price_paid: 0,

@@ -50,6 +50,10 @@ pub struct PayerInstallment {
     pub pix: Option<PixCode>,
     /// Only for open installments of invoices that accept BOLETO.
     pub boleto: Option<BoletoCode>,
+    /// With a bank's API Pix (`serve --pix-api-url`): the installment's charge is not at the
+    /// bank yet, so `pix` is null and the page says the code is being generated.
+    #[serde(default)]
+    pub pix_pending: bool,
     /// What an open installment costs if paid today (in Brasília): its
     /// price less the discount before `untilDate`, plus fine and interest
     /// after the due date. The PIX code carries `total`. Null when paid.

@@ -41,6 +41,8 @@ pub struct Options {
     pub public_rate_limit: ratelimit::Budget,
     /// Client address from `X-Forwarded-For` (behind a reverse proxy you run).
     pub trust_forwarded_for: bool,
+    /// The bank's Pix callback (`serve --pix-api-url`); `None`: no such route.
+    pub pix_webhook: Option<http::pix_webhook::PixWebhook>,
 }
 
 /// The invoicing service alone (what `--upstream` points at).
@@ -76,6 +78,10 @@ pub fn app(state: AppState, options: Options) -> Router {
     };
     let proxy = proxy::router(options.proxy, service.clone(), payer, sessions, links);
     let router = service.merge(proxy);
+    let router = match options.pix_webhook {
+        Some(hook) => router.merge(http::pix_webhook::router(hook)),
+        None => router,
+    };
     // The widget's file server is the fallback when there is a widget;
     // whatever it does not have is the 404 envelope.
     let router = match options.dist {

@@ -90,6 +90,110 @@ pub(super) struct ServeArgs {
     /// Take the client address from X-Forwarded-For (only behind your own reverse proxy).
     #[arg(long)]
     trust_forwarded_for: bool,
+    #[command(flatten)]
+    pix: PixArgs,
+}
+
+/// A bank's API Pix (README, Settlement); without `--pix-api-url` the payer page shows the
+/// static BR Code of `--pix-key`.
+#[derive(clap::Args)]
+pub struct PixArgs {
+    /// Base URL of the bank's API Pix, e.g. https://pix.banco.example/api/v2.
+    #[arg(long, env = "PAYLINK_PIX_API_URL")]
+    pix_api_url: Option<String>,
+    /// The bank's OAuth2 token URL (client credentials).
+    #[arg(long, env = "PAYLINK_PIX_TOKEN_URL")]
+    pix_token_url: Option<String>,
+    /// The OAuth2 client id the bank gave the merchant.
+    #[arg(long, env = "PAYLINK_PIX_CLIENT_ID")]
+    pix_client_id: Option<String>,
+    /// File holding the OAuth2 client secret (never on the command line).
+    #[arg(long, env = "PAYLINK_PIX_CLIENT_SECRET_FILE")]
+    pix_client_secret_file: Option<PathBuf>,
+    /// The merchant's certificate for mutual TLS with the bank (PEM).
+    #[arg(long, env = "PAYLINK_PIX_CERT", requires = "pix_cert_key")]
+    pix_cert: Option<PathBuf>,
+    /// The key of --pix-cert (PEM, PKCS#8, RSA or EC).
+    #[arg(long, env = "PAYLINK_PIX_CERT_KEY", requires = "pix_cert")]
+    pix_cert_key: Option<PathBuf>,
+    /// A root certificate to trust for the bank beside the usual ones (PEM).
+    #[arg(long, env = "PAYLINK_PIX_CA")]
+    pix_ca: Option<PathBuf>,
+    /// Seconds between reconciliation passes (GET /pix of the last hours at the bank).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pix_reconcile_secs: u64,
+}
+
+/// The last non-empty line of `file`, trimmed: a secret, never printed.
+pub(super) fn secret_from_file(file: &std::path::Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    text.lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(str::to_string)
+        .ok_or_else(|| format!("{} is empty", file.display()))
+}
+
+/// The bank's client, when `--pix-api-url` is given; every missing or unreadable part is named.
+pub(super) fn pix_client(
+    pix: &PixArgs,
+    key: &str,
+) -> Result<Option<crate::bank::PixClient>, String> {
+    let Some(api_url) = pix.pix_api_url.as_deref() else {
+        let stray = [
+            (pix.pix_token_url.is_some(), "--pix-token-url"),
+            (pix.pix_client_id.is_some(), "--pix-client-id"),
+            (
+                pix.pix_client_secret_file.is_some(),
+                "--pix-client-secret-file",
+            ),
+            (pix.pix_cert.is_some(), "--pix-cert"),
+            (pix.pix_ca.is_some(), "--pix-ca"),
+        ];
+        if let Some((_, flag)) = stray.iter().find(|(given, _)| *given) {
+            return Err(format!("{flag} needs --pix-api-url"));
+        }
+        return Ok(None);
+    };
+    let https = |url: &str, flag: &str| {
+        paylink_model::br::parse_http_url(url)
+            .filter(|_| url.starts_with("https://"))
+            .map(|_| url.trim_end_matches('/').to_string())
+            .ok_or_else(|| format!("{flag} {url:?} is not an https:// URL"))
+    };
+    let token_url = pix
+        .pix_token_url
+        .as_deref()
+        .ok_or("--pix-api-url needs --pix-token-url")?;
+    let client_id = pix
+        .pix_client_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .ok_or("--pix-api-url needs --pix-client-id")?;
+    let secret_file = pix
+        .pix_client_secret_file
+        .as_deref()
+        .ok_or("--pix-api-url needs --pix-client-secret-file")?;
+    let read = |p: &std::path::Path| {
+        std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    let identity = match (&pix.pix_cert, &pix.pix_cert_key) {
+        (Some(c), Some(k)) => Some((read(c)?, read(k)?)),
+        _ => None,
+    };
+    let config = crate::bank::PixConfig {
+        api_url: https(api_url, "--pix-api-url")?,
+        token_url: https(token_url, "--pix-token-url")?,
+        client_id: client_id.to_string(),
+        client_secret: secret_from_file(secret_file)?,
+        identity,
+        ca: pix.pix_ca.as_deref().map(read).transpose()?,
+        key: key.trim().to_string(),
+    };
+    crate::bank::PixClient::new(config).map(Some)
 }
 
 fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
@@ -172,11 +276,16 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
             .filter(|s| !s.is_empty())
             .map(str::to_string),
         sandbox: args.sandbox,
+        pix_api: args.pix.pix_api_url.is_some(),
     })
 }
 
 pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     let db = open(&args.db).await?;
+    let pix = pix_client(&args.pix, &args.pix_key)?;
+    if let Some(bank) = &pix {
+        tracing::info!(?bank, "PIX charges through the bank's API Pix");
+    }
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
@@ -219,10 +328,24 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
     let notifier = Notifier::new(db.clone(), notify);
     workers.spawn("notifications", move |stop| notifier.clone().run(stop));
+    if let Some(bank) = &pix {
+        let charges = crate::workers::pix::PixCharges::new(db.clone(), bank.clone());
+        workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
+        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
+        workers.spawn("pix-webhook", move |stop| {
+            crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
+        });
+        let (rec_db, rec_bank) = (db.clone(), bank.clone());
+        let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
+        workers.spawn("pix-reconcile", move |stop| {
+            crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
+        });
+    }
     let scheduler_db = db.clone();
     workers.spawn("scheduler", move |stop| {
         crate::workers::scheduler::run(scheduler_db.clone(), stop)
     });
+    let state_db = db.clone();
     let state = AppState {
         allow_insecure_webhooks: args.allow_insecure_webhooks,
         db,
@@ -252,6 +375,12 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         allowed_origins: args.allowed_origin.clone(),
         public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
         trust_forwarded_for: args.trust_forwarded_for,
+        pix_webhook: pix
+            .clone()
+            .map(|bank| crate::http::pix_webhook::PixWebhook {
+                db: state_db.clone(),
+                bank,
+            }),
     };
     if args.operator_ui {
         tracing::warn!("--operator-ui is no longer needed: merchant screens need an operator login (paylink operator add)");

@@ -25,6 +25,8 @@ pub struct PayerConfig {
     /// without it the boleto shows the agreement (convênio).
     pub boleto_beneficiary_code: Option<String>,
     pub sandbox: bool,
+    /// PIX codes come from the bank's API Pix (its charges), not the static BR Code of `pix_key`.
+    pub pix_api: bool,
 }
 
 impl Default for PayerConfig {
@@ -40,6 +42,7 @@ impl Default for PayerConfig {
             },
             merchant_document: None,
             boleto_beneficiary_code: None,
+            pix_api: false,
             sandbox: false,
         }
     }
@@ -176,6 +179,7 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig, today: Date) -> PayerVie
                 status: i.status,
                 pix,
                 boleto,
+                pix_pending: false,
                 amount_due: due_today.map(|a| PayerAmountDue::new(today, &a)),
             }
         })
@@ -301,4 +305,33 @@ pub fn file_name_part(external_id: &str, invoice_id: &str) -> String {
     } else {
         safe
     }
+}
+
+/// With a bank's API Pix each open PIX installment shows its charge at the bank (the dynamic BR
+/// Code, `pixCopiaECola`, and its QR) once the charges worker made it, and `pixPending`
+/// (the code is being generated) until then: never the static code, which the bank would not
+/// match to the installment.
+pub async fn with_bank_codes(
+    view: &mut PayerView,
+    d: &InvoiceDetail,
+    db: &crate::store::Db,
+) -> Result<(), crate::store::DbError> {
+    for (shown, i) in view.installments.iter_mut().zip(&d.installments) {
+        if shown.pix.is_none() {
+            continue;
+        }
+        match crate::store::pix_charges::bank_code(db, &i.id.to_ascii_lowercase()).await? {
+            Some(code) => {
+                shown.pix = Some(PixCode {
+                    qr_svg: qr_svg(&code.copia_e_cola).unwrap_or_default(),
+                    payload: code.copia_e_cola,
+                });
+            }
+            None => {
+                shown.pix = None;
+                shown.pix_pending = true;
+            }
+        }
+    }
+    Ok(())
 }

@@ -9,6 +9,7 @@ pub mod idempotency;
 pub mod invoices;
 pub mod lists;
 pub mod openapi;
+pub mod pix_webhook;
 
 use std::sync::Arc;
 

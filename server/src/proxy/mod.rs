@@ -172,8 +172,14 @@ async fn api_pay_get(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
+    let lang = lang_of(&headers);
     let detail = payer_detail(&s, headers, &id).await?;
-    let view = crate::domain::payer::payer_view(&detail, &s.config, crate::domain::today());
+    let mut view = crate::domain::payer::payer_view(&detail, &s.config, crate::domain::today());
+    if let (true, Some(db)) = (s.config.pix_api, &s.db) {
+        crate::domain::payer::with_bank_codes(&mut view, &detail, db)
+            .await
+            .or_internal(lang)?;
+    }
     Ok(([NO_STORE], axum::Json(view)).into_response())
 }
 

@@ -20,6 +20,8 @@ pub mod notifications;
 pub mod operators;
 pub mod outbox;
 pub mod payments;
+pub mod pix_charges;
+pub mod pix_payments;
 pub mod sends;
 pub mod views;
 pub mod webhooks;

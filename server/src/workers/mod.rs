@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use crate::store::DbError;
 
 pub mod notifications;
+pub mod pix;
 pub mod scheduler;
 pub mod webhooks;
 

@@ -497,7 +497,8 @@ fn every_command_reads_paylink_db_and_never_prints_its_password() {
     leaf_commands(&mut Vec::new(), &mut leaves);
     assert!(leaves.len() >= 10, "{leaves:?}");
     let secret_url = "postgres://loja:s3nha@127.0.0.1:1/paylink";
-    for leaf in &leaves {
+    // `bank-sim` is a stand-in for a bank, not paylink: it has no database.
+    for leaf in leaves.iter().filter(|l| l[..] != ["bank-sim"]) {
         let help = Command::new(BIN)
             .args(leaf)
             .arg("--help")

@@ -25,6 +25,8 @@ mod proxy;
 mod receiver;
 mod scheduler;
 mod settlement;
+mod settlement_pix;
+mod settlement_pix_serve;
 mod terms;
 mod web;
 mod webhooks;

@@ -7,6 +7,11 @@
 use paylink_model::Date;
 use serde::Serialize;
 
+pub mod charge;
+mod confirm;
+
+pub use confirm::{apply, cents_of, check_confirmed, ConfirmedPix};
+
 /// The txid of an installment's charge: its UUID's 32 hex digits, within the document's
 /// `[a-zA-Z0-9]{26,35}`. Anything else (an id that is not a UUID) is refused.
 pub fn txid(installment_id: &str) -> Option<String> {

@@ -222,3 +222,105 @@ fn amounts_are_reais_with_two_decimals_and_documents_pick_cpf_or_cnpj() {
     assert_eq!(Devedor::new("123", "x"), None);
     assert_eq!(Devedor::new("5299822472a", "x"), None);
 }
+
+#[test]
+fn an_installment_is_a_cobv_until_due_and_a_cob_of_what_it_costs_today_after() {
+    use paylink_model::charges::Value as V;
+    let terms = paylink_model::ChargeTerms {
+        fine: Some(V::Percent(200)),
+        interest_monthly_bp: Some(100),
+        discount: None,
+    };
+    let installment = |due: Date, document: Option<&'static str>| charge::Installment {
+        price_cents: 10_000,
+        due,
+        first_due: due,
+        terms: &terms,
+        customer_document: document,
+        customer_name: "Maria da Silva",
+        message: "order-42 - parcela 1 de 3",
+    };
+    let today = date(2027, 1, 10);
+    match charge::charge_for(
+        "pix@loja.example",
+        &installment(date(2027, 1, 31), Some("52998224725")),
+        today,
+    ) {
+        charge::Charge::Due(cobv) => {
+            let body = serde_json::to_value(&cobv).unwrap();
+            assert_eq!(
+                errors(&validator("CobVSolicitada"), &body),
+                Vec::<String>::new()
+            );
+            assert_eq!(body["valor"]["multa"]["valorPerc"], "2.00");
+            assert_eq!(
+                body["calendario"]["validadeAposVencimento"],
+                charge::DAYS_AFTER_DUE
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Overdue: payable now, with the fine and a month of interest (2 % + 1 %, more or less a day).
+    match charge::charge_for(
+        "pix@loja.example",
+        &installment(date(2026, 12, 10), Some("52998224725")),
+        today,
+    ) {
+        charge::Charge::Now(cob) => {
+            let body = serde_json::to_value(&cob).unwrap();
+            assert_eq!(
+                errors(&validator("CobSolicitada"), &body),
+                Vec::<String>::new()
+            );
+            let cents = cents_of(body["valor"]["original"].as_str().unwrap()).unwrap();
+            assert!((10_290..=10_310).contains(&cents), "{cents}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // No document: a cob without devedor, still valid.
+    match charge::charge_for(
+        "pix@loja.example",
+        &installment(date(2027, 1, 31), None),
+        today,
+    ) {
+        charge::Charge::Now(cob) => {
+            assert_eq!(cob.devedor, None);
+            assert_eq!(cob.valor.original, "100.00");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_callback_is_believed_only_where_the_bank_agrees() {
+    let bank = json!({"endToEndId": "E9999999920270110120012345678901", "txid": "6c12042fd304437b9dc0c240401925f4",
+                      "valor": "33.34", "chave": "pix@loja.example", "horario": "2027-01-10T12:00:00.000Z"});
+    let ok = check_confirmed(&bank, &bank, "pix@loja.example").unwrap();
+    assert_eq!(
+        (ok.cents, ok.txid.as_str()),
+        (3334, "6c12042fd304437b9dc0c240401925f4")
+    );
+    let claim = |f: &str, v: Value| {
+        let mut c = bank.clone();
+        c[f] = v;
+        check_confirmed(&c, &bank, "pix@loja.example")
+    };
+    assert_eq!(claim("valor", json!("3334.00")), Err("another amount"));
+    assert_eq!(claim("txid", json!("0".repeat(32))), Err("another txid"));
+    assert_eq!(
+        claim("endToEndId", json!("E".repeat(32))),
+        Err("another endToEndId")
+    );
+    assert_eq!(
+        check_confirmed(&bank, &bank, "outra@chave"),
+        Err("paid to another key")
+    );
+    let mut no_txid = bank.clone();
+    no_txid.as_object_mut().unwrap().remove("txid");
+    assert!(check_confirmed(&Value::Null, &no_txid, "pix@loja.example").is_err());
+    // Reconciliation has no claim: the bank's record alone.
+    assert!(check_confirmed(&Value::Null, &bank, "pix@loja.example").is_ok());
+    assert_eq!(cents_of("0.05"), Some(5));
+    assert_eq!(cents_of("1.5"), None);
+    assert_eq!(cents_of("-1.00"), None);
+}

@@ -1,0 +1,304 @@
+//! A local bank for tests and demos (`paylink bank-sim`): the part of BACEN's API Pix
+//! (`server/pix-api/openapi.yaml`, release 2.9.0) paylink uses, kept in memory. OAuth2 client
+//! credentials (`POST /oauth/token`), `PUT/GET/PATCH /cobv/{txid}`, `PUT /cob/{txid}`,
+//! `PUT /webhook/{chave}`, `GET /pix/{e2eid}`, `GET /pix?inicio&fim` and
+//! `PUT /pix/{e2eid}/devolucao/{id}`, over HTTPS with mutual TLS (`tls.rs`), errors as the
+//! document's `application/problem+json` bodies. Tests drive the faults directly ([`Bank::pay`],
+//! [`Bank::down_for`], [`Bank::set_slow`], [`Bank::set_callbacks`]); a demo reaches the same
+//! through `POST /sim/pay/{txid}` and `POST /sim/down/{seconds}`. Every request is recorded
+//! with its body, so a test can validate each one against the document.
+//!
+//! Its own layer, using nothing of paylink's but the model: a bank is not part of paylink, and
+//! its errors are the bank's (problem+json), not paylink's envelope.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Request, State as AxState};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::Router;
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+mod api;
+mod problem;
+pub mod tls;
+
+use problem::Problem;
+pub use tls::Pki;
+
+/// How long an access token lasts.
+pub const TOKEN_TTL: Duration = Duration::from_secs(300);
+
+/// One request the bank received, as it came.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    pub body: Option<Value>,
+}
+
+/// What happens to the callbacks of the payments that follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callbacks {
+    Deliver,
+    /// The first attempt is dropped; the bank tries again a second later.
+    FailFirstTime,
+    /// Never sent: only reconciliation (`GET /pix`) can find the payment.
+    Lose,
+}
+
+#[derive(Default)]
+struct State {
+    tokens: HashMap<String, Instant>,
+    charges: HashMap<String, Value>,
+    /// How many `PUT`s each txid received: a retried charge is the same charge.
+    puts: HashMap<String, u32>,
+    webhooks: HashMap<String, String>,
+    pix: Vec<Value>,
+    requests: Vec<Recorded>,
+    down_until: Option<Instant>,
+    slow: Duration,
+    callbacks: Option<Callbacks>,
+    next_loc: u64,
+}
+
+/// A running bank. Dropping it does not stop it; [`Bank::stop`] does.
+#[derive(Clone)]
+pub struct Bank {
+    state: Arc<Mutex<State>>,
+    client_id: Arc<str>,
+    client_secret: Arc<str>,
+    url: Arc<str>,
+    stop: CancellationToken,
+    callback_client: reqwest::Client,
+}
+
+impl Bank {
+    /// Serves the bank on `listener` with `pki`'s server certificate, for one client.
+    pub fn start(
+        listener: tokio::net::TcpListener,
+        pki: &Pki,
+        client_id: &str,
+        client_secret: &str,
+    ) -> Result<Bank, String> {
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let bank = Bank {
+            state: Arc::default(),
+            client_id: client_id.into(),
+            client_secret: client_secret.into(),
+            url: format!("https://{addr}").into(),
+            stop: CancellationToken::new(),
+            callback_client: reqwest::Client::builder()
+                .timeout(Duration::from_secs(10))
+                .build()
+                .map_err(|e| e.to_string())?,
+        };
+        let config = pki.server_config()?;
+        tokio::spawn(tls::serve(
+            listener,
+            config,
+            bank.router(),
+            bank.stop.clone(),
+        ));
+        Ok(bank)
+    }
+
+    /// `https://127.0.0.1:PORT`: the API Pix's base URL.
+    pub fn url(&self) -> String {
+        self.url.to_string()
+    }
+
+    pub fn token_url(&self) -> String {
+        format!("{}/oauth/token", self.url)
+    }
+
+    pub fn stop(&self) {
+        self.stop.cancel();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Every request so far, oldest first.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.lock().requests.clone()
+    }
+
+    /// The charge of `txid` as `GET /cobv/{txid}` shows it.
+    pub fn charge(&self, txid: &str) -> Option<Value> {
+        self.lock().charges.get(txid).cloned()
+    }
+
+    /// How many `PUT`s `txid` received.
+    pub fn puts(&self, txid: &str) -> u32 {
+        self.lock().puts.get(txid).copied().unwrap_or(0)
+    }
+
+    /// The webhook URL registered for `chave`.
+    pub fn webhook(&self, chave: &str) -> Option<String> {
+        self.lock().webhooks.get(chave).cloned()
+    }
+
+    /// Every API answer is 503 (ServicoIndisponivel) for `d` from now.
+    pub fn down_for(&self, d: Duration) {
+        self.lock().down_until = Some(Instant::now() + d);
+    }
+
+    /// Each answer waits `d` first.
+    pub fn set_slow(&self, d: Duration) {
+        self.lock().slow = d;
+    }
+
+    pub fn set_callbacks(&self, c: Callbacks) {
+        self.lock().callbacks = Some(c);
+    }
+
+    /// A payer pays the active charge `txid` (`valor` in reais; default its original value):
+    /// the Pix is recorded, the charge CONCLUIDA, and the callback posted to the webhook of
+    /// its key + `/pix`. Returns the Pix.
+    pub async fn pay(&self, txid: &str, valor: Option<&str>) -> Result<Value, String> {
+        let (pix, hook, mode) = {
+            let mut s = self.lock();
+            let charge = s
+                .charges
+                .get_mut(txid)
+                .ok_or_else(|| format!("no charge {txid}"))?;
+            if charge["status"] != "ATIVA" {
+                return Err(format!("charge {txid} is {}", charge["status"]));
+            }
+            let chave = charge["chave"].as_str().unwrap_or_default().to_string();
+            let now = now_iso();
+            let pix = json!({
+                "endToEndId": end_to_end_id(&now),
+                "txid": txid,
+                "valor": valor.map_or_else(|| charge["valor"]["original"].clone(), |v| json!(v)),
+                "chave": chave,
+                "horario": now,
+                "infoPagador": "bank-sim",
+            });
+            charge["status"] = json!("CONCLUIDA");
+            charge["pix"] = json!([&pix]);
+            s.pix.push(pix.clone());
+            let hook = s.webhooks.get(&chave).cloned();
+            (pix, hook, s.callbacks.unwrap_or(Callbacks::Deliver))
+        };
+        if let Some(url) = hook {
+            let client = self.callback_client.clone();
+            let body = json!({ "pix": [&pix] });
+            let url = format!("{}/pix", url.trim_end_matches('/'));
+            tokio::spawn(async move {
+                match mode {
+                    Callbacks::Lose => tracing::info!(%url, "bank-sim: callback lost on purpose"),
+                    Callbacks::FailFirstTime => {
+                        tracing::info!(%url, "bank-sim: first callback attempt fails on purpose");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        callback(&client, &url, &body).await;
+                    }
+                    Callbacks::Deliver => callback(&client, &url, &body).await,
+                }
+            });
+        }
+        Ok(pix)
+    }
+
+    fn router(&self) -> Router {
+        Router::new()
+            .route("/oauth/token", post(api::token))
+            .route(
+                "/cobv/{txid}",
+                put(api::put_cobv)
+                    .get(api::get_charge)
+                    .patch(api::patch_cobv),
+            )
+            .route(
+                "/cob/{txid}",
+                put(api::put_cob)
+                    .get(api::get_charge)
+                    .patch(api::patch_cobv),
+            )
+            .route("/webhook/{chave}", put(api::put_webhook))
+            .route("/pix/{e2eid}", get(api::get_pix))
+            .route("/pix", get(api::list_pix))
+            .route("/pix/{e2eid}/devolucao/{id}", put(api::put_refund))
+            .route("/sim/pay/{txid}", post(api::sim_pay))
+            .route("/sim/down/{seconds}", post(api::sim_down))
+            .fallback(|| async { Problem::not_found() })
+            .layer(axum::middleware::from_fn_with_state(self.clone(), gate))
+            .with_state(self.clone())
+    }
+}
+
+async fn callback(client: &reqwest::Client, url: &str, body: &Value) {
+    match client.post(url).json(body).send().await {
+        Ok(r) => tracing::info!(%url, status = %r.status(), "bank-sim: callback sent"),
+        Err(e) => tracing::warn!(%url, error = %e, "bank-sim: callback failed"),
+    }
+}
+
+fn now_iso() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    paylink_model::date::iso_utc_from_millis(ms)
+}
+
+/// `E` + the bank's ISPB (8 digits) + `yyyyMMddHHmm` + 11 letters and digits: 32 in all.
+fn end_to_end_id(now: &str) -> String {
+    let stamp: String = now.chars().filter(char::is_ascii_digit).take(12).collect();
+    let random: String = uuid::Uuid::new_v4().simple().to_string()[..11].to_string();
+    format!("E99999999{stamp}{random}")
+}
+
+/// Records each request, then answers 503 while down, waits while slow, and asks for a valid
+/// access token everywhere but the token endpoint and the simulator's own controls.
+async fn gate(AxState(bank): AxState<Bank>, req: Request, next: Next) -> Response {
+    let (parts, body) = req.into_parts();
+    let bytes = axum::body::to_bytes(body, 1 << 20)
+        .await
+        .unwrap_or_default();
+    let path = parts.uri.path();
+    let (down, slow) = {
+        let mut s = bank.lock();
+        s.requests.push(Recorded {
+            method: parts.method.to_string(),
+            path: parts
+                .uri
+                .path_and_query()
+                .map_or(path, |p| p.as_str())
+                .to_string(),
+            body: serde_json::from_slice(&bytes).ok(),
+        });
+        let down = s.down_until.is_some_and(|t| Instant::now() < t);
+        (down, s.slow)
+    };
+    if !slow.is_zero() {
+        tokio::time::sleep(slow).await;
+    }
+    let control = path.starts_with("/sim/");
+    if down && !control {
+        return Problem::unavailable().into_response();
+    }
+    if path != "/oauth/token" && !control {
+        let bearer = parts
+            .headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        let valid = bearer.is_some_and(|t| {
+            bank.lock()
+                .tokens
+                .get(t)
+                .is_some_and(|until| Instant::now() < *until)
+        });
+        if !valid {
+            return Problem::denied().into_response();
+        }
+    }
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await
+}

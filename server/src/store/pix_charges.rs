@@ -1,0 +1,246 @@
+//! `pix_charges`, the outbox of PIX charges at a bank's API Pix (migration 0011): which PIX
+//! installments still need their charge, which invoices were deleted since (their charges are
+//! removed), what one call needs, and recording the bank's answer; and the charge the payer
+//! page shows.
+
+use paylink_model::{ChargeTerms, Date};
+use sqlx::Row;
+
+use crate::store::{now_iso, Db, DbError};
+
+/// How many due rows one pass takes.
+const BATCH: i64 = 16;
+
+/// Open PIX installments without a charge yet (`i` installments, `v` invoices).
+const NEW_CHARGES: &str = "FROM installments i JOIN invoices v ON v.id = i.invoice_id
+     WHERE v.deleted_at IS NULL AND i.deleted_at IS NULL
+       AND i.status = 'WAITING_PAYMENT' AND i.price_cents > 0
+       AND EXISTS (SELECT 1 FROM invoice_payment_types p
+                   WHERE p.invoice_id = v.id AND p.payment_type = 'PIX')
+       AND NOT EXISTS (SELECT 1 FROM pix_charges c WHERE c.id = i.id)";
+
+/// Charges of deleted invoices still open (or never made) at the bank.
+const TO_REMOVE: &str =
+    "WHERE operation = 'create' AND (bank_status IS NULL OR bank_status = 'ATIVA')
+       AND invoice_id IN (SELECT id FROM invoices WHERE deleted_at IS NOT NULL)";
+
+/// Takes up every open PIX installment without a charge yet, and turns the charges of deleted
+/// invoices into removals. The installments themselves are the source, so an installment
+/// created while the bank was unreachable, or before `--pix-api-url` was set, is never missed.
+/// It looks first and writes only when there is something to write, so the passes of an idle
+/// server never hold SQLite's write gate.
+pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
+    let found = |sql: String| async move {
+        sqlx::query(&sql)
+            .fetch_optional(&db.pool)
+            .await
+            .map(|r| r.is_some())
+    };
+    let now = now_iso();
+    let mut changed = 0;
+    if found(format!("SELECT 1 AS x {NEW_CHARGES} LIMIT 1")).await? {
+        let _w = db.lock_writes().await;
+        changed += sqlx::query(&format!(
+            "INSERT INTO pix_charges (id, invoice_id, txid, operation, status, attempts,
+                                      next_attempt_at, created_at, updated_at)
+             SELECT i.id, i.invoice_id, REPLACE(i.id, '-', ''), 'create', 'pending', 0, $1, $1, $1
+             {NEW_CHARGES} ON CONFLICT DO NOTHING"
+        ))
+        .bind(&now)
+        .execute(&db.pool)
+        .await?
+        .rows_affected();
+    }
+    if found(format!(
+        "SELECT 1 AS x FROM pix_charges {TO_REMOVE} LIMIT 1"
+    ))
+    .await?
+    {
+        let _w = db.lock_writes().await;
+        changed += sqlx::query(&format!(
+            "UPDATE pix_charges SET operation = 'remove', status = 'pending', attempts = 0,
+                    next_attempt_at = $1, last_error = NULL, updated_at = $1 {TO_REMOVE}"
+        ))
+        .bind(&now)
+        .execute(&db.pool)
+        .await?
+        .rows_affected();
+    }
+    Ok(changed)
+}
+
+/// Pending calls whose time has come and whose lease (if any) ran out, oldest first.
+pub async fn due(db: &Db) -> Result<Vec<String>, DbError> {
+    let rows = sqlx::query(
+        "SELECT id FROM pix_charges WHERE status = 'pending' AND next_attempt_at <= $1
+           AND (locked_until IS NULL OR locked_until < $1)
+         ORDER BY next_attempt_at LIMIT $2",
+    )
+    .bind(now_iso())
+    .bind(BATCH)
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows.iter().map(|r| r.get("id")).collect())
+}
+
+/// What one call for a charge needs.
+pub struct Work {
+    pub txid: String,
+    /// `create` or `remove`.
+    pub operation: String,
+    /// `cobv` or `cob` once created.
+    pub kind: Option<String>,
+    /// Calls made before this one.
+    pub attempts: i64,
+    /// Still waiting for payment (a charge for a paid installment is not created).
+    pub open: bool,
+    pub price_cents: i64,
+    pub due: Option<Date>,
+    pub first_due: Option<Date>,
+    pub number: i64,
+    pub count: i64,
+    pub external_id: String,
+    pub customer_name: String,
+    pub customer_document: Option<String>,
+    pub terms: ChargeTerms,
+}
+
+pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
+    let r = sqlx::query(
+        "SELECT c.txid, c.operation, c.kind, c.attempts, i.status AS installment_status,
+                i.price_cents, i.due_date, i.number, v.due_date AS first_due,
+                v.installment_count, v.external_id, v.fine_type, v.fine_value,
+                v.interest_monthly_bp, v.discount_type, v.discount_value, v.discount_until,
+                u.full_name, u.document
+         FROM pix_charges c JOIN installments i ON i.id = c.id
+              JOIN invoices v ON v.id = c.invoice_id JOIN customers u ON u.id = v.customer_id
+         WHERE c.id = $1",
+    )
+    .bind(id)
+    .fetch_one(&db.pool)
+    .await?;
+    let date = |col: &str| Date::parse_iso_prefix(r.get::<&str, _>(col));
+    Ok(Work {
+        txid: r.get("txid"),
+        operation: r.get("operation"),
+        kind: r.get("kind"),
+        attempts: r.get("attempts"),
+        open: r.get::<&str, _>("installment_status") == "WAITING_PAYMENT",
+        price_cents: r.get("price_cents"),
+        due: date("due_date"),
+        first_due: date("first_due"),
+        number: r.get("number"),
+        count: r.get("installment_count"),
+        external_id: r.get("external_id"),
+        customer_name: r.get("full_name"),
+        customer_document: r.get("document"),
+        terms: crate::store::invoices::terms_of(&r)?,
+    })
+}
+
+/// The bank's answer to a call: the charge as it keeps it.
+pub struct Answer<'a> {
+    pub kind: Option<&'a str>,
+    pub location: Option<&'a str>,
+    pub copia_e_cola: Option<&'a str>,
+    pub bank_status: Option<&'a str>,
+}
+
+/// `operation` succeeded. Unless the row was turned into another operation meanwhile (an
+/// invoice deleted while its charge was being created), nothing is left to do for it.
+pub async fn record_done(
+    db: &Db,
+    id: &str,
+    operation: &str,
+    a: &Answer<'_>,
+) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query(
+        "UPDATE pix_charges SET kind = COALESCE($1, kind), location = COALESCE($2, location),
+                copia_e_cola = COALESCE($3, copia_e_cola), bank_status = COALESCE($4, bank_status),
+                status = CASE WHEN operation = $5 THEN 'done' ELSE status END,
+                last_error = NULL, locked_until = NULL, updated_at = $6
+         WHERE id = $7",
+    )
+    .bind(a.kind)
+    .bind(a.location)
+    .bind(a.copia_e_cola)
+    .bind(a.bank_status)
+    .bind(operation)
+    .bind(now_iso())
+    .bind(id)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+/// `operation` failed: again at `next` (RFC 3339), or never (`next` None: the bank refused it).
+pub async fn record_failure(
+    db: &Db,
+    id: &str,
+    operation: &str,
+    attempts: i64,
+    next: Option<&str>,
+    error: &str,
+) -> Result<(), DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query(
+        "UPDATE pix_charges SET attempts = $1, last_error = $2, locked_until = NULL,
+                status = $3, next_attempt_at = COALESCE($4, next_attempt_at), updated_at = $5
+         WHERE id = $6 AND operation = $7",
+    )
+    .bind(attempts)
+    .bind(error)
+    .bind(if next.is_some() { "pending" } else { "failed" })
+    .bind(next)
+    .bind(now_iso())
+    .bind(id)
+    .bind(operation)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+/// The bank's code of an installment's active charge, for the payer page.
+pub struct BankCode {
+    pub copia_e_cola: String,
+    pub location: Option<String>,
+}
+
+/// `None` while the charge is not at the bank yet (or not active there).
+pub async fn bank_code(db: &Db, installment_id: &str) -> Result<Option<BankCode>, DbError> {
+    let row = sqlx::query(
+        "SELECT copia_e_cola, location FROM pix_charges
+         WHERE id = $1 AND operation = 'create' AND copia_e_cola IS NOT NULL
+           AND bank_status = 'ATIVA'",
+    )
+    .bind(installment_id)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.map(|r| BankCode {
+        copia_e_cola: r.get("copia_e_cola"),
+        location: r.get("location"),
+    }))
+}
+
+/// A charge row as tests and operators see it: (operation, status, attempts, last_error, bank_status).
+pub async fn state(
+    db: &Db,
+    installment_id: &str,
+) -> Result<Option<(String, String, i64, Option<String>, Option<String>)>, DbError> {
+    let row = sqlx::query(
+        "SELECT operation, status, attempts, last_error, bank_status FROM pix_charges WHERE id = $1",
+    )
+    .bind(installment_id)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.map(|r| {
+        (
+            r.get("operation"),
+            r.get("status"),
+            r.get("attempts"),
+            r.get("last_error"),
+            r.get("bank_status"),
+        )
+    }))
+}

@@ -1,0 +1,133 @@
+//! Pix the bank confirmed (`pix_payments`, migration 0011): applying one marks its installment
+//! CONFIRMED with the amount and time the bank reports and fires PAYMENT_CONFIRMED, once per
+//! endToEndId however often a callback or a reconciliation pass brings it; refunds.
+
+use paylink_model::PaymentType;
+use sqlx::Row;
+
+use crate::store::events::InstallmentSnapshot;
+use crate::store::payments::{confirm_in, LifecycleError, Settlement};
+use crate::store::{now_iso, Db, DbError};
+
+/// A Pix as the bank confirmed it.
+pub struct Confirmed<'a> {
+    pub end_to_end_id: &'a str,
+    pub txid: &'a str,
+    pub cents: i64,
+    /// When the payer paid (RFC 3339).
+    pub horario: &'a str,
+}
+
+#[derive(Debug)]
+pub enum Applied {
+    /// The installment is CONFIRMED now.
+    Confirmed(InstallmentSnapshot),
+    /// This endToEndId was applied before.
+    Again,
+    /// No charge of paylink's has this txid.
+    UnknownTxid,
+    /// Recorded, but the installment was no longer waiting (paid another way, or deleted).
+    NotOpen(String),
+}
+
+/// The installment of `txid`: (installment id, invoice id, number).
+async fn installment_of(
+    tx: &mut crate::store::Tx<'_>,
+    txid: &str,
+) -> Result<Option<(String, String, i64)>, DbError> {
+    let row = sqlx::query(
+        "SELECT c.id, c.invoice_id, i.number FROM pix_charges c JOIN installments i ON i.id = c.id
+         WHERE c.txid = $1",
+    )
+    .bind(txid)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(|r| (r.get("id"), r.get("invoice_id"), r.get("number"))))
+}
+
+pub async fn apply(db: &Db, p: &Confirmed<'_>) -> Result<Applied, DbError> {
+    let mut tx = db.begin_write().await?;
+    let Some((installment_id, invoice_id, number)) = installment_of(&mut tx, p.txid).await? else {
+        return Ok(Applied::UnknownTxid);
+    };
+    let inserted = sqlx::query(
+        "INSERT INTO pix_payments (end_to_end_id, installment_id, txid, amount_cents, paid_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+    )
+    .bind(p.end_to_end_id)
+    .bind(&installment_id)
+    .bind(p.txid)
+    .bind(p.cents)
+    .bind(p.horario)
+    .bind(now_iso())
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if inserted == 0 {
+        return Ok(Applied::Again);
+    }
+    let settled = confirm_in(
+        &mut tx,
+        &invoice_id,
+        number as u32,
+        Settlement {
+            paid_cents: Some(p.cents),
+            paid_at: p.horario,
+            received_at: p.horario,
+            method: Some(PaymentType::Pix),
+        },
+    )
+    .await;
+    let applied = match settled {
+        Ok(snapshot) => Applied::Confirmed(snapshot),
+        Err(LifecycleError::Db(e)) => return Err(e),
+        Err(other) => Applied::NotOpen(other.to_string()),
+    };
+    tx.commit().await?;
+    Ok(applied)
+}
+
+/// A Pix paylink recorded, for a refund: (installment id, invoice id, number, amount, refunded, paid at).
+pub struct Recorded {
+    pub installment_id: String,
+    pub invoice_id: String,
+    pub number: i64,
+    pub cents: i64,
+    pub refunded_cents: i64,
+    pub paid_at: String,
+}
+
+pub async fn recorded(db: &Db, e2eid: &str) -> Result<Option<Recorded>, DbError> {
+    let row = sqlx::query(
+        "SELECT p.installment_id, i.invoice_id, i.number, p.amount_cents, p.refunded_cents, p.paid_at
+         FROM pix_payments p JOIN installments i ON i.id = p.installment_id
+         WHERE p.end_to_end_id = $1",
+    )
+    .bind(e2eid)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.map(|r| Recorded {
+        installment_id: r.get("installment_id"),
+        invoice_id: r.get("invoice_id"),
+        number: r.get("number"),
+        cents: r.get("amount_cents"),
+        refunded_cents: r.get("refunded_cents"),
+        paid_at: r.get("paid_at"),
+    }))
+}
+
+/// Adds a refund the bank made; returns the total refunded.
+pub async fn add_refund(db: &Db, e2eid: &str, cents: i64) -> Result<i64, DbError> {
+    let _w = db.lock_writes().await;
+    sqlx::query(
+        "UPDATE pix_payments SET refunded_cents = refunded_cents + $1 WHERE end_to_end_id = $2",
+    )
+    .bind(cents)
+    .bind(e2eid)
+    .execute(&db.pool)
+    .await?;
+    sqlx::query_scalar("SELECT refunded_cents FROM pix_payments WHERE end_to_end_id = $1")
+        .bind(e2eid)
+        .fetch_one(&db.pool)
+        .await
+}

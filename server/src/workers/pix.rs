@@ -1,0 +1,223 @@
+//! PIX charges at the bank (`serve --pix-api-url`): each PIX installment becomes a charge
+//! through the `pix_charges` outbox, and a deleted invoice's charges are removed. A call the bank
+//! could not answer (down, slow, a 5xx) is tried again with growing pauses, forever: the charge
+//! is never lost, and never made twice, since each retry is a `PUT` of the same txid. A call the
+//! bank refused is recorded as failed with the bank's reasons (the same body would be refused
+//! again).
+
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::bank::{BankError, PixClient};
+use crate::domain::pix_api::{self, charge};
+use crate::store::{pix_charges, Db, DbError};
+
+/// Pause before retry n: 2 s, 5 s, 15 s, 1 min, 5 min, 15 min, then every hour.
+pub const RETRY_SCHEDULE: [u64; 7] = [2, 5, 15, 60, 300, 900, 3600];
+/// The pause after a pass that found nothing due.
+const IDLE: Duration = Duration::from_secs(1);
+
+#[derive(Clone)]
+pub struct PixCharges {
+    db: Db,
+    bank: PixClient,
+}
+
+impl PixCharges {
+    pub fn new(db: Db, bank: PixClient) -> PixCharges {
+        PixCharges { db, bank }
+    }
+
+    pub async fn run(self, shutdown: CancellationToken) {
+        super::poll("pix-charges", shutdown, IDLE, || self.pass()).await;
+    }
+
+    /// One pass: takes up new installments and deletions, then makes the calls that are due.
+    pub async fn pass(&self) -> Result<usize, DbError> {
+        pix_charges::enqueue(&self.db).await?;
+        let due = pix_charges::due(&self.db).await?;
+        crate::store::outbox::process_claimed(&self.db, "pix_charges", due, |id| {
+            let me = self.clone();
+            async move {
+                if let Err(e) = me.process(&id).await {
+                    tracing::warn!(installment = %id, error = %e, "PIX charge failed to record");
+                }
+            }
+        })
+        .await
+    }
+
+    async fn process(&self, id: &str) -> Result<(), DbError> {
+        let w = pix_charges::work(&self.db, id).await?;
+        let result = match w.operation.as_str() {
+            "remove" => self.remove(&w).await,
+            _ if !w.open => {
+                // Paid (or reversed) before its charge was made: nothing to charge.
+                Ok(None)
+            }
+            _ => self.create(&w).await,
+        };
+        match result {
+            Ok(answer) => {
+                let a = answer.as_ref();
+                let text = |f: &str| a.and_then(|(_, v)| v[f].as_str());
+                let kind = a.map(|(k, _)| *k);
+                let answer = pix_charges::Answer {
+                    kind,
+                    location: text("location")
+                        .or(a.and_then(|(_, v)| v["loc"]["location"].as_str())),
+                    copia_e_cola: text("pixCopiaECola"),
+                    bank_status: text("status"),
+                };
+                tracing::info!(installment = %id, operation = %w.operation, "PIX charge done at the bank");
+                pix_charges::record_done(&self.db, id, &w.operation, &answer).await
+            }
+            // Removing a charge the bank never made leaves nothing to remove.
+            Err(BankError::Refused { status: 404, .. }) if w.operation == "remove" => {
+                pix_charges::record_done(
+                    &self.db,
+                    id,
+                    "remove",
+                    &pix_charges::Answer {
+                        kind: None,
+                        location: None,
+                        copia_e_cola: None,
+                        bank_status: None,
+                    },
+                )
+                .await
+            }
+            Err(e) => {
+                let attempts = w.attempts + 1;
+                let next = e.retryable().then(|| {
+                    let i = (attempts as usize - 1).min(RETRY_SCHEDULE.len() - 1);
+                    crate::store::iso_in(Duration::from_secs(RETRY_SCHEDULE[i]))
+                });
+                tracing::warn!(installment = %id, operation = %w.operation, attempts, retry = next.is_some(), error = %e, "PIX charge call failed");
+                pix_charges::record_failure(
+                    &self.db,
+                    id,
+                    &w.operation,
+                    attempts,
+                    next.as_deref(),
+                    &e.to_string(),
+                )
+                .await
+            }
+        }
+    }
+
+    async fn create(
+        &self,
+        w: &pix_charges::Work,
+    ) -> Result<Option<(&'static str, serde_json::Value)>, BankError> {
+        let today = paylink_model::date::brasilia_today_from_millis(now_ms())
+            .unwrap_or(paylink_model::Date::new(2000, 1, 1).expect("a date"));
+        let (Some(due), Some(first_due)) = (w.due, w.first_due) else {
+            return Err(BankError::Refused {
+                status: 0,
+                body: serde_json::json!({"detail": "the installment's due date does not read"}),
+            });
+        };
+        let message = format!("{} - parcela {} de {}", w.external_id, w.number, w.count);
+        let installment = charge::Installment {
+            price_cents: w.price_cents,
+            due,
+            first_due,
+            terms: &w.terms,
+            customer_document: w.customer_document.as_deref(),
+            customer_name: &w.customer_name,
+            message: &message,
+        };
+        match charge::charge_for(self.bank.key(), &installment, today) {
+            charge::Charge::Due(cobv) => {
+                Ok(Some(("cobv", self.bank.put_cobv(&w.txid, &cobv).await?)))
+            }
+            charge::Charge::Now(cob) => Ok(Some(("cob", self.bank.put_cob(&w.txid, &cob).await?))),
+        }
+    }
+
+    async fn remove(
+        &self,
+        w: &pix_charges::Work,
+    ) -> Result<Option<(&'static str, serde_json::Value)>, BankError> {
+        let v = self
+            .bank
+            .remove(w.kind.as_deref() == Some("cob"), &w.txid, &pix_api::REMOVAL)
+            .await?;
+        Ok(Some(if w.kind.as_deref() == Some("cob") {
+            ("cob", v)
+        } else {
+            ("cobv", v)
+        }))
+    }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Registers `{public_url}/webhooks/pix/{token}` for the key at the bank, trying again until the
+/// bank answers; then waits for shutdown (a worker that returns is started again). The URL holds
+/// the secret token, so it is never logged.
+pub async fn register_webhook(bank: PixClient, public_url: String, stop: CancellationToken) {
+    let url = format!(
+        "{}/webhooks/pix/{}",
+        public_url.trim_end_matches('/'),
+        bank.webhook_token()
+    );
+    let mut attempt = 0;
+    loop {
+        match bank.put_webhook(&url).await {
+            Ok(()) => {
+                tracing::info!(key = %bank.key(), "PIX webhook registered at the bank");
+                break;
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot register the PIX webhook at the bank"),
+        }
+        let pause = RETRY_SCHEDULE[attempt.min(RETRY_SCHEDULE.len() - 1)];
+        attempt += 1;
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tokio::time::sleep(Duration::from_secs(pause)) => {}
+        }
+    }
+    stop.cancelled().await;
+}
+
+/// How far back reconciliation asks the bank for Pix received.
+pub const RECONCILE_WINDOW: Duration = Duration::from_secs(6 * 3600);
+
+/// Asks the bank every `every` for the Pix of the last hours and applies those a lost callback
+/// missed (each endToEndId once).
+pub async fn reconcile(db: Db, bank: PixClient, every: Duration, stop: CancellationToken) {
+    super::poll("pix-reconcile", stop, every, || reconcile_once(&db, &bank)).await;
+}
+
+/// One pass; returns how many installments it confirmed.
+pub async fn reconcile_once(db: &Db, bank: &PixClient) -> Result<usize, DbError> {
+    let now = now_ms();
+    let iso = paylink_model::date::iso_utc_from_millis;
+    let inicio = iso(now - RECONCILE_WINDOW.as_millis() as i64);
+    let list = match bank.list_pix(&inicio, &iso(now + 60_000)).await {
+        Ok(list) => list,
+        Err(e) => {
+            tracing::warn!(error = %e, "PIX reconciliation: cannot list the bank's Pix");
+            return Ok(0);
+        }
+    };
+    let mut confirmed = 0;
+    for p in &list {
+        let Ok(pix) = pix_api::check_confirmed(&serde_json::Value::Null, p, bank.key()) else {
+            continue;
+        };
+        if let crate::store::pix_payments::Applied::Confirmed(_) = pix_api::apply(db, &pix).await? {
+            tracing::info!(e2eid = %pix.end_to_end_id, "PIX reconciliation found a payment a callback missed");
+            confirmed += 1;
+        }
+    }
+    Ok(confirmed)
+}

@@ -1,0 +1,364 @@
+//! PIX through a bank's API Pix (issue 24, item 1): the local bank (`paylink_server::banksim`)
+//! and paylink's client of it (`paylink_server::bank`) over HTTPS with mutual TLS, every request
+//! body and every bank answer validated against BACEN's document (`server/pix-api/openapi.yaml`);
+//! and `paylink serve`'s `--pix-*` options refusing bad input with clear messages. The real
+//! binary's whole path (charges, callback, reconciliation, refunds) is `settlement_pix_serve.rs`.
+
+use std::time::{Duration, Instant};
+
+use paylink_server::bank::{BankError, PixClient, PixConfig};
+use paylink_server::banksim::{Bank, Pki};
+use paylink_server::domain::pix_api::{self, CobV, Devedor};
+use serde_json::{json, Value};
+
+use crate::helpers::today;
+
+const BIN: &str = env!("CARGO_BIN_EXE_paylink");
+pub const SECRET: &str = "s3cr3t-client-secret";
+
+/// A validator for one schema of the document, its `$ref`s resolved inside it. The document's
+/// errata (`server/pix-api/README.md`) are corrected first: `PessoaFisica.cpf`'s `/.../`
+/// delimiters (as the unit tests of `domain::pix_api` do), and, for the bank's answers,
+/// `DadosRecebedor`'s address required at the top level instead of inside `recebedor` and
+/// `PayloadLocation.location`'s `format: uri` (its own example, like every BR Code location,
+/// has no scheme).
+pub fn validator(schema: &str) -> jsonschema::Validator {
+    let text = include_str!("../../pix-api/openapi.yaml");
+    let doc: Value = serde_yaml::from_str(text).unwrap();
+    let mut components = doc["components"].clone();
+    components["schemas"]["PessoaFisica"]["properties"]["cpf"]["pattern"] = json!("^\\d{11}$");
+    let schemas = components["schemas"].as_object_mut().unwrap();
+    schemas["DadosRecebedor"]
+        .as_object_mut()
+        .unwrap()
+        .remove("required");
+    let location = &mut schemas["PayloadLocation"]["properties"]["location"];
+    location.as_object_mut().unwrap().remove("format");
+    let root = json!({"$ref": format!("#/components/schemas/{schema}"), "components": components});
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft7)
+        .should_validate_formats(true)
+        .build(&root)
+        .unwrap()
+}
+
+pub fn schema_errors(schema: &str, body: &Value) -> Vec<String> {
+    validator(schema)
+        .iter_errors(body)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
+}
+
+/// A bank on a free port with fresh certificates, and the PKI to reach it.
+pub async fn start_bank() -> (Bank, Pki) {
+    let pki = Pki::generate().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let bank = Bank::start(listener, &pki, "paylink", SECRET).unwrap();
+    (bank, pki)
+}
+
+fn config(bank: &Bank, pki: &Pki) -> PixConfig {
+    PixConfig {
+        api_url: bank.url(),
+        token_url: bank.token_url(),
+        client_id: "paylink".into(),
+        client_secret: SECRET.into(),
+        identity: Some((
+            pki.client_cert.clone().into_bytes(),
+            pki.client_key.clone().into_bytes(),
+        )),
+        ca: Some(pki.ca_cert.clone().into_bytes()),
+        key: "pix@loja.example".into(),
+    }
+}
+
+fn cobv(cents: i64) -> CobV {
+    CobV::new(
+        "pix@loja.example",
+        today().add_days(10).unwrap(),
+        30,
+        Devedor::new("52998224725", "Maria da Silva").unwrap(),
+        cents,
+    )
+}
+
+const TXID: &str = "6c12042fd304437b9dc0c240401925f4";
+
+#[tokio::test]
+async fn a_charge_goes_to_the_bank_over_mtls_with_one_cached_token_and_valid_bodies() {
+    let (bank, pki) = start_bank().await;
+    let client = PixClient::new(config(&bank, &pki)).unwrap();
+
+    let made = client.put_cobv(TXID, &cobv(33334)).await.unwrap();
+    assert_eq!(
+        schema_errors("CobVGerada", &made),
+        Vec::<String>::new(),
+        "{made}"
+    );
+    assert_eq!(made["status"], "ATIVA");
+    assert_eq!(made["valor"]["original"], "333.34");
+    let code = made["pixCopiaECola"].as_str().unwrap();
+    let location = made["loc"]["location"].as_str().unwrap();
+    assert!(code.contains(location), "{code} carries {location}");
+
+    // A retry is the same charge, not a second one.
+    let again = client.put_cobv(TXID, &cobv(33334)).await.unwrap();
+    assert_eq!(again["loc"]["location"], made["loc"]["location"]);
+    assert_eq!(bank.puts(TXID), 2);
+    let fetched = client.get_cobv(TXID).await.unwrap();
+    assert_eq!(fetched["txid"], TXID);
+
+    let requests = bank.requests();
+    let tokens = requests.iter().filter(|r| r.path == "/oauth/token").count();
+    assert_eq!(tokens, 1, "the token is cached: {requests:?}");
+    for r in requests
+        .iter()
+        .filter(|r| r.path.starts_with("/cobv/") && r.method == "PUT")
+    {
+        let body = r.body.as_ref().unwrap();
+        assert_eq!(schema_errors("CobVSolicitada", body), Vec::<String>::new());
+    }
+}
+
+#[tokio::test]
+async fn the_bank_refuses_clients_without_its_certificate_or_secret_and_bad_bodies() {
+    let (bank, pki) = start_bank().await;
+
+    // No client certificate: the TLS handshake fails, no handler sees the request.
+    let mut no_cert = config(&bank, &pki);
+    no_cert.identity = None;
+    let err = PixClient::new(no_cert)
+        .unwrap()
+        .put_cobv(TXID, &cobv(100))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, BankError::Unavailable(_)), "{err}");
+    assert!(bank.requests().is_empty());
+
+    // Another CA's certificate is refused the same way.
+    let stranger = Pki::generate().unwrap();
+    let mut other = config(&bank, &pki);
+    other.identity = Some((
+        stranger.client_cert.into_bytes(),
+        stranger.client_key.into_bytes(),
+    ));
+    let err = PixClient::new(other)
+        .unwrap()
+        .get_cobv(TXID)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, BankError::Unavailable(_)), "{err}");
+
+    // Without the bank's CA, paylink does not trust the bank.
+    let mut no_ca = config(&bank, &pki);
+    no_ca.ca = None;
+    let err = PixClient::new(no_ca)
+        .unwrap()
+        .get_cobv(TXID)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("certificate"), "{err}");
+
+    let mut wrong = config(&bank, &pki);
+    wrong.client_secret = "not-it".into();
+    match PixClient::new(wrong).unwrap().get_cobv(TXID).await {
+        Err(BankError::Refused { status: 401, body }) => {
+            assert_eq!(body["error"], "invalid_client");
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let client = PixClient::new(config(&bank, &pki)).unwrap();
+    // An unknown charge: the document's NaoEncontrado problem.
+    match client.get_cobv(TXID).await {
+        Err(BankError::Refused { status: 404, body }) => {
+            assert_eq!(schema_errors("Problema", &body), Vec::<String>::new());
+            assert_eq!(
+                body["type"],
+                "https://pix.bcb.gov.br/api/v2/error/NaoEncontrado"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A body that breaks the document: 400 CobVOperacaoInvalida naming the field.
+    let mut bad = cobv(100);
+    bad.valor.original = "1.0".into();
+    match client.put_cobv(TXID, &bad).await {
+        Err(BankError::Refused { status: 400, body }) => {
+            assert_eq!(schema_errors("Problema", &body), Vec::<String>::new());
+            assert_eq!(
+                body["type"],
+                "https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida"
+            );
+            assert_eq!(body["violacoes"][0]["propriedade"], "cob.valor.original");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A txid outside the document's pattern.
+    let err = client.put_cobv("short", &cobv(100)).await.unwrap_err();
+    assert!(err.to_string().contains("txid"), "{err}");
+    // Bad API Pix configuration files are named.
+    let mut broken = config(&bank, &pki);
+    broken.ca = Some(b"not a certificate".to_vec());
+    assert!(PixClient::new(broken).unwrap_err().contains("--pix-ca"));
+}
+
+#[tokio::test]
+async fn the_bank_can_be_down_or_slow_and_then_answers() {
+    let (bank, pki) = start_bank().await;
+    let client = PixClient::new(config(&bank, &pki)).unwrap();
+    bank.down_for(Duration::from_millis(600));
+    match client.put_cobv(TXID, &cobv(500)).await {
+        Err(e @ BankError::Unavailable(_)) => assert!(e.retryable()),
+        other => panic!("{other:?}"),
+    }
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    client.put_cobv(TXID, &cobv(500)).await.unwrap();
+
+    bank.set_slow(Duration::from_millis(300));
+    let started = Instant::now();
+    client.get_cobv(TXID).await.unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(300));
+}
+
+#[tokio::test]
+async fn a_payment_is_found_by_e2eid_and_by_time_and_can_be_refunded_in_parts() {
+    let (bank, pki) = start_bank().await;
+    let client = PixClient::new(config(&bank, &pki)).unwrap();
+    let before = paylink_model::date::iso_utc_from_millis(now_ms() - 60_000);
+    client.put_cobv(TXID, &cobv(10_000)).await.unwrap();
+    let pix = bank.pay(TXID, None).await.unwrap();
+    let e2eid = pix["endToEndId"].as_str().unwrap();
+    assert_eq!(e2eid.len(), 32);
+    assert!(
+        bank.pay(TXID, None).await.is_err(),
+        "a concluded charge is not paid twice"
+    );
+    assert_eq!(client.get_cobv(TXID).await.unwrap()["status"], "CONCLUIDA");
+
+    let found = client.get_pix(e2eid).await.unwrap().unwrap();
+    assert_eq!(
+        schema_errors("Pix", &found),
+        Vec::<String>::new(),
+        "{found}"
+    );
+    assert_eq!(
+        (found["txid"].as_str(), found["valor"].as_str()),
+        (Some(TXID), Some("100.00"))
+    );
+    assert_eq!(client.get_pix(&"E".repeat(32)).await.unwrap(), None);
+
+    let after = paylink_model::date::iso_utc_from_millis(now_ms() + 60_000);
+    let listed = client.list_pix(&before, &after).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["endToEndId"], e2eid);
+    let earlier = paylink_model::date::iso_utc_from_millis(now_ms() - 30_000);
+    assert!(client.list_pix(&before, &earlier).await.unwrap().is_empty());
+
+    let part = client.refund(e2eid, "r1", 4_000).await.unwrap();
+    assert_eq!(
+        schema_errors("Devolucao", &part),
+        Vec::<String>::new(),
+        "{part}"
+    );
+    assert_eq!(part["valor"], "40.00");
+    match client.refund(e2eid, "r2", 6_001).await {
+        Err(BankError::Refused { status: 400, body }) => {
+            assert_eq!(
+                body["type"],
+                "https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    client.refund(e2eid, "r2", 6_000).await.unwrap();
+    for r in bank
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("/devolucao/"))
+    {
+        let body = r.body.as_ref().unwrap();
+        assert_eq!(
+            schema_errors("DevolucaoSolicitada", body),
+            Vec::<String>::new()
+        );
+    }
+    assert_eq!(pix_api::reais(6_000), "60.00");
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// `paylink serve` with API Pix options that cannot work: it names the problem and exits
+/// before listening, and never prints the client secret.
+#[test]
+fn serve_refuses_incomplete_or_unreadable_pix_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("p.db");
+    let secret = dir.path().join("secret");
+    std::fs::write(&secret, format!("{SECRET}\n")).unwrap();
+    let secret = secret.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(BIN)
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--db",
+                db.to_str().unwrap(),
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(!err.contains(SECRET), "{err}");
+        err
+    };
+    let api = ["--pix-api-url", "https://127.0.0.1:1/api/v2"];
+    assert!(run(&api).contains("--pix-api-url needs --pix-token-url"));
+    let token = ["--pix-token-url", "https://127.0.0.1:1/oauth/token"];
+    assert!(run(&[&api[..], &token[..]].concat()).contains("--pix-api-url needs --pix-client-id"));
+    let id = ["--pix-client-id", "paylink"];
+    assert!(run(&[&api[..], &token[..], &id[..]].concat())
+        .contains("--pix-api-url needs --pix-client-secret-file"));
+    let plain = run(&[
+        "--pix-api-url",
+        "http://127.0.0.1:1/api",
+        "--pix-token-url",
+        "https://127.0.0.1:1/t",
+        "--pix-client-id",
+        "paylink",
+        "--pix-client-secret-file",
+        secret,
+    ]);
+    assert!(
+        plain.contains("--pix-api-url \"http://127.0.0.1:1/api\" is not an https:// URL"),
+        "{plain}"
+    );
+    let full = [
+        &api[..],
+        &token[..],
+        &id[..],
+        &["--pix-client-secret-file", secret][..],
+    ]
+    .concat();
+    let missing = run(&[&full[..], &["--pix-ca", "/nonexistent/ca.pem"][..]].concat());
+    assert!(
+        missing.contains("cannot read /nonexistent/ca.pem"),
+        "{missing}"
+    );
+    let half = run(&[&full[..], &["--pix-cert", secret][..]].concat());
+    assert!(half.contains("--pix-cert-key"), "{half}");
+    let bad_cert = run(&[
+        &full[..],
+        &["--pix-cert", secret, "--pix-cert-key", secret][..],
+    ]
+    .concat());
+    assert!(bad_cert.contains("--pix-cert/--pix-cert-key"), "{bad_cert}");
+    assert!(run(&token).contains("--pix-token-url needs --pix-api-url"));
+}
