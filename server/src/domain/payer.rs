@@ -335,3 +335,24 @@ pub async fn with_bank_codes(
     }
     Ok(())
 }
+
+/// The bank's PIX code (copia e cola) for installment `n`, when the invoice takes PIX and the
+/// charge is active at the bank: what a hybrid boleto prints beside its barcode.
+pub async fn bank_pix_for_boleto(
+    d: &InvoiceDetail,
+    n: u32,
+    db: &crate::store::Db,
+) -> Result<Option<String>, crate::store::DbError> {
+    let takes_pix = d
+        .payment_types
+        .iter()
+        .any(|p| p.payment_type_accepted == PaymentType::Pix);
+    let Some(i) = d.installments.iter().find(|i| i.installment == n) else {
+        return Ok(None);
+    };
+    if !takes_pix {
+        return Ok(None);
+    }
+    let code = crate::store::pix_charges::bank_code(db, &i.id.to_ascii_lowercase()).await?;
+    Ok(code.map(|c| c.copia_e_cola))
+}

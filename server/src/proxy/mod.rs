@@ -207,11 +207,18 @@ async fn api_pay_boleto_pdf(
         .ok()
         .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64))
         .ok_or_else(|| AppError::internal("the clock is before 1970", lang))?;
-    let input = crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, address, today)
+    let mut input = crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, address, today)
         .map_err(|refusal| match refusal {
-            BoletoRefusal::NotFound => AppError::new(Reason::InstallmentNotFound, lang),
-            BoletoRefusal::NotOpenBoleto => AppError::new(Reason::NoOpenBoleto, lang),
-        })?;
+        BoletoRefusal::NotFound => AppError::new(Reason::InstallmentNotFound, lang),
+        BoletoRefusal::NotOpenBoleto => AppError::new(Reason::NoOpenBoleto, lang),
+    })?;
+    // The hybrid boleto: an invoice that also takes PIX prints the bank's code for the same
+    // installment once the bank has it (never the static code, which the bank cannot match).
+    if let (true, Some(db)) = (s.config.pix_api, &s.db) {
+        input.pix = crate::domain::payer::bank_pix_for_boleto(&detail, n, db)
+            .await
+            .or_internal(lang)?;
+    }
     let pdf = crate::domain::boleto_pdf::render(&input).or_internal(lang)?;
     let print = query.is_some_and(|q| q.split('&').any(|p| p == "print=1"));
     let disposition = format!(

@@ -91,6 +91,11 @@ impl Shop {
 
     /// A customer and an invoice of 3 PIX installments (PAYMENT_CONFIRMED to `hook`); its detail.
     async fn invoice(&self, hook: &str) -> Value {
+        self.invoice_of(hook, &["PIX"]).await
+    }
+
+    /// The same, payable by `types`.
+    async fn invoice_of(&self, hook: &str, types: &[&str]) -> Value {
         let auth = format!("Basic {}", self.token);
         let customer: Value = self
             .client
@@ -100,7 +105,7 @@ impl Shop {
             .send().await.unwrap().json().await.unwrap();
         let body = crate::helpers::with(
             crate::helpers::invoice_body(customer["id"].as_str().unwrap()),
-            json!({"paymentTypes": ["PIX"], "notifications": null,
+            json!({"paymentTypes": types, "notifications": null,
                    "webhooks": [{"hookType": "PAYMENT_CONFIRMED", "url": hook}]}),
         );
         let res = self
@@ -506,5 +511,81 @@ async fn a_callback_that_fails_the_first_time_still_confirms_once() {
         lists(),
         listed_before,
         "confirmed by the callback, not by reconciliation"
+    );
+}
+
+fn run_tool(cmd: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(cmd)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd} (scripts/setup installs it): {e}"));
+    assert!(out.status.success(), "{cmd} {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The hybrid boleto: an invoice payable by PIX and boleto prints, on each installment's boleto,
+/// the bank's PIX code for that installment, as a QR a phone reads and as copyable text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_boleto_of_an_invoice_that_takes_pix_carries_the_banks_code() {
+    let (bank, pki) = start_bank().await;
+    let receiver = crate::receiver::Receiver::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let shop = Shop::start(&bank, &pki, dir.path(), &["--pix-reconcile-secs", "3600"]).await;
+    let invoice = shop.invoice_of(&receiver.url, &["PIX", "BOLETO"]).await;
+    let id = invoice["id"].as_str().unwrap().to_string();
+    let txid = txids(&invoice)[0].clone();
+    let started = Instant::now();
+    while !shop.payer(&id).await["installments"][0]["pix"].is_object() {
+        assert!(started.elapsed() < Duration::from_secs(30), "no bank code");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let code = bank.charge(&txid).unwrap()["pixCopiaECola"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let res = shop
+        .client
+        .get(format!(
+            "{}/api/pay/{id}/installments/1/boleto.pdf",
+            shop.addr
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let file = dir.path().join("boleto.pdf");
+    std::fs::write(&file, res.bytes().await.unwrap()).unwrap();
+    let file = file.to_str().unwrap();
+    let text = run_tool("pdftotext", &[file, "-"]);
+    assert!(text.contains("Pague com PIX"), "{text}");
+    assert!(text.replace('\n', "").contains(&code), "{text}");
+    let png = dir.path().join("page");
+    run_tool(
+        "pdftoppm",
+        &[
+            "-r",
+            "300",
+            "-png",
+            "-singlefile",
+            file,
+            png.to_str().unwrap(),
+        ],
+    );
+    let page = dir.path().join("page.png");
+    let decoded = run_tool(
+        "zbarimg",
+        &[
+            "--raw",
+            "-q",
+            "-Sdisable",
+            "-Sqrcode.enable",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        decoded.trim_end(),
+        code,
+        "the QR a phone reads is the bank's code"
     );
 }
