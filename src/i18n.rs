@@ -7,6 +7,7 @@
 use paylink_model::{Channel, Frequency, HookType, InstallmentStatus, InvoiceType, Lang};
 use paylink_model::{NotificationType, PaymentType};
 
+pub mod backoffice;
 pub mod lists;
 
 /// Keys of the interface texts. `K::FullName.t(lang)` gives the text.

@@ -1,4 +1,4 @@
-//! The merchant's navigation (Nova cobrança / Faturas / Clientes), shown on
+//! The merchant's navigation (Painel / Nova cobrança / Faturas / Clientes), shown on
 //! the merchant's screens only: never on a payer's page (`/pay/:id`) or a
 //! payment link's (`/l/:slug`), which payers see.
 
@@ -30,6 +30,7 @@ pub fn MerchantNav() -> impl IntoView {
         (!is_payer_path(&p)).then(|| {
             let l = lang.get();
             let items = [
+                ("/painel", LK::Dashboard),
                 ("/", LK::NewCharge),
                 ("/invoices", LK::Invoices),
                 ("/customers", LK::Customers),
