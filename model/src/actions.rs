@@ -22,7 +22,7 @@ pub struct ManualPaymentRequest {
     pub paid_on: Option<String>,
 }
 
-/// What a resend queued (`POST .../invoices/{id}/resend`, 202).
+/// What a resend queued.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Resent {
