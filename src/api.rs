@@ -9,10 +9,11 @@
 //! service's [`ErrorEnvelope`] into the one [`Error`] type.
 
 use gloo_net::http::{Request, RequestBuilder};
+use paylink_model::actions::{ManualPaymentRequest, Resent};
 use paylink_model::operator::{LoginRequest, SessionInfo};
 use paylink_model::{
-    CustomerPage, CustomerRef, CustomerRequest, ErrorEnvelope, InvoiceCreated, InvoiceDetail,
-    InvoicePage, InvoiceRequest, Lang, PayerView, PaymentLink,
+    CustomerPage, CustomerRef, CustomerRequest, Dashboard, ErrorEnvelope, InvoiceCreated,
+    InvoiceDetail, InvoicePage, InvoiceRequest, Lang, PayerView, PaymentLink,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -207,6 +208,37 @@ pub async fn list_customers(query: &str, lang: Lang) -> Result<CustomerPage, Err
     read(get(&format!("/api/customers{query}"), lang).await?)
 }
 
+/// `DELETE /api/invoices/{id}`: cancels the invoice (204).
+pub async fn cancel_invoice(id: &str, lang: Lang) -> Result<(), Error> {
+    let path = id_path("/api/invoices/", id, "");
+    let url = base().await + &path;
+    send(Request::delete(&url), &path, None, lang)
+        .await
+        .map(|_| ())
+}
+
+/// `POST /api/invoices/{id}/installments/{n}/payments`: installment `n`
+/// paid outside paylink; the answer is the updated detail.
+pub async fn record_payment(
+    id: &str,
+    n: u32,
+    req: &ManualPaymentRequest,
+    lang: Lang,
+) -> Result<InvoiceDetail, Error> {
+    let path = id_path("/api/invoices/", id, &format!("/installments/{n}/payments"));
+    read(post(&path, Some(encode(req)?), lang).await?)
+}
+
+/// `POST /api/invoices/{id}/resend`: the charge sent to the payer again.
+pub async fn resend_invoice(id: &str, lang: Lang) -> Result<Resent, Error> {
+    read(post(&id_path("/api/invoices/", id, "/resend"), None, lang).await?)
+}
+
+/// `GET /api/dashboard`: the month's totals and the last 12 months.
+pub async fn get_dashboard(lang: Lang) -> Result<Dashboard, Error> {
+    read(get("/api/dashboard", lang).await?)
+}
+
 /// `GET /api/pay/{id}`: the public payer page's data.
 pub async fn get_pay(id: &str, lang: Lang) -> Result<PayerView, Error> {
     read(get(&id_path("/api/pay/", id, ""), lang).await?)
@@ -381,6 +413,10 @@ async fn send(
     }
     .map_err(|_| Error::Network)?;
     let resp = req.send().await.map_err(|_| Error::Network)?;
+    // No content (a cancellation): nothing to parse.
+    if resp.status() == 204 {
+        return Ok(JsValue::NULL);
+    }
     let json = match resp.text().await {
         Ok(text) => js_sys::JSON::parse(&text).ok(),
         Err(_) => None,

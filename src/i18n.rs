@@ -7,6 +7,7 @@
 use paylink_model::{Channel, Frequency, HookType, InstallmentStatus, InvoiceType, Lang};
 use paylink_model::{NotificationType, PaymentType};
 
+pub mod backoffice;
 pub mod lists;
 pub mod session;
 

@@ -2,9 +2,10 @@
 //!
 //! Seven screens, routed by `leptos_router` (one file per screen in `pages/`):
 //! * `/` — the merchant flow: customer form → invoice form → detail;
+//! * `/painel` — the merchant's dashboard (the month's totals, 12 months);
 //! * `/invoices`, `/customers` — the merchant's lists (filters and page in
 //!   the URL's query);
-//! * `/invoices/:id` — the invoice detail (merchant);
+//! * `/invoices/:id` — the invoice detail (merchant), with its actions;
 //! * `/l/:slug` — a payment link's page (the payer fills it in);
 //! * `/pay/:id` — the payer's page (`/api/pay/{id}`: no private data; PIX
 //!   and boleto codes of the next open installment);
@@ -38,6 +39,7 @@ use embed::{Host, Options};
 use i18n::K;
 use pages::customer_form::{CustomerFields, CustomerForm};
 use pages::customer_list::CustomerListPage;
+use pages::dashboard::DashboardPage;
 use pages::invoice_form::{InvoiceFields, InvoiceForm};
 use pages::invoice_list::InvoiceListPage;
 use pages::invoice_view::InvoicePage;
@@ -243,6 +245,7 @@ pub fn App(
                     <Routes fallback=NotFound>
                         <Route path=path!("/") view=Home />
                         <Route path=path!("/index.html") view=Home />
+                        <Route path=path!("/painel") view=DashboardPage />
                         <Route path=path!("/invoices") view=InvoiceListPage />
                         <Route path=path!("/customers") view=CustomerListPage />
                         <Route path=path!("/invoices/:id") view=InvoicePage />

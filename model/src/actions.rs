@@ -1,6 +1,6 @@
 //! The merchant's actions on an invoice, beyond creating it: the request to
 //! record a payment received outside paylink (cash, a transfer, a check),
-//! and its rules keyed by field path.
+//! and its rules keyed by field path; what a resend answers.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,14 @@ pub struct ManualPaymentRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(format = Date))]
     pub paid_on: Option<String>,
+}
+
+/// What a resend queued.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Resent {
+    /// Sends queued: one per channel the invoice's notifications use.
+    pub queued: usize,
 }
 
 /// A checked [`ManualPaymentRequest`].

@@ -1,4 +1,4 @@
-//! The merchant's navigation (Nova cobrança / Faturas / Clientes) and the
+//! The merchant's navigation (Painel / Nova cobrança / Faturas / Clientes) and the
 //! logged-in operator's name with a logout button, shown on the merchant's
 //! screens only: never on a payer's page (`/pay/:id`) or a payment link's
 //! (`/l/:slug`), which payers see, nor on the login screen.
@@ -75,6 +75,7 @@ pub fn MerchantNav() -> impl IntoView {
         merchant_screen.get().then(|| {
             let l = lang.get();
             let items = [
+                ("/painel", LK::Dashboard),
                 ("/", LK::NewCharge),
                 ("/invoices", LK::Invoices),
                 ("/customers", LK::Customers),

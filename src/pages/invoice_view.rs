@@ -1,13 +1,14 @@
 //! `/invoices/:id`: the merchant's detail of an invoice, fetched with
 //! `GET /api/invoices/{id}`: amount, customer, installments, payment types,
-//! the payment link, and the notification and webhook settings.
+//! the payment link, and the notification and webhook settings; the
+//! actions on it beside (`invoice_actions`), and what a cancelled one shows.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 use paylink_model::br::{mask_document, mask_phone};
 use paylink_model::charges::ValueType;
 use paylink_model::money::format_brl;
-use paylink_model::{InstallmentStatus, InvoiceDetail, Lang};
+use paylink_model::{InstallmentStatus, InvoiceDetail, InvoiceState, Lang};
 
 use crate::api;
 use crate::components::installments::{date_for, Row};
@@ -16,7 +17,10 @@ use crate::components::sections::{
     failed, Accepted, CopyStatus, Facts, Installments, Loading, PaymentLinkSection,
 };
 use crate::components::table::{Cell, Table};
+use crate::i18n::backoffice::BK;
+use crate::i18n::lists::{self, LK};
 use crate::i18n::{self, K};
+use crate::pages::invoice_actions::{InvoiceActions, Offer};
 use crate::Ctx;
 
 /// A fine's, interest's or discount's value as the language writes it:
@@ -45,37 +49,93 @@ pub fn InvoicePage() -> impl IntoView {
     }
 }
 
+/// What the detail's address holds: the invoice, or a charge that was
+/// cancelled (the service's detail is then a 404; the payer page's 410 says
+/// why, so a reload after cancelling still says it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    Live(Box<InvoiceDetail>),
+    /// The 410's message.
+    Cancelled(String),
+}
+
+async fn load(id: String, l: Lang) -> Result<Loaded, api::Error> {
+    match api::get_invoice(&id, l).await {
+        Ok(d) => Ok(Loaded::Live(Box::new(d))),
+        Err(api::Error::Api(env)) if env.code == 404 => match api::get_pay(&id, l).await {
+            Err(api::Error::Api(gone)) if gone.code == 410 => Ok(Loaded::Cancelled(gone.message)),
+            _ => Err(api::Error::Api(env)),
+        },
+        Err(e) => Err(e),
+    }
+}
+
 /// The detail of invoice `id`, asked again while an installment is open (a
 /// payment confirmed elsewhere shows up without a reload), and in the new
-/// language after a switch.
+/// language after a switch; the merchant's actions beside it.
 #[component]
 pub fn InvoiceView(id: String) -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
-    let invoice = LocalResource::new(move || {
-        let (id, l) = (id.clone(), lang.get());
-        async move { api::get_invoice(&id, l).await }
-    });
+    let invoice = {
+        let id = id.clone();
+        LocalResource::new(move || load(id.clone(), lang.get()))
+    };
     poll_while(
         move || invoice.refetch(),
         move || {
             invoice.with_untracked(|r| match r {
                 None => true,
-                Some(Err(_)) => false,
-                Some(Ok(d)) => d
+                Some(Ok(Loaded::Live(d))) => d
                     .installments
                     .iter()
                     .any(|i| i.status == InstallmentStatus::WaitingPayment),
+                Some(_) => false,
             })
         },
     );
+    let offer = Memo::new(move |_| {
+        invoice.with(|r| match r {
+            Some(Ok(Loaded::Live(d))) => Some(Offer::of(d)),
+            _ => None,
+        })
+    });
+    let refetch = Callback::new(move |()| invoice.refetch());
     view! {
         <Transition fallback=move || view! { <Loading l=lang.get_untracked() class="card muted" /> }>
             <ErrorBoundary fallback=failed(lang)>
                 {move || Suspend::new(async move {
-                    invoice.await.map(|inv| view! { <InvoiceBody l=lang.get_untracked() inv /> })
+                    let l = lang.get_untracked();
+                    invoice.await.map(|loaded| match loaded {
+                        Loaded::Live(inv) => view! { <InvoiceBody l inv=*inv /> }.into_any(),
+                        Loaded::Cancelled(message) => view! { <CancelledBody l message /> }.into_any(),
+                    })
                 })}
             </ErrorBoundary>
         </Transition>
+        <InvoiceActions id offer refetch />
+    }
+}
+
+/// A cancelled charge: its state and what that means.
+#[component]
+fn CancelledBody(l: Lang, message: String) -> impl IntoView {
+    view! {
+        <article class="card invoice">
+            <h1>{K::Invoice.t(l)}</h1>
+            <dl class="facts">
+                <div>
+                    <dt>{BK::Status.t(l)}</dt>
+                    <dd>
+                        <span class="badge reversed" data-state="cancelled">
+                            {lists::state(l, InvoiceState::Cancelled)}
+                        </span>
+                    </dd>
+                </div>
+            </dl>
+            <p>{message}</p>
+            <p class="muted">{BK::CancelledNote.t(l)}</p>
+            <p><a href="/invoices">{LK::Invoices.t(l)}</a></p>
+        </article>
     }
 }
 

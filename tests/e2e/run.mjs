@@ -855,6 +855,144 @@ test("operators: without a session every merchant call answers 401 and /login sh
     assertEqual(api.filter((e) => e.url.includes("/api/session")).length, 0, "the payers' pages never ask for a session");
   }, { login: false });
 });
+// ---------------------------------------------------------------- actions and dashboard (issue 20)
+
+/** Brasília's today, YYYY-MM-DD. */
+const TODAY = dayOfMonth(0, BRT_TODAY.getUTCDate());
+
+/** The cells' text of the installments table's row `n` (1-based). */
+async function installmentRow(page, n) {
+  return page.evaluate((n) => {
+    const t = [...document.querySelectorAll("main table")].find((t) => /^(Parcelas|Installments)$/.test(t.querySelector("caption")?.textContent.trim()));
+    const tr = t?.querySelectorAll("tbody tr")[n - 1];
+    return tr ? [...tr.children].map((c) => c.textContent.trim()) : null;
+  }, n);
+}
+
+/** The text of the actions' status line. */
+const notice = (page) => page.locator("#action-notice").textContent().then((t) => t.trim());
+
+test("invoice actions: record a payment (a bad amount gets a field message; then CONFIRMED), resend, Escape closes a confirm step, cancel (the payer page then says so); axe", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    const tag = randomUUID().slice(0, 8);
+    const inv = await apiCreate(
+      { fullName: `Ações ${tag}`, email: `acoes-${tag}@example.com` },
+      {
+        externalId: `act-${tag}`, dueDate: DUE, paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 3, price: 3000,
+        notifications: [{ type: "SEND_INVOICE_REMINDER", channel: "Email", period: 5 }],
+      },
+    );
+    const found = [];
+    await page.goto(`${server.url}/invoices/${inv.id}`);
+    const pay1 = page.getByRole("button", { name: "Registrar pagamento da parcela 1" });
+    await pay1.waitFor({ timeout: WAIT });
+    assertEqual(await page.getByRole("button", { name: /Registrar pagamento da parcela/ }).count(), 3, "one payment button per open installment");
+
+    // The payment step: prefilled with the installment's value and today; a bad amount is refused on its field.
+    await pay1.click();
+    await until(async () => (await fieldState(page, "amount")).value === "1.000,00", "the amount prefilled as R$ 1.000,00");
+    assertEqual((await fieldState(page, "paidOn")).value, brDate(TODAY), "the date prefilled with today");
+    assertEqual(await page.evaluate(() => document.activeElement?.getAttribute("name")), "amount", "the focus on the amount");
+    found.push(...(await axeViolations(page, "payment step")));
+    await byName(page, "amount").fill("12,345");
+    const posts = () => s.api.filter((r) => r.method === "POST" && r.url.includes("/payments")).length;
+    await page.getByRole("button", { name: "Confirmar pagamento" }).click();
+    await expectFieldError(page, "amount", null);
+    found.push(...(await axeViolations(page, "payment step with an error")));
+    assertEqual(posts(), 0, "nothing sent with a bad amount");
+    await byName(page, "amount").fill("1.000,00");
+    await page.getByRole("button", { name: "Confirmar pagamento" }).click();
+    await until(async () => (await notice(page)) === "Pagamento registrado: parcela 1.", "the payment's outcome", async () => notice(page));
+    await until(async () => (await installmentRow(page, 1))?.includes("Pago"), "installment 1 CONFIRMED (Pago)", async () => JSON.stringify(await installmentRow(page, 1)));
+    assertEqual((await installmentRow(page, 1)).slice(2, 4), ["R$ 1.000,00", "R$ 1.000,00"], "installment 1 paid in full");
+    assertEqual(await page.getByRole("button", { name: "Registrar pagamento da parcela 1" }).count(), 0, "no payment button for a paid installment");
+    assertEqual(posts(), 1, "one payment sent");
+    const detail = await (await fetch(`${server.url}/api/invoices/${inv.id}`)).json();
+    assertEqual([detail.installments[0]._status, detail.installments[0].pricePaid], ["CONFIRMED", 1000], "the service's installment 1");
+
+    // Resend, confirmed.
+    await page.getByRole("button", { name: "Reenviar notificação" }).click();
+    await page.getByRole("button", { name: "Sim, reenviar" }).click();
+    await until(async () => (await notice(page)) === "Notificação reenviada (1 envio).", "the resend's outcome", async () => notice(page));
+
+    // Escape closes a confirm step without acting, the focus back on its button.
+    await page.getByRole("button", { name: "Cancelar cobrança" }).click();
+    await page.getByRole("button", { name: "Sim, cancelar cobrança" }).waitFor({ timeout: WAIT });
+    found.push(...(await axeViolations(page, "cancel step")));
+    await page.keyboard.press("Escape");
+    await until(async () => (await page.locator("#action-step").count()) === 0, "the step closed by Escape");
+    assertEqual(await page.evaluate(() => document.activeElement?.id), "act-cancel", "the focus back on Cancelar cobrança");
+    assertEqual(s.api.filter((r) => r.method === "DELETE").length, 0, "nothing cancelled by Escape");
+
+    // Cancel, confirmed: the detail says CANCELLED; the payer page says the charge was cancelled.
+    await page.getByRole("button", { name: "Cancelar cobrança" }).click();
+    await page.getByRole("button", { name: "Sim, cancelar cobrança" }).click();
+    await until(async () => (await notice(page)) === "Cobrança cancelada.", "the cancel's outcome", async () => notice(page));
+    await page.locator('[data-state="cancelled"]').waitFor({ timeout: WAIT });
+    assertEqual(await page.getByRole("button", { name: "Cancelar cobrança" }).count(), 0, "no cancel on a cancelled invoice");
+    found.push(...(await axeViolations(page, "cancelled invoice")));
+    await page.reload();
+    await page.locator('[data-state="cancelled"]').waitFor({ timeout: WAIT });
+    await page.goto(inv.url);
+    await page.getByText("Esta cobrança foi cancelada").first().waitFor({ timeout: WAIT });
+
+    if (found.length) console.log("    axe (moderate/minor): " + found.join("\n      "));
+    assertEqual(seriousOnly(found), [], "axe-core serious/critical violations");
+    // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
+  }, { bypassCSP: true }));
+
+const PT_MONTHS = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"];
+/** R$ 1.234,56 of cents, as the widget writes it. */
+const brl = (c) => `R$ ${Math.floor(c / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".")},${String(c % 100).padStart(2, "0")}`;
+
+test("dashboard: the month's totals move by what the test received and left open, 12 months in the table and the chart; axe", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    const tag = randomUUID().slice(0, 8);
+    const dash = async () => {
+      const r = await fetch(`${server.url}/api/dashboard`);
+      assertEqual(r.status, 200, "GET /api/dashboard");
+      return r.json();
+    };
+    const toCents = (reais) => Math.round(reais * 100);
+    const before = await dash();
+    // Due today: open this month. One paid by the (sandbox) bank, one by hand.
+    const single = (ext, price) => ({ externalId: `${ext}-${tag}`, dueDate: TODAY, paymentTypes: ["PIX"], invoiceType: "SINGLE", installmentCount: 1, price });
+    await apiCreate({ fullName: `Painel A ${tag}` }, single("dash-open", 123.45));
+    const paid = await apiCreate({ fullName: `Painel B ${tag}` }, single("dash-paid", 200));
+    const byHand = await apiCreate({ fullName: `Painel C ${tag}` }, single("dash-hand", 60));
+    assertEqual((await fetch(`${server.url}/api/pay/${paid.id}/simulate`, { method: "POST" })).status, 200, "sandbox payment");
+    const manual = await fetch(`${server.url}/api/invoices/${byHand.id}/installments/1/payments`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ amount: 50.5, paidOn: TODAY }),
+    });
+    assertEqual(manual.status, 200, "manual payment");
+
+    const want = {
+      received: toCents(before.received) + 20000 + 5050,
+      open: toCents(before.open) + 12345,
+      overdue: toCents(before.overdue),
+    };
+    await page.goto(`${server.url}/painel`);
+    const total = (k) => page.locator(`[data-total="${k}"]`).textContent().then((t) => t.replace(/\u00a0/g, " ").trim());
+    await page.locator('[data-total="received"]').waitFor({ timeout: WAIT });
+    assertEqual([await total("received"), await total("open"), await total("overdue")], [brl(want.received), brl(want.open), brl(want.overdue)], "received, open, overdue");
+    assertEqual(await page.getByRole("navigation", { name: "Navegação" }).getByRole("link", { name: "Painel" }).getAttribute("aria-current"), "page", "the nav marks Painel");
+
+    // The table of the 12 months, this one last with what came in this month.
+    const table = page.getByRole("table", { name: "Recebido por mês" });
+    const rows = await table.evaluate((t) => [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent.trim())));
+    assertEqual(rows.length, 12, "12 months");
+    const month = `${PT_MONTHS[BRT_TODAY.getUTCMonth()]}/${BRT_TODAY.getUTCFullYear()}`;
+    assertEqual(rows[11], [month, brl(want.received)], "this month's row");
+    assert(rows[0][0] !== month && /^[a-z]{3}\/\d{4}$/.test(rows[0][0]), `the first month: ${rows[0][0]}`);
+    const svg = page.locator("svg.chart");
+    assertEqual(await svg.getAttribute("role"), "img", "the chart is a picture");
+    assertEqual(await svg.locator("rect.bar").count(), 12, "12 bars");
+    const found = await axeViolations(page, "dashboard");
+    if (found.length) console.log("    axe (moderate/minor): " + found.join("\n      "));
+    assertEqual(seriousOnly(found), [], "axe-core serious/critical violations");
+  }, { bypassCSP: true }));
 
 /** Every file under `dir`, decompressed when it is .gz or .br. */
 function distFiles(dir) {

@@ -7,7 +7,7 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use paylink_model::actions::ManualPaymentRequest;
+use paylink_model::actions::{ManualPaymentRequest, Resent};
 use paylink_model::{br, ErrorEnvelope, InvoiceDetail};
 
 use crate::error::{AppError, OrInternal, Reason};
@@ -127,13 +127,6 @@ pub(super) async fn installments_pay(
         .or_internal(lang)?
         .map(Json)
         .ok_or_else(|| AppError::new(Reason::InvoiceNotFound, lang))
-}
-
-/// What a resend queued.
-#[derive(serde::Serialize, utoipa::ToSchema)]
-pub struct Resent {
-    /// Sends queued: one per channel the invoice's notifications use.
-    pub queued: usize,
 }
 
 /// Sends the charge to the payer again, now: the next open installment, on

@@ -2,12 +2,14 @@
 //! filter, newest first; and every installment of the matching invoices,
 //! streamed, for the CSV export. Pages are keyset-paginated on (created_at, id), so
 //! the 2,000th page costs what the first does (an OFFSET would read every
-//! row before it); the indexes that make it so are in migration 0009.
+//! row before it); the indexes that make it so are in migration 0009. A
+//! page's invoices are read in two statements, not two per row.
 
 use paylink_model::list::{Cursor, CustomerFilter, InvoiceFilter};
 use paylink_model::{CustomerDetail, CustomerPage, Date, InvoicePage, InvoiceState};
 use sqlx::Row;
 
+use super::invoice_detail::detail_from_rows;
 use super::{Db, DbError};
 
 /// A `WHERE` clause being built, with its (text) binds numbered in order.
@@ -57,7 +59,38 @@ impl Where {
     /// stored as digits, so a `q` of digits and mask characters is matched
     /// against it by its digits.
     fn search(&mut self, q: &Option<String>, columns: &[&str], document: &str) {
-        let Some(q) = q else { return };
+        if let Some((_, any)) = self.matches(q, columns, document) {
+            self.and(&format!("({})", any.join(" OR ")));
+        }
+    }
+
+    /// An invoice's search: its customer's name, e-mail or document, or its
+    /// externalId. The customer's columns are tested once per customer in a
+    /// subquery, not once per invoice through the join: PostgreSQL, unable
+    /// to guess how many invoices such a test keeps, otherwise read and
+    /// tested all 100,000 of them and sorted, rather than walking the
+    /// newest-first index to the page's 50 (EXPLAIN ANALYZE: 427 ms → 2.6 ms).
+    fn search_invoices(&mut self, q: &Option<String>) {
+        let Some((pattern, any)) = self.matches(q, &["s.full_name", "s.email"], "s.document")
+        else {
+            return;
+        };
+        self.and(&format!(
+            "(v.customer_id IN (SELECT s.id FROM customers s WHERE s.application_id = $1 AND ({}))
+              OR LOWER(COALESCE(v.external_id, '')) LIKE {pattern} ESCAPE '\\')",
+            any.join(" OR ")
+        ));
+    }
+
+    /// The `LIKE` tests of [`Where::search`], to be OR-ed, with the
+    /// placeholder of the pattern; `None` without a `q`.
+    fn matches(
+        &mut self,
+        q: &Option<String>,
+        columns: &[&str],
+        document: &str,
+    ) -> Option<(String, Vec<String>)> {
+        let q = q.as_ref()?;
         let pattern = self.bind(format!("%{}%", like_escaped(q)));
         let mut any: Vec<String> = columns
             .iter()
@@ -73,7 +106,7 @@ impl Where {
             let d = self.bind(format!("%{digits}%"));
             any.push(format!("COALESCE({document}, '') LIKE {d} ESCAPE '\\'"));
         }
-        self.and(&format!("({})", any.join(" OR ")));
+        Some((pattern, any))
     }
 
     /// (id, created_at) of the page's rows, newest first, one more than
@@ -157,11 +190,7 @@ fn invoice_where(app_id: &str, f: &InvoiceFilter, today: Date) -> Where {
         let p = w.bind(d.to_string());
         w.and(&format!("v.due_date <= {p}"));
     }
-    w.search(
-        &f.q,
-        &["c.full_name", "c.email", "v.external_id"],
-        "c.document",
-    );
+    w.search_invoices(&f.q);
     w
 }
 
@@ -190,15 +219,20 @@ impl Db {
             )
             .await?;
         let (rows, next_cursor) = split_page(rows, f.limit);
-        let mut data = Vec::with_capacity(rows.len());
-        for (id, _) in rows {
+        // The whole page in two statements (one by one, 50 rows were 100).
+        let ids: Vec<String> = rows.into_iter().map(|(id, _)| id).collect();
+        let mut loaded = self.load_invoices(app_id, &ids, true).await?;
+        let mut data = Vec::with_capacity(ids.len());
+        for id in &ids {
             // Deleted between the two reads? Then it is no longer on the page.
-            if let Some(d) = self
-                .invoice_detail_of(app_id, &id, &pay_url(&id), true)
-                .await?
-            {
-                data.push(d);
-            }
+            let Some(at) = loaded
+                .iter()
+                .position(|r| r.invoice.get::<&str, _>("id") == id)
+            else {
+                continue;
+            };
+            let rows = loaded.swap_remove(at);
+            data.push(detail_from_rows(rows, &pay_url(id)).map_err(|e| DbError::Decode(e.into()))?);
         }
         Ok(InvoicePage { data, next_cursor })
     }

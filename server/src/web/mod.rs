@@ -52,6 +52,8 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
         let index = get(move |req: HeaderMap| async move { pages.get().await.respond(&req) });
         routes = routes
             .route("/", index.clone())
+            .route("/painel", index.clone())
+            .route("/login", index.clone())
             // The lists keep their filters in the query, which routing ignores.
             .route("/invoices", index.clone())
             .route("/customers", index.clone())

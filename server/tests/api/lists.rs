@@ -184,6 +184,36 @@ async fn invoices_are_listed_by_status_due_date_and_text_page_by_page() {
         assert_eq!(got, expected, "q={q}");
     }
 
+    // A page's rows are read together (two statements for the page): each
+    // still says what its invoice's own detail says, installments, payment
+    // types, notifications and webhooks included.
+    pause().await;
+    let res = app
+        .post_invoice(&json!({
+            "customerId": maria, "externalId": "pedido-6", "dueDate": days_from_today(70),
+            "paymentTypes": ["PIX", "BOLETO"], "invoiceType": "INSTALLMENT", "installmentCount": 3,
+            "price": 100.00,
+            "notifications": [{ "type": "SEND_INVOICE_REMINDER", "channel": "Email", "period": 5 }],
+            "webhooks": [{ "hookType": "PAYMENT_CONFIRMED", "url": "https://example.com/hook" }]
+        }))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let page = body(app.list("invoices", "?limit=10").await).await;
+    let rows = page["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 5, "{page}");
+    assert_eq!(rows[0]["installments"].as_array().unwrap().len(), 3);
+    for row in rows {
+        let id = row["id"].as_str().unwrap();
+        let res = app
+            .client
+            .get(app.url(&format!("/invoices/applications/invoices/{id}")))
+            .header("Authorization", format!("Basic {}", app.token))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(&body(res).await, row, "{id}");
+    }
+
     // Another application sees none of them.
     let other = app.other_token().await;
     let res = app

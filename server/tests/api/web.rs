@@ -124,6 +124,9 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
     let (addr, _dir) = spawn_with_dist().await;
     for path in [
         "/",
+        "/painel",
+        "/login",
+        "/login?next=%2Finvoices%3Fstatus%3Dopen",
         "/invoices",
         "/invoices?status=overdue&dueFrom=2026-01-01&q=maria&limit=20",
         "/customers",

@@ -1,0 +1,164 @@
+//! `/painel`: the merchant's dashboard (`GET /api/dashboard`): the month's
+//! received, open and overdue totals, and the money received in each of the
+//! last 12 months as a bar chart the widget draws in SVG. The chart is a
+//! picture (`role="img"`, one sentence); its numbers are in the `<table>`
+//! below it, which is what screen readers read.
+
+use leptos::prelude::*;
+use paylink_model::money::format_brl;
+use paylink_model::{Dashboard, Lang};
+
+use crate::api;
+use crate::components::sections::{failed, Loading};
+use crate::components::table::{Cell, Table};
+use crate::i18n::backoffice::{month_label, BK};
+use crate::Ctx;
+
+/// The chart's drawing box (SVG user units) and its plot area.
+const WIDTH: f64 = 640.0;
+const HEIGHT: f64 = 260.0;
+const LEFT: f64 = 96.0;
+const TOP: f64 = 12.0;
+const BOTTOM: f64 = 28.0;
+
+/// The top of the chart's scale, in cents: the smallest 1, 2 or 5 × 10ⁿ
+/// reais (R$ 1,00 at least) not below `max`, so the axis reads round numbers.
+pub fn nice_top(max: i64) -> i64 {
+    let mut step: i64 = 100;
+    loop {
+        for m in [1, 2, 5] {
+            let top = step.saturating_mul(m);
+            if top >= max {
+                return top;
+            }
+        }
+        if step > i64::MAX / 10 {
+            return i64::MAX;
+        }
+        step *= 10;
+    }
+}
+
+/// Each value's bar height as a share (0 to 1) of the scale's top.
+pub fn bar_shares(values: &[i64]) -> (i64, Vec<f64>) {
+    let top = nice_top(values.iter().copied().max().unwrap_or(0).max(0));
+    let shares = values
+        .iter()
+        .map(|v| (*v).max(0) as f64 / top as f64)
+        .collect();
+    (top, shares)
+}
+
+#[component]
+pub fn DashboardPage() -> impl IntoView {
+    let lang = expect_context::<Ctx>().lang;
+    let data = LocalResource::new(move || {
+        let l = lang.get();
+        async move { api::get_dashboard(l).await }
+    });
+    move || {
+        let l = lang.get();
+        view! {
+            <section class="card dashboard">
+                <h1>{BK::Dashboard.t(l)}</h1>
+                <Transition fallback=move || view! { <Loading l class="muted" /> }>
+                    <ErrorBoundary fallback=failed(lang)>
+                        {move || Suspend::new(async move {
+                            data.await.map(|d| view! { <DashboardBody l d /> })
+                        })}
+                    </ErrorBoundary>
+                </Transition>
+            </section>
+        }
+    }
+}
+
+#[component]
+fn DashboardBody(l: Lang, d: Dashboard) -> impl IntoView {
+    let totals = [
+        (
+            format!("{} {}", BK::ReceivedIn.t(l), month_label(&d.month, l)),
+            d.received,
+            "received",
+        ),
+        (BK::Open.t(l).to_string(), d.open, "open"),
+        (BK::Overdue.t(l).to_string(), d.overdue, "overdue"),
+    ]
+    .into_iter()
+    .map(|(label, cents, key)| {
+        view! {
+            <div>
+                <dt>{label}</dt>
+                <dd class="amount" data-total=key>{format_brl(cents, l)}</dd>
+            </div>
+        }
+    })
+    .collect_view();
+    let rows: Vec<Vec<Cell>> = d
+        .months
+        .iter()
+        .map(|m| {
+            vec![
+                Cell::new(month_label(&m.month, l)),
+                Cell::num(format_brl(m.received, l)),
+            ]
+        })
+        .collect();
+    view! {
+        <dl class="facts totals">{totals}</dl>
+        <h2>{BK::ChartCaption.t(l)}</h2>
+        <Chart l months=d.months.iter().map(|m| (month_label(&m.month, l), m.received)).collect() />
+        <Table
+            class="months"
+            caption=BK::ChartCaption.t(l)
+            head=vec![(BK::Month.t(l), ""), (BK::Received.t(l), "num")]
+            rows
+        />
+    }
+}
+
+/// The bars of `months` ((label, cents), oldest first), with the scale's
+/// top and middle written on the left.
+#[component]
+pub fn Chart(l: Lang, months: Vec<(String, i64)>) -> impl IntoView {
+    let values: Vec<i64> = months.iter().map(|(_, c)| *c).collect();
+    let (top, shares) = bar_shares(&values);
+    let plot_h = HEIGHT - TOP - BOTTOM;
+    let slot = (WIDTH - LEFT) / months.len().max(1) as f64;
+    let base = TOP + plot_h;
+    let grid = [(1.0, top), (0.5, top / 2), (0.0, 0)]
+        .into_iter()
+        .map(|(share, cents)| {
+            let y = base - share * plot_h;
+            view! {
+                <line class="grid" x1=LEFT x2=WIDTH y1=y y2=y />
+                <text class="axis" x=LEFT - 6.0 y=y + 4.0 text-anchor="end">{format_brl(cents, l)}</text>
+            }
+        })
+        .collect_view();
+    let bars = months
+        .into_iter()
+        .zip(shares)
+        .enumerate()
+        .map(|(i, ((label, cents), share))| {
+            let h = share * plot_h;
+            let x = LEFT + i as f64 * slot;
+            view! {
+                <rect class="bar" x=x + slot * 0.2 y=base - h width=slot * 0.6 height=h data-cents=cents />
+                <text class="axis" x=x + slot / 2.0 y=HEIGHT - 8.0 text-anchor="middle">{label}</text>
+            }
+        })
+        .collect_view();
+    view! {
+        <svg
+            class="chart"
+            role="img"
+            aria-label=BK::ChartLabel.t(l)
+            viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+            preserveAspectRatio="xMidYMid meet"
+        >
+            {grid}
+            {bars}
+        </svg>
+    }
+}

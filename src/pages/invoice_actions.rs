@@ -1,0 +1,418 @@
+//! The merchant's actions on an invoice's detail (`/invoices/:id`): cancel
+//! it, record an installment paid outside paylink (amount and date), send
+//! the charge to the payer again. Each opens an inline confirm step (a
+//! `<form>` whose `<button type="submit">` acts; Escape or "Voltar" closes
+//! it and gives the focus back to the button that opened it), shows its
+//! pending state, then the outcome in a status line the focus moves to.
+//!
+//! The panel lives beside the detail, not inside it: the detail is drawn
+//! again on every poll while an installment waits, which would throw away a
+//! half-typed payment and the focus.
+
+use leptos::prelude::*;
+use paylink_model::actions::ManualPaymentRequest;
+use paylink_model::date::brasilia_today_from_millis;
+use paylink_model::money::{cents_to_reais, format_brl_input, parse_price_input};
+use paylink_model::{Date, Errors, InstallmentStatus, InvoiceDetail, Lang};
+use wasm_bindgen::JsCast;
+
+use crate::api;
+use crate::components::field::{AlertBox, DateField, Field, SubmitButton};
+use crate::components::sections::error_text;
+use crate::form::Form;
+use crate::i18n::backoffice::{self, BK};
+use crate::i18n::K;
+use crate::pages::invoice_form::reformat_price;
+use crate::Ctx;
+
+/// What the panel offers for an invoice in its current state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Offer {
+    /// Something still waits for payment (a paid or cancelled charge is not
+    /// cancelled again).
+    pub cancel: bool,
+    /// Something waits and the invoice has a notification channel to send on.
+    pub resend: bool,
+    /// The waiting installments: (number, amount in cents).
+    pub pay: Vec<(u32, i64)>,
+}
+
+impl Offer {
+    pub fn of(inv: &InvoiceDetail) -> Offer {
+        let pay: Vec<(u32, i64)> = inv
+            .installments
+            .iter()
+            .filter(|i| i.status == InstallmentStatus::WaitingPayment)
+            .map(|i| (i.installment, i.price))
+            .collect();
+        let channels = [
+            &inv.notification_before_due_date,
+            &inv.notification_after_due_date,
+            &inv.notification_after_payment,
+            &inv.notification_send_types,
+        ]
+        .iter()
+        .any(|n| !n.is_empty());
+        Offer {
+            cancel: !pay.is_empty(),
+            resend: !pay.is_empty() && channels,
+            pay,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        !self.cancel && !self.resend && self.pay.is_empty()
+    }
+}
+
+/// Which confirm step is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Closed,
+    Cancel,
+    Resend,
+    Pay(u32),
+}
+
+impl Step {
+    /// The id of the button that opens this step (the focus goes back there).
+    pub fn opener(self) -> String {
+        match self {
+            Step::Closed => String::new(),
+            Step::Cancel => "act-cancel".into(),
+            Step::Resend => "act-resend".into(),
+            Step::Pay(n) => format!("act-pay-{n}"),
+        }
+    }
+}
+
+/// The payment step's fields as the request, or the messages keyed by API
+/// field path (`amount`, `paidOn`): the amount as typed in a pt-BR form
+/// (`1.000,00`), the date as the language writes it, then the model's rules
+/// (`ManualPaymentRequest::check`: positive, 2 decimals, not after `today`).
+pub fn payment_request(
+    amount: &str,
+    paid_on: &str,
+    lang: Lang,
+    today: Date,
+) -> Result<ManualPaymentRequest, Errors> {
+    let mut bad = Errors::new();
+    let amount = amount.trim();
+    let amount = if amount.is_empty() {
+        None
+    } else {
+        match parse_price_input(amount) {
+            Some(cents) => Some(cents_to_reais(cents)),
+            None => {
+                bad.insert("amount".into(), vec![K::PriceFormat.t(lang).to_string()]);
+                None
+            }
+        }
+    };
+    let paid_on = paid_on.trim();
+    let paid_on = if paid_on.is_empty() {
+        None
+    } else {
+        match Date::parse_for(lang, paid_on) {
+            Ok(d) => Some(d.to_string()),
+            Err(msg) => {
+                bad.insert("paidOn".into(), vec![msg.render(lang)]);
+                None
+            }
+        }
+    };
+    let req = ManualPaymentRequest { amount, paid_on };
+    let mut errors = match req.check(today) {
+        Ok(_) => Errors::new(),
+        Err(v) => v.render(lang),
+    };
+    // An unreadable text's own message, rather than the model's "required".
+    errors.extend(bad);
+    if errors.is_empty() {
+        Ok(req)
+    } else {
+        Err(errors)
+    }
+}
+
+fn today() -> Date {
+    brasilia_today_from_millis(js_sys::Date::now() as i64)
+        .or_else(|| Date::new(1970, 1, 1))
+        .expect("a valid date")
+}
+
+/// Focuses the element `selector` once the view has drawn it.
+fn focus_later(selector: String) {
+    request_animation_frame(move || {
+        if let Ok(Some(el)) = document().query_selector(&selector) {
+            if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+    });
+}
+
+/// The actions panel of invoice `id`. `offer`: `None` while loading, after a
+/// failed load and once cancelled; `refetch` asks for the detail again.
+#[component]
+pub fn InvoiceActions(
+    id: String,
+    #[prop(into)] offer: Signal<Option<Offer>>,
+    refetch: Callback<()>,
+) -> impl IntoView {
+    let lang = expect_context::<Ctx>().lang;
+    let id = StoredValue::new(id);
+    let step = RwSignal::new(Step::Closed);
+    let notice = RwSignal::new(None::<String>);
+    let step_error = RwSignal::new(None::<String>);
+    let amount = RwSignal::new(String::new());
+    let paid_on = RwSignal::new(String::new());
+    let form = Form::new(
+        "action-step",
+        lang,
+        move |l| {
+            payment_request(
+                &amount.get_untracked(),
+                &paid_on.get_untracked(),
+                l,
+                today(),
+            )
+            .err()
+            .unwrap_or_default()
+        },
+        |p| matches!(p, "amount" | "paidOn").then(|| p.to_string()),
+    );
+
+    // The typed date follows a language switch (dd/mm/aaaa ⇄ yyyy-mm-dd).
+    Effect::new(move |prev: Option<Lang>| {
+        let l = lang.get();
+        if let Some(p) = prev.filter(|p| *p != l) {
+            let moved =
+                paid_on.with_untracked(|v| Date::parse_for(p, v).ok().map(|d| d.format_for(l)));
+            if let Some(v) = moved {
+                paid_on.set(v);
+            }
+        }
+        l
+    });
+    // A step the invoice no longer allows (paid elsewhere meanwhile) closes.
+    Effect::new(move |_| {
+        let o = offer.get();
+        let allowed = match (step.get_untracked(), &o) {
+            (Step::Closed, _) => true,
+            (_, None) => false,
+            (Step::Cancel, Some(o)) => o.cancel,
+            (Step::Resend, Some(o)) => o.resend,
+            (Step::Pay(n), Some(o)) => o.pay.iter().any(|(m, _)| *m == n),
+        };
+        if !allowed {
+            step.set(Step::Closed);
+        }
+    });
+
+    let done = move |text: String| {
+        step.set(Step::Closed);
+        notice.set(Some(text));
+        focus_later("#action-notice".into());
+    };
+    let cancel = Action::new_local(move |l: &Lang| {
+        let l = *l;
+        async move {
+            match api::cancel_invoice(&id.get_value(), l).await {
+                Ok(()) => {
+                    done(BK::Cancelled.t(l).to_string());
+                    refetch.run(());
+                }
+                Err(e) => step_error.set(Some(error_text(l, &e))),
+            }
+        }
+    });
+    let resend = Action::new_local(move |l: &Lang| {
+        let l = *l;
+        async move {
+            match api::resend_invoice(&id.get_value(), l).await {
+                Ok(r) => done(backoffice::resent(l, r.queued)),
+                Err(e) => step_error.set(Some(error_text(l, &e))),
+            }
+        }
+    });
+    let pay = Action::new_local(move |(n, req, l): &(u32, ManualPaymentRequest, Lang)| {
+        let (n, req, l) = (*n, req.clone(), *l);
+        async move {
+            match api::record_payment(&id.get_value(), n, &req, l).await {
+                Ok(_) => {
+                    done(format!("{} {n}.", BK::Paid.t(l)));
+                    refetch.run(());
+                }
+                Err(e) => form.server_error(&e),
+            }
+        }
+    });
+    let busy = Signal::derive(move || {
+        cancel.pending().get() || resend.pending().get() || pay.pending().get()
+    });
+
+    let open = move |s: Step| {
+        step_error.set(None);
+        form.errors.set(Default::default());
+        form.alert.set(None);
+        if let Step::Pay(n) = s {
+            let l = lang.get_untracked();
+            let cents = offer
+                .get_untracked()
+                .and_then(|o| o.pay.iter().find(|(m, _)| *m == n).map(|(_, c)| *c))
+                .unwrap_or(0);
+            amount.set(format_brl_input(cents));
+            paid_on.set(today().format_for(l));
+            focus_later("#action-step [name=amount]".into());
+        } else {
+            focus_later("#action-step button[type=submit]".into());
+        }
+        notice.set(None);
+        step.set(s);
+    };
+    let close = move || {
+        let opener = step.get_untracked().opener();
+        step.set(Step::Closed);
+        focus_later(format!("#{opener}"));
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            ev.prevent_default();
+            close();
+        }
+    };
+    let on_submit = move |ev: web_sys::SubmitEvent| {
+        ev.prevent_default();
+        if busy.get_untracked() {
+            return;
+        }
+        let l = lang.get_untracked();
+        match step.get_untracked() {
+            Step::Closed => {}
+            Step::Cancel => {
+                step_error.set(None);
+                cancel.dispatch_local(l);
+            }
+            Step::Resend => {
+                step_error.set(None);
+                resend.dispatch_local(l);
+            }
+            Step::Pay(n) => {
+                if form.submit() {
+                    if let Ok(req) = payment_request(
+                        &amount.get_untracked(),
+                        &paid_on.get_untracked(),
+                        l,
+                        today(),
+                    ) {
+                        pay.dispatch_local((n, req, l));
+                    }
+                }
+            }
+        }
+    };
+
+    // The open step: its question, its fields (a payment) and its buttons.
+    let step_view = move || {
+        let l = lang.get();
+        let s = step.get();
+        let (question, confirm) = match s {
+            Step::Closed => return None,
+            Step::Cancel => (BK::CancelAsk.t(l).to_string(), BK::CancelConfirm.t(l)),
+            Step::Resend => (BK::ResendAsk.t(l).to_string(), BK::ResendConfirm.t(l)),
+            Step::Pay(n) => (
+                format!("{} {n}: {}", BK::PayOf.t(l), BK::PayAsk.t(l)),
+                BK::PayConfirm.t(l),
+            ),
+        };
+        let fields = matches!(s, Step::Pay(_)).then(|| {
+            view! {
+                <AlertBox form />
+                <div class="cols">
+                    <Field
+                        form
+                        name="amount"
+                        label=BK::PayAmount.t(l)
+                        value=amount
+                        required=true
+                        inputmode="decimal"
+                        placeholder="0,00"
+                        reformat=reformat_price
+                    />
+                    <DateField form name="paidOn" label=BK::PaidOn.t(l) value=paid_on l required=true />
+                </div>
+            }
+        });
+        Some(view! {
+            <form
+                id="action-step"
+                class="confirm"
+                aria-labelledby="action-step-q"
+                novalidate
+                on:submit=on_submit
+                on:keydown=on_key
+            >
+                <p id="action-step-q"><strong>{question}</strong></p>
+                {fields}
+                {move || step_error.get().map(|e| view! { <div class="alert" role="alert"><p>{e}</p></div> })}
+                <div class="actions">
+                    <SubmitButton busy label=confirm l />
+                    <button type="button" class="link" on:click=move |_| close()>{BK::Back.t(l)}</button>
+                </div>
+            </form>
+        })
+    };
+
+    // The buttons the invoice's state allows.
+    let buttons = move || {
+        let l = lang.get();
+        let o = offer.get()?;
+        if o.is_empty() {
+            return Some(view! { <p class="muted">{BK::NoActions.t(l)}</p> }.into_any());
+        }
+        let opener = move |s: Step, text: String, class: &'static str| {
+            view! {
+                <button
+                    type="button"
+                    id=s.opener()
+                    class=class
+                    aria-expanded=move || if step.get() == s { "true" } else { "false" }
+                    aria-controls="action-step"
+                    on:click=move |_| open(s)
+                >
+                    {text}
+                </button>
+            }
+        };
+        let pays = o
+            .pay
+            .iter()
+            .map(|(n, _)| {
+                opener(
+                    Step::Pay(*n),
+                    format!("{} {n}", BK::PayOf.t(l)),
+                    "secondary",
+                )
+            })
+            .collect_view();
+        Some(view! {
+            <div class="actions">
+                {pays}
+                {o.resend.then(|| opener(Step::Resend, BK::Resend.t(l).to_string(), "secondary"))}
+                {o.cancel.then(|| opener(Step::Cancel, BK::Cancel.t(l).to_string(), "secondary danger"))}
+            </div>
+        }
+        .into_any())
+    };
+
+    let shown = move || offer.with(Option::is_some) || notice.with(Option::is_some);
+    view! {
+        <section class="card invoice-actions" aria-labelledby="actions-h" hidden=move || !shown()>
+            <h2 id="actions-h">{move || BK::Actions.t(lang.get())}</h2>
+            <p id="action-notice" class="note" role="status" tabindex="-1">{move || notice.get()}</p>
+            {buttons}
+            {step_view}
+        </section>
+    }
+}

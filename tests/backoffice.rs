@@ -1,0 +1,327 @@
+//! Browser component tests of the back office screens (`wasm-pack test
+//! --headless --chrome`): the actions on an invoice's detail (offer, confirm
+//! step, focus, Escape, field messages, the calls) and the dashboard (chart
+//! scale, the table of the same numbers).
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::*;
+use paylink_model::date::brasilia_today_from_millis;
+use paylink_model::{InvoiceDetail, Lang};
+use paylink_widget::i18n::backoffice::month_label;
+use paylink_widget::pages::dashboard::{bar_shares, nice_top};
+use paylink_widget::pages::invoice_actions::{payment_request, Offer};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const ID: &str = "7d1e0c9a-1111-4b2b-9c3d-000000000001";
+
+/// An invoice of 3 installments, the first paid, with a WhatsApp reminder.
+const DETAIL: &str = r#"{
+  "id":"7d1e0c9a-1111-4b2b-9c3d-000000000001","externalId":"PL-TEST01","description":"Mensalidade",
+  "invoiceType":"INSTALLMENT","price":1000,"priceByCustomer":false,"dueDate":"2026-01-31T00:00:00.000Z",
+  "endDate":null,"endInstallment":null,"endSubscription":null,"frequency":null,"installmentCount":3,
+  "customer":{"id":"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b","fullName":"Maria da Silva","document":"39053344705",
+    "business":null,"email":"maria@example.com","userId":"u1","applicationId":"p1","phone":"5511987654321",
+    "addressId":null,"observations":null,"createdAt":"2026-01-01T00:00:00.000Z","deletedAt":null},
+  "redirectTo":null,
+  "installments":[
+    {"id":"i1","invoiceId":"x","installment":1,"price":333.34,"pricePaid":333.34,"dueDate":"2026-01-31T00:00:00.000Z",
+     "_status":"CONFIRMED","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":null,"deletedAt":null,"lastViewAt":null,
+     "paidAt":"2026-01-30T10:00:00.000Z","paymentReceivedAt":null,"viewsCount":2},
+    {"id":"i2","invoiceId":"x","installment":2,"price":1333.33,"pricePaid":0,"dueDate":"2026-02-28T00:00:00.000Z",
+     "_status":"WAITING_PAYMENT","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":null,"deletedAt":null,"lastViewAt":null,
+     "paidAt":null,"paymentReceivedAt":null,"viewsCount":0},
+    {"id":"i3","invoiceId":"x","installment":3,"price":333.33,"pricePaid":0,"dueDate":"2026-03-31T00:00:00.000Z",
+     "_status":"WAITING_PAYMENT","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":null,"deletedAt":null,"lastViewAt":null,
+     "paidAt":null,"paymentReceivedAt":null,"viewsCount":0}],
+  "items":[],
+  "notificationBeforeDueDate":[{"id":"n1","type":"SEND_INVOICE_REMINDER","channel":"WhatsApp","period":5,"createdAt":"2026-01-01T00:00:00.000Z"}],
+  "notificationAfterDueDate":[],"notificationAfterPayment":[],"notificationSendTypes":[],
+  "webhooks":[],
+  "paymentTypes":[{"invoiceId":"x","paymentTypeAccepted":"PIX"}],
+  "createdAt":"2026-01-01T00:00:00.000Z","url":"https://paylink.example/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001"}"#;
+
+fn detail() -> InvoiceDetail {
+    let json = js_sys::JSON::parse(DETAIL).unwrap();
+    paylink_widget::api::read(json).unwrap()
+}
+
+fn today() -> paylink_model::Date {
+    brasilia_today_from_millis(js_sys::Date::now() as i64).unwrap()
+}
+
+fn focused_id() -> String {
+    leptos::prelude::document()
+        .active_element()
+        .map(|e| e.id())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
+export function press(el, key) {
+  el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+}
+"#)]
+extern "C" {
+    /// A `keydown` of `key` on `el`, bubbling as a real one does.
+    fn press(el: &web_sys::Element, key: &str);
+}
+
+async fn key(el: &web_sys::Element, k: &str) {
+    press(el, k);
+    sleep(30).await;
+}
+
+// ---------------------------------------------------------------- what is offered
+
+#[wasm_bindgen_test]
+fn only_the_actions_the_state_allows_are_offered() {
+    let inv = detail();
+    let o = Offer::of(&inv);
+    assert_eq!(o.pay, [(2, 133333), (3, 33333)], "the waiting installments");
+    assert!(o.cancel && o.resend);
+
+    // Without a notification channel there is nothing to resend on.
+    let mut quiet = inv.clone();
+    quiet.notification_before_due_date.clear();
+    assert!(!Offer::of(&quiet).resend);
+
+    // Everything paid: no payment to record, nothing to cancel or resend.
+    let mut paid = inv;
+    for i in &mut paid.installments {
+        i.status = paylink_model::InstallmentStatus::Confirmed;
+    }
+    assert!(Offer::of(&paid).is_empty());
+}
+
+#[wasm_bindgen_test]
+fn a_payment_is_checked_by_the_model_rules_on_its_api_paths() {
+    let t = today();
+    let ok = payment_request("1.000,50", &t.format_br(), Lang::PtBr, t).unwrap();
+    assert_eq!(ok.amount, Some(1000.5));
+    assert_eq!(ok.paid_on, Some(t.to_string()));
+    assert_eq!(
+        payment_request("1000.50", &t.to_string(), Lang::En, t)
+            .unwrap()
+            .amount,
+        Some(1000.5)
+    );
+    let tomorrow = t.add_days(1).unwrap().format_br();
+    for (amount, date, path) in [
+        ("", "01/01/2026", "amount"),
+        ("abc", "01/01/2026", "amount"),
+        ("0,00", "01/01/2026", "amount"),
+        ("10,00", "", "paidOn"),
+        ("10,00", "31/02/2026", "paidOn"),
+        ("10,00", tomorrow.as_str(), "paidOn"),
+    ] {
+        let errors = payment_request(amount, date, Lang::PtBr, t).unwrap_err();
+        assert!(errors.contains_key(path), "{amount} {date}: {errors:?}");
+        assert_eq!(errors.len(), 1, "{amount} {date}: {errors:?}");
+    }
+}
+
+// ---------------------------------------------------------------- the confirm steps
+
+#[wasm_bindgen_test]
+async fn recording_a_payment_asks_first_checks_the_fields_and_sends_the_request() {
+    mock_fetch(200, DETAIL);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    let r = &app.root;
+    sleep(50).await;
+
+    // One button per waiting installment; none for the paid one.
+    assert!(q_opt(r, "#act-pay-1").is_none());
+    assert!(q_opt(r, "#act-pay-3").is_some());
+    let opener = q(r, "#act-pay-2");
+    assert_eq!(
+        opener.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    click(&opener).await;
+    sleep(30).await;
+    assert_eq!(
+        opener.get_attribute("aria-expanded").as_deref(),
+        Some("true")
+    );
+    // Prefilled: the installment's value as Brazilians write it, today dd/mm/aaaa.
+    assert_eq!(input(r, "amount").value(), "1.333,33");
+    assert_eq!(input(r, "paidOn").value(), today().format_br());
+    assert_eq!(focused_name().as_deref(), Some("amount"));
+    assert!(q_opt(r, "#action-step button[type=submit]").is_some());
+
+    // A bad amount: a message on the field, nothing sent.
+    let calls = fetch_count();
+    type_text(r, "amount", "12,345").await;
+    submit(r, "action-step").await;
+    assert!(error_of(r, "amount").is_some());
+    assert_eq!(fetch_count(), calls, "nothing sent with an error");
+
+    // Escape closes the step and gives the focus back to its button.
+    key(&named(r, "amount"), "Escape").await;
+    assert!(q_opt(r, "#action-step").is_none());
+    assert_eq!(focused_id(), "act-pay-2");
+
+    // Again, valid: the request on the API's paths, then the outcome.
+    click(&opener).await;
+    sleep(30).await;
+    type_text(r, "amount", "1.000,00").await;
+    submit(r, "action-step").await;
+    sleep(50).await;
+    let calls = all_calls();
+    assert!(
+        calls.contains(&format!(
+            r#""url":"/api/invoices/{ID}/installments/2/payments","method":"POST","body":"{{\"amount\":1000,\"paidOn\":\"{}\"}}""#,
+            today()
+        )),
+        "{calls}"
+    );
+    assert!(q_opt(r, "#action-step").is_none());
+    assert_eq!(
+        text(&q(r, "#action-notice")),
+        "Pagamento registrado: parcela 2."
+    );
+    assert_eq!(focused_id(), "action-notice");
+}
+
+#[wasm_bindgen_test]
+async fn cancelling_confirms_first_and_a_refusal_is_shown_in_the_step() {
+    mock_fetch(200, DETAIL);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    let r = &app.root;
+    sleep(50).await;
+
+    click(&q(r, "#act-cancel")).await;
+    sleep(30).await;
+    // The step asks; its submit button has the focus; nothing was sent yet.
+    assert!(text(&q(r, "#action-step-q")).contains("Cancelar esta cobrança?"));
+    assert_eq!(
+        leptos::prelude::document()
+            .active_element()
+            .and_then(|e| e.get_attribute("type"))
+            .as_deref(),
+        Some("submit")
+    );
+    assert!(!all_calls().contains("DELETE"));
+
+    // "Voltar" closes it without a call.
+    click_button(r, "Voltar").await;
+    sleep(30).await;
+    assert!(q_opt(r, "#action-step").is_none());
+    assert_eq!(focused_id(), "act-cancel");
+    assert!(!all_calls().contains("DELETE"));
+
+    // Confirmed, and refused by the service: its message in the step's alert.
+    click(&q(r, "#act-cancel")).await;
+    mock_fetch(404, r#"{"code":404,"message":"Fatura não encontrada."}"#);
+    submit(r, "action-step").await;
+    sleep(50).await;
+    assert!(
+        all_calls().contains(r#""method":"DELETE""#),
+        "{}",
+        all_calls()
+    );
+    let alert = q(r, "#action-step [role=alert]");
+    assert_eq!(text(&alert), "Fatura não encontrada.");
+}
+
+#[wasm_bindgen_test]
+async fn resending_shows_how_many_sends_were_queued() {
+    mock_fetch(200, DETAIL);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    let r = &app.root;
+    sleep(50).await;
+    click(&q(r, "#act-resend")).await;
+    mock_fetch(202, r#"{"queued":1}"#);
+    submit(r, "action-step").await;
+    sleep(50).await;
+    assert!(last_call().contains(&format!("/api/invoices/{ID}/resend")));
+    assert_eq!(
+        text(&q(r, "#action-notice")),
+        "Notificação reenviada (1 envio)."
+    );
+}
+
+// ---------------------------------------------------------------- dashboard
+
+#[wasm_bindgen_test]
+fn the_chart_scale_tops_at_a_round_number() {
+    assert_eq!(nice_top(0), 100);
+    assert_eq!(nice_top(100), 100);
+    assert_eq!(nice_top(101), 200);
+    assert_eq!(nice_top(123_450), 200_000);
+    assert_eq!(nice_top(500_001), 1_000_000);
+    let (top, shares) = bar_shares(&[0, 50_000, 100_000, 25_000]);
+    assert_eq!(top, 100_000);
+    assert_eq!(shares, [0.0, 0.5, 1.0, 0.25]);
+    // Nothing received: flat bars, no division by zero.
+    let (_, shares) = bar_shares(&[0; 12]);
+    assert!(shares.iter().all(|s| *s == 0.0));
+}
+
+#[wasm_bindgen_test]
+fn months_are_written_as_each_language_does() {
+    assert_eq!(month_label("2026-11", Lang::PtBr), "nov/2026");
+    assert_eq!(month_label("2027-02", Lang::En), "Feb 2027");
+    assert_eq!(month_label("2026-13", Lang::PtBr), "2026-13");
+}
+
+#[wasm_bindgen_test]
+async fn the_dashboard_shows_totals_a_chart_and_its_table() {
+    let months: Vec<String> = paylink_model::dashboard::last_12_months(2026, 11)
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            format!(
+                r#"{{"month":"{m}","received":{}}}"#,
+                if i == 11 { 1234.5 } else { i as f64 * 100.0 }
+            )
+        })
+        .collect();
+    let body = format!(
+        r#"{{"month":"2026-11","received":1234.5,"open":300,"overdue":45.01,"months":[{}]}}"#,
+        months.join(",")
+    );
+    mock_fetch(200, &body);
+    let app = mount_at("/painel").await;
+    let r = &app.root;
+    sleep(50).await;
+    assert!(last_call().contains("/api/dashboard"));
+    assert_eq!(text(&q(r, "[data-total=received]")), "R$ 1.234,50");
+    assert_eq!(text(&q(r, "[data-total=open]")), "R$ 300,00");
+    assert_eq!(text(&q(r, "[data-total=overdue]")), "R$ 45,01");
+    assert!(text(r).contains("Recebido em nov/2026"));
+
+    let rows = q_all(r, "table.months tbody tr");
+    assert_eq!(rows.len(), 12);
+    let first: Vec<String> = q_all(&rows[0], "th, td").iter().map(text).collect();
+    assert_eq!(first, ["dez/2025", "R$ 0,00"]);
+    let last: Vec<String> = q_all(&rows[11], "th, td").iter().map(text).collect();
+    assert_eq!(last, ["nov/2026", "R$ 1.234,50"]);
+
+    // The chart: a picture with a name, one bar per month, sized on a R$ 2.000,00 scale.
+    let svg = q(r, "svg.chart");
+    assert_eq!(svg.get_attribute("role").as_deref(), Some("img"));
+    assert!(!svg
+        .get_attribute("aria-label")
+        .unwrap_or_default()
+        .is_empty());
+    let bars = q_all(r, "svg.chart rect.bar");
+    assert_eq!(bars.len(), 12);
+    let h = |i: usize| -> f64 { bars[i].get_attribute("height").unwrap().parse().unwrap() };
+    assert_eq!(h(0), 0.0);
+    assert!(
+        (h(11) / h(10) - 1234.5 / 1000.0).abs() < 1e-9,
+        "{} {}",
+        h(11),
+        h(10)
+    );
+    assert!(text(&svg).contains("R$ 2.000,00"));
+
+    // The nav marks the dashboard.
+    let current = q(r, "nav a[aria-current=page]");
+    assert_eq!(current.get_attribute("href").as_deref(), Some("/painel"));
+}
