@@ -51,6 +51,23 @@ pub async fn cli(command: PixCommand) -> Result<(), Failure> {
         .await
         .map_err(|e| e.to_string())?
         .ok_or_else(|| Failure::Usage(format!("no Pix {e2eid:?} was received through paylink")))?;
+    let id = id.unwrap_or_else(|| format!("D{}", uuid::Uuid::new_v4().simple()));
+    if id.is_empty() || id.len() > 35 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(Failure::Usage(
+            "--id must be 1 to 35 letters and digits".into(),
+        ));
+    }
+    // The same refund asked again (a retry after a lost answer): said, not counted twice.
+    if let Some(cents) = pix_payments::refund_recorded(&db, &e2eid, &id)
+        .await
+        .map_err(|e| e.to_string())?
+    {
+        println!(
+            "refund {id}: {} of Pix {e2eid} was recorded already; nothing changed",
+            reais(cents)
+        );
+        return Ok(());
+    }
     let left = paid.cents - paid.refunded_cents;
     let cents = match &amount {
         None => left,
@@ -76,19 +93,17 @@ pub async fn cli(command: PixCommand) -> Result<(), Failure> {
             &paid.paid_at[..10]
         )));
     }
-    let id = id.unwrap_or_else(|| format!("D{}", uuid::Uuid::new_v4().simple()));
-    if id.is_empty() || id.len() > 35 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(Failure::Usage(
-            "--id must be 1 to 35 letters and digits".into(),
-        ));
-    }
     let refund = bank
         .refund(&e2eid, &id, cents)
         .await
         .map_err(|e| format!("the bank did not refund: {e}"))?;
-    let total = pix_payments::add_refund(&db, &e2eid, cents)
+    let Some(total) = pix_payments::add_refund(&db, &e2eid, &id, cents)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())?
+    else {
+        println!("refund {id}: recorded meanwhile by another run; nothing changed");
+        return Ok(());
+    };
     println!(
         "refund {id}: {} of Pix {e2eid} ({})",
         reais(cents),

@@ -116,18 +116,55 @@ pub async fn recorded(db: &Db, e2eid: &str) -> Result<Option<Recorded>, DbError>
     }))
 }
 
-/// Adds a refund the bank made; returns the total refunded.
-pub async fn add_refund(db: &Db, e2eid: &str, cents: i64) -> Result<i64, DbError> {
-    let _w = db.lock_writes().await;
+/// The amount of refund `refund_id` of Pix `e2eid`, when paylink recorded it.
+pub async fn refund_recorded(
+    db: &Db,
+    e2eid: &str,
+    refund_id: &str,
+) -> Result<Option<i64>, DbError> {
+    sqlx::query_scalar(
+        "SELECT amount_cents FROM pix_refunds WHERE end_to_end_id = $1 AND refund_id = $2",
+    )
+    .bind(e2eid)
+    .bind(refund_id)
+    .fetch_optional(&db.pool)
+    .await
+}
+
+/// Records refund `refund_id` the bank made and adds it to the Pix's total, in one transaction;
+/// returns the total refunded, or `None` when that refund was recorded before (nothing added).
+pub async fn add_refund(
+    db: &Db,
+    e2eid: &str,
+    refund_id: &str,
+    cents: i64,
+) -> Result<Option<i64>, DbError> {
+    let mut tx = db.begin_write().await?;
+    let inserted = sqlx::query(
+        "INSERT INTO pix_refunds (end_to_end_id, refund_id, amount_cents, created_at)
+         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+    )
+    .bind(e2eid)
+    .bind(refund_id)
+    .bind(cents)
+    .bind(now_iso())
+    .execute(&mut **tx)
+    .await?;
+    if inserted.rows_affected() == 0 {
+        return Ok(None);
+    }
     sqlx::query(
         "UPDATE pix_payments SET refunded_cents = refunded_cents + $1 WHERE end_to_end_id = $2",
     )
     .bind(cents)
     .bind(e2eid)
-    .execute(&db.pool)
+    .execute(&mut **tx)
     .await?;
-    sqlx::query_scalar("SELECT refunded_cents FROM pix_payments WHERE end_to_end_id = $1")
-        .bind(e2eid)
-        .fetch_one(&db.pool)
-        .await
+    let total =
+        sqlx::query_scalar("SELECT refunded_cents FROM pix_payments WHERE end_to_end_id = $1")
+            .bind(e2eid)
+            .fetch_one(&mut **tx)
+            .await?;
+    tx.commit().await?;
+    Ok(Some(total))
 }
