@@ -35,7 +35,7 @@ async fn created(app: &TestApp, patch: Value) -> String {
     body(res).await["id"].as_str().unwrap().to_string()
 }
 
-fn run(cmd: &str, args: &[&str]) -> String {
+pub(crate) fn run(cmd: &str, args: &[&str]) -> String {
     let out = Command::new(cmd)
         .args(args)
         .output()
