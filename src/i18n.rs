@@ -142,11 +142,7 @@ pub enum K {
 impl K {
     pub fn t(self, lang: Lang) -> &'static str {
         let (pt, en) = self.pair();
-        if lang == Lang::PtBr {
-            pt
-        } else {
-            en
-        }
+        pick(lang, pt, en)
     }
 
     fn pair(self) -> (&'static str, &'static str) {

@@ -43,11 +43,7 @@ pub enum LK {
 impl LK {
     pub fn t(self, lang: Lang) -> &'static str {
         let (pt, en) = self.pair();
-        if lang == Lang::PtBr {
-            pt
-        } else {
-            en
-        }
+        super::pick(lang, pt, en)
     }
 
     fn pair(self) -> (&'static str, &'static str) {

@@ -21,11 +21,7 @@ pub enum SK {
 impl SK {
     pub fn t(self, lang: Lang) -> &'static str {
         let (pt, en) = self.pair();
-        if lang == Lang::PtBr {
-            pt
-        } else {
-            en
-        }
+        super::pick(lang, pt, en)
     }
 
     fn pair(self) -> (&'static str, &'static str) {

@@ -97,16 +97,7 @@ impl std::fmt::Debug for PixClient {
     }
 }
 
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
+use crate::domain::error_chain as chain;
 
 impl PixClient {
     pub fn new(config: PixConfig) -> Result<PixClient, String> {

@@ -912,6 +912,17 @@ mod tests {
         }
     }
 
+    /// The texts drawn on `p`, in order.
+    fn texts(p: &Page) -> Vec<&str> {
+        p.ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[test]
     fn a_hybrid_boleto_carries_the_pix_code_as_qr_and_as_text() {
         let code = "00020101021226990014br.gov.bcb.pix2577qrpix.bb.com.br/api/v2/cobv/\
@@ -928,14 +939,7 @@ mod tests {
             bold: Font::load(BOLD).unwrap(),
         };
         pix_block(&mut p, code, 200.0).unwrap();
-        let texts: Vec<&str> = p
-            .ops
-            .iter()
-            .filter_map(|op| match op {
-                Op::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
+        let texts = texts(&p);
         assert_eq!(texts[0], "Pague com PIX");
         // The code's lines, read in order, are the code: nothing cut, nothing added.
         assert!(texts.len() >= 4, "{texts:?}");
@@ -986,14 +990,7 @@ mod tests {
         let long = "Maria ".repeat(40);
         p.text(Face::Regular, 8.5, 0.0, 0.0, &long, 50.0);
         p.text(Face::Regular, 8.5, 0.0, 0.0, "Curso 🎸\nde violão", 100.0);
-        let texts: Vec<&str> = p
-            .ops
-            .iter()
-            .filter_map(|op| match op {
-                Op::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
+        let texts = texts(&p);
         assert!(texts[0].ends_with('…') && texts[0].starts_with("Maria Maria"));
         let w = p.regular.width_mm(texts[0], 8.5);
         assert!(w <= 50.0 && w > 45.0, "{w} mm");

@@ -20,3 +20,16 @@ pub fn today() -> paylink_model::Date {
         .map_or(0, |d| d.as_secs() as i64);
     paylink_model::date::brasilia_date(secs).expect("a date after 1970")
 }
+
+/// An error with its causes (`connection refused: os error 111`), as a delivery, a send or a
+/// call to the bank records it for the merchant to read.
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}

@@ -49,18 +49,7 @@ pub async fn poll<F, Fut>(
     }
 }
 
-/// An error with its causes (`connection refused: os error 111`), as a
-/// delivery or send records it for the merchant to read.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
+use crate::domain::error_chain;
 
 /// The workers of one server, and the signal that stops them.
 pub struct Workers {

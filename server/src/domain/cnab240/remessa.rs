@@ -314,42 +314,24 @@ fn segment_p(b: &Beneficiary, t: &Boleto) -> Record {
     r
 }
 
-/// Segment P of a pedido de baixa: the title's identification as registered, movement 02.
+/// Segment P of a pedido de baixa: the title as registered (nosso número, document, due date,
+/// amount), movement 02, without interest, discount or issue date.
 fn segment_p_write_off(b: &Beneficiary, w: &WriteOff) -> Record {
-    let mut r = detail(b, "P", Some(MOVEMENT_WRITE_OFF));
-    r.digits(18, 22, &b.agency)
-        .text(23, 23, &b.agency_dv)
-        .digits(24, 35, &b.account)
-        .text(36, 36, &b.account_dv)
-        .text(38, 57, &w.our_number)
-        .num(58, 58, b.wallet as u64)
-        .num(59, 59, 1)
-        .text(60, 60, "1")
-        .num(61, 61, 2)
-        .text(62, 62, "2")
-        .text(63, 77, &w.document_number)
-        .date(78, Some(w.due))
-        .num(86, 100, w.amount_cents as u64)
-        .num(101, 105, 0)
-        .text(106, 106, "0")
-        .num(107, 108, KIND_DM)
-        .text(109, 109, "N")
-        .date(110, None)
-        .num(118, 118, 3)
-        .date(119, None)
-        .num(127, 141, 0)
-        .num(142, 142, 0)
-        .date(143, None)
-        .num(151, 165, 0)
-        .num(166, 180, 0)
-        .num(181, 195, 0)
-        .text(196, 220, &w.company_reference)
-        .num(221, 221, 3)
-        .num(222, 223, 0)
-        .num(224, 224, 1)
-        .text(225, 227, "060")
-        .num(228, 229, CURRENCY_REAL)
-        .num(230, 239, 0);
+    let title = Boleto {
+        our_number: w.our_number.clone(),
+        document_number: w.document_number.clone(),
+        company_reference: w.company_reference.clone(),
+        due: w.due,
+        issued: w.due,
+        amount_cents: w.amount_cents,
+        payer: Payer::default(),
+        interest_per_day_cents: None,
+        fine: None,
+        discount: None,
+        messages: Vec::new(),
+    };
+    let mut r = segment_p(b, &title);
+    r.num(16, 17, MOVEMENT_WRITE_OFF).date(110, None);
     r
 }
 
