@@ -908,7 +908,7 @@ test("invoice actions: record a payment (a bad amount gets a field message; then
     assertEqual((await installmentRow(page, 1)).slice(2, 4), ["R$ 1.000,00", "R$ 1.000,00"], "installment 1 paid in full");
     assertEqual(await page.getByRole("button", { name: "Registrar pagamento da parcela 1" }).count(), 0, "no payment button for a paid installment");
     assertEqual(posts(), 1, "one payment sent");
-    const detail = await (await fetch(`${server.url}/api/invoices/${inv.id}`)).json();
+    const detail = await (await fetch(`${server.url}/api/invoices/${inv.id}`, { headers: await server.login() })).json();
     assertEqual([detail.installments[0]._status, detail.installments[0].pricePaid], ["CONFIRMED", 1000], "the service's installment 1");
 
     // Resend, confirmed.
@@ -951,7 +951,7 @@ test("dashboard: the month's totals move by what the test received and left open
     const { page } = s;
     const tag = randomUUID().slice(0, 8);
     const dash = async () => {
-      const r = await fetch(`${server.url}/api/dashboard`);
+      const r = await fetch(`${server.url}/api/dashboard`, { headers: await server.login() });
       assertEqual(r.status, 200, "GET /api/dashboard");
       return r.json();
     };
@@ -964,7 +964,7 @@ test("dashboard: the month's totals move by what the test received and left open
     const byHand = await apiCreate({ fullName: `Painel C ${tag}` }, single("dash-hand", 60));
     assertEqual((await fetch(`${server.url}/api/pay/${paid.id}/simulate`, { method: "POST" })).status, 200, "sandbox payment");
     const manual = await fetch(`${server.url}/api/invoices/${byHand.id}/installments/1/payments`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ amount: 50.5, paidOn: TODAY }),
+      method: "POST", headers: { "Content-Type": "application/json", ...(await server.login()) }, body: JSON.stringify({ amount: 50.5, paidOn: TODAY }),
     });
     assertEqual(manual.status, 200, "manual payment");
 
