@@ -8,7 +8,7 @@ use paylink_model::Date;
 use sqlx::Row;
 
 use crate::store::payments::{self, LifecycleError, Settlement};
-use crate::store::{new_id, now_iso, Db, DbError};
+use crate::store::{new_id, now_iso, Db, DbError, WriteTx};
 
 /// An open BOLETO installment not yet sent to the bank, with what its
 /// segments P, Q and R carry.
@@ -311,6 +311,27 @@ impl From<DbError> for RetornoError {
     }
 }
 
+/// Moves a registration to `state`, stamping `column` (a `*_at` column, when
+/// given) and `updated_at` with `now`.
+async fn set_state(
+    tx: &mut WriteTx,
+    installment_id: &str,
+    state: &str,
+    column: Option<&'static str>,
+    now: &str,
+) -> Result<(), DbError> {
+    let stamp = column.map(|c| format!(", {c} = $2")).unwrap_or_default();
+    sqlx::query(&format!(
+        "UPDATE boleto_registrations SET state = $1{stamp}, updated_at = $2 WHERE installment_id = $3"
+    ))
+    .bind(state)
+    .bind(now)
+    .bind(installment_id)
+    .execute(&mut ***tx)
+    .await?;
+    Ok(())
+}
+
 /// Applies a retorno's items in one transaction: every nosso número must be
 /// one paylink registered (else nothing is applied), each change happens
 /// once (an installment already paid stays as it is; a file applied before,
@@ -353,27 +374,16 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
             "line {}: nosso número {} (installment {number} of invoice {invoice_id})",
             item.line, item.our_number
         );
-        let set_state = |new: &'static str, column: Option<&'static str>| {
-            let sql = match column {
-                Some(c) => format!(
-                    "UPDATE boleto_registrations SET state = $1, {c} = $2, updated_at = $2
-                     WHERE installment_id = $3"
-                ),
-                None => "UPDATE boleto_registrations SET state = $1, updated_at = $2
-                         WHERE installment_id = $3"
-                    .to_string(),
-            };
-            (new, sql)
-        };
         let line = match &item.news {
             News::Registered if state == "SENT" || state == "REJECTED" => {
-                let (new, sql) = set_state("REGISTERED", Some("registered_at"));
-                sqlx::query(&sql)
-                    .bind(new)
-                    .bind(&now)
-                    .bind(&installment_id)
-                    .execute(&mut **tx)
-                    .await?;
+                set_state(
+                    &mut tx,
+                    &installment_id,
+                    "REGISTERED",
+                    Some("registered_at"),
+                    &now,
+                )
+                .await?;
                 format!("{who}: registered")
             }
             News::Registered => format!("{who}: registered already ({state}), unchanged"),
@@ -431,24 +441,19 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
                     Err(e) => return Err(RetornoError::Db(e.to_string())),
                 };
                 if state != "PAID" {
-                    let (new, sql) = set_state("PAID", None);
-                    sqlx::query(&sql)
-                        .bind(new)
-                        .bind(&now)
-                        .bind(&installment_id)
-                        .execute(&mut **tx)
-                        .await?;
+                    set_state(&mut tx, &installment_id, "PAID", None, &now).await?;
                 }
                 line
             }
             News::WrittenOff if state != "WRITTEN_OFF" && state != "PAID" => {
-                let (new, sql) = set_state("WRITTEN_OFF", Some("written_off_at"));
-                sqlx::query(&sql)
-                    .bind(new)
-                    .bind(&now)
-                    .bind(&installment_id)
-                    .execute(&mut **tx)
-                    .await?;
+                set_state(
+                    &mut tx,
+                    &installment_id,
+                    "WRITTEN_OFF",
+                    Some("written_off_at"),
+                    &now,
+                )
+                .await?;
                 format!("{who}: written off (baixa) at the bank")
             }
             News::WrittenOff => format!("{who}: write-off ignored, the boleto is {state}"),
