@@ -1,4 +1,5 @@
-//! What every command shares: how it fails, and how it opens the database.
+//! What every command shares: how it fails, how it opens the database, and the
+//! bank's boleto options of `serve` and `boleto remessa`.
 
 use crate::store::Db;
 
@@ -44,5 +45,37 @@ impl std::ops::Deref for DbArg {
     type Target = str;
     fn deref(&self) -> &str {
         &self.db
+    }
+}
+
+/// The boleto's bank, agreement and wallet, the same on `serve` (printed
+/// boletos) and `boleto remessa` (registered ones), so both make the same
+/// nosso número.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BoletoArgs {
+    /// Boleto bank code (3 digits).
+    #[arg(long, default_value = "001")]
+    boleto_bank: String,
+    /// Boleto agreement (convênio, 7 digits).
+    #[arg(long, default_value = "1234567")]
+    boleto_agreement: String,
+    /// Boleto wallet (carteira, 2 digits).
+    #[arg(long, default_value = "17")]
+    boleto_wallet: String,
+}
+
+impl BoletoArgs {
+    /// The config, each option checked for its number of digits.
+    pub fn config(&self) -> Result<paylink_model::boleto::BoletoConfig, String> {
+        let digits = |s: &str, n: usize, flag: &str| {
+            (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.to_string())
+                .ok_or_else(|| format!("{flag} must be {n} digits"))
+        };
+        Ok(paylink_model::boleto::BoletoConfig {
+            bank_code: digits(&self.boleto_bank, 3, "--boleto-bank")?,
+            agreement: digits(&self.boleto_agreement, 7, "--boleto-agreement")?,
+            wallet: digits(&self.boleto_wallet, 2, "--boleto-wallet")?,
+        })
     }
 }

@@ -1,7 +1,7 @@
 //! `paylink serve`: its options, and turning them into the app's state,
 //! options and workers.
 
-use crate::cli::common::DbArg;
+use crate::cli::common::{BoletoArgs, DbArg};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -56,15 +56,8 @@ pub(super) struct ServeArgs {
     /// The PIX key that receives payments.
     #[arg(long, default_value = "pix@paylink.example")]
     pix_key: String,
-    /// Boleto bank code (3 digits).
-    #[arg(long, default_value = "001")]
-    boleto_bank: String,
-    /// Boleto agreement (convênio, 7 digits).
-    #[arg(long, default_value = "1234567")]
-    boleto_agreement: String,
-    /// Boleto wallet (carteira, 2 digits).
-    #[arg(long, default_value = "17")]
-    boleto_wallet: String,
+    #[command(flatten)]
+    boleto: BoletoArgs,
     /// The merchant's CNPJ or CPF, printed as the beneficiário on boletos.
     #[arg(long)]
     merchant_document: Option<String>,
@@ -241,11 +234,6 @@ fn check_origin(o: &str, flag: &str) -> Result<(), String> {
 }
 
 fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, String> {
-    let digits = |s: &str, n: usize, flag: &str| {
-        (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.to_string())
-            .ok_or_else(|| format!("{flag} must be {n} digits"))
-    };
     if args.pix_key.trim().is_empty()
         || args.merchant_name.trim().is_empty()
         || args.merchant_city.trim().is_empty()
@@ -256,11 +244,7 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
         merchant_name: args.merchant_name.clone(),
         merchant_city: args.merchant_city.clone(),
         pix_key: args.pix_key.clone(),
-        boleto: paylink_model::boleto::BoletoConfig {
-            bank_code: digits(&args.boleto_bank, 3, "--boleto-bank")?,
-            agreement: digits(&args.boleto_agreement, 7, "--boleto-agreement")?,
-            wallet: digits(&args.boleto_wallet, 2, "--boleto-wallet")?,
-        },
+        boleto: args.boleto.config()?,
         merchant_document: args
             .merchant_document
             .as_deref()

@@ -1,7 +1,7 @@
 //! `paylink boleto remessa|retorno` and `paylink installment mark-paid`:
 //! settlement with the bank through CNAB 240 files, and by hand.
 
-use crate::cli::common::DbArg;
+use crate::cli::common::{BoletoArgs, DbArg};
 use std::path::PathBuf;
 
 use paylink_model::Date;
@@ -43,15 +43,8 @@ pub struct RemessaArgs {
     /// Merchant name in the file's headers.
     #[arg(long, default_value = "Loja Exemplo")]
     merchant_name: String,
-    /// Boleto bank code (3 digits).
-    #[arg(long, default_value = "001")]
-    boleto_bank: String,
-    /// Boleto agreement (convênio, 7 digits).
-    #[arg(long, default_value = "1234567")]
-    boleto_agreement: String,
-    /// Boleto wallet (carteira, 2 digits).
-    #[arg(long, default_value = "17")]
-    boleto_wallet: String,
+    #[command(flatten)]
+    boleto: BoletoArgs,
     /// Agência/Código do Beneficiário as your bank prints it, e.g. "1234-5 / 12345-6":
     /// the agency and account of the file's headers and segment P.
     #[arg(long)]
@@ -94,12 +87,6 @@ fn parse_date(s: &str, flag: &str) -> Result<Date, Failure> {
                 "{flag} {s:?} is not a date (dd/mm/aaaa or aaaa-mm-dd)"
             ))
         })
-}
-
-fn digits(s: &str, n: usize, flag: &str) -> Result<String, Failure> {
-    (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| s.to_string())
-        .ok_or_else(|| usage(format!("{flag} must be {n} digits")))
 }
 
 /// "1234-5 / 12345-6" → (agency, its digit, account, its digit).
@@ -159,11 +146,7 @@ pub async fn boleto(command: BoletoCommand) -> Result<(), Failure> {
 }
 
 async fn remessa(args: RemessaArgs) -> Result<(), Failure> {
-    let cfg = paylink_model::boleto::BoletoConfig {
-        bank_code: digits(&args.boleto_bank, 3, "--boleto-bank")?,
-        agreement: digits(&args.boleto_agreement, 7, "--boleto-agreement")?,
-        wallet: digits(&args.boleto_wallet, 2, "--boleto-wallet")?,
-    };
+    let cfg = args.boleto.config().map_err(usage)?;
     let Some(document) = args.merchant_document.as_deref() else {
         return Err(usage(
             "--merchant-document (the beneficiário's CNPJ or CPF) is required for a remessa".into(),
