@@ -354,23 +354,12 @@ async fn api_invoices_get(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(&headers);
     // The merchant's detail carries the customer's personal data and the
     // invoice's webhook URLs (which may hold the merchant's secrets): an
     // operator screen behind the session like the creations, while anyone
     // holding a payment link knows the id. The payer page reads `/api/pay/{id}`.
-    // Only a UUID may be spliced into the upstream path (no `../` tricks).
-    if !paylink_model::br::uuid_is_valid(&id) {
-        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
-    }
-    forward(
-        p,
-        Method::GET,
-        format!("/invoices/applications/invoices/{id}"),
-        headers,
-        Bytes::new(),
-    )
-    .await
+    let path = action_path(&headers, &id, None)?;
+    forward(p, Method::GET, path, headers, Bytes::new()).await
 }
 
 /// The merchant's actions on an invoice's detail screen: cancel it, record
@@ -403,8 +392,8 @@ async fn api_installments_pay(
     forward(p, Method::POST, path, headers, body).await
 }
 
-/// The upstream path of an action, built only from a UUID and digits (no
-/// `../` tricks), or the envelope that refuses it.
+/// The upstream path of an invoice's detail or of an action on it, built only
+/// from a UUID and digits (no `../` tricks), or the envelope that refuses it.
 fn action_path(
     headers: &HeaderMap,
     id: &str,
