@@ -139,15 +139,6 @@ impl Sessions {
     }
 }
 
-/// The logged-in operator, put in the request by [`require_operator`].
-#[derive(Clone, Debug)]
-pub struct Operator {
-    pub id: String,
-    pub name: String,
-    pub email: String,
-    pub client_addr: String,
-}
-
 pub fn router(sessions: Arc<Sessions>) -> Router {
     Router::new()
         .route(
@@ -259,7 +250,7 @@ async fn live_operator(
 /// line when it succeeded.
 pub async fn require_operator(
     State(s): State<Arc<Sessions>>,
-    mut req: Request,
+    req: Request,
     next: Next,
 ) -> Result<Response, AppError> {
     let lang = lang_of(req.headers());
@@ -268,14 +259,8 @@ pub async fn require_operator(
     if changes_state && !s.same_origin(req.headers()) {
         return Err(AppError::new(Reason::CrossOrigin, lang));
     }
-    let operator = Operator {
-        client_addr: s.client_addr(req.headers(), peer_of(&req)),
-        id: row.id,
-        name: row.name,
-        email: row.email,
-    };
+    let client_addr = s.client_addr(req.headers(), peer_of(&req));
     let action = Action::of(req.method(), req.uri().path());
-    req.extensions_mut().insert(operator.clone());
     let res = next.run(req).await;
     let Some((action, target)) = action.filter(|_| res.status().is_success()) else {
         return Ok(res);
@@ -285,14 +270,7 @@ pub async fn require_operator(
         Target::None => (res, None),
         Target::CreatedId => created_id(res).await,
     };
-    audit(
-        &s.db,
-        &operator.id,
-        action,
-        target.as_deref(),
-        &operator.client_addr,
-    )
-    .await;
+    audit(&s.db, &row.id, action, target.as_deref(), &client_addr).await;
     Ok(res)
 }
 
