@@ -12,6 +12,13 @@ pub mod pix_api;
 pub mod settlement;
 pub mod webhooks;
 
+/// Milliseconds since the Unix epoch, now (session clocks, the bank's time windows).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 /// Today's date in Brasília, the calendar charges are due by (a charge due on
 /// the 24th is due from 00:00 of the 24th in São Paulo, 03:00 UTC).
 pub fn today() -> paylink_model::Date {

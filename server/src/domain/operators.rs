@@ -12,6 +12,7 @@ use base64::Engine;
 use paylink_model::Violations;
 use sha2::{Digest, Sha256};
 
+use super::now_ms;
 use crate::store::operators::{self as rows, OperatorRow};
 use crate::store::{Db, DbError};
 
@@ -40,12 +41,6 @@ impl Default for SessionConfig {
             window: Duration::from_secs(15 * 60),
         }
     }
-}
-
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn ms(d: Duration) -> i64 {

@@ -90,10 +90,9 @@ impl PixCharges {
             }
             Err(e) => {
                 let attempts = w.attempts + 1;
-                let next = e.retryable().then(|| {
-                    let i = (attempts as usize - 1).min(RETRY_SCHEDULE.len() - 1);
-                    crate::store::iso_in(Duration::from_secs(RETRY_SCHEDULE[i]))
-                });
+                let next = e
+                    .retryable()
+                    .then(|| crate::store::iso_in(retry_pause(attempts as usize - 1)));
                 tracing::warn!(installment = %id, operation = %w.operation, attempts, retry = next.is_some(), error = %e, "PIX charge call failed");
                 pix_charges::record_failure(
                     &self.db,
@@ -112,8 +111,7 @@ impl PixCharges {
         &self,
         w: &pix_charges::Work,
     ) -> Result<Option<(&'static str, serde_json::Value)>, BankError> {
-        let today = paylink_model::date::brasilia_today_from_millis(now_ms())
-            .unwrap_or(paylink_model::Date::new(2000, 1, 1).expect("a date"));
+        let today = crate::domain::today();
         let (Some(due), Some(first_due)) = (w.due, w.first_due) else {
             return Err(BankError::Refused {
                 status: 0,
@@ -154,10 +152,9 @@ impl PixCharges {
     }
 }
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+/// The pause before retry `n` (0-based): the schedule's last step repeats forever.
+fn retry_pause(n: usize) -> Duration {
+    Duration::from_secs(RETRY_SCHEDULE[n.min(RETRY_SCHEDULE.len() - 1)])
 }
 
 /// Registers `{public_url}/webhooks/pix/{token}` for the key at the bank, trying again until the
@@ -178,11 +175,11 @@ pub async fn register_webhook(bank: PixClient, public_url: String, stop: Cancell
             }
             Err(e) => tracing::warn!(error = %e, "cannot register the PIX webhook at the bank"),
         }
-        let pause = RETRY_SCHEDULE[attempt.min(RETRY_SCHEDULE.len() - 1)];
+        let pause = retry_pause(attempt);
         attempt += 1;
         tokio::select! {
             _ = stop.cancelled() => return,
-            _ = tokio::time::sleep(Duration::from_secs(pause)) => {}
+            _ = tokio::time::sleep(pause) => {}
         }
     }
     stop.cancelled().await;
@@ -199,7 +196,7 @@ pub async fn reconcile(db: Db, bank: PixClient, every: Duration, stop: Cancellat
 
 /// One pass; returns how many installments it confirmed.
 pub async fn reconcile_once(db: &Db, bank: &PixClient) -> Result<usize, DbError> {
-    let now = now_ms();
+    let now = crate::domain::now_ms();
     let iso = paylink_model::date::iso_utc_from_millis;
     let inicio = iso(now - RECONCILE_WINDOW.as_millis() as i64);
     let list = match bank.list_pix(&inicio, &iso(now + 60_000)).await {

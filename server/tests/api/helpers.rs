@@ -233,7 +233,7 @@ pub async fn operator_session(db: &Db, email: &str) -> String {
         db,
         &operators::session_hash(&id),
         &op.id,
-        operators::now_ms(),
+        paylink_server::domain::now_ms(),
     )
     .await
     .unwrap();

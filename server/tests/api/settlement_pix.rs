@@ -225,7 +225,8 @@ async fn the_bank_can_be_down_or_slow_and_then_answers() {
 async fn a_payment_is_found_by_e2eid_and_by_time_and_can_be_refunded_in_parts() {
     let (bank, pki) = start_bank().await;
     let client = PixClient::new(config(&bank, &pki)).unwrap();
-    let before = paylink_model::date::iso_utc_from_millis(now_ms() - 60_000);
+    let before =
+        paylink_model::date::iso_utc_from_millis(paylink_server::domain::now_ms() - 60_000);
     client.put_cobv(TXID, &cobv(10_000)).await.unwrap();
     let pix = bank.pay(TXID, None).await.unwrap();
     let e2eid = pix["endToEndId"].as_str().unwrap();
@@ -248,11 +249,12 @@ async fn a_payment_is_found_by_e2eid_and_by_time_and_can_be_refunded_in_parts() 
     );
     assert_eq!(client.get_pix(&"E".repeat(32)).await.unwrap(), None);
 
-    let after = paylink_model::date::iso_utc_from_millis(now_ms() + 60_000);
+    let after = paylink_model::date::iso_utc_from_millis(paylink_server::domain::now_ms() + 60_000);
     let listed = client.list_pix(&before, &after).await.unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0]["endToEndId"], e2eid);
-    let earlier = paylink_model::date::iso_utc_from_millis(now_ms() - 30_000);
+    let earlier =
+        paylink_model::date::iso_utc_from_millis(paylink_server::domain::now_ms() - 30_000);
     assert!(client.list_pix(&before, &earlier).await.unwrap().is_empty());
 
     let part = client.refund(e2eid, "r1", 4_000).await.unwrap();
@@ -284,13 +286,6 @@ async fn a_payment_is_found_by_e2eid_and_by_time_and_can_be_refunded_in_parts() 
         );
     }
     assert_eq!(pix_api::reais(6_000), "60.00");
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
 }
 
 /// `paylink serve` with API Pix options that cannot work: it names the problem and exits
