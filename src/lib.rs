@@ -130,14 +130,24 @@ impl Ctx {
     }
 }
 
-/// Focuses the widget's `<main>` (by class, not id: mounted in a merchant's
-/// page, an id of ours could clash with theirs).
-pub fn focus_main() {
-    if let Ok(Some(el)) = document().query_selector(".paylink-widget > main") {
+/// Focuses the first element matching `selector`, if there is one.
+fn focus(selector: &str) {
+    if let Ok(Some(el)) = document().query_selector(selector) {
         if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
             let _ = el.focus();
         }
     }
+}
+
+/// Focuses the element matching `selector` once the view has drawn it.
+pub fn focus_later(selector: String) {
+    request_animation_frame(move || focus(&selector));
+}
+
+/// Focuses the widget's `<main>` (by class, not id: mounted in a merchant's
+/// page, an id of ours could clash with theirs).
+pub fn focus_main() {
+    focus(".paylink-widget > main");
 }
 
 /// Which form the merchant flow at `/` shows.

@@ -6,7 +6,6 @@ use paylink_model::{
     Channel, HookType, Lang, NotificationRequest, NotificationType, WebhookRequest,
     MAX_NOTIFICATIONS, MAX_WEBHOOKS,
 };
-use wasm_bindgen::JsCast;
 
 use crate::components::field::{Field, Kind, Select};
 use crate::form::{field_id, shift_rows, Form};
@@ -100,17 +99,6 @@ impl WebhookRow {
     }
 }
 
-/// Focuses the element with `id` once the DOM has caught up.
-fn focus_later(id: String) {
-    request_animation_frame(move || {
-        if let Some(el) = document().get_element_by_id(&id) {
-            if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
-        }
-    });
-}
-
 /// Adds a row (up to `max`) and focuses its first control.
 fn add_row<T: Default + Send + Sync + 'static>(rows: RwSignal<Vec<T>>, max: usize, list: &str) {
     let n = rows.with_untracked(Vec::len);
@@ -121,7 +109,7 @@ fn add_row<T: Default + Send + Sync + 'static>(rows: RwSignal<Vec<T>>, max: usiz
         } else {
             "type"
         };
-        focus_later(field_id(&format!("{list}[{n}].{first}")));
+        crate::focus_later(format!("#{}", field_id(&format!("{list}[{n}].{first}"))));
     }
 }
 
@@ -139,7 +127,7 @@ fn remove_row<T: Send + Sync + 'static>(
         }
     });
     form.errors.update(|m| shift_rows(m, list, i));
-    focus_later(format!("add-{list}"));
+    crate::focus_later(format!("#add-{list}"));
 }
 
 fn options<T: Copy>(

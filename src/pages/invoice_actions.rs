@@ -11,18 +11,17 @@
 
 use leptos::prelude::*;
 use paylink_model::actions::ManualPaymentRequest;
-use paylink_model::date::brasilia_today_from_millis;
 use paylink_model::money::{cents_to_reais, format_brl_input, parse_price_input};
 use paylink_model::{Date, Errors, InstallmentStatus, InvoiceDetail, Lang};
-use wasm_bindgen::JsCast;
 
 use crate::api;
 use crate::components::field::{AlertBox, DateField, Field, SubmitButton};
 use crate::components::sections::error_text;
+use crate::focus_later;
 use crate::form::Form;
 use crate::i18n::backoffice::{self, BK};
 use crate::i18n::K;
-use crate::pages::invoice_form::reformat_price;
+use crate::pages::invoice_form::{brasilia_today, reformat_price};
 use crate::Ctx;
 
 /// What the panel offers for an invoice in its current state.
@@ -136,20 +135,9 @@ pub fn payment_request(
 }
 
 fn today() -> Date {
-    brasilia_today_from_millis(js_sys::Date::now() as i64)
+    brasilia_today()
         .or_else(|| Date::new(1970, 1, 1))
         .expect("a valid date")
-}
-
-/// Focuses the element `selector` once the view has drawn it.
-fn focus_later(selector: String) {
-    request_animation_frame(move || {
-        if let Ok(Some(el)) = document().query_selector(&selector) {
-            if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
-        }
-    });
 }
 
 /// The actions panel of invoice `id`. `offer`: `None` while loading, after a

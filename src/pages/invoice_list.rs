@@ -6,7 +6,6 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
-use paylink_model::date::brasilia_today_from_millis;
 use paylink_model::list::ListParams;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, InvoiceDetail, InvoicePage, InvoiceState, Lang};
@@ -148,7 +147,7 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
     if page.data.is_empty() && page.next_cursor.is_none() {
         return view! { <p class="empty muted" role="status">{LK::NoInvoices.t(l)}</p> }.into_any();
     }
-    let today = brasilia_today_from_millis(js_sys::Date::now() as i64);
+    let today = crate::pages::invoice_form::brasilia_today();
     let heads = [
         (LK::ExternalId.t(l), ""),
         (LK::Customer.t(l), ""),
