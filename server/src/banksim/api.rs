@@ -150,6 +150,18 @@ fn put_charge(bank: &Bank, txid: &str, body: &Bytes, due_dated: bool) -> Result<
     let mut s = bank.lock();
     *s.puts.entry(txid.to_string()).or_default() += 1;
     if let Some(existing) = s.charges.get(txid) {
+        if s.refuse_repeated_puts {
+            // The document lists no 409: a bank that will not take a PUT of an existing txid
+            // refuses it as an invalid operation on the charge.
+            return Err(Problem::invalid(
+                kind,
+                "Já existe uma cobrança com este txid.",
+                &[(
+                    "txid",
+                    "A cobrança já existe e não pode ser criada novamente.",
+                )],
+            ));
+        }
         return Ok((StatusCode::CREATED, Json(existing.clone())).into_response());
     }
     s.next_loc += 1;

@@ -1,8 +1,11 @@
 //! PIX through a bank's API Pix (issue 24, item 1): the local bank (`paylink_server::banksim`)
 //! and paylink's client of it (`paylink_server::bank`) over HTTPS with mutual TLS, every request
 //! body and every bank answer validated against BACEN's document (`server/pix-api/openapi.yaml`);
-//! and `paylink serve`'s `--pix-*` options refusing bad input with clear messages. The real
-//! binary's whole path (charges, callback, reconciliation, refunds) is `settlement_pix_serve.rs`.
+//! and `paylink serve`'s `--pix-*` options refusing bad input with clear messages; then the
+//! charges worker in process against a bank that loses an answer and refuses the retry, or
+//! holds another charge under the txid (what the payer page shows of each). The real binary's whole path (charges, callback,
+//! reconciliation, refunds) is `settlement_pix_serve.rs`. Over 400 lines: the bank's faults and
+//! paylink's answer to each are read together.
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +14,7 @@ use paylink_server::banksim::{Bank, Pki};
 use paylink_server::domain::pix_api::{self, CobV, Devedor};
 use serde_json::{json, Value};
 
-use crate::helpers::today;
+use crate::helpers::{body, invoice_body, spawn_app_options, today, with, TestApp};
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 pub const SECRET: &str = "s3cr3t-client-secret";
@@ -356,4 +359,147 @@ fn serve_refuses_incomplete_or_unreadable_pix_options() {
     .concat());
     assert!(bad_cert.contains("--pix-cert/--pix-cert-key"), "{bad_cert}");
     assert!(run(&token).contains("--pix-token-url needs --pix-api-url"));
+}
+
+/// A single PIX invoice of R$ 100,00 for Maria (CPF 529.982.247-25), due next 31 January, on an
+/// app whose payer page takes PIX codes from the bank: (invoice id, installment id, txid).
+async fn pix_invoice(app: &TestApp) -> (String, String, String) {
+    let customer = app
+        .post_customer(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
+        .await;
+    let customer = body(customer).await;
+    let res = app
+        .post_invoice(&with(
+            invoice_body(customer["id"].as_str().unwrap()),
+            json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
+                   "notifications": null}),
+        ))
+        .await;
+    assert!(res.status().is_success(), "{}", res.status());
+    let invoice = body(res).await;
+    let installment = invoice["installments"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let txid = pix_api::txid(&installment).unwrap();
+    (
+        invoice["id"].as_str().unwrap().to_string(),
+        installment,
+        txid,
+    )
+}
+
+/// The charges worker of `app`, its calls giving up after 1.5 s (an answer held back is lost).
+fn worker(app: &TestApp, bank: &Bank, pki: &Pki) -> paylink_server::workers::pix::PixCharges {
+    let client = PixClient::new(config(bank, pki))
+        .unwrap()
+        .with_timeout(Duration::from_millis(1500));
+    paylink_server::workers::pix::PixCharges::new(app.db.clone(), client)
+}
+
+/// The worker's passes until the charge's row leaves `pending` (the outbox's first retry comes
+/// 2 s after a failure): its (operation, status, attempts, last_error, bank_status).
+async fn settle(
+    worker: &paylink_server::workers::pix::PixCharges,
+    app: &TestApp,
+    installment: &str,
+) -> (String, String, i64, Option<String>, Option<String>) {
+    let started = Instant::now();
+    loop {
+        worker.pass().await.unwrap();
+        let state = paylink_server::store::pix_charges::state(&app.db, installment)
+            .await
+            .unwrap();
+        if let Some(s) = state.filter(|s| s.1 != "pending") {
+            return s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the charge stays pending"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn get_json(app: &TestApp, path: &str) -> Value {
+    body(app.client.get(app.url(path)).send().await.unwrap()).await
+}
+
+/// A bank that refuses a repeated `PUT` of a txid: the first `PUT` made the charge but its answer
+/// was lost, the retry is refused (400), and paylink asks for the charge, finds the one it asked
+/// for and takes it: one charge at the bank, its code on the payer page.
+#[tokio::test]
+async fn a_refused_retry_after_a_lost_answer_finds_the_charge_the_first_put_made() {
+    let (bank, pki) = start_bank().await;
+    bank.lose_answers(1);
+    bank.set_refuse_repeated_puts(true);
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let (id, installment, txid) = pix_invoice(&app).await;
+    let worker = worker(&app, &bank, &pki);
+
+    let (operation, status, attempts, error, bank_status) =
+        settle(&worker, &app, &installment).await;
+    assert_eq!(
+        (
+            operation.as_str(),
+            status.as_str(),
+            error,
+            bank_status.as_deref()
+        ),
+        ("create", "done", None, Some("ATIVA"))
+    );
+    assert_eq!(attempts, 1, "one failed call (the lost answer) before it");
+    assert_eq!(bank.puts(&txid), 2, "the first PUT and its refused retry");
+    assert_eq!(bank.charge_count(), 1, "the charge was made once");
+    let paths: Vec<String> = bank
+        .requests()
+        .iter()
+        .filter(|r| r.path.starts_with("/cobv/"))
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    let cobv = format!("/cobv/{txid}");
+    assert_eq!(
+        paths,
+        [
+            format!("PUT {cobv}"),
+            format!("PUT {cobv}"),
+            format!("GET {cobv}")
+        ]
+    );
+
+    let charge = bank.charge(&txid).unwrap();
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert_eq!(
+        page["installments"][0]["pix"]["payload"], charge["pixCopiaECola"],
+        "{page}"
+    );
+    assert_eq!(page["installments"][0]["pixPending"], false);
+}
+
+/// The bank refuses the retry and holds, under the txid, a charge that is not the one paylink
+/// asked for: paylink does not take it; the charge fails as a conflict naming what differs.
+#[tokio::test]
+async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
+    let (bank, pki) = start_bank().await;
+    bank.set_refuse_repeated_puts(true);
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let (id, installment, txid) = pix_invoice(&app).await;
+    // Someone else's charge of R$ 55,00 due in 10 days under this txid.
+    let client = PixClient::new(config(&bank, &pki)).unwrap();
+    client.put_cobv(&txid, &cobv(5_500)).await.unwrap();
+
+    let (_, status, _, error, _) = settle(&worker(&app, &bank, &pki), &app, &installment).await;
+    assert_eq!(status, "failed");
+    assert!(error.as_deref().unwrap().contains("another charge"));
+    let error = error.unwrap();
+    let due = crate::helpers::next_jan_31();
+    assert!(error.contains("valor.original: 55.00 ≠ 100.00"), "{error}");
+    let dates = format!(
+        "calendario.dataDeVencimento: {} ≠ {due}",
+        today().add_days(10).unwrap()
+    );
+    assert!(error.contains(&dates), "{error}");
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert!(page["installments"][0]["pix"].is_null(), "{page}");
+    assert_eq!(page["installments"][0]["pixPending"], true);
 }
