@@ -61,6 +61,33 @@ impl BankError {
     pub fn retryable(&self) -> bool {
         matches!(self, BankError::Unavailable(_))
     }
+
+    /// Why, in the bank's own words, for the merchant: its `detail` (or OAuth `error`), then
+    /// each violation's reason with the field it names.
+    pub fn reasons(&self) -> Vec<String> {
+        match self {
+            BankError::Unavailable(e) => vec![e.clone()],
+            BankError::Refused { status, body } => {
+                let mut out: Vec<String> = body["detail"]
+                    .as_str()
+                    .or(body["error"].as_str())
+                    .map(str::to_string)
+                    .into_iter()
+                    .collect();
+                for v in body["violacoes"].as_array().into_iter().flatten() {
+                    let reason = v["razao"].as_str().unwrap_or_default();
+                    out.push(match v["propriedade"].as_str() {
+                        Some(p) => format!("{reason} ({p})"),
+                        None => reason.to_string(),
+                    });
+                }
+                if out.is_empty() {
+                    out.push(format!("HTTP {status}"));
+                }
+                out
+            }
+        }
+    }
 }
 
 impl std::fmt::Display for BankError {

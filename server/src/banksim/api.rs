@@ -149,6 +149,18 @@ fn put_charge(bank: &Bank, txid: &str, body: &Bytes, due_dated: bool) -> Result<
     }
     let mut s = bank.lock();
     *s.puts.entry(txid.to_string()).or_default() += 1;
+    let devedor = &req["devedor"];
+    let document = devedor["cpf"].as_str().or(devedor["cnpj"].as_str());
+    if document.is_some_and(|d| s.refused_documents.iter().any(|r| r == d)) {
+        return Err(Problem::invalid(
+            kind,
+            "A requisição que busca criar uma cobrança não respeita o _schema_ ou está semanticamente errada.",
+            &[(
+                if due_dated { "cobv.devedor" } else { "cob.devedor" },
+                "O CPF ou CNPJ do devedor está cancelado na Receita Federal.",
+            )],
+        ));
+    }
     if let Some(existing) = s.charges.get(txid) {
         if s.refuse_repeated_puts {
             // The document lists no 409: a bank that will not take a PUT of an existing txid

@@ -5,7 +5,7 @@
 //! `PUT /pix/{e2eid}/devolucao/{id}`, over HTTPS with mutual TLS (`tls.rs`), errors as the
 //! document's `application/problem+json` bodies. Tests drive the faults directly ([`Bank::pay`],
 //! [`Bank::down_for`], [`Bank::set_slow`], [`Bank::set_callbacks`], [`Bank::lose_answers`],
-//! [`Bank::set_refuse_repeated_puts`]); a demo reaches the same
+//! [`Bank::set_refuse_repeated_puts`], [`Bank::refuse_document`]); a demo reaches the same
 //! through `POST /sim/pay/{txid}`, `POST /sim/down/{seconds}` and `paylink bank-sim`'s options. Every request is recorded
 //! with its body, so a test can validate each one against the document.
 //!
@@ -69,6 +69,8 @@ struct State {
     lose_answers: u32,
     /// A `PUT` of a txid that already has a charge is refused (400) instead of answered again.
     refuse_repeated_puts: bool,
+    /// Payer documents (CPF or CNPJ) whose charges are refused for good.
+    refused_documents: Vec<String>,
 }
 
 /// How long a lost answer is held: longer than any client waits (paylink gives up after 15 s).
@@ -177,6 +179,12 @@ impl Bank {
     /// answered with the charge already there.
     pub fn set_refuse_repeated_puts(&self, on: bool) {
         self.lock().refuse_repeated_puts = on;
+    }
+
+    /// Charges whose payer has this CPF or CNPJ are refused (400, a violation on
+    /// `cobv.devedor`), as a bank refuses a document the Receita Federal has cancelled.
+    pub fn refuse_document(&self, document: &str) {
+        self.lock().refused_documents.push(document.to_string());
     }
 
     /// How many charges the bank holds (each txid once, however often it was sent).

@@ -32,6 +32,9 @@ pub(super) struct BankSimArgs {
     /// Refuse (400) a PUT of a txid that already has a charge, as some banks do.
     #[arg(long)]
     refuse_repeated_puts: bool,
+    /// Refuse (400) every charge whose payer has this CPF or CNPJ (digits); repeatable.
+    #[arg(long = "refuse-document", value_name = "DIGITS")]
+    refuse_documents: Vec<String>,
 }
 
 pub(super) async fn run(args: BankSimArgs) -> Result<(), String> {
@@ -60,6 +63,9 @@ pub(super) async fn run(args: BankSimArgs) -> Result<(), String> {
     bank.set_slow(Duration::from_millis(args.slow_ms));
     bank.set_callbacks(callbacks);
     bank.set_refuse_repeated_puts(args.refuse_repeated_puts);
+    for d in &args.refuse_documents {
+        bank.refuse_document(d);
+    }
     println!("bank-sim listening on {}", bank.url());
     println!("token url: {}", bank.token_url());
     println!("certificates: {}", args.dir.display());

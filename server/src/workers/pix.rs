@@ -6,11 +6,13 @@
 //! lost): every refused creation is followed by a `GET` of the txid, and a charge found there is
 //! taken as created when it is the one paylink asked for, or fails as a conflict when it is not.
 //! A call the bank refused is recorded as failed with the bank's reasons (the same body would be
-//! refused again).
+//! refused again), which the merchant's invoice detail shows.
 
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
+
+use paylink_model::{PixCharge, PixChargeState};
 
 use crate::bank::{BankError, PixClient};
 use crate::domain::pix_api::{self, charge};
@@ -33,6 +35,20 @@ impl From<BankError> for Failed {
 impl Failed {
     fn retryable(&self) -> bool {
         matches!(self, Failed::Bank(e) if e.retryable())
+    }
+
+    /// What the merchant's detail shows of a failure that will not be retried.
+    fn refusal(&self) -> PixCharge {
+        match self {
+            Failed::Bank(e) => PixCharge {
+                state: PixChargeState::Refused,
+                reasons: e.reasons(),
+            },
+            Failed::Conflict(d) => PixCharge {
+                state: PixChargeState::Conflict,
+                reasons: d.clone(),
+            },
+        }
     }
 }
 
@@ -132,6 +148,7 @@ impl PixCharges {
                     .retryable()
                     .then(|| crate::store::iso_in(retry_pause(attempts as usize - 1)));
                 tracing::warn!(installment = %id, operation = %w.operation, attempts, retry = next.is_some(), error = %e, "PIX charge call failed");
+                let refusal = next.is_none().then(|| e.refusal());
                 pix_charges::record_failure(
                     &self.db,
                     id,
@@ -139,6 +156,7 @@ impl PixCharges {
                     attempts,
                     next.as_deref(),
                     &e.to_string(),
+                    refusal.as_ref(),
                 )
                 .await
             }

@@ -2,8 +2,9 @@
 //! and paylink's client of it (`paylink_server::bank`) over HTTPS with mutual TLS, every request
 //! body and every bank answer validated against BACEN's document (`server/pix-api/openapi.yaml`);
 //! and `paylink serve`'s `--pix-*` options refusing bad input with clear messages; then the
-//! charges worker in process against a bank that loses an answer and refuses the retry, or
-//! holds another charge under the txid (what the payer page shows of each). The real binary's whole path (charges, callback,
+//! charges worker in process against a bank that loses an answer and refuses the retry, holds
+//! another charge under the txid, or refuses a charge for good (what the merchant's detail and
+//! the payer page show of each). The real binary's whole path (charges, callback,
 //! reconciliation, refunds) is `settlement_pix_serve.rs`. Over 400 lines: the bank's faults and
 //! paylink's answer to each are read together.
 
@@ -474,6 +475,11 @@ async fn a_refused_retry_after_a_lost_answer_finds_the_charge_the_first_put_made
         "{page}"
     );
     assert_eq!(page["installments"][0]["pixPending"], false);
+    let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
+    assert_eq!(
+        detail["installments"][0]["pixCharge"],
+        json!({"state": "created"})
+    );
 }
 
 /// The bank refuses the retry and holds, under the txid, a charge that is not the one paylink
@@ -490,16 +496,74 @@ async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
 
     let (_, status, _, error, _) = settle(&worker(&app, &bank, &pki), &app, &installment).await;
     assert_eq!(status, "failed");
-    assert!(error.as_deref().unwrap().contains("another charge"));
-    let error = error.unwrap();
+    assert!(error.unwrap().contains("another charge"));
+    let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
+    let charge = &detail["installments"][0]["pixCharge"];
+    assert_eq!(charge["state"], "conflict", "{detail}");
+    let reasons: Vec<&str> = charge["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
     let due = crate::helpers::next_jan_31();
-    assert!(error.contains("valor.original: 55.00 ≠ 100.00"), "{error}");
-    let dates = format!(
-        "calendario.dataDeVencimento: {} ≠ {due}",
-        today().add_days(10).unwrap()
+    assert_eq!(
+        reasons,
+        [
+            "valor.original: 55.00 ≠ 100.00".to_string(),
+            format!(
+                "calendario.dataDeVencimento: {} ≠ {due}",
+                today().add_days(10).unwrap()
+            ),
+        ]
     );
-    assert!(error.contains(&dates), "{error}");
     let page = get_json(&app, &format!("/api/pay/{id}")).await;
     assert!(page["installments"][0]["pix"].is_null(), "{page}");
     assert_eq!(page["installments"][0]["pixPending"], true);
+}
+
+/// A charge the bank refuses for good (a payer document it rejects): not retried; the merchant's
+/// detail (the widget's proxy and the service's own) says so with the bank's reasons, and the
+/// payer page only that the code is not there, with nothing of the bank's answer.
+#[tokio::test]
+async fn a_charge_the_bank_refuses_is_shown_to_the_merchant_with_its_reasons_not_to_the_payer() {
+    let (bank, pki) = start_bank().await;
+    bank.refuse_document("52998224725");
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let (id, installment, txid) = pix_invoice(&app).await;
+    let worker = worker(&app, &bank, &pki);
+
+    let (_, status, attempts, error, _) = settle(&worker, &app, &installment).await;
+    assert_eq!((status.as_str(), attempts), ("failed", 1));
+    assert!(error.unwrap().contains("bank refused (400)"));
+    // Refused for good: later passes do not send it again.
+    worker.pass().await.unwrap();
+    assert_eq!(bank.puts(&txid), 1);
+    assert_eq!(bank.charge_count(), 0);
+
+    let expected = json!({"state": "refused", "reasons": [
+        "A requisição que busca criar uma cobrança não respeita o _schema_ ou está semanticamente errada.",
+        "O CPF ou CNPJ do devedor está cancelado na Receita Federal. (cobv.devedor)",
+    ]});
+    let proxied = get_json(&app, &format!("/api/invoices/{id}")).await;
+    assert_eq!(
+        proxied["installments"][0]["pixCharge"], expected,
+        "{proxied}"
+    );
+    let service = body(app.get_invoice(&id).await).await;
+    assert_eq!(service["installments"][0]["pixCharge"], expected);
+
+    let res = app
+        .client
+        .get(app.url(&format!("/api/pay/{id}")))
+        .send()
+        .await
+        .unwrap();
+    let text = res.text().await.unwrap();
+    let page: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(page["installments"][0]["pixPending"], true, "{page}");
+    assert!(page["installments"][0]["pix"].is_null());
+    for internal in ["Receita", "devedor", "pixCharge", "refused"] {
+        assert!(!text.contains(internal), "{internal} in {text}");
+    }
 }
