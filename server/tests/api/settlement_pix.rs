@@ -65,6 +65,15 @@ fn config(bank: &Bank, pki: &Pki) -> PixConfig {
     PixConfig {
         api_url: bank.url(),
         token_url: bank.token_url(),
+        ..config_for(pki)
+    }
+}
+
+/// The client's side of `pki` (its certificate, the CA), to be pointed at a bank.
+fn config_for(pki: &Pki) -> PixConfig {
+    PixConfig {
+        api_url: String::new(),
+        token_url: String::new(),
         client_id: "paylink".into(),
         client_secret: SECRET.into(),
         identity: Some((
@@ -565,5 +574,80 @@ async fn a_charge_the_bank_refuses_is_shown_to_the_merchant_with_its_reasons_not
     assert!(page["installments"][0]["pix"].is_null());
     for internal in ["Receita", "devedor", "pixCharge", "refused"] {
         assert!(!text.contains(internal), "{internal} in {text}");
+    }
+}
+
+/// `paylink bank-sim`'s own options switch the same faults on: a repeated `PUT` refused with the
+/// document's 400 naming the txid, a payer document refused.
+#[tokio::test]
+async fn bank_sim_refuses_repeated_puts_and_a_document_when_told_to() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret");
+    std::fs::write(&secret, SECRET).unwrap();
+    let certs = dir.path().join("certs");
+    let mut child = std::process::Command::new(BIN)
+        .args([
+            "bank-sim",
+            "--listen",
+            "127.0.0.1:0",
+            "--refuse-repeated-puts",
+        ])
+        .args(["--refuse-document", "11144477735"])
+        .arg("--dir")
+        .arg(&certs)
+        .arg("--client-secret-file")
+        .arg(&secret)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kept open until the end: bank-sim prints more lines, and a closed pipe would stop it.
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("bank-sim listening on ")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    let pki = Pki::read(&certs).unwrap();
+    let client = PixClient::new(PixConfig {
+        api_url: url.clone(),
+        token_url: format!("{url}/oauth/token"),
+        ..config_for(&pki)
+    })
+    .unwrap();
+
+    client.put_cobv(TXID, &cobv(100)).await.unwrap();
+    let again = client.put_cobv(TXID, &cobv(100)).await;
+    let other = CobV::new(
+        "pix@loja.example",
+        today().add_days(10).unwrap(),
+        30,
+        Devedor::new("11144477735", "João Souza").unwrap(),
+        100,
+    );
+    let refused = client
+        .put_cobv("0c12042fd304437b9dc0c240401925f4", &other)
+        .await;
+    let _ = child.kill();
+    let _ = child.wait();
+    drop(out);
+    match again {
+        Err(BankError::Refused { status: 400, body }) => {
+            assert_eq!(schema_errors("Problema", &body), Vec::<String>::new());
+            assert_eq!(
+                body["type"],
+                "https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida"
+            );
+            assert_eq!(body["violacoes"][0]["propriedade"], "txid");
+        }
+        other => panic!("{other:?}"),
+    }
+    match refused {
+        Err(e @ BankError::Refused { status: 400, .. }) => {
+            assert!(e.to_string().contains("cobv.devedor"), "{e}");
+        }
+        other => panic!("{other:?}"),
     }
 }
