@@ -6,8 +6,8 @@
 //! document's `application/problem+json` bodies. Tests drive the faults directly ([`Bank::pay`],
 //! [`Bank::down_for`], [`Bank::set_slow`], [`Bank::set_callbacks`], [`Bank::lose_answers`],
 //! [`Bank::set_refuse_repeated_puts`], [`Bank::refuse_document`]); a demo reaches the same
-//! through `POST /sim/pay/{txid}`, `POST /sim/down/{seconds}` and `paylink bank-sim`'s options. Every request is recorded
-//! with its body, so a test can validate each one against the document.
+//! through `POST /sim/pay/{txid}`, `POST /sim/down/{seconds}` and `paylink bank-sim`'s options.
+//! Every request is recorded with its body, so a test can validate each one against the document.
 //!
 //! Its own layer, using nothing of paylink's but the model: a bank is not part of paylink, and
 //! its errors are the bank's (problem+json), not paylink's envelope.
@@ -187,6 +187,14 @@ impl Bank {
         self.lock().refused_documents.push(document.to_string());
     }
 
+    /// Whether this answer is one to lose (counting it).
+    fn take_lost_answer(&self) -> bool {
+        let mut s = self.lock();
+        let lose = s.lose_answers > 0;
+        s.lose_answers = s.lose_answers.saturating_sub(1);
+        lose
+    }
+
     /// How many charges the bank holds (each txid once, however often it was sent).
     pub fn charge_count(&self) -> usize {
         self.lock().charges.len()
@@ -348,14 +356,4 @@ async fn gate(AxState(bank): AxState<Bank>, req: Request, next: Next) -> Respons
         }
     }
     res
-}
-
-impl Bank {
-    /// Whether this answer is one to lose (counting it).
-    fn take_lost_answer(&self) -> bool {
-        let mut s = self.lock();
-        let lose = s.lose_answers > 0;
-        s.lose_answers = s.lose_answers.saturating_sub(1);
-        lose
-    }
 }

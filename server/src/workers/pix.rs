@@ -185,16 +185,16 @@ impl PixCharges {
             customer_name: &w.customer_name,
             message: &message,
         };
-        let json = |b: Result<serde_json::Value, _>| b.unwrap_or_default();
+        // What was sent, to compare with a charge the bank already holds under the txid.
         let (kind, sent, answer) = match charge::charge_for(self.bank.key(), &installment, today) {
             charge::Charge::Due(cobv) => (
                 "cobv",
-                json(serde_json::to_value(&cobv)),
+                serde_json::to_value(&cobv).unwrap_or_default(),
                 self.bank.put_cobv(&w.txid, &cobv).await,
             ),
             charge::Charge::Now(cob) => (
                 "cob",
-                json(serde_json::to_value(&cob)),
+                serde_json::to_value(&cob).unwrap_or_default(),
                 self.bank.put_cob(&w.txid, &cob).await,
             ),
         };
