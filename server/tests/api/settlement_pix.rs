@@ -561,6 +561,13 @@ async fn a_charge_the_bank_refuses_is_shown_to_the_merchant_with_its_reasons_not
     );
     let service = body(app.get_invoice(&id).await).await;
     assert_eq!(service["installments"][0]["pixCharge"], expected);
+    // As the service's document (openapi.json) describes it.
+    let doc = crate::openapi::served_document(&app).await;
+    let response = &doc["paths"]["/invoices/applications/invoices/{id}"]["get"]["responses"]["200"];
+    assert_eq!(
+        crate::openapi::conforms(&doc, response, &service),
+        Vec::<String>::new()
+    );
 
     let res = app
         .client
