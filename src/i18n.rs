@@ -9,6 +9,7 @@ use paylink_model::{NotificationType, PaymentType};
 
 pub mod backoffice;
 pub mod lists;
+pub mod pix;
 pub mod session;
 
 /// Keys of the interface texts. `K::FullName.t(lang)` gives the text.

@@ -1,7 +1,8 @@
 //! Browser component tests of the back office screens (`wasm-pack test
 //! --headless --chrome`): the actions on an invoice's detail (offer, confirm
-//! step, focus, Escape, field messages, the calls) and the dashboard (chart
-//! scale, the table of the same numbers).
+//! step, focus, Escape, field messages, the calls), a PIX charge the bank
+//! refused shown on the detail, and the dashboard (chart scale, the table of
+//! the same numbers).
 #![cfg(target_arch = "wasm32")]
 
 mod common;
@@ -243,6 +244,67 @@ async fn resending_shows_how_many_sends_were_queued() {
         text(&q(r, "#action-notice")),
         "Notificação reenviada (1 envio)."
     );
+}
+
+// ---------------------------------------------------------------- PIX charges at the bank
+
+/// [`DETAIL`] with installment 2's PIX charge refused by the bank and installment 3's created.
+fn refused_detail() -> String {
+    let refused = DETAIL.replacen(
+        r#""viewsCount":0},"#,
+        r#""viewsCount":0,"pixCharge":{"state":"refused","reasons":["Requisição inválida.","O CPF ou CNPJ do devedor está cancelado na Receita Federal. (cobv.devedor)"]}},"#,
+        1,
+    );
+    let both = refused.replacen(
+        r#""viewsCount":0}],"#,
+        r#""viewsCount":0,"pixCharge":{"state":"created"}}],"#,
+        1,
+    );
+    assert_ne!(both, refused);
+    assert_ne!(refused, DETAIL);
+    both
+}
+
+#[wasm_bindgen_test]
+async fn a_pix_charge_the_bank_refused_is_shown_with_its_reasons_and_what_to_do() {
+    mock_fetch(200, &refused_detail());
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    let r = &app.root;
+    sleep(50).await;
+
+    let alert = q(r, "#pix-problem-2");
+    assert!(alert.class_list().contains("alert"));
+    let heading = q(r, "#pix-problem-2 h2");
+    assert_eq!(
+        text(&heading),
+        "O banco recusou a cobrança PIX da parcela 2"
+    );
+    assert_eq!(
+        alert.get_attribute("aria-labelledby"),
+        heading.get_attribute("id")
+    );
+    let reasons: Vec<String> = q_all(&alert, "li").iter().map(text).collect();
+    assert_eq!(
+        reasons,
+        [
+            "Requisição inválida.",
+            "O CPF ou CNPJ do devedor está cancelado na Receita Federal. (cobv.devedor)"
+        ]
+    );
+    assert!(text(&alert).contains("cancele esta cobrança e crie outra"));
+    // The paid installment and the one the bank holds need nothing.
+    assert!(q_opt(r, "#pix-problem-1").is_none());
+    assert!(q_opt(r, "#pix-problem-3").is_none());
+    assert_eq!(q_all(r, ".pix-problem").len(), 1);
+
+    click_button(r, "EN").await;
+    sleep(50).await;
+    assert_eq!(
+        text(&q(r, "#pix-problem-2 h2")),
+        "The bank refused the PIX charge of installment 2"
+    );
+    assert!(text(&q(r, "#pix-problem-2")).contains("cancel this invoice and create it again"));
+    click_button(r, "PT").await;
 }
 
 // ---------------------------------------------------------------- dashboard

@@ -162,6 +162,10 @@ fn an_invoice_detail_round_trips() {
             paid_at: Some("2026-11-26T10:00:00.000Z".into()),
             payment_received_at: None,
             views_count: 3,
+            pix_charge: Some(PixCharge {
+                state: PixChargeState::Refused,
+                reasons: vec!["O CPF ou CNPJ do devedor está cancelado.".into()],
+            }),
         }],
         items: vec![],
         notification_before_due_date: vec![notification(

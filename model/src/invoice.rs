@@ -698,6 +698,38 @@ pub struct Installment {
     #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub payment_received_at: Option<String>,
     pub views_count: u32,
+    /// paylink's own field, beside the documented ones: the state of this installment's PIX
+    /// charge at the bank when the merchant's PIX goes through a bank's API Pix; absent
+    /// otherwise (and from other invoicing services).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pix_charge: Option<PixCharge>,
+}
+
+/// An installment's PIX charge at the bank (API Pix), as the merchant sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PixCharge {
+    pub state: PixChargeState,
+    /// Why the charge is not at the bank (`refused`, `conflict`): the bank's own words, or
+    /// what differs between the charge the bank holds and the one paylink asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+}
+
+/// `pending`: not at the bank yet (being sent, or retried while the bank does not answer);
+/// `created`: the bank holds it, the payer page shows its code; `refused`: the bank refused it
+/// for good; `conflict`: the bank already holds a different charge under this installment's
+/// txid; `removed`: taken off the bank (the invoice was cancelled). A refused or conflicting
+/// charge is never retried: the merchant cancels the invoice and creates it again, corrected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum PixChargeState {
+    Pending,
+    Created,
+    Refused,
+    Conflict,
+    Removed,
 }
 
 /// Payment type in the creation form (`type`).

@@ -1,14 +1,15 @@
 //! `/invoices/:id`: the merchant's detail of an invoice, fetched with
 //! `GET /api/invoices/{id}`: amount, customer, installments, payment types,
-//! the payment link, and the notification and webhook settings; the
-//! actions on it beside (`invoice_actions`), and what a cancelled one shows.
+//! the payment link, and the notification and webhook settings; the PIX
+//! charges the bank refused; the actions on it beside (`invoice_actions`),
+//! and what a cancelled one shows.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 use paylink_model::br::{mask_document, mask_phone};
 use paylink_model::charges::ValueType;
 use paylink_model::money::format_brl;
-use paylink_model::{InstallmentStatus, InvoiceDetail, InvoiceState, Lang};
+use paylink_model::{Installment, InstallmentStatus, InvoiceDetail, InvoiceState, Lang};
 
 use crate::api;
 use crate::components::installments::{date_for, Row};
@@ -19,6 +20,7 @@ use crate::components::sections::{
 use crate::components::table::{Cell, Table};
 use crate::i18n::backoffice::BK;
 use crate::i18n::lists::{self, LK};
+use crate::i18n::pix::{self as pix_texts, PK};
 use crate::i18n::{self, K};
 use crate::pages::invoice_actions::{InvoiceActions, Offer};
 use crate::Ctx;
@@ -225,10 +227,42 @@ fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
             <CopyStatus l copied />
             <Accepted l types />
             <Installments l rows />
+            <PixProblems l installments=inv.installments.clone() />
             <Settings l inv />
             <p><a href="/">{K::NewInvoice.t(l)}</a></p>
         </article>
     }
+}
+
+/// Each installment whose PIX charge the bank refused or holds differently: what the bank
+/// said, and what the merchant can do. Shown like an alert, but without `role="alert"`: the
+/// detail is fetched again every few seconds while an installment is open, and a live region
+/// would be announced again each time.
+#[component]
+fn PixProblems(l: Lang, installments: Vec<Installment>) -> impl IntoView {
+    installments
+        .into_iter()
+        .filter_map(|i| {
+            let charge = i.pix_charge?;
+            let (heading, label) = pix_texts::problem(l, charge.state, i.installment)?;
+            let id = format!("pix-problem-{}", i.installment);
+            let heading_id = format!("{id}-h");
+            let labelled_by = heading_id.clone();
+            let reasons = charge
+                .reasons
+                .into_iter()
+                .map(|r| view! { <li>{r}</li> })
+                .collect::<Vec<_>>();
+            Some(view! {
+                <section class="alert pix-problem" id=id aria-labelledby=labelled_by>
+                    <h2 id=heading_id>{heading}</h2>
+                    <p>{label}":"</p>
+                    <ul>{reasons}</ul>
+                    <p>{PK::WhatToDo.t(l)}</p>
+                </section>
+            })
+        })
+        .collect::<Vec<_>>()
 }
 
 /// The notification and webhook settings (merchant detail only).

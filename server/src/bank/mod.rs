@@ -61,6 +61,33 @@ impl BankError {
     pub fn retryable(&self) -> bool {
         matches!(self, BankError::Unavailable(_))
     }
+
+    /// Why, in the bank's own words, for the merchant: its `detail` (or OAuth `error`), then
+    /// each violation's reason with the field it names.
+    pub fn reasons(&self) -> Vec<String> {
+        match self {
+            BankError::Unavailable(e) => vec![e.clone()],
+            BankError::Refused { status, body } => {
+                let mut out: Vec<String> = body["detail"]
+                    .as_str()
+                    .or(body["error"].as_str())
+                    .map(str::to_string)
+                    .into_iter()
+                    .collect();
+                for v in body["violacoes"].as_array().into_iter().flatten() {
+                    let reason = v["razao"].as_str().unwrap_or_default();
+                    out.push(match v["propriedade"].as_str() {
+                        Some(p) => format!("{reason} ({p})"),
+                        None => reason.to_string(),
+                    });
+                }
+                if out.is_empty() {
+                    out.push(format!("HTTP {status}"));
+                }
+                out
+            }
+        }
+    }
 }
 
 impl std::fmt::Display for BankError {
@@ -89,6 +116,7 @@ pub struct PixClient {
     http: reqwest::Client,
     config: Arc<PixConfig>,
     token: Arc<tokio::sync::Mutex<Option<(String, Instant)>>>,
+    timeout: Duration,
 }
 
 impl std::fmt::Debug for PixClient {
@@ -128,7 +156,15 @@ impl PixClient {
             http,
             config: Arc::new(config),
             token: Arc::default(),
+            timeout: TIMEOUT,
         })
+    }
+
+    /// The same client, giving up on each API call after `timeout` instead of [`TIMEOUT`]
+    /// (tests lose an answer without waiting 15 s for it).
+    pub fn with_timeout(mut self, timeout: Duration) -> PixClient {
+        self.timeout = timeout;
+        self
     }
 
     pub fn key(&self) -> &str {
@@ -178,7 +214,11 @@ impl PixClient {
         let url = format!("{}{path}", self.config.api_url.trim_end_matches('/'));
         for renew in [false, true] {
             let token = self.access_token(renew).await?;
-            let mut req = self.http.request(method.clone(), &url).bearer_auth(token);
+            let mut req = self
+                .http
+                .request(method.clone(), &url)
+                .bearer_auth(token)
+                .timeout(self.timeout);
             if let Some(b) = body {
                 req = req.json(&b.to_value());
             }
@@ -216,8 +256,14 @@ impl PixClient {
     }
 
     pub async fn get_cobv(&self, txid: &str) -> Result<Value, BankError> {
+        self.get_charge(false, txid).await
+    }
+
+    /// `GET /cobv/{txid}` (or `/cob/{txid}` for an immediate charge): the charge as the bank keeps it.
+    pub async fn get_charge(&self, immediate: bool, txid: &str) -> Result<Value, BankError> {
+        let kind = if immediate { "cob" } else { "cobv" };
         Ok(self
-            .call(Method::GET, &format!("/cobv/{txid}"), None)
+            .call(Method::GET, &format!("/{kind}/{txid}"), None)
             .await?
             .1)
     }

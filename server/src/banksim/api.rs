@@ -149,7 +149,31 @@ fn put_charge(bank: &Bank, txid: &str, body: &Bytes, due_dated: bool) -> Result<
     }
     let mut s = bank.lock();
     *s.puts.entry(txid.to_string()).or_default() += 1;
+    let devedor = &req["devedor"];
+    let document = devedor["cpf"].as_str().or(devedor["cnpj"].as_str());
+    if document.is_some_and(|d| s.refused_documents.iter().any(|r| r == d)) {
+        return Err(Problem::invalid(
+            kind,
+            "A requisição que busca criar uma cobrança não respeita o _schema_ ou está semanticamente errada.",
+            &[(
+                if due_dated { "cobv.devedor" } else { "cob.devedor" },
+                "O CPF ou CNPJ do devedor está cancelado na Receita Federal.",
+            )],
+        ));
+    }
     if let Some(existing) = s.charges.get(txid) {
+        if s.refuse_repeated_puts {
+            // The document lists no 409: a bank that will not take a PUT of an existing txid
+            // refuses it as an invalid operation on the charge.
+            return Err(Problem::invalid(
+                kind,
+                "Já existe uma cobrança com este txid.",
+                &[(
+                    "txid",
+                    "A cobrança já existe e não pode ser criada novamente.",
+                )],
+            ));
+        }
         return Ok((StatusCode::CREATED, Json(existing.clone())).into_response());
     }
     s.next_loc += 1;

@@ -4,9 +4,10 @@
 //! `PUT /webhook/{chave}`, `GET /pix/{e2eid}`, `GET /pix?inicio&fim` and
 //! `PUT /pix/{e2eid}/devolucao/{id}`, over HTTPS with mutual TLS (`tls.rs`), errors as the
 //! document's `application/problem+json` bodies. Tests drive the faults directly ([`Bank::pay`],
-//! [`Bank::down_for`], [`Bank::set_slow`], [`Bank::set_callbacks`]); a demo reaches the same
-//! through `POST /sim/pay/{txid}` and `POST /sim/down/{seconds}`. Every request is recorded
-//! with its body, so a test can validate each one against the document.
+//! [`Bank::down_for`], [`Bank::set_slow`], [`Bank::set_callbacks`], [`Bank::lose_answers`],
+//! [`Bank::set_refuse_repeated_puts`], [`Bank::refuse_document`]); a demo reaches the same
+//! through `POST /sim/pay/{txid}`, `POST /sim/down/{seconds}` and `paylink bank-sim`'s options.
+//! Every request is recorded with its body, so a test can validate each one against the document.
 //!
 //! Its own layer, using nothing of paylink's but the model: a bank is not part of paylink, and
 //! its errors are the bank's (problem+json), not paylink's envelope.
@@ -64,7 +65,16 @@ struct State {
     slow: Duration,
     callbacks: Option<Callbacks>,
     next_loc: u64,
+    /// How many of the next charge `PUT`s are carried out with their answer held back.
+    lose_answers: u32,
+    /// A `PUT` of a txid that already has a charge is refused (400) instead of answered again.
+    refuse_repeated_puts: bool,
+    /// Payer documents (CPF or CNPJ) whose charges are refused for good.
+    refused_documents: Vec<String>,
 }
+
+/// How long a lost answer is held: longer than any client waits (paylink gives up after 15 s).
+const LOST_ANSWER_HOLD: Duration = Duration::from_secs(60);
 
 /// A running bank. Dropping it does not stop it; [`Bank::stop`] does.
 #[derive(Clone)]
@@ -156,6 +166,38 @@ impl Bank {
 
     pub fn set_callbacks(&self, c: Callbacks) {
         self.lock().callbacks = Some(c);
+    }
+
+    /// The next `n` charge `PUT`s make their charge, but their answer never reaches the
+    /// client (held past its timeout): a retry is then the only way paylink learns of it.
+    pub fn lose_answers(&self, n: u32) {
+        self.lock().lose_answers = n;
+    }
+
+    /// As some banks do, a `PUT` of a txid that already has a charge is refused with a 400
+    /// `CobVOperacaoInvalida` (`CobOperacaoInvalida` for `/cob`) naming the txid, instead of
+    /// answered with the charge already there.
+    pub fn set_refuse_repeated_puts(&self, on: bool) {
+        self.lock().refuse_repeated_puts = on;
+    }
+
+    /// Charges whose payer has this CPF or CNPJ are refused (400, a violation on
+    /// `cobv.devedor`), as a bank refuses a document the Receita Federal has cancelled.
+    pub fn refuse_document(&self, document: &str) {
+        self.lock().refused_documents.push(document.to_string());
+    }
+
+    /// Whether this answer is one to lose (counting it).
+    fn take_lost_answer(&self) -> bool {
+        let mut s = self.lock();
+        let lose = s.lose_answers > 0;
+        s.lose_answers = s.lose_answers.saturating_sub(1);
+        lose
+    }
+
+    /// How many charges the bank holds (each txid once, however often it was sent).
+    pub fn charge_count(&self) -> usize {
+        self.lock().charges.len()
     }
 
     /// A payer pays the active charge `txid` (`valor` in reais; default its original value):
@@ -299,6 +341,19 @@ async fn gate(AxState(bank): AxState<Bank>, req: Request, next: Next) -> Respons
             return Problem::denied().into_response();
         }
     }
-    next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
-        .await
+    let charge_put = (parts.method == axum::http::Method::PUT
+        && (path.starts_with("/cobv/") || path.starts_with("/cob/")))
+    .then(|| path.to_string());
+    let res = next
+        .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await;
+    if let Some(path) = charge_put.filter(|_| res.status().is_success() && bank.take_lost_answer())
+    {
+        tracing::info!(%path, "bank-sim: charge made, its answer held back on purpose");
+        tokio::select! {
+            _ = tokio::time::sleep(LOST_ANSWER_HOLD) => {}
+            _ = bank.stop.cancelled() => {}
+        }
+    }
+    res
 }

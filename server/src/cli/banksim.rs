@@ -29,6 +29,12 @@ pub(super) struct BankSimArgs {
     /// What happens to payment callbacks: deliver, fail-first-time, lose.
     #[arg(long, default_value = "deliver")]
     callbacks: String,
+    /// Refuse (400) a PUT of a txid that already has a charge, as some banks do.
+    #[arg(long)]
+    refuse_repeated_puts: bool,
+    /// Refuse (400) every charge whose payer has this CPF or CNPJ (digits); repeatable.
+    #[arg(long = "refuse-document", value_name = "DIGITS")]
+    refuse_documents: Vec<String>,
 }
 
 pub(super) async fn run(args: BankSimArgs) -> Result<(), String> {
@@ -56,6 +62,10 @@ pub(super) async fn run(args: BankSimArgs) -> Result<(), String> {
     let bank = Bank::start(listener, &pki, &args.client_id, &secret)?;
     bank.set_slow(Duration::from_millis(args.slow_ms));
     bank.set_callbacks(callbacks);
+    bank.set_refuse_repeated_puts(args.refuse_repeated_puts);
+    for d in &args.refuse_documents {
+        bank.refuse_document(d);
+    }
     println!("bank-sim listening on {}", bank.url());
     println!("token url: {}", bank.token_url());
     println!("certificates: {}", args.dir.display());

@@ -70,6 +70,12 @@ pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDe
                 paid_at: i.get("i_paid_at"),
                 payment_received_at: i.get("i_payment_received_at"),
                 views_count: i.get::<i64, _>("i_views_count") as u32,
+                pix_charge: crate::store::pix_charges::charge_of(
+                    i.get("p_operation"),
+                    i.get("p_status"),
+                    i.get("p_refusal"),
+                    i.get("p_last_error"),
+                ),
             })
         })
         .collect::<Result<Vec<_>, String>>()?;

@@ -312,11 +312,14 @@ impl Db {
                     i.price_paid_cents AS i_price_paid_cents, i.due_date AS i_due_date, i.status AS i_status,
                     i.created_at AS i_created_at, i.updated_at AS i_updated_at, i.deleted_at AS i_deleted_at,
                     i.last_view_at AS i_last_view_at, i.paid_at AS i_paid_at,
-                    i.payment_received_at AS i_payment_received_at, i.views_count AS i_views_count
+                    i.payment_received_at AS i_payment_received_at, i.views_count AS i_views_count,
+                    pc.operation AS p_operation, pc.status AS p_status, pc.refusal AS p_refusal,
+                    pc.last_error AS p_last_error
              FROM invoices v
              JOIN customers c ON c.id = v.customer_id AND c.application_id = v.application_id
              LEFT JOIN addresses a ON a.customer_id = c.id
              LEFT JOIN installments i ON i.invoice_id = v.id
+             LEFT JOIN pix_charges pc ON pc.id = i.id
              WHERE v.id IN ({list}) AND (v.application_id || '') = $1 AND ($2 OR v.deleted_at IS NULL)
              ORDER BY v.id, i.number"
         );

@@ -1,9 +1,9 @@
 //! `pix_charges`, the outbox of PIX charges at a bank's API Pix (migration 0011): which PIX
 //! installments still need their charge, which invoices were deleted since (their charges are
-//! removed), what one call needs, and recording the bank's answer; and the charge the payer
-//! page shows.
+//! removed), what one call needs, and recording the bank's answer; the charge the payer page
+//! shows, and its state the merchant's detail shows.
 
-use paylink_model::{ChargeTerms, Date};
+use paylink_model::{ChargeTerms, Date, PixCharge, PixChargeState};
 use sqlx::Row;
 
 use crate::store::{now_iso, Db, DbError};
@@ -59,7 +59,8 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
         let _w = db.lock_writes().await;
         changed += sqlx::query(&format!(
             "UPDATE pix_charges SET operation = 'remove', status = 'pending', attempts = 0,
-                    next_attempt_at = $1, last_error = NULL, updated_at = $1 {TO_REMOVE}"
+                    next_attempt_at = $1, last_error = NULL, refusal = NULL, updated_at = $1
+             {TO_REMOVE}"
         ))
         .bind(&now)
         .execute(&db.pool)
@@ -159,7 +160,7 @@ pub async fn record_done(
         "UPDATE pix_charges SET kind = COALESCE($1, kind), location = COALESCE($2, location),
                 copia_e_cola = COALESCE($3, copia_e_cola), bank_status = COALESCE($4, bank_status),
                 status = CASE WHEN operation = $5 THEN 'done' ELSE status END,
-                last_error = NULL, locked_until = NULL, updated_at = $6
+                last_error = NULL, refusal = NULL, locked_until = NULL, updated_at = $6
          WHERE id = $7",
     )
     .bind(a.kind)
@@ -174,7 +175,8 @@ pub async fn record_done(
     Ok(())
 }
 
-/// `operation` failed: again at `next` (RFC 3339), or never (`next` None: the bank refused it).
+/// `operation` failed: again at `next` (RFC 3339), or never (`next` None: the bank refused it,
+/// `refusal` saying why in the merchant's words).
 pub async fn record_failure(
     db: &Db,
     id: &str,
@@ -182,23 +184,56 @@ pub async fn record_failure(
     attempts: i64,
     next: Option<&str>,
     error: &str,
+    refusal: Option<&PixCharge>,
 ) -> Result<(), DbError> {
+    let refusal = refusal.and_then(|r| serde_json::to_string(r).ok());
     let _w = db.lock_writes().await;
     sqlx::query(
         "UPDATE pix_charges SET attempts = $1, last_error = $2, locked_until = NULL,
-                status = $3, next_attempt_at = COALESCE($4, next_attempt_at), updated_at = $5
-         WHERE id = $6 AND operation = $7",
+                status = $3, next_attempt_at = COALESCE($4, next_attempt_at), updated_at = $5,
+                refusal = $6
+         WHERE id = $7 AND operation = $8",
     )
     .bind(attempts)
     .bind(error)
     .bind(if next.is_some() { "pending" } else { "failed" })
     .bind(next)
     .bind(now_iso())
+    .bind(refusal)
     .bind(id)
     .bind(operation)
     .execute(&db.pool)
     .await?;
     Ok(())
+}
+
+/// The merchant's view of a charge row (`None`: no row, no API Pix charge for it). A failed
+/// row without a stored refusal (failed before migration 0017) shows its technical error.
+pub fn charge_of(
+    operation: Option<String>,
+    status: Option<String>,
+    refusal: Option<String>,
+    last_error: Option<String>,
+) -> Option<PixCharge> {
+    let state = match (operation?.as_str(), status?.as_str()) {
+        ("remove", _) => PixChargeState::Removed,
+        (_, "done") => PixChargeState::Created,
+        (_, "failed") => {
+            return Some(
+                refusal
+                    .and_then(|r| serde_json::from_str(&r).ok())
+                    .unwrap_or(PixCharge {
+                        state: PixChargeState::Refused,
+                        reasons: last_error.into_iter().collect(),
+                    }),
+            )
+        }
+        _ => PixChargeState::Pending,
+    };
+    Some(PixCharge {
+        state,
+        reasons: Vec::new(),
+    })
 }
 
 /// The bank's code of an installment's active charge, for the payer page.

@@ -1,17 +1,69 @@
 //! PIX charges at the bank (`serve --pix-api-url`): each PIX installment becomes a charge
 //! through the `pix_charges` outbox, and a deleted invoice's charges are removed. A call the bank
 //! could not answer (down, slow, a 5xx) is tried again with growing pauses, forever: the charge
-//! is never lost, and never made twice, since each retry is a `PUT` of the same txid. A call the
-//! bank refused is recorded as failed with the bank's reasons (the same body would be refused
-//! again).
+//! is never lost, and never made twice, since each retry is a `PUT` of the same txid. Some banks
+//! refuse a `PUT` of a txid they already hold (a retry whose first `PUT` arrived, its answer
+//! lost): every refused creation is followed by a `GET` of the txid, and a charge found there is
+//! taken as created when it is the one paylink asked for, or fails as a conflict when it is not.
+//! A call the bank refused is recorded as failed with the bank's reasons (the same body would be
+//! refused again), which the merchant's invoice detail shows.
 
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
+use paylink_model::{PixCharge, PixChargeState};
+
 use crate::bank::{BankError, PixClient};
 use crate::domain::pix_api::{self, charge};
 use crate::store::{pix_charges, Db, DbError};
+
+/// Why a call did not make (or remove) its charge.
+#[derive(Debug)]
+enum Failed {
+    Bank(BankError),
+    /// The bank holds another charge under this txid: what differs.
+    Conflict(Vec<String>),
+}
+
+impl From<BankError> for Failed {
+    fn from(e: BankError) -> Failed {
+        Failed::Bank(e)
+    }
+}
+
+impl Failed {
+    fn retryable(&self) -> bool {
+        matches!(self, Failed::Bank(e) if e.retryable())
+    }
+
+    /// What the merchant's detail shows of a failure that will not be retried.
+    fn refusal(&self) -> PixCharge {
+        match self {
+            Failed::Bank(e) => PixCharge {
+                state: PixChargeState::Refused,
+                reasons: e.reasons(),
+            },
+            Failed::Conflict(d) => PixCharge {
+                state: PixChargeState::Conflict,
+                reasons: d.clone(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failed::Bank(e) => e.fmt(f),
+            Failed::Conflict(d) => write!(
+                f,
+                "the bank holds another charge under this txid: {}",
+                d.join("; ")
+            ),
+        }
+    }
+}
 
 /// Pause before retry n: 2 s, 5 s, 15 s, 1 min, 5 min, 15 min, then every hour.
 pub const RETRY_SCHEDULE: [u64; 7] = [2, 5, 15, 60, 300, 900, 3600];
@@ -74,7 +126,9 @@ impl PixCharges {
                 pix_charges::record_done(&self.db, id, &w.operation, &answer).await
             }
             // Removing a charge the bank never made leaves nothing to remove.
-            Err(BankError::Refused { status: 404, .. }) if w.operation == "remove" => {
+            Err(Failed::Bank(BankError::Refused { status: 404, .. }))
+                if w.operation == "remove" =>
+            {
                 pix_charges::record_done(
                     &self.db,
                     id,
@@ -94,6 +148,7 @@ impl PixCharges {
                     .retryable()
                     .then(|| crate::store::iso_in(retry_pause(attempts as usize - 1)));
                 tracing::warn!(installment = %id, operation = %w.operation, attempts, retry = next.is_some(), error = %e, "PIX charge call failed");
+                let refusal = next.is_none().then(|| e.refusal());
                 pix_charges::record_failure(
                     &self.db,
                     id,
@@ -101,6 +156,7 @@ impl PixCharges {
                     attempts,
                     next.as_deref(),
                     &e.to_string(),
+                    refusal.as_ref(),
                 )
                 .await
             }
@@ -110,13 +166,14 @@ impl PixCharges {
     async fn create(
         &self,
         w: &pix_charges::Work,
-    ) -> Result<Option<(&'static str, serde_json::Value)>, BankError> {
+    ) -> Result<Option<(&'static str, serde_json::Value)>, Failed> {
         let today = crate::domain::today();
         let (Some(due), Some(first_due)) = (w.due, w.first_due) else {
             return Err(BankError::Refused {
                 status: 0,
                 body: serde_json::json!({"detail": "the installment's due date does not read"}),
-            });
+            }
+            .into());
         };
         let message = format!("{} - parcela {} de {}", w.external_id, w.number, w.count);
         let installment = charge::Installment {
@@ -128,18 +185,54 @@ impl PixCharges {
             customer_name: &w.customer_name,
             message: &message,
         };
-        match charge::charge_for(self.bank.key(), &installment, today) {
-            charge::Charge::Due(cobv) => {
-                Ok(Some(("cobv", self.bank.put_cobv(&w.txid, &cobv).await?)))
+        // What was sent, to compare with a charge the bank already holds under the txid.
+        let (kind, sent, answer) = match charge::charge_for(self.bank.key(), &installment, today) {
+            charge::Charge::Due(cobv) => (
+                "cobv",
+                serde_json::to_value(&cobv).unwrap_or_default(),
+                self.bank.put_cobv(&w.txid, &cobv).await,
+            ),
+            charge::Charge::Now(cob) => (
+                "cob",
+                serde_json::to_value(&cob).unwrap_or_default(),
+                self.bank.put_cob(&w.txid, &cob).await,
+            ),
+        };
+        match answer {
+            Ok(v) => Ok(Some((kind, v))),
+            Err(refused @ BankError::Refused { .. }) => {
+                let found = self.held(kind == "cob", &w.txid, &sent, refused).await?;
+                tracing::info!(txid = %w.txid, "PIX charge: the bank refused the PUT but holds this very charge");
+                Ok(Some((kind, found)))
             }
-            charge::Charge::Now(cob) => Ok(Some(("cob", self.bank.put_cob(&w.txid, &cob).await?))),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// After a refused `PUT`: the charge the bank holds under `txid`, when it is the one paylink
+    /// asked for (`sent`). A bank that holds none leaves its refusal standing; one that holds
+    /// another charge is a conflict; a bank that cannot answer now is asked again later.
+    async fn held(
+        &self,
+        immediate: bool,
+        txid: &str,
+        sent: &serde_json::Value,
+        refused: BankError,
+    ) -> Result<serde_json::Value, Failed> {
+        match self.bank.get_charge(immediate, txid).await {
+            Ok(found) => match charge::differences(sent, &found) {
+                d if d.is_empty() => Ok(found),
+                d => Err(Failed::Conflict(d)),
+            },
+            Err(BankError::Refused { .. }) => Err(refused.into()),
+            Err(e) => Err(e.into()),
         }
     }
 
     async fn remove(
         &self,
         w: &pix_charges::Work,
-    ) -> Result<Option<(&'static str, serde_json::Value)>, BankError> {
+    ) -> Result<Option<(&'static str, serde_json::Value)>, Failed> {
         let v = self
             .bank
             .remove(w.kind.as_deref() == Some("cob"), &w.txid, &pix_api::REMOVAL)

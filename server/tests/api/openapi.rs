@@ -11,7 +11,7 @@ use crate::helpers::*;
 
 const COMMITTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
 
-async fn served_document(app: &TestApp) -> Value {
+pub async fn served_document(app: &TestApp) -> Value {
     let res = app.get("/openapi.json").await;
     assert_eq!(res.status(), StatusCode::OK, "public, no token needed");
     assert_eq!(res.headers()["content-type"], "application/json");
@@ -276,7 +276,7 @@ async fn expect(doc: &Value, res: reqwest::Response, response: &Value, status: u
     value
 }
 
-fn conforms(doc: &Value, response: &Value, value: &Value) -> Vec<String> {
+pub fn conforms(doc: &Value, response: &Value, value: &Value) -> Vec<String> {
     let schema = &response["content"]["application/json"]["schema"];
     assert!(schema.is_object(), "the response documents no JSON body");
     check(doc, schema, value, "$")

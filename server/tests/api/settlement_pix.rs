@@ -1,8 +1,12 @@
 //! PIX through a bank's API Pix (issue 24, item 1): the local bank (`paylink_server::banksim`)
 //! and paylink's client of it (`paylink_server::bank`) over HTTPS with mutual TLS, every request
 //! body and every bank answer validated against BACEN's document (`server/pix-api/openapi.yaml`);
-//! and `paylink serve`'s `--pix-*` options refusing bad input with clear messages. The real
-//! binary's whole path (charges, callback, reconciliation, refunds) is `settlement_pix_serve.rs`.
+//! and `paylink serve`'s `--pix-*` options refusing bad input with clear messages; then the
+//! charges worker in process against a bank that loses an answer and refuses the retry, holds
+//! another charge under the txid, or refuses a charge for good (what the merchant's detail and
+//! the payer page show of each). The real binary's whole path (charges, callback,
+//! reconciliation, refunds) is `settlement_pix_serve.rs`. Over 400 lines: the bank's faults and
+//! paylink's answer to each are read together.
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +15,7 @@ use paylink_server::banksim::{Bank, Pki};
 use paylink_server::domain::pix_api::{self, CobV, Devedor};
 use serde_json::{json, Value};
 
-use crate::helpers::today;
+use crate::helpers::{body, invoice_body, spawn_app_options, today, with, TestApp};
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 pub const SECRET: &str = "s3cr3t-client-secret";
@@ -61,6 +65,15 @@ fn config(bank: &Bank, pki: &Pki) -> PixConfig {
     PixConfig {
         api_url: bank.url(),
         token_url: bank.token_url(),
+        ..config_for(pki)
+    }
+}
+
+/// The client's side of `pki` (its certificate, the CA), to be pointed at a bank.
+fn config_for(pki: &Pki) -> PixConfig {
+    PixConfig {
+        api_url: String::new(),
+        token_url: String::new(),
         client_id: "paylink".into(),
         client_secret: SECRET.into(),
         identity: Some((
@@ -356,4 +369,292 @@ fn serve_refuses_incomplete_or_unreadable_pix_options() {
     .concat());
     assert!(bad_cert.contains("--pix-cert/--pix-cert-key"), "{bad_cert}");
     assert!(run(&token).contains("--pix-token-url needs --pix-api-url"));
+}
+
+/// A single PIX invoice of R$ 100,00 for Maria (CPF 529.982.247-25), due next 31 January, on an
+/// app whose payer page takes PIX codes from the bank: (invoice id, installment id, txid).
+async fn pix_invoice(app: &TestApp) -> (String, String, String) {
+    let customer = app
+        .post_customer(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
+        .await;
+    let customer = body(customer).await;
+    let res = app
+        .post_invoice(&with(
+            invoice_body(customer["id"].as_str().unwrap()),
+            json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
+                   "notifications": null}),
+        ))
+        .await;
+    assert!(res.status().is_success(), "{}", res.status());
+    let invoice = body(res).await;
+    let installment = invoice["installments"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let txid = pix_api::txid(&installment).unwrap();
+    (
+        invoice["id"].as_str().unwrap().to_string(),
+        installment,
+        txid,
+    )
+}
+
+/// The charges worker of `app`, its calls giving up after 1.5 s (an answer held back is lost).
+fn worker(app: &TestApp, bank: &Bank, pki: &Pki) -> paylink_server::workers::pix::PixCharges {
+    let client = PixClient::new(config(bank, pki))
+        .unwrap()
+        .with_timeout(Duration::from_millis(1500));
+    paylink_server::workers::pix::PixCharges::new(app.db.clone(), client)
+}
+
+/// The worker's passes until the charge's row leaves `pending` (the outbox's first retry comes
+/// 2 s after a failure): its (operation, status, attempts, last_error, bank_status).
+async fn settle(
+    worker: &paylink_server::workers::pix::PixCharges,
+    app: &TestApp,
+    installment: &str,
+) -> (String, String, i64, Option<String>, Option<String>) {
+    let started = Instant::now();
+    loop {
+        worker.pass().await.unwrap();
+        let state = paylink_server::store::pix_charges::state(&app.db, installment)
+            .await
+            .unwrap();
+        if let Some(s) = state.filter(|s| s.1 != "pending") {
+            return s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the charge stays pending"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn get_json(app: &TestApp, path: &str) -> Value {
+    body(app.client.get(app.url(path)).send().await.unwrap()).await
+}
+
+/// A bank that refuses a repeated `PUT` of a txid: the first `PUT` made the charge but its answer
+/// was lost, the retry is refused (400), and paylink asks for the charge, finds the one it asked
+/// for and takes it: one charge at the bank, its code on the payer page.
+#[tokio::test]
+async fn a_refused_retry_after_a_lost_answer_finds_the_charge_the_first_put_made() {
+    let (bank, pki) = start_bank().await;
+    bank.lose_answers(1);
+    bank.set_refuse_repeated_puts(true);
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let (id, installment, txid) = pix_invoice(&app).await;
+    let worker = worker(&app, &bank, &pki);
+
+    let (operation, status, attempts, error, bank_status) =
+        settle(&worker, &app, &installment).await;
+    assert_eq!(
+        (
+            operation.as_str(),
+            status.as_str(),
+            error,
+            bank_status.as_deref()
+        ),
+        ("create", "done", None, Some("ATIVA"))
+    );
+    assert_eq!(attempts, 1, "one failed call (the lost answer) before it");
+    assert_eq!(bank.puts(&txid), 2, "the first PUT and its refused retry");
+    assert_eq!(bank.charge_count(), 1, "the charge was made once");
+    let paths: Vec<String> = bank
+        .requests()
+        .iter()
+        .filter(|r| r.path.starts_with("/cobv/"))
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    let cobv = format!("/cobv/{txid}");
+    assert_eq!(
+        paths,
+        [
+            format!("PUT {cobv}"),
+            format!("PUT {cobv}"),
+            format!("GET {cobv}")
+        ]
+    );
+
+    let charge = bank.charge(&txid).unwrap();
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert_eq!(
+        page["installments"][0]["pix"]["payload"], charge["pixCopiaECola"],
+        "{page}"
+    );
+    assert_eq!(page["installments"][0]["pixPending"], false);
+    let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
+    assert_eq!(
+        detail["installments"][0]["pixCharge"],
+        json!({"state": "created"})
+    );
+}
+
+/// The bank refuses the retry and holds, under the txid, a charge that is not the one paylink
+/// asked for: paylink does not take it; the charge fails as a conflict naming what differs.
+#[tokio::test]
+async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
+    let (bank, pki) = start_bank().await;
+    bank.set_refuse_repeated_puts(true);
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let (id, installment, txid) = pix_invoice(&app).await;
+    // Someone else's charge of R$ 55,00 due in 10 days under this txid.
+    let client = PixClient::new(config(&bank, &pki)).unwrap();
+    client.put_cobv(&txid, &cobv(5_500)).await.unwrap();
+
+    let (_, status, _, error, _) = settle(&worker(&app, &bank, &pki), &app, &installment).await;
+    assert_eq!(status, "failed");
+    assert!(error.unwrap().contains("another charge"));
+    let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
+    let charge = &detail["installments"][0]["pixCharge"];
+    assert_eq!(charge["state"], "conflict", "{detail}");
+    let reasons: Vec<&str> = charge["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let due = crate::helpers::next_jan_31();
+    assert_eq!(
+        reasons,
+        [
+            "valor.original: 55.00 ≠ 100.00".to_string(),
+            format!(
+                "calendario.dataDeVencimento: {} ≠ {due}",
+                today().add_days(10).unwrap()
+            ),
+        ]
+    );
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert!(page["installments"][0]["pix"].is_null(), "{page}");
+    assert_eq!(page["installments"][0]["pixPending"], true);
+}
+
+/// A charge the bank refuses for good (a payer document it rejects): not retried; the merchant's
+/// detail (the widget's proxy and the service's own) says so with the bank's reasons, and the
+/// payer page only that the code is not there, with nothing of the bank's answer.
+#[tokio::test]
+async fn a_charge_the_bank_refuses_is_shown_to_the_merchant_with_its_reasons_not_to_the_payer() {
+    let (bank, pki) = start_bank().await;
+    bank.refuse_document("52998224725");
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let (id, installment, txid) = pix_invoice(&app).await;
+    let worker = worker(&app, &bank, &pki);
+
+    let (_, status, attempts, error, _) = settle(&worker, &app, &installment).await;
+    assert_eq!((status.as_str(), attempts), ("failed", 1));
+    assert!(error.unwrap().contains("bank refused (400)"));
+    // Refused for good: later passes do not send it again.
+    worker.pass().await.unwrap();
+    assert_eq!(bank.puts(&txid), 1);
+    assert_eq!(bank.charge_count(), 0);
+
+    let expected = json!({"state": "refused", "reasons": [
+        "A requisição que busca criar uma cobrança não respeita o _schema_ ou está semanticamente errada.",
+        "O CPF ou CNPJ do devedor está cancelado na Receita Federal. (cobv.devedor)",
+    ]});
+    let proxied = get_json(&app, &format!("/api/invoices/{id}")).await;
+    assert_eq!(
+        proxied["installments"][0]["pixCharge"], expected,
+        "{proxied}"
+    );
+    let service = body(app.get_invoice(&id).await).await;
+    assert_eq!(service["installments"][0]["pixCharge"], expected);
+    // As the service's document (openapi.json) describes it.
+    let doc = crate::openapi::served_document(&app).await;
+    let response = &doc["paths"]["/invoices/applications/invoices/{id}"]["get"]["responses"]["200"];
+    assert_eq!(
+        crate::openapi::conforms(&doc, response, &service),
+        Vec::<String>::new()
+    );
+
+    let res = app
+        .client
+        .get(app.url(&format!("/api/pay/{id}")))
+        .send()
+        .await
+        .unwrap();
+    let text = res.text().await.unwrap();
+    let page: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(page["installments"][0]["pixPending"], true, "{page}");
+    assert!(page["installments"][0]["pix"].is_null());
+    for internal in ["Receita", "devedor", "pixCharge", "refused"] {
+        assert!(!text.contains(internal), "{internal} in {text}");
+    }
+}
+
+/// `paylink bank-sim`'s own options switch the same faults on: a repeated `PUT` refused with the
+/// document's 400 naming the txid, a payer document refused.
+#[tokio::test]
+async fn bank_sim_refuses_repeated_puts_and_a_document_when_told_to() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret");
+    std::fs::write(&secret, SECRET).unwrap();
+    let certs = dir.path().join("certs");
+    let mut child = std::process::Command::new(BIN)
+        .args([
+            "bank-sim",
+            "--listen",
+            "127.0.0.1:0",
+            "--refuse-repeated-puts",
+        ])
+        .args(["--refuse-document", "11144477735"])
+        .arg("--dir")
+        .arg(&certs)
+        .arg("--client-secret-file")
+        .arg(&secret)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kept open until the end: bank-sim prints more lines, and a closed pipe would stop it.
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("bank-sim listening on ")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    let pki = Pki::read(&certs).unwrap();
+    let client = PixClient::new(PixConfig {
+        api_url: url.clone(),
+        token_url: format!("{url}/oauth/token"),
+        ..config_for(&pki)
+    })
+    .unwrap();
+
+    client.put_cobv(TXID, &cobv(100)).await.unwrap();
+    let again = client.put_cobv(TXID, &cobv(100)).await;
+    let other = CobV::new(
+        "pix@loja.example",
+        today().add_days(10).unwrap(),
+        30,
+        Devedor::new("11144477735", "João Souza").unwrap(),
+        100,
+    );
+    let refused = client
+        .put_cobv("0c12042fd304437b9dc0c240401925f4", &other)
+        .await;
+    let _ = child.kill();
+    let _ = child.wait();
+    drop(out);
+    match again {
+        Err(BankError::Refused { status: 400, body }) => {
+            assert_eq!(schema_errors("Problema", &body), Vec::<String>::new());
+            assert_eq!(
+                body["type"],
+                "https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida"
+            );
+            assert_eq!(body["violacoes"][0]["propriedade"], "txid");
+        }
+        other => panic!("{other:?}"),
+    }
+    match refused {
+        Err(e @ BankError::Refused { status: 400, .. }) => {
+            assert!(e.to_string().contains("cobv.devedor"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -324,3 +324,39 @@ fn a_callback_is_believed_only_where_the_bank_agrees() {
     assert_eq!(cents_of("1.5"), None);
     assert_eq!(cents_of("-1.00"), None);
 }
+
+/// A charge the bank holds under the txid is paylink's when what the payer pays and who owes it
+/// are the same, whatever the bank added; each difference is named, the bank's value first.
+#[test]
+fn a_charge_found_at_the_bank_is_compared_on_what_matters() {
+    let due = Date::parse_iso("2027-01-31").unwrap();
+    let devedor = Devedor::new("52998224725", "Maria da Silva").unwrap();
+    let sent =
+        serde_json::to_value(CobV::new("pix@loja.example", due, 30, devedor, 10_000)).unwrap();
+    let mut found = sent.clone();
+    found["txid"] = json!("6c12042fd304437b9dc0c240401925f4");
+    found["status"] = json!("ATIVA");
+    found["calendario"]["criacao"] = json!("2027-01-01T10:00:00Z");
+    found["devedor"]["nome"] = json!("MARIA DA SILVA");
+    assert_eq!(charge::differences(&sent, &found), Vec::<String>::new());
+
+    found["valor"]["original"] = json!("100.01");
+    found["devedor"] = json!({"cnpj": "12345678000195", "nome": "Outra Ltda"});
+    assert_eq!(
+        charge::differences(&sent, &found),
+        [
+            "valor.original: 100.01 ≠ 100.00",
+            "devedor.cpf: — ≠ 52998224725"
+        ]
+    );
+    // An immediate charge has no due date and may have no payer: only what was sent counts.
+    let cob = serde_json::to_value(Cob::new("pix@loja.example", 86_400, None, 500)).unwrap();
+    let mut held = cob.clone();
+    held["calendario"]["dataDeVencimento"] = json!("2027-01-31");
+    assert!(charge::differences(&cob, &held).is_empty());
+    held["chave"] = json!("outra@chave");
+    assert_eq!(
+        charge::differences(&cob, &held),
+        ["chave: outra@chave ≠ pix@loja.example"]
+    );
+}
