@@ -105,6 +105,7 @@ pub enum K {
     AllPaid,
     PixQr,
     PixPending,
+    PixUnavailable,
     PixCode,
     CopyPix,
     BoletoLine,
@@ -264,6 +265,10 @@ impl K {
             PixPending => (
                 "O banco está gerando o código PIX desta parcela. Atualize a página em alguns instantes.",
                 "The bank is generating this installment's PIX code. Reload the page in a moment.",
+            ),
+            PixUnavailable => (
+                "O pagamento por PIX não está disponível para esta parcela. Use outra forma de pagamento ou fale com quem enviou a cobrança.",
+                "PIX payment is not available for this installment. Use another way to pay or contact whoever sent you the charge.",
             ),
             PixCode => ("PIX copia e cola", "PIX copy-and-paste code"),
             CopyPix => ("Copiar código PIX", "Copy PIX code"),

@@ -1036,6 +1036,35 @@ async fn payer_page_says_the_pix_code_is_being_generated() {
     click_button(r, "PT").await;
 }
 
+/// A charge the bank refused: the page says PIX is not available (pt-BR, then English), not
+/// that the code is coming, and still offers the boleto.
+#[wasm_bindgen_test]
+async fn payer_page_says_pix_is_not_available_when_the_bank_refused_the_charge() {
+    let payer = PAYER.replace(
+        r#""pix":{"payload":"00020101021226PIXPAYLOAD6304ABCD","qrSvg":"<svg xmlns='http://www.w3.org/2000/svg' id='qr-svg'></svg>"},"#,
+        r#""pix":null,"pixUnavailable":true,"#,
+    );
+    assert_ne!(payer, PAYER);
+    mock_fetch(200, &payer);
+    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    let r = &app.root;
+    sleep(50).await;
+    let said = text(&q(r, "[data-pix-unavailable]"));
+    assert!(said.contains("PIX não está disponível"), "{said}");
+    assert!(q_opt(r, "[data-pix-pending]").is_none());
+    assert!(q_opt(r, ".qr").is_none());
+    assert!(
+        text(r).contains("Copiar linha digitável"),
+        "the boleto is still there"
+    );
+
+    mock_fetch(200, &payer);
+    click_button(r, "EN").await;
+    sleep(50).await;
+    assert!(text(&q(r, "[data-pix-unavailable]")).contains("PIX payment is not available"));
+    click_button(r, "PT").await;
+}
+
 #[wasm_bindgen_test]
 async fn a_created_invoice_opens_its_detail_with_push_state() {
     // The creation answer as the service writes it (the model's InvoiceCreated).

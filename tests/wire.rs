@@ -207,6 +207,7 @@ fn a_payer_view_round_trips() {
         customer_name: "Maria".into(),
         installments: vec![PayerInstallment {
             pix_pending: true,
+            pix_unavailable: true,
             installment: 1,
             price: 30_010,
             price_paid: 0,

@@ -54,6 +54,11 @@ pub struct PayerInstallment {
     /// bank yet, so `pix` is null and the page says the code is being generated.
     #[serde(default)]
     pub pix_pending: bool,
+    /// With a bank's API Pix: the bank refused the installment's charge, so
+    /// there will be no PIX code until the merchant acts; the page says PIX
+    /// is not available (and nothing of the bank's reasons).
+    #[serde(default)]
+    pub pix_unavailable: bool,
     /// What an open installment costs if paid today (in Brasília): its
     /// price less the discount before `untilDate`, plus fine and interest
     /// after the due date. The PIX code carries `total`. Null when paid.

@@ -254,12 +254,21 @@ fn HowToPay(
     // The two SVGs are set as markup: they are drawn by paylink's own server
     // (`paylink_model`'s QR and ITF-25 renderers) from the BR Code and the
     // barcode's digits, and contain no text anyone else wrote.
-    // With a bank's API Pix, until the bank made the charge there is no code to show yet.
+    // With a bank's API Pix, until the bank made the charge there is no code to show yet,
+    // and none will come if the bank refused it (the payer is told, not why).
     let pending = (i.pix.is_none() && i.pix_pending).then(|| {
         view! {
             <div class="method">
                 <h3>"PIX"</h3>
                 <p class="pix-pending" role="status" data-pix-pending="">{K::PixPending.t(l)}</p>
+            </div>
+        }
+    });
+    let unavailable = (i.pix.is_none() && i.pix_unavailable).then(|| {
+        view! {
+            <div class="method">
+                <h3>"PIX"</h3>
+                <p class="pix-unavailable" data-pix-unavailable="">{K::PixUnavailable.t(l)}</p>
             </div>
         }
     });
@@ -307,7 +316,7 @@ fn HowToPay(
     view! {
         <h2>{title}</h2>
         {today}
-        <div class="methods">{pix}{pending}{boleto}</div>
+        <div class="methods">{pix}{pending}{unavailable}{boleto}</div>
     }
 }
 

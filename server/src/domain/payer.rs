@@ -7,7 +7,7 @@ use paylink_model::charges::{self, ChargeTerms, TermsContext};
 use paylink_model::pix::{br_code, PixCharge};
 use paylink_model::{
     Address, BoletoCode, Date, Installment, InstallmentStatus, InvoiceDetail, Lang, PayerAmountDue,
-    PayerInstallment, PayerView, PaymentType, PixCode,
+    PayerInstallment, PayerView, PaymentType, PixChargeState, PixCode,
 };
 
 use super::boleto_pdf::BoletoPdf;
@@ -180,6 +180,7 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig, today: Date) -> PayerVie
                 pix,
                 boleto,
                 pix_pending: false,
+                pix_unavailable: false,
                 amount_due: due_today.map(|a| PayerAmountDue::new(today, &a)),
             }
         })
@@ -309,7 +310,8 @@ pub fn file_name_part(external_id: &str, invoice_id: &str) -> String {
 
 /// With a bank's API Pix each open PIX installment shows its charge at the bank (the dynamic BR
 /// Code, `pixCopiaECola`, and its QR) once the charges worker made it, and `pixPending`
-/// (the code is being generated) until then: never the static code, which the bank would not
+/// (the code is being generated) until then, or `pixUnavailable` when the bank refused it (a code
+/// that will not come unless the merchant acts): never the static code, which the bank would not
 /// match to the installment.
 pub async fn with_bank_codes(
     view: &mut PayerView,
@@ -329,7 +331,11 @@ pub async fn with_bank_codes(
             }
             None => {
                 shown.pix = None;
-                shown.pix_pending = true;
+                let refused = i.pix_charge.as_ref().is_some_and(|c| {
+                    matches!(c.state, PixChargeState::Refused | PixChargeState::Conflict)
+                });
+                shown.pix_unavailable = refused;
+                shown.pix_pending = !refused;
             }
         }
     }

@@ -577,7 +577,9 @@ async fn a_charge_the_bank_refuses_is_shown_to_the_merchant_with_its_reasons_not
         .unwrap();
     let text = res.text().await.unwrap();
     let page: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(page["installments"][0]["pixPending"], true, "{page}");
+    // No code will come: the page says PIX is not available, not that it is being generated.
+    assert_eq!(page["installments"][0]["pixUnavailable"], true, "{page}");
+    assert_eq!(page["installments"][0]["pixPending"], false, "{page}");
     assert!(page["installments"][0]["pix"].is_null());
     for internal in ["Receita", "devedor", "pixCharge", "refused"] {
         assert!(!text.contains(internal), "{internal} in {text}");
