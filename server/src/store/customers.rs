@@ -4,6 +4,7 @@ use paylink_model::{Address, Customer, CustomerDetail};
 use sqlx::Row;
 
 use super::idempotency::claim_key;
+use super::search_keys::customer_key;
 use super::*;
 
 impl Db {
@@ -20,8 +21,9 @@ impl Db {
             claim_key(&mut tx, &app.id, idem).await?;
         }
         sqlx::query(
-            "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations,
+                created_at, search_key)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(&c.id)
         .bind(&app.id)
@@ -33,6 +35,7 @@ impl Db {
         .bind(&c.phone)
         .bind(&c.observations)
         .bind(&c.created_at)
+        .bind(customer_key(&c.full_name, c.email.as_deref()))
         .execute(&mut **tx)
         .await?;
         if let Some(a) = &c.address {

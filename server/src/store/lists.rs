@@ -55,7 +55,8 @@ impl Where {
         }
     }
 
-    /// `q` found (case-insensitively) in any of `columns`; a document is
+    /// `q` (folded by the model's `search_fold`) found in any of `columns`,
+    /// search keys folded alike (store/search_keys.rs); a document is
     /// stored as digits, so a `q` of digits and mask characters is matched
     /// against it by its digits.
     fn search(&mut self, q: &Option<String>, columns: &[&str], document: &str) {
@@ -64,20 +65,20 @@ impl Where {
         }
     }
 
-    /// An invoice's search: its customer's name, e-mail or document, or its
-    /// externalId. The customer's columns are tested once per customer in a
+    /// An invoice's search: its customer's name and e-mail (the customer's
+    /// search key) or document, or its externalId (the invoice's search
+    /// key). The customer's columns are tested once per customer in a
     /// subquery, not once per invoice through the join: PostgreSQL, unable
     /// to guess how many invoices such a test keeps, otherwise read and
     /// tested all 100,000 of them and sorted, rather than walking the
     /// newest-first index to the page's 50 (EXPLAIN ANALYZE: 427 ms → 2.6 ms).
     fn search_invoices(&mut self, q: &Option<String>) {
-        let Some((pattern, any)) = self.matches(q, &["s.full_name", "s.email"], "s.document")
-        else {
+        let Some((pattern, any)) = self.matches(q, &["s.search_key"], "s.document") else {
             return;
         };
         self.and(&format!(
             "(v.customer_id IN (SELECT s.id FROM customers s WHERE s.application_id = $1 AND ({}))
-              OR LOWER(COALESCE(v.external_id, '')) LIKE {pattern} ESCAPE '\\')",
+              OR v.search_key LIKE {pattern} ESCAPE '\\')",
             any.join(" OR ")
         ));
     }
@@ -94,7 +95,7 @@ impl Where {
         let pattern = self.bind(format!("%{}%", like_escaped(q)));
         let mut any: Vec<String> = columns
             .iter()
-            .map(|c| format!("LOWER(COALESCE({c}, '')) LIKE {pattern} ESCAPE '\\'"))
+            .map(|c| format!("{c} LIKE {pattern} ESCAPE '\\'"))
             .collect();
         // A document typed with its mask (529.982.247-25) is found by its
         // digits; text with letters in it is not a document.
@@ -245,7 +246,7 @@ impl Db {
     ) -> Result<CustomerPage, DbError> {
         let mut w = Where::new(app_id, "c");
         w.and("c.deleted_at IS NULL");
-        w.search(&f.q, &["c.full_name", "c.email"], "c.document");
+        w.search(&f.q, &["c.search_key"], "c.document");
         w.after("c", &f.cursor);
         let rows = w
             .ids(

@@ -254,6 +254,79 @@ async fn customers_are_listed_and_searched_page_by_page() {
     assert_eq!(page["data"][0]["fullName"], "Ana Souza");
 }
 
+/// `q` as a Brazilian merchant types it: any case, with or without the
+/// accents, finds the names, e-mails and externalIds stored with them,
+/// alike on SQLite (whose LOWER is ASCII-only) and PostgreSQL.
+#[tokio::test]
+async fn text_search_ignores_case_and_portuguese_accents() {
+    let app = spawn_app().await;
+    let joao = customer(
+        &app,
+        json!({ "fullName": "João Pereira", "email": "JOAO@Loja.example" }),
+    )
+    .await;
+    let conceicao = customer(
+        &app,
+        json!({ "fullName": "MARIA DA CONCEIÇÃO", "email": "maria@example.com.br" }),
+    )
+    .await;
+    let ana = customer(&app, json!({ "fullName": "Ana Souza" })).await;
+    let of_joao = invoice(&app, &joao, "Pedido-Ação", 10).await;
+    let of_conceicao = invoice(&app, &conceicao, "pedido-2", 10).await;
+    let of_ana = invoice(&app, &ana, "pedido-3", 10).await;
+
+    for (q, customers, invoices) in [
+        ("JOÃO", vec![joao.as_str()], vec![of_joao.as_str()]),
+        ("joao", vec![joao.as_str()], vec![of_joao.as_str()]),
+        ("João Pereira", vec![joao.as_str()], vec![of_joao.as_str()]),
+        ("joão@loja", vec![joao.as_str()], vec![of_joao.as_str()]),
+        (
+            "Conceição",
+            vec![conceicao.as_str()],
+            vec![of_conceicao.as_str()],
+        ),
+        (
+            "conceicao",
+            vec![conceicao.as_str()],
+            vec![of_conceicao.as_str()],
+        ),
+        (
+            "maria da conceicao",
+            vec![conceicao.as_str()],
+            vec![of_conceicao.as_str()],
+        ),
+        // A name without accents, found as before, and with one typed.
+        ("souza", vec![ana.as_str()], vec![of_ana.as_str()]),
+        ("SÓUZA", vec![ana.as_str()], vec![of_ana.as_str()]),
+        // The externalId, folded alike.
+        ("PEDIDO-ACAO", vec![], vec![of_joao.as_str()]),
+        ("joana", vec![], vec![]),
+        ("conceiçao pereira", vec![], vec![]),
+    ] {
+        let filter = format!("&q={}", urlencode(q));
+        assert_eq!(
+            app.all_ids("customers", &filter).await,
+            customers,
+            "customers, q={q}"
+        );
+        assert_eq!(
+            app.all_ids("invoices", &filter).await,
+            invoices,
+            "invoices, q={q}"
+        );
+    }
+    // The export filters alike.
+    let csv = app
+        .list("invoices.csv", "?q=CONCEICAO")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 2, "{csv}");
+    assert!(lines[1].starts_with(&format!("{of_conceicao};")), "{csv}");
+}
+
 /// Every bad parameter is a 422 keyed by its name, in the caller's language;
 /// a repeated one a 400; no token a 401. Never a 500.
 #[tokio::test]
@@ -270,6 +343,8 @@ async fn bad_list_parameters_get_the_envelope() {
         ("?cursor=abc", "cursor"),
         ("?cursor=2026-11-25T12:00:00.000Z~not-a-uuid", "cursor"),
         (&format!("?q={}", "a".repeat(101)), "q"),
+        // 102 characters as sent, 51 once the combining tildes are folded.
+        (&format!("?q={}", "a%CC%83".repeat(51)), "q"),
         ("?q=a%00b", "q"),
     ] {
         let errors = envelope(
