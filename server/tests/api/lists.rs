@@ -254,6 +254,53 @@ async fn customers_are_listed_and_searched_page_by_page() {
     assert_eq!(page["data"][0]["fullName"], "Ana Souza");
 }
 
+/// A page of customers is read in one statement: each row still says all
+/// its creation said (the address by its id, or none), across pages.
+#[tokio::test]
+async fn a_customer_page_comes_back_whole_with_addresses() {
+    let app = spawn_app().await;
+    let mut created = Vec::new();
+    for body in [
+        json!({ "fullName": "Ana Souza", "document": "529.982.247-25", "email": "ana@example.com",
+                "phone": "(11) 98765-4321", "business": "Loja da Ana", "observations": "cliente antiga",
+                "address": { "address": "Avenida Paulista", "number": "1000", "complement": "sala 2",
+                             "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP",
+                             "zipcode": "01310-100" } }),
+        json!({ "fullName": "Bruno Lima" }),
+        json!({ "fullName": "Carla Dias", "address": { "zipcode": "20040-020", "state": "RJ",
+                                                        "city": "Rio de Janeiro" } }),
+    ] {
+        pause().await;
+        let res = app.post_customer(&body).await;
+        assert_eq!(res.status(), StatusCode::CREATED);
+        created.push(crate::helpers::body(res).await);
+    }
+    // The detail form: the creation's fields, `addressId` for the address.
+    let expected: Vec<Value> = created
+        .iter()
+        .rev()
+        .map(|c| {
+            let mut detail = c.as_object().unwrap().clone();
+            let address = detail.remove("address").unwrap_or(Value::Null);
+            detail.insert("addressId".into(), address["id"].clone());
+            Value::Object(detail)
+        })
+        .collect();
+    assert!(expected[0]["addressId"].is_string() && expected[1]["addressId"].is_null());
+
+    let mut rows = Vec::new();
+    let mut query = "?limit=2".to_string();
+    loop {
+        let page = body(app.list("customers", &query).await).await;
+        rows.extend(page["data"].as_array().unwrap().iter().cloned());
+        match page["nextCursor"].as_str() {
+            Some(c) => query = format!("?limit=2&cursor={}", urlencode(c)),
+            None => break,
+        }
+    }
+    assert_eq!(rows, expected);
+}
+
 /// `q` as a Brazilian merchant types it: any case, with or without the
 /// accents, finds the names, e-mails and externalIds stored with them,
 /// alike on SQLite (whose LOWER is ASCII-only) and PostgreSQL.
