@@ -161,7 +161,7 @@ impl Date {
 
     /// The spec's date-time form of a due date: midnight UTC.
     pub fn to_iso_midnight_utc(self) -> String {
-        format!("{self}T00:00:00.000Z")
+        format!("{self}{MIDNIGHT_UTC_TIME}")
     }
 }
 
@@ -170,6 +170,9 @@ impl fmt::Display for Date {
         write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
     }
 }
+
+/// The time part of [`Date::to_iso_midnight_utc`].
+pub const MIDNIGHT_UTC_TIME: &str = "T00:00:00.000Z";
 
 /// Brasília's offset from UTC: −03:00 all year (Brazil has had no daylight saving
 /// time since 2019).

@@ -62,13 +62,15 @@ pub struct InvoiceFilter {
     pub status: Option<InvoiceState>,
     pub due_from: Option<Date>,
     pub due_to: Option<Date>,
-    /// Lower-case search text (customer name, document, e-mail, externalId).
+    /// Search text folded by [`search_fold`] (customer name, document,
+    /// e-mail, externalId).
     pub q: Option<String>,
     pub cursor: Option<Cursor>,
     pub limit: u32,
 }
 
-/// A checked customer list query (`q` searches name, document and e-mail).
+/// A checked customer list query (`q`, folded by [`search_fold`], searches
+/// name, document and e-mail).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CustomerFilter {
     pub q: Option<String>,
@@ -163,15 +165,19 @@ impl ListParams {
     }
 
     fn common(&self, v: &mut Violations) -> (Option<String>, Option<Cursor>, u32) {
-        let q = present(&self.q).map(str::to_lowercase);
-        if q.as_ref()
+        // Counted as sent (the document's maxLength), not once folded: the
+        // fold drops combining accents.
+        if self
+            .q
+            .as_ref()
             .is_some_and(|q| q.chars().count() > MAX_QUERY_CHARS)
         {
             v.add("q", Msg::MaxChars(MAX_QUERY_CHARS));
-        } else if q.as_ref().is_some_and(|q| q.chars().any(char::is_control)) {
+        } else if present(&self.q).is_some_and(|q| q.chars().any(char::is_control)) {
             // PostgreSQL text cannot hold a NUL; no one searches for a tab.
             v.add("q", Msg::WrongType("text"));
         }
+        let q = present(&self.q).map(search_fold);
         let cursor = given(&self.cursor).and_then(|c| {
             let cursor = Cursor::parse(c);
             if cursor.is_none() {
@@ -191,6 +197,30 @@ impl ListParams {
         };
         (q, cursor, limit)
     }
+}
+
+/// What a text search compares: `text` in lower case (any script), without
+/// the accents of Portuguese and the rest of Latin-1, so that "JOÃO", "joão"
+/// and "joao" are one name (merchants type names without accents). The
+/// service folds `q` with it and stores the same fold of what `q` searches
+/// (names, e-mails, externalIds), so SQLite and PostgreSQL, whose `LOWER`s
+/// differ, compare alike. Combining accents (text in decomposed form) go too.
+pub fn search_fold(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ý' | 'ÿ' => 'y',
+            'ç' => 'c',
+            'ñ' => 'n',
+            c => c,
+        })
+        .collect()
 }
 
 /// A parameter given, even empty: `?dueTo=` is not a date (a form that
@@ -245,6 +275,57 @@ mod tests {
         ] {
             assert_eq!(Cursor::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn the_search_fold_drops_case_and_portuguese_accents() {
+        assert_eq!(search_fold("JOÃO"), "joao");
+        assert_eq!(search_fold("Conceição"), "conceicao");
+        assert_eq!(search_fold("MARIA DA CONCEIÇÃO"), "maria da conceicao");
+        assert_eq!(
+            search_fold("ÁÀÂÃÄ ÉÊÈË ÍÌÎÏ ÓÒÔÕÖ ÚÙÛÜ Ç Ñ"),
+            "aaaaa eeee iiii ooooo uuuu c n"
+        );
+        assert_eq!(
+            search_fold("áàâãä éêèë íìîï óòôõö úùûü ç ñ"),
+            "aaaaa eeee iiii ooooo uuuu c n"
+        );
+        // Decomposed (a + combining tilde) as some keyboards send it.
+        assert_eq!(search_fold("Joa\u{303}o"), "joao");
+        // Unaccented text only changes case; digits, LIKE's wildcards and
+        // other scripts' letters stay (lower-cased).
+        assert_eq!(
+            search_fold("Pedido_3% ana@LOJA.example"),
+            "pedido_3% ana@loja.example"
+        );
+        assert_eq!(search_fold("ΣΩ Łódź"), "σω łodź");
+        assert_eq!(search_fold(&search_fold("Ação")), search_fold("Ação"));
+    }
+
+    #[test]
+    fn q_is_folded_and_its_length_counted_as_sent() {
+        let p = ListParams {
+            q: Some(" JOÃO Conceição ".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            p.customer_filter().unwrap().q.as_deref(),
+            Some("joao conceicao")
+        );
+        // 101 characters, 51 once the combining tildes are folded away.
+        let long = ListParams {
+            q: Some(format!("{}a", "a\u{303}".repeat(50))),
+            ..Default::default()
+        };
+        assert!(long.invoice_filter().unwrap_err().has("q"));
+        let longest = ListParams {
+            q: Some("ã".repeat(MAX_QUERY_CHARS)),
+            ..Default::default()
+        };
+        assert_eq!(
+            longest.invoice_filter().unwrap().q,
+            Some("a".repeat(MAX_QUERY_CHARS))
+        );
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub fn line(row: &ExportRow, today: Date) -> String {
         field(
             &row.paid_at
                 .as_deref()
-                .and_then(brasilia_day)
+                .and_then(paylink_model::dashboard::paid_day)
                 .map(|d| d.format_for(Lang::PtBr))
                 .unwrap_or_default(),
         ),
@@ -102,18 +102,6 @@ fn text(value: &str) -> String {
     }
 }
 
-/// The Brasília date (UTC−3, no daylight saving since 2019) of a stored UTC
-/// timestamp `2026-11-25T01:30:00.000Z`.
-fn brasilia_day(stamp: &str) -> Option<Date> {
-    let day = Date::parse_iso_prefix(stamp)?;
-    let hour: i64 = stamp.get(11..13)?.parse().ok()?;
-    if hour < 3 {
-        day.add_days(-1)
-    } else {
-        Some(day)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,5 +136,11 @@ mod tests {
         let late = Date::parse_iso("2027-03-01").unwrap();
         assert!(line(&row(), late).contains(";Vencida;"));
         assert!(header().starts_with("\u{feff}Fatura;Pedido;"));
+        // A payment known by its day only (by hand, a boleto's retorno) is paid that day.
+        let by_hand = ExportRow {
+            paid_at: Some("2027-03-01T00:00:00.000Z".into()),
+            ..row()
+        };
+        assert!(line(&by_hand, today).ends_with(";01/03/2027\r\n"));
     }
 }

@@ -4,6 +4,7 @@ use paylink_model::{Address, Customer, CustomerDetail};
 use sqlx::Row;
 
 use super::idempotency::claim_key;
+use super::search_keys::customer_key;
 use super::*;
 
 impl Db {
@@ -20,8 +21,9 @@ impl Db {
             claim_key(&mut tx, &app.id, idem).await?;
         }
         sqlx::query(
-            "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations,
+                created_at, search_key)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(&c.id)
         .bind(&app.id)
@@ -33,6 +35,7 @@ impl Db {
         .bind(&c.phone)
         .bind(&c.observations)
         .bind(&c.created_at)
+        .bind(customer_key(&c.full_name, c.email.as_deref()))
         .execute(&mut **tx)
         .await?;
         if let Some(a) = &c.address {
@@ -64,31 +67,40 @@ impl Db {
         id: &str,
         include_deleted: bool,
     ) -> Result<Option<CustomerDetail>, DbError> {
-        let row = sqlx::query(
-            "SELECT c.id, c.full_name, c.document, c.business, c.email, c.user_id, c.application_id, c.phone,
-                    a.id AS address_id, c.observations, c.created_at, c.deleted_at
-             FROM customers c LEFT JOIN addresses a ON a.customer_id = c.id
-             WHERE c.id = $1 AND c.application_id = $2 AND ($3 OR c.deleted_at IS NULL)",
-        )
+        let row = sqlx::query(&format!(
+            "SELECT {DETAIL_COLUMNS} FROM {DETAIL_FROM}
+             WHERE c.id = $1 AND c.application_id = $2 AND ($3 OR c.deleted_at IS NULL)"
+        ))
         .bind(id)
         .bind(app_id)
         .bind(include_deleted)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.map(|r| CustomerDetail {
-            id: r.get("id"),
-            full_name: r.get("full_name"),
-            document: r.get("document"),
-            business: r.get("business"),
-            email: r.get("email"),
-            user_id: r.get("user_id"),
-            application_id: r.get("application_id"),
-            phone: r.get("phone"),
-            address_id: r.get("address_id"),
-            observations: r.get("observations"),
-            created_at: r.get("created_at"),
-            deleted_at: r.get("deleted_at"),
-        }))
+        Ok(row.as_ref().map(customer_detail))
+    }
+}
+
+/// A customer's columns in its detail form, read by [`customer_detail`]
+/// from [`DETAIL_FROM`]: the customer `c` and its address `a` (one at most).
+pub(super) const DETAIL_COLUMNS: &str =
+    "c.id, c.full_name, c.document, c.business, c.email, c.user_id, c.application_id, c.phone,
+     a.id AS address_id, c.observations, c.created_at, c.deleted_at";
+pub(super) const DETAIL_FROM: &str = "customers c LEFT JOIN addresses a ON a.customer_id = c.id";
+
+pub(super) fn customer_detail(r: &DbRow) -> CustomerDetail {
+    CustomerDetail {
+        id: r.get("id"),
+        full_name: r.get("full_name"),
+        document: r.get("document"),
+        business: r.get("business"),
+        email: r.get("email"),
+        user_id: r.get("user_id"),
+        application_id: r.get("application_id"),
+        phone: r.get("phone"),
+        address_id: r.get("address_id"),
+        observations: r.get("observations"),
+        created_at: r.get("created_at"),
+        deleted_at: r.get("deleted_at"),
     }
 }
 

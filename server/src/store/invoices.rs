@@ -107,9 +107,9 @@ impl Db {
             "INSERT INTO invoices (id, application_id, customer_id, external_id, description, invoice_type, price_cents,
                 price_by_customer, due_date, installment_count, frequency, end_date, end_installment, end_subscription,
                 redirect_to, created_at, fine_type, fine_value, interest_monthly_bp, discount_type, discount_value,
-                discount_until)
+                discount_until, search_key)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-                $22)",
+                $22, $23)",
         )
         .bind(id)
         .bind(&app.id)
@@ -133,6 +133,7 @@ impl Db {
         .bind(inv.terms.discount.map(|d| d.value.kind().name()))
         .bind(inv.terms.discount.map(|d| d.value.stored()))
         .bind(inv.terms.discount.map(|d| d.until.to_string()))
+        .bind(super::search_keys::invoice_key(&inv.external_id))
         .execute(&mut **tx)
         .await?;
         // Each list in one multi-row INSERT: a statement is a round trip.

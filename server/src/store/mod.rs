@@ -22,6 +22,7 @@ pub mod outbox;
 pub mod payments;
 pub mod pix_charges;
 pub mod pix_payments;
+mod search_keys;
 pub mod sends;
 pub mod views;
 pub mod webhooks;
@@ -166,7 +167,9 @@ impl Db {
         }
         let write_gate =
             (backend == Backend::Sqlite).then(|| Arc::new(tokio::sync::Mutex::new(())));
-        Ok(Db { pool, write_gate })
+        let db = Db { pool, write_gate };
+        db.fill_search_keys().await?;
+        Ok(db)
     }
 
     /// Waits for the write gate (SQLite; a no-op on PostgreSQL). Every write

@@ -10,6 +10,7 @@ mod backends;
 mod boleto_pdf;
 mod cli;
 mod customers;
+mod dashboard;
 mod envelope;
 mod idempotency;
 mod invoices;

@@ -87,3 +87,113 @@ async fn phones_stored_bare_by_older_versions_get_their_plus() {
             .unwrap();
     assert_eq!(again, phones);
 }
+
+/// Rows written before the search keys (migration 0016) are keyed when
+/// paylink opens the database, in batches (more rows than one batch), so
+/// `q` finds them as it finds new ones; opening again changes nothing.
+#[tokio::test]
+async fn search_keys_are_filled_for_rows_written_before_them() {
+    let (_dir, target, pool) = database_before(16).await;
+    let mut tx = pool.begin().await.unwrap();
+    sqlx::query(
+        "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
+         VALUES ('app', 'user', 'loja', 'x', '2026-01-01T00:00:00.000Z')",
+    )
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    let mut customers = vec![
+        (
+            "c-joao".to_string(),
+            "JOÃO da Conceição".to_string(),
+            Some("Joao@Loja.example"),
+        ),
+        ("c-ana".to_string(), "Ana Souza".to_string(), None),
+    ];
+    for n in 0..1200 {
+        customers.push((format!("c-{n:04}"), format!("Cliente {n}"), None));
+    }
+    for (id, name, email) in &customers {
+        sqlx::query(
+            "INSERT INTO customers (id, application_id, user_id, full_name, email, created_at)
+             VALUES ($1, 'app', 'user', $2, $3, '2026-01-01T00:00:00.000Z')",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(*email)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    sqlx::query(
+        "INSERT INTO invoices (id, application_id, customer_id, external_id, invoice_type, price_cents,
+                               price_by_customer, due_date, installment_count, created_at)
+         VALUES ('inv', 'app', 'c-joao', 'Pedido-AÇÃO', 'SINGLE', 1000, $1, '2027-01-01', 1,
+                 '2026-01-01T00:00:00.000Z')",
+    )
+    .bind(false)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    pool.close().await;
+
+    let db = Db::open(&target).await.unwrap();
+    let pool = raw_pool(&target).await;
+    let keys = |sql: &'static str| {
+        let pool = pool.clone();
+        async move {
+            let mut rows: Vec<(String, Option<String>)> =
+                sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+            rows.sort();
+            rows
+        }
+    };
+    let named = "SELECT id, search_key FROM customers WHERE id IN ('c-joao', 'c-ana', 'c-1199')";
+    let before = keys(named).await;
+    assert_eq!(
+        before,
+        [
+            ("c-1199".to_string(), Some("cliente 1199\n".to_string())),
+            ("c-ana".to_string(), Some("ana souza\n".to_string())),
+            (
+                "c-joao".to_string(),
+                Some("joao da conceicao\njoao@loja.example".to_string())
+            ),
+        ]
+    );
+    assert_eq!(
+        keys("SELECT id, search_key FROM invoices").await,
+        [("inv".to_string(), Some("pedido-acao".to_string()))]
+    );
+    let unkeyed: i64 = sqlx::query_scalar(
+        "SELECT (SELECT COUNT(*) FROM customers WHERE search_key IS NULL)
+              + (SELECT COUNT(*) FROM invoices WHERE search_key IS NULL)",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(unkeyed, 0);
+
+    // Found by `q` as a merchant types it.
+    for (q, expected) in [
+        ("joão", vec!["c-joao"]),
+        ("CONCEICAO", vec!["c-joao"]),
+        ("joao@loja", vec!["c-joao"]),
+        ("souza", vec!["c-ana"]),
+        ("ninguém", vec![]),
+    ] {
+        let filter = paylink_model::list::ListParams {
+            q: Some(q.to_string()),
+            ..Default::default()
+        }
+        .customer_filter()
+        .unwrap();
+        let page = db.customer_page("app", &filter).await.unwrap();
+        let ids: Vec<&str> = page.data.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, expected, "q={q}");
+    }
+
+    Db::open(&target).await.unwrap();
+    assert_eq!(keys(named).await, before);
+}
