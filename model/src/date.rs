@@ -240,9 +240,100 @@ pub fn iso_utc_from_millis(ms: i64) -> String {
     format!("{date}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
 }
 
+/// Unix milliseconds of an RFC 3339 date-time (`2027-01-10T09:00:00-03:00`,
+/// `2027-01-10T12:00:00.5Z`; fractions past milliseconds are cut), `None`
+/// for anything else. Times from others (a bank's `horario`) are stored as
+/// [`iso_utc_from_millis`] writes them, so that every stored instant reads
+/// alike whatever offset its sender used.
+pub fn millis_from_rfc3339(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() < 20 || !matches!(b[10], b'T' | b't') || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let date = Date::parse_iso(s.get(..10)?)?;
+    let two = |at: usize| s.get(at..at + 2).and_then(num_of);
+    let (h, m, sec) = (two(11)?, two(14)?, two(17)?);
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    let mut rest = &s[19..];
+    let mut milli = 0;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        let first3 = format!("{:0<3}", &frac[..digits.min(3)]);
+        milli = first3.parse::<i64>().ok()?;
+        rest = &frac[digits..];
+    }
+    let offset_min = match rest {
+        "Z" | "z" => 0,
+        _ => {
+            let sign = match rest.as_bytes().first()? {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            if rest.len() != 6 || rest.as_bytes()[3] != b':' {
+                return None;
+            }
+            let (oh, om) = (num_of(&rest[1..3])?, num_of(&rest[4..6])?);
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            sign * (oh * 60 + om)
+        }
+    };
+    let local = date.days_since_epoch() * 86_400_000 + ((h * 60 + m) * 60 + sec) * 1000 + milli;
+    Some(local - offset_min * 60_000)
+}
+
+/// Two ASCII digits.
+fn num_of(s: &str) -> Option<i64> {
+    (s.len() == 2 && s.bytes().all(|c| c.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rfc3339_times_read_as_the_same_instant_whatever_their_offset() {
+        let utc = millis_from_rfc3339("2027-01-10T12:00:00.000Z").unwrap();
+        assert_eq!(iso_utc_from_millis(utc), "2027-01-10T12:00:00.000Z");
+        assert_eq!(millis_from_rfc3339("2027-01-10T09:00:00-03:00"), Some(utc));
+        assert_eq!(millis_from_rfc3339("2027-01-10T12:00:00Z"), Some(utc));
+        assert_eq!(millis_from_rfc3339("2027-01-10T14:30:00+02:30"), Some(utc));
+        // Just past midnight in Brasília is the next UTC day's 03:00.
+        assert_eq!(
+            millis_from_rfc3339("2026-12-01T00:10:00.25-03:00").map(iso_utc_from_millis),
+            Some("2026-12-01T03:10:00.250Z".into())
+        );
+        // Nanoseconds are cut to milliseconds.
+        assert_eq!(
+            millis_from_rfc3339("2027-01-10T12:00:00.123456789Z").map(iso_utc_from_millis),
+            Some("2027-01-10T12:00:00.123Z".into())
+        );
+        for bad in [
+            "",
+            "2027-01-10",
+            "2027-01-10 12:00:00Z",
+            "2027-01-10T12:00:00",
+            "2027-01-10T24:00:00Z",
+            "2027-02-30T12:00:00Z",
+            "2027-01-10T12:00:00.Z",
+            "2027-01-10T12:00:00+0300",
+            "2027-01-10T12:00:00+03",
+            "2027-01-10T12:00:00-3:00",
+            "2027-01-10T12:00:00ZZ",
+            "2027-01-10T1a:00:00Z",
+        ] {
+            assert_eq!(millis_from_rfc3339(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn parses_only_real_iso_dates() {

@@ -528,7 +528,9 @@ async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
     );
     let page = get_json(&app, &format!("/api/pay/{id}")).await;
     assert!(page["installments"][0]["pix"].is_null(), "{page}");
-    assert_eq!(page["installments"][0]["pixPending"], true);
+    // No code of paylink's will come under that txid: not available, not pending.
+    assert_eq!(page["installments"][0]["pixPending"], false);
+    assert_eq!(page["installments"][0]["pixUnavailable"], true);
 }
 
 /// A charge the bank refuses for good (a payer document it rejects): not retried; the merchant's

@@ -39,7 +39,12 @@ pub fn check_confirmed(
             .as_str()
             .and_then(cents_of)
             .ok_or("no readable valor")?,
-        horario: text(bank, "horario").ok_or("no horario")?,
+        // Stored in UTC as paylink writes instants: banks may send an offset (`-03:00`).
+        horario: text(bank, "horario")
+            .as_deref()
+            .and_then(paylink_model::date::millis_from_rfc3339)
+            .map(paylink_model::date::iso_utc_from_millis)
+            .ok_or("no readable horario")?,
     };
     if bank["chave"].as_str().is_some_and(|c| c != key) {
         return Err("paid to another key");

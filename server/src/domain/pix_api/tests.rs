@@ -320,6 +320,21 @@ fn a_callback_is_believed_only_where_the_bank_agrees() {
     assert!(check_confirmed(&Value::Null, &no_txid, "pix@loja.example").is_err());
     // Reconciliation has no claim: the bank's record alone.
     assert!(check_confirmed(&Value::Null, &bank, "pix@loja.example").is_ok());
+    // The time is kept in UTC whatever offset the bank wrote (the dashboard and the export read
+    // stored instants as UTC), and a time that is not RFC 3339 is not a confirmation.
+    let mut in_brasilia = bank.clone();
+    in_brasilia["horario"] = json!("2027-01-10T09:00:00-03:00");
+    assert_eq!(
+        check_confirmed(&Value::Null, &in_brasilia, "pix@loja.example")
+            .unwrap()
+            .horario,
+        "2027-01-10T12:00:00.000Z"
+    );
+    in_brasilia["horario"] = json!("10/01/2027 09:00");
+    assert_eq!(
+        check_confirmed(&Value::Null, &in_brasilia, "pix@loja.example"),
+        Err("no readable horario")
+    );
     assert_eq!(cents_of("0.05"), Some(5));
     assert_eq!(cents_of("1.5"), None);
     assert_eq!(cents_of("-1.00"), None);
