@@ -10,6 +10,8 @@ use paylink_model::{
     PayerInstallment, PayerView, PaymentType, PixChargeState, PixCode,
 };
 
+use std::collections::HashMap;
+
 use super::boleto_pdf::BoletoPdf;
 
 /// Who receives the money: from `serve`'s options (sandbox defaults otherwise).
@@ -59,27 +61,64 @@ pub fn qr_svg(text: &str) -> Option<String> {
     )
 }
 
-/// A stable 10-digit boleto "nosso número" for an installment id.
-fn our_number(installment_id: &str) -> u64 {
-    let hex: String = installment_id
-        .chars()
-        .filter(char::is_ascii_hexdigit)
-        .take(12)
-        .collect();
-    u64::from_str_radix(&hex, 16).unwrap_or(0) % 10_000_000_000
+/// Each installment's boleto nosso número (its 10-digit complement), by
+/// installment id.
+#[derive(Clone, Debug)]
+pub enum OurNumbers {
+    /// paylink's own service: the numbers its database gave the installments
+    /// (unique, allocated when they were written).
+    Stored(HashMap<String, u64>),
+    /// A remote upstream's invoice, which paylink does not number or register:
+    /// derived from the installment id, as paylink did before it stored them.
+    Derived,
+}
+
+impl OurNumbers {
+    /// The installments of `d` with paylink's own service (`db`), or a remote
+    /// upstream's (`None`).
+    pub async fn of(
+        d: &InvoiceDetail,
+        db: Option<&crate::store::Db>,
+    ) -> Result<OurNumbers, crate::store::DbError> {
+        match db {
+            Some(db) => Ok(OurNumbers::Stored(
+                crate::store::boletos::our_numbers(db, &d.id.to_ascii_lowercase())
+                    .await?
+                    .into_iter()
+                    .collect(),
+            )),
+            None => Ok(OurNumbers::Derived),
+        }
+    }
+
+    fn get(&self, installment_id: &str) -> Option<u64> {
+        match self {
+            OurNumbers::Stored(numbers) => {
+                numbers.get(&installment_id.to_ascii_lowercase()).copied()
+            }
+            OurNumbers::Derived => {
+                let hex: String = installment_id
+                    .chars()
+                    .filter(char::is_ascii_hexdigit)
+                    .take(12)
+                    .collect();
+                Some(u64::from_str_radix(&hex, 16).unwrap_or(0) % 10_000_000_000)
+            }
+        }
+    }
 }
 
 /// The nosso número as the boleto prints it and a remessa registers it:
 /// Banco do Brasil's 7-digit agreement (convênio) + the 10-digit complement.
-pub fn boleto_our_number(cfg: &BoletoConfig, installment_id: &str) -> String {
-    format!("{}{:010}", cfg.agreement, our_number(installment_id))
+pub fn boleto_our_number(cfg: &BoletoConfig, our_number: u64) -> String {
+    format!("{}{:010}", cfg.agreement, our_number)
 }
 
 /// The 44-digit barcode of an installment's boleto: the same on the payer
-/// page and on the printed boleto.
-fn installment_barcode(i: &Installment, cfg: &PayerConfig) -> Option<String> {
+/// page and on the printed boleto. `None` without a nosso número.
+fn installment_barcode(i: &Installment, cfg: &PayerConfig, numbers: &OurNumbers) -> Option<String> {
     let due = Date::parse_iso_prefix(&i.due_date)?;
-    boleto::barcode(&cfg.boleto, i.price, due, our_number(&i.id)).ok()
+    boleto::barcode(&cfg.boleto, i.price, due, numbers.get(&i.id)?).ok()
 }
 
 /// The invoice's fine, interest and discount from its detail form (which
@@ -125,8 +164,13 @@ fn installment_amount_due(
 }
 
 /// The payer page's data on `today` (in Brasília): the amounts due and the
-/// PIX codes follow [`charges::amount_due`] on that day.
-pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig, today: Date) -> PayerView {
+/// PIX codes follow [`charges::amount_due`] on that day; the boletos carry `numbers`.
+pub fn payer_view(
+    d: &InvoiceDetail,
+    cfg: &PayerConfig,
+    numbers: &OurNumbers,
+    today: Date,
+) -> PayerView {
     let terms = detail_terms(d);
     let accepts = |t| d.payment_types.iter().any(|p| p.payment_type_accepted == t);
     let next_open = d
@@ -161,7 +205,7 @@ pub fn payer_view(d: &InvoiceDetail, cfg: &PayerConfig, today: Date) -> PayerVie
                 }
             });
             let boleto = (open && accepts(PaymentType::Boleto))
-                .then(|| installment_barcode(i, cfg))
+                .then(|| installment_barcode(i, cfg, numbers))
                 .flatten()
                 .and_then(|barcode| {
                     let line = boleto::linha_digitavel(&barcode)?;
@@ -231,6 +275,7 @@ pub fn boleto_pdf_input(
     d: &InvoiceDetail,
     n: u32,
     cfg: &PayerConfig,
+    numbers: &OurNumbers,
     address: Option<Address>,
     today: Date,
 ) -> Result<BoletoPdf, BoletoRefusal> {
@@ -247,7 +292,8 @@ pub fn boleto_pdf_input(
         return Err(BoletoRefusal::NotOpenBoleto);
     }
     let due = Date::parse_iso_prefix(&i.due_date).ok_or(BoletoRefusal::NotOpenBoleto)?;
-    let barcode = installment_barcode(i, cfg).ok_or(BoletoRefusal::NotOpenBoleto)?;
+    let our_number = numbers.get(&i.id).ok_or(BoletoRefusal::NotOpenBoleto)?;
+    let barcode = installment_barcode(i, cfg, numbers).ok_or(BoletoRefusal::NotOpenBoleto)?;
     let mut instructions = Vec::new();
     if cfg.sandbox {
         instructions.push("BOLETO DE TESTE (sandbox): não pague este documento.".to_string());
@@ -273,7 +319,7 @@ pub fn boleto_pdf_input(
             .clone()
             .unwrap_or_else(|| cfg.boleto.agreement.clone()),
         // Banco do Brasil, 7-digit agreement: convênio + the 10-digit complement.
-        our_number: boleto_our_number(&cfg.boleto, &i.id),
+        our_number: boleto_our_number(&cfg.boleto, our_number),
         document_number: d.external_id.clone(),
         document_date: Date::parse_iso_prefix(&d.created_at).unwrap_or(today),
         processing_date: today,

@@ -62,7 +62,7 @@ pub fn boleto_of(u: &Unsent, cfg: &BoletoConfig, today: Date) -> Result<Boleto, 
         _ => String::new(),
     };
     Ok(Boleto {
-        our_number: boleto_our_number(cfg, &u.installment_id),
+        our_number: boleto_our_number(cfg, u.our_number),
         document_number: u.external_id.clone(),
         // The field holds 25 characters: the installment id's first 25.
         company_reference: u.installment_id.chars().take(25).collect(),
@@ -212,6 +212,7 @@ mod tests {
     fn unsent() -> Unsent {
         Unsent {
             installment_id: "00000000-0002-4000-8000-000000000002".into(),
+            our_number: 2,
             invoice_id: "inv".into(),
             number: 2,
             price_cents: 3333,

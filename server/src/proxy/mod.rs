@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
-use crate::domain::payer::BoletoRefusal;
+use crate::domain::payer::{BoletoRefusal, OurNumbers};
 use crate::error::{AppError, OrInternal, Reason};
 use crate::http::extract::{lang_of, RawBody, ReqLang};
 use upstream::{forward, Proxy, Upstream};
@@ -174,7 +174,11 @@ async fn api_pay_get(
 ) -> Result<Response, AppError> {
     let lang = lang_of(&headers);
     let detail = payer_detail(&s, headers, &id).await?;
-    let mut view = crate::domain::payer::payer_view(&detail, &s.config, crate::domain::today());
+    let numbers = OurNumbers::of(&detail, s.db.as_ref())
+        .await
+        .or_internal(lang)?;
+    let mut view =
+        crate::domain::payer::payer_view(&detail, &s.config, &numbers, crate::domain::today());
     if let (true, Some(db)) = (s.config.pix_api, &s.db) {
         crate::domain::payer::with_bank_codes(&mut view, &detail, db)
             .await
@@ -207,11 +211,15 @@ async fn api_pay_boleto_pdf(
         .ok()
         .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64))
         .ok_or_else(|| AppError::internal("the clock is before 1970", lang))?;
-    let mut input = crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, address, today)
-        .map_err(|refusal| match refusal {
-        BoletoRefusal::NotFound => AppError::new(Reason::InstallmentNotFound, lang),
-        BoletoRefusal::NotOpenBoleto => AppError::new(Reason::NoOpenBoleto, lang),
-    })?;
+    let numbers = OurNumbers::of(&detail, s.db.as_ref())
+        .await
+        .or_internal(lang)?;
+    let mut input =
+        crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, &numbers, address, today)
+            .map_err(|refusal| match refusal {
+                BoletoRefusal::NotFound => AppError::new(Reason::InstallmentNotFound, lang),
+                BoletoRefusal::NotOpenBoleto => AppError::new(Reason::NoOpenBoleto, lang),
+            })?;
     // The hybrid boleto: an invoice that also takes PIX prints the bank's code for the same
     // installment once the bank has it (never the static code, which the bank cannot match).
     if let (true, Some(db)) = (s.config.pix_api, &s.db) {

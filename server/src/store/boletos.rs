@@ -15,6 +15,8 @@ use crate::store::{new_id, now_iso, Db, DbError, WriteTx};
 #[derive(Clone, Debug)]
 pub struct Unsent {
     pub installment_id: String,
+    /// The 10-digit complement of its nosso número, given when it was written.
+    pub our_number: u64,
     pub invoice_id: String,
     pub number: u32,
     pub price_cents: i64,
@@ -92,7 +94,7 @@ where
         .await
         .map_err(db_err)?;
     let rows = sqlx::query(
-        "SELECT i.id, i.invoice_id, i.number, i.price_cents, i.due_date,
+        "SELECT i.id, i.our_number, i.invoice_id, i.number, i.price_cents, i.due_date,
                 v.due_date AS first_due_date, v.external_id, v.created_at AS invoice_created_at,
                 v.fine_type, v.fine_value, v.interest_monthly_bp,
                 v.discount_type, v.discount_value, v.discount_until,
@@ -148,6 +150,7 @@ where
         .iter()
         .map(|r| Unsent {
             installment_id: r.get("id"),
+            our_number: r.get::<i64, _>("our_number") as u64,
             invoice_id: r.get("invoice_id"),
             number: r.get::<i64, _>("number") as u32,
             price_cents: r.get("price_cents"),
@@ -250,6 +253,17 @@ where
         boletos: unsent.len(),
         write_offs: write_offs.len(),
     }))
+}
+
+/// The nosso número (10-digit complement) of each installment of invoice
+/// `invoice_id`, by installment id: what its boletos print.
+pub async fn our_numbers(db: &Db, invoice_id: &str) -> Result<Vec<(String, u64)>, DbError> {
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as("SELECT id, our_number FROM installments WHERE invoice_id = $1")
+            .bind(invoice_id)
+            .fetch_all(&db.pool)
+            .await?;
+    Ok(rows.into_iter().map(|(id, n)| (id, n as u64)).collect())
 }
 
 /// One boleto's news from a retorno, as the store applies it.

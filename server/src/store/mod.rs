@@ -128,8 +128,19 @@ pub fn now_iso() -> String {
     paylink_model::date::iso_utc_from_millis(now_millis())
 }
 
+/// A new row id: a UUIDv7 (RFC 9562), 48 bits of the time in milliseconds
+/// then 74 random bits. Rows written one after another then land at the end
+/// of their primary-key index (and of the indexes that lead with a parent's
+/// id), a page already in memory, where random ids scattered each insert over
+/// the whole index (~90 page writes per created invoice). No counter: the 74
+/// bits come from the operating system's generator, so an id seen (a payer
+/// page URL) does not tell the next one.
 pub fn new_id() -> String {
-    uuid::Uuid::new_v4().to_string()
+    let mut random = [0u8; 10];
+    getrandom::getrandom(&mut random).expect("the operating system's random generator");
+    uuid::Builder::from_unix_timestamp_millis(now_millis() as u64, &random)
+        .into_uuid()
+        .to_string()
 }
 
 fn now_millis() -> i64 {
@@ -284,6 +295,23 @@ mod tests {
             assert_eq!((journal.as_str(), sync, fk, busy), ("wal", 1, 1, 10_000));
             conns.push(c);
         }
+    }
+
+    #[test]
+    fn ids_are_time_ordered_uuid_v7_with_random_tails() {
+        let (a, b) = (new_id(), new_id());
+        let (ua, ub) = (
+            uuid::Uuid::parse_str(&a).unwrap(),
+            uuid::Uuid::parse_str(&b).unwrap(),
+        );
+        assert_eq!((ua.get_version_num(), ub.get_version_num()), (7, 7));
+        assert!(paylink_model::br::uuid_is_valid(&a));
+        let secs = |u: uuid::Uuid| u.get_timestamp().unwrap().to_unix().0;
+        let now = now_millis() as u64 / 1000;
+        assert!(secs(ua).abs_diff(now) <= 1, "the id carries the time");
+        assert_ne!(a[15..], b[15..], "the bits after the time are random");
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(new_id() > b, "a later id sorts after");
     }
 
     #[test]

@@ -197,3 +197,127 @@ async fn search_keys_are_filled_for_rows_written_before_them() {
     Db::open(&target).await.unwrap();
     assert_eq!(keys(named).await, before);
 }
+
+/// The nosso número an older paylink derived from an installment id: its
+/// first 12 hex digits, mod 10¹⁰.
+fn derived_our_number(id: &str) -> i64 {
+    let hex: String = id
+        .chars()
+        .filter(char::is_ascii_hexdigit)
+        .take(12)
+        .collect();
+    (u64::from_str_radix(&hex, 16).unwrap() % 10_000_000_000) as i64
+}
+
+#[tokio::test]
+async fn installments_keep_the_nosso_numero_they_printed_and_new_ones_never_take_it() {
+    let (_dir, target, pool) = database_before(15).await;
+    for sql in [
+        "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
+         VALUES ('app', 'user', 'loja', 'x', '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO customers (id, application_id, user_id, full_name, created_at)
+         VALUES ('cus', 'app', 'user', 'Maria da Silva', '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO invoices (id, application_id, customer_id, external_id, invoice_type, price_cents,
+                               price_by_customer, due_date, installment_count, created_at)
+         VALUES ('inv', 'app', 'cus', 'pedido-1', 'INSTALLMENT', 100000, FALSE, '2027-01-31', 12,
+                 '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO remessa_files (id, sequence, boletos, total_cents, content, created_at)
+         VALUES ('rem', 1, 1, 1000, '', '2026-01-02T00:00:00.000Z')",
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    // Random ids as older versions wrote them; three that printed 1, 2 and 3
+    // (a run the new numbers must step over); and two that printed the same
+    // number (the bug), the later one registered at the bank.
+    let mut ids: Vec<String> = (0..6).map(|_| uuid::Uuid::new_v4().to_string()).collect();
+    ids.extend(
+        [
+            "00000000-0001-4000-8000-00000000000a",
+            "00000000-0003-4000-8000-00000000000b",
+            "00000000-0002-4000-8000-00000000000c",
+            "abcdef01-2345-4000-8000-000000000001",
+            "abcdef01-2345-4000-8000-000000000002",
+        ]
+        .map(String::from),
+    );
+    for (n, id) in ids.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO installments (id, invoice_id, number, price_cents, due_date, status, created_at)
+             VALUES ($1, 'inv', $2, 1000, '2027-01-31', 'WAITING_PAYMENT', $3)",
+        )
+        .bind(id)
+        .bind(n as i64 + 1)
+        .bind(format!("2026-01-01T00:00:{n:02}.000Z"))
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    let (loser, winner) = (&ids[9], &ids[10]);
+    sqlx::query(
+        "INSERT INTO boleto_registrations (installment_id, our_number, remessa_id, state, created_at, updated_at)
+         VALUES ($1, $2, 'rem', 'SENT', '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z')",
+    )
+    .bind(winner)
+    .bind(format!("1234567{:010}", derived_our_number(winner)))
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+
+    Db::open(&target).await.unwrap();
+    let pool = raw_pool(&target).await;
+    let stored = |id: String| {
+        let pool = pool.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT our_number FROM installments WHERE id = $1")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    let mut held = std::collections::BTreeSet::new();
+    for id in ids.iter().filter(|id| *id != loser) {
+        let n = stored(id.clone()).await;
+        assert_eq!(
+            n,
+            derived_our_number(id),
+            "installment {id} keeps its number"
+        );
+        held.insert(n);
+    }
+    assert_eq!(derived_our_number(loser), derived_our_number(winner));
+    // New numbers: 1, 2, 3 … skipping every number an older installment holds.
+    let mut free = (1..).filter(|n| !held.contains(n));
+    assert_eq!(
+        stored(loser.clone()).await,
+        free.next().unwrap(),
+        "the unregistered twin gets a new number"
+    );
+    for n in 13..=15 {
+        let id = uuid::Uuid::new_v4().to_string();
+        sqlx::query(
+            "INSERT INTO installments (id, invoice_id, number, price_cents, due_date, status, created_at)
+             VALUES ($1, 'inv', $2, 1000, '2027-01-31', 'WAITING_PAYMENT', '2026-02-01T00:00:00.000Z')",
+        )
+        .bind(&id)
+        .bind(n as i64)
+        .execute(&pool)
+        .await
+        .unwrap();
+        assert_eq!(stored(id).await, free.next().unwrap());
+    }
+    // Opening again changes nothing.
+    let before: Vec<(String, i64)> =
+        sqlx::query_as("SELECT id, our_number FROM installments ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    Db::open(&target).await.unwrap();
+    let after: Vec<(String, i64)> =
+        sqlx::query_as("SELECT id, our_number FROM installments ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(before, after);
+}

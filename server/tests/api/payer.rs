@@ -166,3 +166,51 @@ async fn simulate_is_not_there_outside_the_sandbox() {
         "WAITING_PAYMENT"
     );
 }
+
+/// Every boleto has its own nosso número, given when its installment is
+/// written: 8 invoices of 12 boleto installments created at once, and their
+/// payer pages' barcodes (the 10-digit complement is digits 33-42, after the
+/// agreement) carry 96 different numbers, the ones stored.
+#[tokio::test]
+async fn every_boleto_gets_a_nosso_numero_of_its_own() {
+    let app = spawn_app_with(local_proxy).await;
+    let customer = app.customer_id().await;
+    let requests: Vec<Value> = (0..8)
+        .map(|k| {
+            with(
+                invoice_body(&customer),
+                json!({ "externalId": format!("lote-{k}"), "installmentCount": 12, "paymentTypes": ["BOLETO"] }),
+            )
+        })
+        .collect();
+    let created =
+        futures_util::future::join_all(requests.iter().map(|r| app.post_invoice(r))).await;
+    let mut shown = Vec::new();
+    for res in created {
+        assert_eq!(res.status(), StatusCode::OK);
+        let id = body(res).await["id"].as_str().unwrap().to_string();
+        for i in pay_view(&app, &id).await["installments"]
+            .as_array()
+            .unwrap()
+        {
+            let barcode = i["boleto"]["barcode"].as_str().unwrap();
+            assert_eq!(
+                &barcode[25..32],
+                "1234567",
+                "the agreement, then the number"
+            );
+            shown.push(barcode[32..42].parse::<i64>().unwrap());
+        }
+    }
+    assert_eq!(shown.len(), 96);
+    let distinct: std::collections::BTreeSet<i64> = shown.iter().copied().collect();
+    assert_eq!(distinct.len(), 96, "a nosso número shown twice: {shown:?}");
+    let stored: std::collections::BTreeSet<i64> =
+        sqlx::query_scalar("SELECT our_number FROM installments")
+            .fetch_all(&app.raw_pool().await)
+            .await
+            .unwrap()
+            .into_iter()
+            .collect();
+    assert_eq!(distinct, stored);
+}

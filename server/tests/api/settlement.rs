@@ -13,9 +13,10 @@ use crate::receiver::Receiver;
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 
-/// The installment ids the fixtures were written for: the nosso número is
-/// the agreement + the first 12 hex digits of the id (mod 10¹⁰), so these
-/// give 12345670000000001 and 12345670000000002.
+/// The installment ids the fixtures were written for (their segments carry
+/// the first 25 characters as the company's reference). The nosso número is
+/// the agreement + the number the database gave the installment, and a fresh
+/// database numbers from 1: the fixtures' 12345670000000001 and …0002.
 const ID1: &str = "00000000-0001-4000-8000-000000000001";
 const ID2: &str = "00000000-0002-4000-8000-000000000002";
 
@@ -100,6 +101,14 @@ async fn boleto_invoice(app: &TestApp, hook: &str) -> String {
         .unwrap_or_else(|| panic!("{created}"))
         .to_string();
     let pool = app.raw_pool().await;
+    let numbers: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT number, our_number FROM installments WHERE invoice_id = $1 ORDER BY number",
+    )
+    .bind(&id)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(numbers, [(1, 1), (2, 2)], "a fresh database numbers from 1");
     for (n, new) in [(1, ID1), (2, ID2)] {
         sqlx::query("UPDATE installments SET id = $1 WHERE invoice_id = $2 AND number = $3")
             .bind(new)
