@@ -14,10 +14,9 @@ export function readyProbe(selector = '[name="fullName"]') {
   document.addEventListener("DOMContentLoaded", ready);
   // For the breakdown: when the wasm module's compile starts and ends, and when it is
   // instantiated (wasm-bindgen's loader then runs `main`, which renders). Which API compiled it
-  // tells which path the page took: the page's inline wasm is compiled and instantiated
-  // synchronously (`new WebAssembly.Module`, `new WebAssembly.Instance`); a page that fetches the
-  // wasm file compiles it with `compileStreaming` (or `compile` when the host's content type is
-  // not `application/wasm`).
+  // tells which path the page took: `instantiateStreaming` for the wasm file (or `instantiate`
+  // when the host's content type is not `application/wasm`); the constructors for a wasm that
+  // the page carried itself (as an earlier build did, inline).
   // `start` (when given) is set at the call, each of `ends` when its promise settles; the first
   // call of any of these APIs sets each mark.
   const wrap = (api, start, ends) => {
@@ -74,7 +73,7 @@ export async function measure(browser, url, expectDocument, probe) {
     if (exceptionDetails || typeof result.value !== "number") throw new Error(`${url}: no first render (${JSON.stringify(exceptionDetails ?? result)})`);
     const ms = result.value;
     // Where the widget's time goes (none of it for the static form): when the HTML (which carries the
-    // JS glue and, in release builds, the wasm inline) and any .wasm file finished downloading,
+    // JS glue) and the .wasm file finished downloading,
     // when the wasm's compile started and ended, when it was instantiated; the rest, up to `ms`,
     // is the Rust `main` building the form.
     const b = await page.evaluate(() => {
