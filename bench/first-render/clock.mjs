@@ -51,10 +51,16 @@ export function readyProbe(selector = '[name="fullName"]') {
 }
 
 /** `expectDocument`: the customer form's liveness check (the CPF mask); `probe`: the selector
- * whose element ends the clock (the form's first field by default; the payer page's PIX code). */
-export async function measure(browser, url, expectDocument, probe) {
+ * whose element ends the clock (the form's first field by default; the payer page's PIX code);
+ * `login`: an operator's session (`{ Cookie }` from the harness's `login()`), which the merchant's
+ * screens need (without one the widget turns to its login screen). */
+export async function measure(browser, url, expectDocument, probe, login) {
   const context = await browser.newContext();
   try {
+    if (login) {
+      const [name, ...value] = login.Cookie.split("=");
+      await context.addCookies([{ name, value: value.join("="), url }]);
+    }
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
