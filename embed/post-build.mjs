@@ -12,6 +12,7 @@
 // 4. writes mount.js. Merchants import `https://PAYLINK/mount.js`, whose name never changes, and
 //    it imports the content-hashed module of this build, so a new release reaches them without
 //    touching their page.
+// It runs for both of trunk's targets, index.html and pay.html (see `page` below).
 import { createHash } from "node:crypto";
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,15 +29,20 @@ const skip = new Set((process.env.PAYLINK_POST_BUILD_SKIP || "").split(",").filt
 const files = readdirSync(dir);
 const one = (re, what) => {
   const found = files.filter((f) => re.test(f));
-  if (found.length !== 1) throw new Error(`mount.js: expected one ${what} in ${dir}, found ${JSON.stringify(found)}`);
+  if (found.length !== 1) throw new Error(`post-build: expected one ${what} in ${dir}, found ${JSON.stringify(found)}`);
   return found[0];
 };
-const js = one(/^paylink-widget-[0-9a-f]+\.js$/, "widget module");
-const wasm = one(/^paylink-widget-[0-9a-f]+_bg\.wasm$/, "wasm");
+// Two trunk targets run this: index.html (the `paylink-widget` bin, every screen) and pay.html
+// (the `paylink-pay` bin, the payer's screens; built by `build_widget` with
+// `--html-output pay.html`). Only index.html's build has embed.js and writes mount.js.
+const page = one(/^(index|pay)\.html$/, "page");
+const bin = page === "index.html" ? "paylink-widget" : "paylink-pay";
+const js = one(new RegExp(`^${bin}-[0-9a-f]+\\.js$`), "widget module");
+const wasm = one(new RegExp(`^${bin}-[0-9a-f]+_bg\\.wasm$`), "wasm");
 const css = one(/^main-[0-9a-f]+\.css$/, "stylesheet");
 
-// index.html, read once here and written once at the end.
-const indexPath = join(dir, "index.html");
+// The page, read once here and written once at the end.
+const indexPath = join(dir, page);
 let index = readFileSync(indexPath, "utf8");
 
 // A debug build keeps readable glue and fetches its (large) wasm instead of carrying it inline.
@@ -76,10 +82,12 @@ if (release) {
 
   // embed.js, the classic script merchants' pages load (3.5 -> 1.8 KB raw); its source stays
   // readable in embed/embed.js.
-  const embedPath = join(dir, "embed.js");
-  const embed = await minify(readFileSync(embedPath, "utf8"), { compress: { passes: 2 }, mangle: true });
-  if (!embed.code) throw new Error("minify embed.js: no output");
-  writeFileSync(embedPath, embed.code);
+  if (page === "index.html") {
+    const embedPath = join(dir, "embed.js");
+    const embed = await minify(readFileSync(embedPath, "utf8"), { compress: { passes: 2 }, mangle: true });
+    if (!embed.code) throw new Error("minify embed.js: no output");
+    writeFileSync(embedPath, embed.code);
+  }
 }
 
 // The loader. The page runs a classic copy of wasm-bindgen's module (see `classicGlue`) inline,
@@ -177,7 +185,8 @@ function classicGlue(code, url) {
 }
 writeFileSync(indexPath, index);
 
-writeFileSync(
+if (page === "index.html") {
+  writeFileSync(
   join(dir, "mount.js"),
   `// paylink direct mount: import { mount } from "<paylink>/mount.js"; see the README, "Embed paylink".
 import init, { mount as mountWidget } from "./${js}";
@@ -205,3 +214,4 @@ export async function mount(element, options = {}) {
 }
 `,
 );
+}

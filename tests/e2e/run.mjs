@@ -846,6 +846,10 @@ test("operators: without a session every merchant call answers 401 and /login sh
 
   // The payer page and the payment link's page need no session.
   await withPage(async ({ page, api }) => {
+    const wasms = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith(".wasm")) wasms.push(new URL(r.url()).pathname.replace(/[0-9a-f]{16}/, "HASH"));
+    });
     await page.goto(`${server.url}/pay/${inv.id}`);
     await page.locator("[data-pix-payload]").first().waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, `/pay/${inv.id}`, "no login for the payer");
@@ -853,6 +857,8 @@ test("operators: without a session every merchant call answers 401 and /login sh
     await byName(page, "fullName").waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, `/l/${LINK}`, "no login on a payment link");
     assertEqual(api.filter((e) => e.url.includes("/api/session")).length, 0, "the payers' pages never ask for a session");
+    // The payer page is pay.html (the payer's bundle alone); the link's page is index.html.
+    assertEqual(wasms, ["/paylink-pay-HASH_bg.wasm", "/paylink-widget-HASH_bg.wasm"], "wasm files the payer page and the link page loaded");
   }, { login: false });
 });
 // ---------------------------------------------------------------- actions and dashboard (issue 20)
@@ -1117,10 +1123,16 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
       { fullName: hostile },
       { externalId: "e2e-pay", dueDate: DUE, paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 3, price: 100 },
     );
+    const wasms = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith(".wasm")) wasms.push(new URL(r.url()).pathname.replace(/[0-9a-f]{16}/, "HASH"));
+    });
     await page.goto(inv.url.replace(/^https?:\/\/[^/]+/, server.url));
     const pix = page.locator("[data-pix-payload]");
     const line = page.locator("[data-boleto-line]");
     await pix.first().waitFor({ timeout: WAIT });
+    // The payer's page is pay.html: the payer's bundle alone, none of the merchant's screens.
+    assertEqual(wasms, ["/paylink-pay-HASH_bg.wasm"], "wasm files the payer page loaded");
     assertEqual(await pix.count(), 1, "one PIX code (the next open installment)");
     assertEqual(await line.count(), 1, "one boleto line (the next open installment)");
 
