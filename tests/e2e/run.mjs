@@ -844,7 +844,8 @@ test("operators: without a session every merchant call answers 401 and /login sh
     // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
   }, { login: false, bypassCSP: true });
 
-  // The payer page and the payment link's page need no session.
+  // The payer page and the payment link's page need no session, and ask for none: their first
+  // render calls only the payer's endpoints (no GET /api/session, nothing merchant-only).
   await withPage(async ({ page, api }) => {
     const wasms = [];
     page.on("request", (r) => {
@@ -857,6 +858,8 @@ test("operators: without a session every merchant call answers 401 and /login sh
     await byName(page, "fullName").waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, `/l/${LINK}`, "no login on a payment link");
     assertEqual(api.filter((e) => e.url.includes("/api/session")).length, 0, "the payers' pages never ask for a session");
+    const calls = api.map((e) => `${e.method} ${new URL(e.url).pathname}`);
+    assert(calls.length >= 2 && calls.every((c) => /^(GET|POST) \/api\/(pay|links)\//.test(c)), `the payers' pages called: ${JSON.stringify(calls)}`);
     // The payer page is pay.html (the payer's bundle alone); the link's page is index.html.
     assertEqual(wasms, ["/paylink-pay-HASH_bg.wasm", "/paylink-widget-HASH_bg.wasm"], "wasm files the payer page and the link page loaded");
   }, { login: false });
