@@ -31,15 +31,36 @@ widget_nightly() {
 # -14 KB brotli of wasm (bench/widget-size). The widget never unwinds either way
 # (profile.release has panic = "abort"). RUSTFLAGS replaces .cargo/config.toml's
 # target rustflags, so it repeats `--cfg erase_components`. Stable builds the same app.
+# Two trunk targets: index.html (every screen) and pay.html (the payer's screens alone, the
+# `paylink-pay` bin, which the server answers /pay/* with). trunk empties its dist
+# dir, so pay.html is built into target/trunk-pay and copied beside index.html.
 build_widget() {
+    local dist=dist prev=
+    for a in "$@"; do
+        [ "$prev" = "--dist" ] && dist="$a"
+        case "$a" in --dist=*) dist="${a#--dist=}" ;; esac
+        prev="$a"
+    done
     if widget_nightly; then
         echo "build_widget: $(rustc +nightly --version), std rebuilt (-Zbuild-std, panic=immediate-abort)" >&2
-        RUSTUP_TOOLCHAIN=nightly CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-            RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
-            trunk build --release --offline "$@"
     else
         echo "build_widget: no nightly with rust-src (scripts/setup); building on stable" >&2
-        trunk build --release --offline "$@"
+    fi
+    _trunk_release "$@" || return
+    local pay="$REPO/target/trunk-pay"
+    _trunk_release pay.html --html-output pay.html --dist "$pay" || return
+    cp "$pay"/pay.html "$pay"/paylink-pay-* "$dist"/
+}
+
+# `trunk build "$@" --release --offline` (the target first: `--offline` takes an optional
+# value), on nightly with std rebuilt when there is one.
+_trunk_release() {
+    if widget_nightly; then
+        RUSTUP_TOOLCHAIN=nightly CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+            RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+            trunk build "$@" --release --offline
+    else
+        trunk build "$@" --release --offline
     fi
 }
 

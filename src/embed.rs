@@ -169,6 +169,12 @@ pub const ROOT_ID: &str = "paylink-app";
 /// when the page has `<div id="paylink-app">`: a merchant page that imports
 /// the module for [`mount`] must not get a widget on its `<body>`.
 pub fn start() {
+    start_app(|host, options| view! { <App host options /> });
+}
+
+/// Mounts `app(host, options)` on the page's `<div id="paylink-app">` (see
+/// [`start`]; `pay.html` starts [`crate::PayerApp`] with it).
+pub fn start_app<V: IntoView + 'static>(app: fn(Host, Options) -> V) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -180,7 +186,7 @@ pub fn start() {
         // be ready before the parser has reached the element: try again
         // once it has.
         if doc.ready_state() == "loading" {
-            let again = Closure::once_into_js(start);
+            let again = Closure::once_into_js(move || start_app(app));
             let _ = doc.add_event_listener_with_callback("DOMContentLoaded", again.unchecked_ref());
         }
         return;
@@ -194,7 +200,7 @@ pub fn start() {
     let (host, options) = frame().unwrap_or((Host::Page, Options::default()));
     // index.html's "Carregando…" goes; the widget takes its place.
     root.replace_children_with_node_0();
-    leptos::mount::mount_to(root, move || view! { <App host options /> }).forget();
+    leptos::mount::mount_to(root, move || app(host, options)).forget();
 }
 
 /// `mount(element, options)` for merchant pages (exported by the bin).

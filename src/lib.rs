@@ -12,7 +12,9 @@
 //! * `/login` — the operator's login, shown when a merchant call answers 401.
 //!
 //! The same [`App`] runs on paylink's page, in embed.js's iframe and mounted
-//! in a merchant's element: see [`embed`]. Mounted in a merchant's element
+//! in a merchant's element: see [`embed`]. [`PayerApp`] (the `paylink-pay`
+//! bin, `pay.html`) is the payer page alone, which the server answers
+//! `/pay/:id` with. Mounted in a merchant's element
 //! the URL is theirs, so there is no `<Router>` there: the app starts on the
 //! link's page and shows the payer page in place once the invoice exists.
 //!
@@ -32,6 +34,7 @@ pub mod embed;
 pub mod form;
 pub mod i18n;
 pub mod pages;
+pub mod payer;
 
 use components::lang_switch::LangSwitch;
 use components::nav::MerchantNav;
@@ -46,6 +49,7 @@ use pages::invoice_view::InvoicePage;
 use pages::link_form::{LinkPage, LinkView};
 use pages::login::{LoginPage, Session};
 use pages::pay_view::{PayPage, PayView};
+pub use payer::PayerApp;
 
 /// The navigation function of the `<Router>` (see [`Ctx::navigate`]).
 type Navigate = Box<dyn Fn(&str)>;
@@ -184,53 +188,42 @@ impl Merchant {
     }
 }
 
-/// The whole widget. `host` and `options` say where it runs (see
-/// [`embed`]); without them it is paylink's own page.
-#[component]
-pub fn App(
-    #[prop(optional)] host: Option<Host>,
-    #[prop(optional)] options: Option<Options>,
-) -> impl IntoView {
-    let host = host.unwrap_or(Host::Page);
-    let options = options.unwrap_or_default();
-    let link = options.link.clone();
-    let lang = RwSignal::new(options.locale.unwrap_or(Lang::PtBr));
-    let ctx = Ctx {
-        lang,
-        embedding: StoredValue::new_local(Embedding {
-            host: host.clone(),
-            options,
-            ready: std::cell::Cell::new(false),
-        }),
-        mounted_pay: RwSignal::new(None),
-        navigate: StoredValue::new_local(None),
-    };
-    provide_context(ctx);
-    let merchant = Merchant::new(lang);
-    provide_context(merchant);
-    let session = Session::new();
-    provide_context(session);
-    let embedded = ctx.embedded();
-    let ours = !matches!(host, Host::Element(_));
-
-    // <html lang> (ours only: on a merchant's page the root carries it), and
-    // the browser's messages shown on the forms in the new language.
-    Effect::new(move |prev: Option<Lang>| {
-        let l = lang.get();
+impl Ctx {
+    /// The app-wide state for `host` (paylink's page when `None`), provided
+    /// as context; `<html lang>` follows the language (on paylink's page and
+    /// in its iframe: on a merchant's page the widget's root carries it).
+    fn provide(host: Option<Host>, options: Option<Options>) -> Ctx {
+        let host = host.unwrap_or(Host::Page);
+        let options = options.unwrap_or_default();
+        let lang = RwSignal::new(options.locale.unwrap_or(Lang::PtBr));
+        let ours = !matches!(host, Host::Element(_));
+        let ctx = Ctx {
+            lang,
+            embedding: StoredValue::new_local(Embedding {
+                host,
+                options,
+                ready: std::cell::Cell::new(false),
+            }),
+            mounted_pay: RwSignal::new(None),
+            navigate: StoredValue::new_local(None),
+        };
+        provide_context(ctx);
         if ours {
-            if let Some(html) = document().document_element() {
-                let _ = html.set_attribute("lang", l.code());
-            }
+            Effect::new(move |_| {
+                if let Some(html) = document().document_element() {
+                    let _ = html.set_attribute("lang", lang.get().code());
+                }
+            });
         }
-        if let Some(p) = prev.filter(|p| *p != l) {
-            merchant.invoice.relang(p, l);
-            merchant.customer_form.relocalize();
-            merchant.invoice_form.relocalize();
-        }
-        l
-    });
+        ctx
+    }
+}
 
-    // The root carries the theme; in the iframe it is also what embed.js sizes the frame to.
+/// The widget's root element around `children`: it carries the theme and
+/// the language; in the iframe it is also what embed.js sizes the frame to.
+#[component]
+fn Root(ctx: Ctx, children: Children) -> impl IntoView {
+    let lang = ctx.lang;
     let root = NodeRef::<leptos::html::Div>::new();
     root.on_load(move |el| {
         let el: web_sys::HtmlElement = el.unchecked_into();
@@ -238,6 +231,47 @@ pub fn App(
         if let Host::Frame { parent } = ctx.host(Host::clone) {
             embed::connect_frame(parent, el, lang);
         }
+    });
+    // translate="no" (as index.html's <html>): on a merchant's page a browser's machine
+    // translation would swap out the text nodes the widget keeps updating.
+    view! {
+        <div
+            node_ref=root
+            translate="no"
+            class=if ctx.embedded() { "paylink-widget embedded" } else { "paylink-widget" }
+            lang=move || lang.get().code()
+        >
+            {children()}
+        </div>
+    }
+}
+
+/// The whole widget. `host` and `options` say where it runs (see
+/// [`embed`]); without them it is paylink's own page.
+#[component]
+pub fn App(
+    #[prop(optional)] host: Option<Host>,
+    #[prop(optional)] options: Option<Options>,
+) -> impl IntoView {
+    let ctx = Ctx::provide(host, options);
+    let lang = ctx.lang;
+    let link = ctx.options(|o| o.link.clone());
+    let merchant = Merchant::new(lang);
+    provide_context(merchant);
+    let session = Session::new();
+    provide_context(session);
+    let embedded = ctx.embedded();
+    let ours = ctx.host(|h| !matches!(h, Host::Element(_)));
+
+    // The browser's messages shown on the forms in the new language.
+    Effect::new(move |prev: Option<Lang>| {
+        let l = lang.get();
+        if let Some(p) = prev.filter(|p| *p != l) {
+            merchant.invoice.relang(p, l);
+            merchant.customer_form.relocalize();
+            merchant.invoice_form.relocalize();
+        }
+        l
     });
 
     // A merchant call without a session (none yet, or it ended): the login
@@ -250,7 +284,7 @@ pub fn App(
         view! {
             <Router>
                 <RouterNavigate />
-                {(!embedded).then(|| view! { <TopBar /> })}
+                {(!embedded).then(|| view! { <TopBar><MerchantNav /></TopBar> })}
                 <main tabindex="-1">
                     <Routes fallback=NotFound>
                         <Route path=path!("/") view=Home />
@@ -270,19 +304,7 @@ pub fn App(
     } else {
         view! { <main tabindex="-1"><Mounted link /></main> }.into_any()
     };
-
-    // translate="no" (as index.html's <html>): on a merchant's page a browser's machine
-    // translation would swap out the text nodes the widget keeps updating.
-    view! {
-        <div
-            node_ref=root
-            translate="no"
-            class=if embedded { "paylink-widget embedded" } else { "paylink-widget" }
-            lang=move || lang.get().code()
-        >
-            {screens}
-        </div>
-    }
+    view! { <Root ctx>{screens}</Root> }
 }
 
 /// Shows the login screen, remembering where the operator was. In the
@@ -320,17 +342,17 @@ fn RouterNavigate() -> impl IntoView {
     })));
 }
 
-/// paylink's name (a link home), its tagline, the language switch and (on
-/// the merchant's screens) their navigation.
+/// paylink's name (a link home), its tagline, the language switch and
+/// `children` (the merchant's navigation, in [`App`]).
 #[component]
-fn TopBar() -> impl IntoView {
+fn TopBar(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
     view! {
         <header class="topbar">
             <a href="/" class="brand">"paylink"</a>
             <span class="tagline">{move || K::Tagline.t(lang.get())}</span>
             <LangSwitch />
-            <MerchantNav />
+            {children.map(|c| c())}
         </header>
     }
 }

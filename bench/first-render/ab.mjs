@@ -41,13 +41,15 @@ let browser;
 try {
   for (const s of sides) servers.push(await startPaylink({ bin: s.bin, dist: s.dist, name: "ab" }));
   browser = await launchBrowser();
+  // The customer form is a merchant's screen: an operator's session on each server.
+  const sessions = await Promise.all(servers.map((s) => s.login()));
   const staticMs = [];
   const diffs = [];
   for (let i = 0; i < WARMUP + runs; i++) {
     const s = await measure(browser, staticUrl, "52998224725");
     const order = i % 2 ? [1, 0] : [0, 1];
     const got = [];
-    for (const k of order) got[k] = await measure(browser, servers[k].url + "/", "529.982.247-25");
+    for (const k of order) got[k] = await measure(browser, servers[k].url + "/", "529.982.247-25", undefined, sessions[k]);
     if (i < WARMUP) continue;
     staticMs.push(s.ms);
     got.forEach((w, k) => {

@@ -14,10 +14,9 @@ export function readyProbe(selector = '[name="fullName"]') {
   document.addEventListener("DOMContentLoaded", ready);
   // For the breakdown: when the wasm module's compile starts and ends, and when it is
   // instantiated (wasm-bindgen's loader then runs `main`, which renders). Which API compiled it
-  // tells which path the page took: the page's inline wasm is compiled and instantiated
-  // synchronously (`new WebAssembly.Module`, `new WebAssembly.Instance`); a page that fetches the
-  // wasm file compiles it with `compileStreaming` (or `compile` when the host's content type is
-  // not `application/wasm`).
+  // tells which path the page took: `instantiateStreaming` for the wasm file (or `instantiate`
+  // when the host's content type is not `application/wasm`); the constructors for a wasm that
+  // the page carried itself (as an earlier build did, inline).
   // `start` (when given) is set at the call, each of `ends` when its promise settles; the first
   // call of any of these APIs sets each mark.
   const wrap = (api, start, ends) => {
@@ -52,10 +51,16 @@ export function readyProbe(selector = '[name="fullName"]') {
 }
 
 /** `expectDocument`: the customer form's liveness check (the CPF mask); `probe`: the selector
- * whose element ends the clock (the form's first field by default; the payer page's PIX code). */
-export async function measure(browser, url, expectDocument, probe) {
+ * whose element ends the clock (the form's first field by default; the payer page's PIX code);
+ * `login`: an operator's session (`{ Cookie }` from the harness's `login()`), which the merchant's
+ * screens need (without one the widget turns to its login screen). */
+export async function measure(browser, url, expectDocument, probe, login) {
   const context = await browser.newContext();
   try {
+    if (login) {
+      const [name, ...value] = login.Cookie.split("=");
+      await context.addCookies([{ name, value: value.join("="), url }]);
+    }
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
@@ -74,7 +79,7 @@ export async function measure(browser, url, expectDocument, probe) {
     if (exceptionDetails || typeof result.value !== "number") throw new Error(`${url}: no first render (${JSON.stringify(exceptionDetails ?? result)})`);
     const ms = result.value;
     // Where the widget's time goes (none of it for the static form): when the HTML (which carries the
-    // JS glue and, in release builds, the wasm inline) and any .wasm file finished downloading,
+    // JS glue) and the .wasm file finished downloading,
     // when the wasm's compile started and ended, when it was instantiated; the rest, up to `ms`,
     // is the Rust `main` building the form.
     const b = await page.evaluate(() => {

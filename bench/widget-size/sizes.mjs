@@ -1,12 +1,10 @@
 // Prints a size table for the .wasm, .js, .css, .html and .json files under a directory, then
 // what a browser downloads for each way the widget is shown, against the brotli budget.
-// A release build ships the wasm, the JS glue and the stylesheet in two forms: inline in
-// index.html (paylink's own page, which has them in its HTML: no request for any) and as files
-// (a merchant's page that mounts the widget with mount.js, and browsers that cannot inflate the
-// inline copy). No page load takes both, so the budget applies to each page load, and the sum
-// of all files is printed only for reference. Two targets (issue 22): the payer page (`/pay/:id`,
-// paylink's page: the same index.html as every route, the widget not being split by route) and
-// any page load.
+// paylink's page (index.html) carries the JS glue and the stylesheet inline and fetches the wasm
+// file; a merchant's page that mounts the widget with mount.js fetches the glue, the wasm and the
+// stylesheet as files. So the budget applies to each page load, and the sum of all files is
+// printed only for reference. The payer page (`/pay/:id`) is pay.html, with the payer's bundle
+// alone (`paylink-pay`). Two targets (issue 22): the payer page and any page load.
 // Usage: node sizes.mjs <dir> <payer page brotli target in bytes> <any page load brotli target in bytes>
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -52,16 +50,18 @@ const one = (re) => {
   if (found.length !== 1) throw new Error(`expected one file matching ${re} in ${dir}, found ${found.length}`);
   return found[0];
 };
-const page = [one(/^index\.html$/), one(/^config\.json$/)];
+const page = [one(/^index\.html$/), one(/^config\.json$/), one(/^paylink-widget-[0-9a-f]+_bg\.wasm$/)];
+const payPage = [one(/^pay\.html$/), one(/^config\.json$/), one(/^paylink-pay-[0-9a-f]+_bg\.wasm$/)];
 const loads = [
-  ["paylink's page (/, /pay/:id, /l/:slug)", page],
+  ["paylink's page (/, /l/:slug, the merchant's screens)", page],
+  ["payer page (/pay/:id: pay.html)", payPage],
   ["iframe on a merchant's page (embed.js)", [one(/^embed\.js$/), ...page]],
-  ["direct mount on a merchant's page (mount.js)", [one(/^mount\.js$/), one(/^paylink-widget-[0-9a-f]+\.js$/), one(/_bg\.wasm$/), one(/^main-[0-9a-f]+\.css$/)]],
+  ["direct mount on a merchant's page (mount.js)", [one(/^mount\.js$/), one(/^paylink-widget-[0-9a-f]+\.js$/), one(/^paylink-widget-[0-9a-f]+_bg\.wasm$/), one(/^main-[0-9a-f]+\.css$/)]],
 ];
 console.log("\nper page load (what one browser downloads):");
 for (const [name, rs] of loads) console.log(line(`  ${name}`, sum(rs)));
 const verdict = (n, target) => (n <= target ? "met" : "MISSED");
-const payer = sum(page).br;
+const payer = sum(payPage).br;
 console.log(`target: payer page (/pay/:id), brotli ${kb(payer)} KB, target <= ${kb(payerTarget)} KB: ${verdict(payer, payerTarget)}`);
 const largest = Math.max(...loads.map(([, rs]) => sum(rs).br));
 console.log(`target: any page load (the largest), brotli ${kb(largest)} KB, target <= ${kb(anyTarget)} KB: ${verdict(largest, anyTarget)}`);

@@ -84,6 +84,11 @@ impl Drop for Mounted {
 
 /// The router renders the matched route once the executor has run.
 pub async fn mount_at(path: &str) -> Mounted {
+    mount_app_at(path, || view! { <paylink_widget::App /> }.into_any()).await
+}
+
+/// [`mount_at`] with another app (the payer's: `PayerApp`).
+pub async fn mount_app_at(path: &str, app: fn() -> leptos::prelude::AnyView) -> Mounted {
     let w = window();
     w.history()
         .unwrap()
@@ -92,7 +97,7 @@ pub async fn mount_at(path: &str) -> Mounted {
     let doc = document();
     let root: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     doc.body().unwrap().append_child(&root).unwrap();
-    let handle = leptos::mount::mount_to(root.clone(), || view! { <paylink_widget::App /> });
+    let handle = leptos::mount::mount_to(root.clone(), app);
     let mounted = Mounted {
         root,
         _handle: Box::new(handle),

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliDecompressSync, deflateRawSync, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { launchBrowser, startPaylink, startStatic, withTimeout } from "./harness.mjs";
 
 const BIN = process.env.PAYLINK_BIN;
@@ -848,8 +848,13 @@ test("operators: without a session every merchant call answers 401 and /login sh
     // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
   }, { login: false, bypassCSP: true });
 
-  // The payer page and the payment link's page need no session.
+  // The payer page and the payment link's page need no session, and ask for none: their first
+  // render calls only the payer's endpoints (no GET /api/session, nothing merchant-only).
   await withPage(async ({ page, api }) => {
+    const wasms = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith(".wasm")) wasms.push(new URL(r.url()).pathname.replace(/[0-9a-f]{16}/, "HASH"));
+    });
     await page.goto(`${server.url}/pay/${inv.id}`);
     await page.locator("[data-pix-payload]").first().waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, `/pay/${inv.id}`, "no login for the payer");
@@ -857,6 +862,10 @@ test("operators: without a session every merchant call answers 401 and /login sh
     await byName(page, "fullName").waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, `/l/${LINK}`, "no login on a payment link");
     assertEqual(api.filter((e) => e.url.includes("/api/session")).length, 0, "the payers' pages never ask for a session");
+    const calls = api.map((e) => `${e.method} ${new URL(e.url).pathname}`);
+    assert(calls.length >= 2 && calls.every((c) => /^(GET|POST) \/api\/(pay|links)\//.test(c)), `the payers' pages called: ${JSON.stringify(calls)}`);
+    // The payer page is pay.html (the payer's bundle alone); the link's page is index.html.
+    assertEqual(wasms, ["/paylink-pay-HASH_bg.wasm", "/paylink-widget-HASH_bg.wasm"], "wasm files the payer page and the link page loaded");
   }, { login: false });
 });
 // ---------------------------------------------------------------- actions and dashboard (issue 20)
@@ -1049,9 +1058,8 @@ test("the token never appears: every request and response of the run, the pages'
   // The check must have looked at something: the widget's assets, the API calls and their bodies.
   const responses = traffic.filter((t) => t.kind === "response");
   const apiCalls = responses.filter((t) => new URL(t.url).pathname.startsWith("/api/"));
-  // paylink's page carries the wasm inline (a data block of the served index.html); the .wasm
-  // file, which only mount.js and the fallback fetch, is among dist/'s files below.
-  assert(responses.some((t) => t.body?.includes('id="paylink-wasm"')), "no response with the page's inline wasm was recorded");
+  // paylink's page fetches its wasm file.
+  assert(responses.some((t) => t.url.endsWith("_bg.wasm") && t.body?.length > 0), "no response with the widget's wasm was recorded");
   // The page's JS glue is inline in its HTML (the served index.html, not the DOM snapshots).
   assert(responses.some((t) => t.body?.includes("module_or_path")), "no response with the page's JS glue was recorded");
   // 204 No Content (the payer page's view count) has no body by definition.
@@ -1122,10 +1130,16 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
       { fullName: hostile },
       { externalId: "e2e-pay", dueDate: DUE, paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 3, price: 100 },
     );
+    const wasms = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith(".wasm")) wasms.push(new URL(r.url()).pathname.replace(/[0-9a-f]{16}/, "HASH"));
+    });
     await page.goto(inv.url.replace(/^https?:\/\/[^/]+/, server.url));
     const pix = page.locator("[data-pix-payload]");
     const line = page.locator("[data-boleto-line]");
     await pix.first().waitFor({ timeout: WAIT });
+    // The payer's page is pay.html: the payer's bundle alone, none of the merchant's screens.
+    assertEqual(wasms, ["/paylink-pay-HASH_bg.wasm"], "wasm files the payer page loaded");
     assertEqual(await pix.count(), 1, "one PIX code (the next open installment)");
     assertEqual(await line.count(), 1, "one boleto line (the next open installment)");
 
@@ -1477,28 +1491,41 @@ async function expectAlertThenRecovery(page, what, repair) {
   assertEqual(await page.getByRole("alert").count(), 0, `${what} back: the alert is gone after the reload`);
 }
 
-test("start-up: the page carries its wasm inline and asks for no wasm file; an inline wasm that is broken ends in an alert whose reload link recovers", () =>
+test("start-up: the page's glue is inline and fetches one content-hashed wasm file (preloaded, brotli, a year of cache), compiled while it streams in; \"Carregando…\" until it is in; when it cannot load or is not valid, an alert says so and its reload link recovers; served with another type it still starts", () =>
   withPage(async (s) => {
     const { page } = s;
-    const requested = [];
-    page.on("request", (r) => requested.push(new URL(r.url()).pathname));
-    await page.goto(`${server.url}/`);
+    // Which WebAssembly API compiled the module: streaming is the point of the separate file.
+    await page.addInitScript(() => {
+      window.__wasmApis = [];
+      for (const api of ["instantiateStreaming", "compileStreaming", "instantiate", "compile"]) {
+        const orig = WebAssembly[api];
+        WebAssembly[api] = function (...args) {
+          window.__wasmApis.push(api);
+          return orig.apply(this, args);
+        };
+      }
+    });
+    const wasmResponses = [];
+    page.on("response", (r) => {
+      if (new URL(r.url()).pathname.endsWith(".wasm")) wasmResponses.push(r);
+    });
+    const pageRes = await page.goto(`${server.url}/`);
     await page.locator('[name="fullName"]').waitFor({ timeout: WAIT });
     assertEqual(await page.locator(".paylink-boot").count(), 0, "placeholders left once the widget is mounted");
-    assertEqual(requested.filter((p) => p.endsWith(".wasm")), [], "wasm files requested by paylink's page");
-    // The page has no script file of its own (the glue is inline), and the data block is gone once read.
+    // One request for the wasm: the preload's response is the one the glue's fetch uses.
+    assertEqual(wasmResponses.map((r) => new URL(r.url()).pathname.replace(/[0-9a-f]{16}/, "HASH")), ["/paylink-widget-HASH_bg.wasm"], "wasm files requested by paylink's page");
+    const wasm = await wasmResponses[0].allHeaders();
+    assertEqual(
+      [wasm["content-type"], wasm["content-encoding"], wasm["cache-control"]],
+      ["application/wasm", "br", "public, max-age=31536000, immutable"],
+      "the wasm's type, encoding and cache",
+    );
+    assertEqual(await page.evaluate(() => window.__wasmApis), ["instantiateStreaming"], "WebAssembly APIs the page called");
+    // The page has no script file of its own (the glue is inline), and its CSP allows no inline script but its own.
     const scripts = await page.evaluate(() => [...document.scripts].map((e) => e.src).filter(Boolean));
     assertEqual(scripts, [], "script files loaded by the page");
-    assertEqual(await page.evaluate(() => document.getElementById("paylink-wasm")), null, "the inline wasm's data block after start-up");
-    // Browsers before Uint8Array.fromBase64 (Chromium 140) decode the base64 with atob.
-    {
-      const older = await page.context().newPage();
-      await older.addInitScript(() => delete Uint8Array.fromBase64);
-      await older.goto(`${server.url}/`);
-      await older.locator('[name="fullName"]').waitFor({ timeout: WAIT });
-      assertEqual(await older.evaluate(() => [typeof Uint8Array.fromBase64, document.getElementById("paylink-wasm")]), ["undefined", null], "fromBase64 and the data block, without fromBase64");
-      await older.close();
-    }
+    const scriptSrc = (await pageRes.allHeaders())["content-security-policy"].split(";").find((d) => d.trim().startsWith("script-src"));
+    assert(/'sha256-/.test(scriptSrc) && !scriptSrc.includes("unsafe-inline"), `the page's script-src: ${scriptSrc}`);
     // The widget translates itself: browsers are asked not to machine-translate the page.
     assertEqual(
       await page.evaluate(() => [document.documentElement.translate, document.querySelector(".paylink-widget").translate]),
@@ -1506,37 +1533,6 @@ test("start-up: the page carries its wasm inline and asks for no wasm file; an i
       "translate of <html> and of the widget's root",
     );
 
-    // A proxy or a cache that mangles the page: the inline wasm does not decode, inflate or compile.
-    const dataBlock = /(<script type="application\/x-paylink-wasm" id="paylink-wasm">)[^<]*(<\/script>)/;
-    for (const [what, text] of [
-      ["not base64", "not base64!"],
-      ["base64 of something that is not deflate", "AAAAAAAA"],
-      ["deflate of something that is not a wasm module", deflateRawSync(Buffer.from("not a wasm module")).toString("base64")],
-    ]) {
-      const url = `${server.url}/`;
-      await page.route(url, async (r) => {
-        const res = await r.fetch();
-        const html = await res.text();
-        assert(dataBlock.test(html), "the served page has no inline wasm to break");
-        const headers = Object.fromEntries(Object.entries(res.headers()).filter(([k]) => !["content-encoding", "content-length", "etag"].includes(k)));
-        await r.fulfill({ status: 200, headers, body: html.replace(dataBlock, (_, open, close) => open + text + close) });
-      });
-      await expectAlertThenRecovery(page, what, () => page.unroute(url));
-    }
-  }));
-
-test("start-up without the inline wasm (a browser whose DecompressionStream has no deflate-raw): the page fetches the wasm file; \"Carregando…\" until it is in; when it cannot load or is not valid, an alert says so and its reload link recovers; served with another type it still starts", () =>
-  withPage(async (s) => {
-    const { page } = s;
-    // As in Chromium 80-102: DecompressionStream without "deflate-raw". (A browser without
-    // DecompressionStream at all takes the same branch.)
-    await page.addInitScript(() => {
-      const Native = window.DecompressionStream;
-      window.DecompressionStream = function DecompressionStream(format) {
-        if (format === "deflate-raw") throw new TypeError(`Unsupported compression format: '${format}'`);
-        return new Native(format);
-      };
-    });
     const pattern = /_bg\.wasm$/;
     // On a slow network the placeholder's text shows, and the form replaces it once the wasm is in.
     await page.route(pattern, async (r) => {

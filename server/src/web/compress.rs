@@ -10,8 +10,7 @@ pub(super) type Codec = fn(&[u8]) -> std::io::Result<Vec<u8>>;
 /// holds exactly `data`, as `precompress` writes it just before the router
 /// reads the page at start; else compressed here and written there (best
 /// effort: `dist/` may be read-only), so `precompress` after a rebuild finds
-/// the page done. At quality 11 the ~170 KB page (the wasm is inline) takes
-/// longer to compress than to check.
+/// the page done. At quality 11 compressing takes longer than checking.
 pub(super) fn compressed(
     path: &Path,
     ext: &str,

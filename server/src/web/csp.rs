@@ -5,7 +5,7 @@
 /// origin plus the page's inline scripts (the placeholder's and the JS glue
 /// that starts the widget, see embed/post-build.mjs), allowed by their
 /// hashes, so no 'unsafe-inline'; wasm compilation allowed; framing only by
-/// `frame_ancestors`. Data blocks (the inline wasm) are not scripts.
+/// `frame_ancestors`.
 pub fn content_security_policy(index_html: &str, frame_ancestors: &str) -> String {
     use base64::Engine;
     use sha2::Digest;
@@ -21,7 +21,7 @@ pub fn content_security_policy(index_html: &str, frame_ancestors: &str) -> Strin
         };
         let tag = &after[..open_end];
         let body = &after[open_end + 1..close];
-        if !tag.contains(" src=") && !body.trim().is_empty() && !is_data_block(tag) {
+        if !tag.contains(" src=") && !body.trim().is_empty() {
             let digest = sha2::Sha256::digest(body.as_bytes());
             hashes.push_str(&format!(
                 " 'sha256-{}'",
@@ -37,27 +37,6 @@ pub fn content_security_policy(index_html: &str, frame_ancestors: &str) -> Strin
     )
 }
 
-/// Whether a `<script …` opening tag is a data block (a `type` that is not
-/// JavaScript, like the page's inline wasm): never run, so it needs no hash.
-/// Import maps and speculation rules are not data blocks: CSP checks them.
-pub(super) fn is_data_block(tag: &str) -> bool {
-    let Some(at) = tag.find(" type=") else {
-        return false;
-    };
-    let value = tag[at + " type=".len()..].trim_start_matches(['"', '\'']);
-    let value = value
-        .split(['"', '\'', ' ', '>'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    !(value.is_empty()
-        || value == "module"
-        || value == "text/javascript"
-        || value == "application/javascript"
-        || value == "importmap"
-        || value == "speculationrules")
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -67,13 +46,12 @@ mod tests {
         let hash = |body: &str| {
             base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(body.as_bytes()))
         };
-        // index.html's shape: the placeholder's script in <head>; the inline wasm (a data
-        // block, never run) and the glue's script at the end of <body>.
+        // index.html's shape: the placeholder's script in <head>, the glue's script at the end
+        // of <body>.
         let (start, glue) = ("{window.paylinkFailed = 1;}", "//# hint\n(()=>{})();\n");
         let page = format!(
             "<head><script>{start}</script><script src=\"/x.js\"></script><script> </script></head>\
-             <body><script type=\"application/x-paylink-wasm\" id=\"w\">AGFzbQ==</script>\n\
-             <script>{glue}</script></body>"
+             <body><script>{glue}</script></body>"
         );
         let csp = super::content_security_policy(&page, "'self'");
         let script_src = csp
@@ -88,25 +66,5 @@ mod tests {
                 hash(glue)
             )
         );
-    }
-
-    #[test]
-    fn a_script_with_a_type_other_than_javascript_is_a_data_block() {
-        for (tag, data) in [
-            ("<script", false),
-            ("<script type=\"module\"", false),
-            ("<script type=\"text/javascript\"", false),
-            ("<script type='application/javascript' id=a", false),
-            ("<script type=\"\"", false),
-            (
-                "<script id=\"paylink-wasm\" type=\"application/x-paylink-wasm\"",
-                true,
-            ),
-            ("<script type=application/json", true),
-            ("<script type=\"importmap\"", false),
-            ("<script type=\"speculationrules\"", false),
-        ] {
-            assert_eq!(super::is_data_block(tag), data, "{tag}");
-        }
     }
 }

@@ -1,14 +1,15 @@
 //! The built widget (`dist/`): hashed assets with a year of cache, the SPA's
-//! pages (`/`, `/invoices`, `/customers`, `/invoices/{id}`, `/pay/{id}`, `/l/{slug}`)
-//! answered with `index.html` (`page`), responses compressed (brotli or gzip) as the browser accepts
-//! (`compress`), every answer with the page's CSP (`csp`).
+//! pages (`/`, `/invoices`, `/customers`, `/invoices/{id}`, `/l/{slug}`)
+//! answered with `index.html` and the payer's (`/pay/{id}`) with `pay.html`,
+//! the payer page alone, when the build has one (`page`), responses
+//! compressed (brotli or gzip) as the browser accepts (`compress`), every
+//! answer with the page's CSP (`csp`).
 
 mod compress;
 mod csp;
 mod page;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -21,21 +22,19 @@ use tower_http::services::ServeDir;
 
 pub use compress::precompress;
 pub use csp::content_security_policy;
-use page::{Page, Pages};
+use page::Pages;
 
 pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
-    let pages = match Page::load(&dist, frame_ancestors) {
-        Ok(page) => Some(Arc::new(Pages {
-            dist: dist.clone(),
-            frame_ancestors: frame_ancestors.to_string(),
-            current: std::sync::RwLock::new(Arc::new(page)),
-            reloading: tokio::sync::Mutex::new(()),
-        })),
+    let pages = match Pages::load(&dist, "index.html", frame_ancestors) {
+        Ok(pages) => Some(pages),
         Err(e) => {
             tracing::warn!(error = %e, dist = %dist.display(), "cannot read the widget's index.html: pages are not served");
             None
         }
     };
+    // The payer's page; a build without one (an older build, `trunk build`
+    // alone) answers the payer's route with index.html, which has it too.
+    let payer = Pages::load(&dist, "pay.html", frame_ancestors).ok();
     // The assets' CSP: the current page's (a page response carries its own).
     let fallback_csp = HeaderValue::from_str(&content_security_policy("", frame_ancestors))
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
@@ -49,7 +48,9 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
         .not_found_service(axum::routing::any(crate::http::route_not_found));
     let mut routes = Router::new();
     if let Some(pages) = pages {
+        let payer = payer.unwrap_or_else(|| pages.clone());
         let index = get(move |req: HeaderMap| async move { pages.get().await.respond(&req) });
+        let pay = get(move |req: HeaderMap| async move { payer.get().await.respond(&req) });
         routes = routes
             .route("/", index.clone())
             .route("/painel", index.clone())
@@ -58,8 +59,8 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
             .route("/invoices", index.clone())
             .route("/customers", index.clone())
             .route("/invoices/{id}", index.clone())
-            .route("/pay/{id}", index.clone())
-            .route("/l/{slug}", index);
+            .route("/l/{slug}", index)
+            .route("/pay/{id}", pay);
     }
     routes
         .fallback_service(assets)

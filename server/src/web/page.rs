@@ -1,6 +1,7 @@
-//! The SPA's page (`index.html`): kept in memory in its three encodings with
-//! its CSP and ETag, answered with 304 when the browser has it, and read
-//! again when a new build replaces it under a running server.
+//! The SPA's pages (`index.html`, and `pay.html` for the payer): each kept in
+//! memory in its three encodings with its CSP and ETag, answered with 304
+//! when the browser has it, and read again when a new build replaces it
+//! under a running server.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -35,9 +36,9 @@ fn stamp(m: &std::fs::Metadata) -> Stamp {
 }
 
 impl Page {
-    pub(super) fn load(dist: &Path, frame_ancestors: &str) -> std::io::Result<Page> {
+    pub(super) fn load(dist: &Path, file: &str, frame_ancestors: &str) -> std::io::Result<Page> {
         use sha2::Digest;
-        let path = dist.join("index.html");
+        let path = dist.join(file);
         // Stamped before the read: a write landing during the read changes
         // the stamp again, so the next visit reads the file once more.
         let stamp = stamp(&std::fs::metadata(&path)?);
@@ -110,25 +111,42 @@ impl Page {
     }
 }
 
-/// The page, read again when `dist/index.html` changes: a new build of the
+/// A page, read again when its file in `dist/` changes: a new build of the
 /// widget deployed under a running server replaces its hashed assets, and a
 /// page kept from before would load files that are gone.
 pub(super) struct Pages {
-    pub(super) dist: PathBuf,
-    pub(super) frame_ancestors: String,
-    pub(super) current: std::sync::RwLock<Arc<Page>>,
+    dist: PathBuf,
+    /// `index.html` or `pay.html`.
+    file: &'static str,
+    frame_ancestors: String,
+    current: std::sync::RwLock<Arc<Page>>,
     /// One reload at a time: visits arriving during it wait and get its page.
-    pub(super) reloading: tokio::sync::Mutex<()>,
+    reloading: tokio::sync::Mutex<()>,
 }
 
 impl Pages {
+    pub(super) fn load(
+        dist: &Path,
+        file: &'static str,
+        frame_ancestors: &str,
+    ) -> std::io::Result<Arc<Pages>> {
+        let page = Page::load(dist, file, frame_ancestors)?;
+        Ok(Arc::new(Pages {
+            dist: dist.to_path_buf(),
+            file,
+            frame_ancestors: frame_ancestors.to_string(),
+            current: std::sync::RwLock::new(Arc::new(page)),
+            reloading: tokio::sync::Mutex::new(()),
+        }))
+    }
+
     /// The page for a visit: one `stat` of the file (a local file's metadata,
     /// microseconds, so not worth a blocking-pool hop on the page's path); a
     /// changed file is read and compressed again off the async workers. A
     /// file missing or unreadable (a deploy half done) keeps the last page.
     pub(super) async fn get(self: &Arc<Self>) -> Arc<Page> {
         let changed = |cur: &Page| {
-            std::fs::metadata(self.dist.join("index.html")).is_ok_and(|m| stamp(&m) != cur.stamp)
+            std::fs::metadata(self.dist.join(self.file)).is_ok_and(|m| stamp(&m) != cur.stamp)
         };
         let cur = self.last();
         if !changed(&cur) {
@@ -140,13 +158,15 @@ impl Pages {
             return cur;
         }
         let pages = self.clone();
-        match tokio::task::spawn_blocking(move || Page::load(&pages.dist, &pages.frame_ancestors))
-            .await
+        match tokio::task::spawn_blocking(move || {
+            Page::load(&pages.dist, pages.file, &pages.frame_ancestors)
+        })
+        .await
         {
             Ok(Ok(page)) => {
                 let page = Arc::new(page);
                 *self.current.write().unwrap_or_else(|e| e.into_inner()) = page.clone();
-                tracing::info!("dist/index.html changed: serving the new page");
+                tracing::info!(page = self.file, "the page changed: serving the new one");
                 // The new build's assets are compressed on the fly until
                 // their .br/.gz exist, as at start.
                 let dist = self.dist.clone();
@@ -157,11 +177,11 @@ impl Pages {
                 page
             }
             Ok(Err(e)) => {
-                tracing::warn!(error = %e, "dist/index.html changed but cannot be read: serving the page read before");
+                tracing::warn!(error = %e, page = self.file, "the page changed but cannot be read: serving the one read before");
                 cur
             }
             Err(e) => {
-                tracing::warn!(error = %e, "reading dist/index.html failed");
+                tracing::warn!(error = %e, page = self.file, "reading the page failed");
                 cur
             }
         }

@@ -14,10 +14,21 @@ async fn spawn_with_dist() -> (String, tempfile::TempDir) {
 }
 
 async fn spawn_dist(precompressed: bool) -> (String, tempfile::TempDir) {
+    spawn_dist_with(precompressed, &[]).await
+}
+
+/// `spawn_dist` with `files` (name, contents) added to dist/.
+async fn spawn_dist_with(
+    precompressed: bool,
+    files: &[(&str, &str)],
+) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let dist = dir.path().join("dist");
     std::fs::create_dir(&dist).unwrap();
     std::fs::write(dist.join("index.html"), INDEX).unwrap();
+    for (name, contents) in files {
+        std::fs::write(dist.join(name), contents).unwrap();
+    }
     // A wasm module large and repetitive enough to be worth compressing.
     let mut wasm = b"\0asm\x01\0\0\0".to_vec();
     wasm.extend(std::iter::repeat_n(b"paylink ".as_slice(), 4000).flatten());
@@ -173,6 +184,50 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
             .status(),
         StatusCode::OK
     );
+}
+
+/// A build with the payer's page (`pay.html`, its own bundle) answers
+/// `/pay/{id}` with it, each page with its own CSP; the other routes keep
+/// index.html.
+#[tokio::test]
+async fn payer_routes_answer_with_the_payer_page_when_the_build_has_one() {
+    use base64::Engine;
+    use sha2::Digest;
+    let pay = "<!doctype html><title>paylink pay</title><script>start()</script>";
+    let (addr, _dir) = spawn_dist_with(false, &[("pay.html", pay)]).await;
+    let hash = |s: &str| {
+        format!(
+            "'sha256-{}'",
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(s.as_bytes()))
+        )
+    };
+    for (path, page, script) in [
+        ("/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11", pay, "start()"),
+        (
+            "/l/curso-de-rust?embed=1",
+            INDEX,
+            "\nimport init from '/paylink-widget-0123456789abcdef.js';\nawait init();\n",
+        ),
+        (
+            "/",
+            INDEX,
+            "\nimport init from '/paylink-widget-0123456789abcdef.js';\nawait init();\n",
+        ),
+        (
+            "/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+            INDEX,
+            "\nimport init from '/paylink-widget-0123456789abcdef.js';\nawait init();\n",
+        ),
+    ] {
+        let res = reqwest::get(format!("{addr}{path}")).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let csp = res.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(csp.contains(&hash(script)), "{path}: {csp}");
+        assert_eq!(res.text().await.unwrap(), page, "{path}");
+    }
 }
 
 /// The page is kept in memory and sent precompressed: brotli or gzip as
