@@ -1031,30 +1031,38 @@ async fn payer_page_shows_the_amount_due_today_and_the_boleto_pdf() {
     click_button(r, "PT").await;
 }
 
-/// With a bank's API Pix, until the bank made the installment's charge there is no PIX code:
-/// the page says it is being generated (pt-BR, then English) and shows no QR.
-#[wasm_bindgen_test]
-async fn payer_page_says_the_pix_code_is_being_generated() {
+/// The payer page of an installment without a PIX code from the bank, `flag` (`pixPending` or
+/// `pixUnavailable`) saying why; with the answer it was given, for a language switch's reload.
+async fn payer_page_without_pix_code(flag: &str) -> (Mounted, String) {
     let payer = PAYER.replace(
         r#""pix":{"payload":"00020101021226PIXPAYLOAD6304ABCD","qrSvg":"<svg xmlns='http://www.w3.org/2000/svg' id='qr-svg'></svg>"},"#,
-        r#""pix":null,"pixPending":true,"#,
+        &format!(r#""pix":null,"{flag}":true,"#),
     );
     assert_ne!(payer, PAYER);
     mock_fetch(200, &payer);
     let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
-    let r = &app.root;
     sleep(50).await;
+    assert!(q_opt(&app.root, ".qr").is_none());
+    assert!(!text(&app.root).contains("Copiar código PIX"));
+    assert!(
+        text(&app.root).contains("Copiar linha digitável"),
+        "the boleto is still there"
+    );
+    (app, payer)
+}
+
+/// With a bank's API Pix, until the bank made the installment's charge there is no PIX code:
+/// the page says it is being generated (pt-BR, then English) and shows no QR.
+#[wasm_bindgen_test]
+async fn payer_page_says_the_pix_code_is_being_generated() {
+    let (app, payer) = payer_page_without_pix_code("pixPending").await;
+    let r = &app.root;
     let pending = text(&q(r, "[data-pix-pending]"));
     assert!(
         pending.contains("O banco está gerando o código PIX"),
         "{pending}"
     );
-    assert!(q_opt(r, ".qr").is_none());
-    assert!(!text(r).contains("Copiar código PIX"));
-    assert!(
-        text(r).contains("Copiar linha digitável"),
-        "the boleto is still there"
-    );
+    assert!(q_opt(r, "[data-pix-unavailable]").is_none());
 
     mock_fetch(200, &payer);
     click_button(r, "EN").await;
@@ -1067,23 +1075,11 @@ async fn payer_page_says_the_pix_code_is_being_generated() {
 /// that the code is coming, and still offers the boleto.
 #[wasm_bindgen_test]
 async fn payer_page_says_pix_is_not_available_when_the_bank_refused_the_charge() {
-    let payer = PAYER.replace(
-        r#""pix":{"payload":"00020101021226PIXPAYLOAD6304ABCD","qrSvg":"<svg xmlns='http://www.w3.org/2000/svg' id='qr-svg'></svg>"},"#,
-        r#""pix":null,"pixUnavailable":true,"#,
-    );
-    assert_ne!(payer, PAYER);
-    mock_fetch(200, &payer);
-    let app = mount_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    let (app, payer) = payer_page_without_pix_code("pixUnavailable").await;
     let r = &app.root;
-    sleep(50).await;
     let said = text(&q(r, "[data-pix-unavailable]"));
     assert!(said.contains("PIX não está disponível"), "{said}");
     assert!(q_opt(r, "[data-pix-pending]").is_none());
-    assert!(q_opt(r, ".qr").is_none());
-    assert!(
-        text(r).contains("Copiar linha digitável"),
-        "the boleto is still there"
-    );
 
     mock_fetch(200, &payer);
     click_button(r, "EN").await;
