@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::date::{brasilia_date, Date, MIDNIGHT_UTC_TIME};
+use crate::date::{brasilia_today_from_millis, millis_from_rfc3339, Date, MIDNIGHT_UTC_TIME};
 
 /// `GET /invoices/applications/dashboard`. Amounts in reais on the wire.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -57,16 +57,10 @@ pub fn last_12_months(year: i32, month: u8) -> Vec<String> {
 /// told from a day-only payment: it counts on its UTC date (one millisecond
 /// a day; nothing stored says which a payment was).
 pub fn paid_day(paid_at: &str) -> Option<Date> {
-    let day = Date::parse_iso_prefix(paid_at)?;
     if paid_at.get(10..) == Some(MIDNIGHT_UTC_TIME) {
-        return Some(day);
+        return Date::parse_iso_prefix(paid_at);
     }
-    if paid_at.get(10..11) != Some("T") {
-        return None;
-    }
-    let part = |at: usize| paid_at.get(at..at + 2)?.parse::<i64>().ok();
-    let (h, m, s) = (part(11)?, part(14)?, part(17)?);
-    brasilia_date(day.days_since_epoch() * 86_400 + h * 3600 + m * 60 + s)
+    brasilia_today_from_millis(millis_from_rfc3339(paid_at)?)
 }
 
 #[cfg(test)]
