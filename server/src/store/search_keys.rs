@@ -6,7 +6,7 @@
 use paylink_model::list::search_fold;
 use sqlx::Row;
 
-use super::{Db, DbError};
+use super::{Db, DbError, DbRow};
 
 /// A customer's key: its name and e-mail, one line each (`q` holds no
 /// control character, so no match spans the two).
@@ -31,38 +31,35 @@ impl Db {
     /// in batches; with none left it is one cheap query per table.
     /// Instances starting together may key a row twice, with one value.
     pub(super) async fn fill_search_keys(&self) -> Result<(), DbError> {
+        self.fill_keys("customers", "full_name, email", |r| {
+            customer_key(r.get("full_name"), r.get("email"))
+        })
+        .await?;
+        self.fill_keys("invoices", "external_id", |r| {
+            invoice_key(r.get("external_id"))
+        })
+        .await
+    }
+
+    /// [`Self::fill_search_keys`] for one table: `key` reads a row's
+    /// `columns` (and its id) and gives its key.
+    async fn fill_keys(
+        &self,
+        table: &str,
+        columns: &str,
+        key: impl Fn(&DbRow) -> String,
+    ) -> Result<(), DbError> {
         loop {
             let rows = sqlx::query(&format!(
-                "SELECT id, full_name, email FROM customers WHERE search_key IS NULL LIMIT {FILL_BATCH}"
+                "SELECT id, {columns} FROM {table} WHERE search_key IS NULL LIMIT {FILL_BATCH}"
             ))
             .fetch_all(&self.pool)
             .await?;
-            let keys: Vec<(String, String)> = rows
-                .iter()
-                .map(|r| {
-                    let key = customer_key(r.get("full_name"), r.get("email"));
-                    (r.get("id"), key)
-                })
-                .collect();
-            if !self.set_keys("customers", &keys).await? {
-                break;
+            let keys: Vec<(String, String)> = rows.iter().map(|r| (r.get("id"), key(r))).collect();
+            if !self.set_keys(table, &keys).await? {
+                return Ok(());
             }
         }
-        loop {
-            let rows = sqlx::query(&format!(
-                "SELECT id, external_id FROM invoices WHERE search_key IS NULL LIMIT {FILL_BATCH}"
-            ))
-            .fetch_all(&self.pool)
-            .await?;
-            let keys: Vec<(String, String)> = rows
-                .iter()
-                .map(|r| (r.get("id"), invoice_key(r.get("external_id"))))
-                .collect();
-            if !self.set_keys("invoices", &keys).await? {
-                break;
-            }
-        }
-        Ok(())
     }
 
     /// Writes `(id, key)` pairs into `table`'s search_key in one statement;
