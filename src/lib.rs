@@ -135,7 +135,7 @@ impl Ctx {
 }
 
 /// Focuses the first element matching `selector`, if there is one.
-fn focus(selector: &str) {
+pub fn focus(selector: &str) {
     if let Ok(Some(el)) = document().query_selector(selector) {
         if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
             let _ = el.focus();

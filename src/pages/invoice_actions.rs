@@ -17,12 +17,12 @@ use paylink_model::{Date, Errors, InstallmentStatus, InvoiceDetail, Lang};
 use crate::api;
 use crate::components::field::{AlertBox, DateField, Field, SubmitButton};
 use crate::components::sections::error_text;
-use crate::focus_later;
 use crate::form::Form;
 use crate::i18n::backoffice::{self, BK};
 use crate::i18n::K;
 use crate::pages::invoice_form::{brasilia_today, reformat_price};
 use crate::Ctx;
+use crate::{focus, focus_later};
 
 /// What the panel offers for an invoice in its current state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -198,10 +198,12 @@ pub fn InvoiceActions(
         }
     });
 
+    // The status line is always in the page: it takes the focus before the
+    // step it replaces goes (see `close`).
     let done = move |text: String| {
-        step.set(Step::Closed);
         notice.set(Some(text));
-        focus_later("#action-notice".into());
+        focus("#action-notice");
+        step.set(Step::Closed);
     };
     let cancel = Action::new_local(move |l: &Lang| {
         let l = *l;
@@ -259,10 +261,12 @@ pub fn InvoiceActions(
         notice.set(None);
         step.set(s);
     };
+    // The opener is focused before the step goes: were the step removed
+    // first, the focus would fall to <body> for a frame, and a screen reader
+    // would announce the page instead of the button.
     let close = move || {
-        let opener = step.get_untracked().opener();
+        focus(&format!("#{}", step.get_untracked().opener()));
         step.set(Step::Closed);
-        focus_later(format!("#{opener}"));
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Escape" {

@@ -906,7 +906,9 @@ test("invoice actions: record a payment (a bad amount gets a field message; then
     await pay1.click();
     await until(async () => (await fieldState(page, "amount")).value === "1.000,00", "the amount prefilled as R$ 1.000,00");
     assertEqual((await fieldState(page, "paidOn")).value, brDate(TODAY), "the date prefilled with today");
-    assertEqual(await page.evaluate(() => document.activeElement?.getAttribute("name")), "amount", "the focus on the amount");
+    await until(() => page.evaluate(() => document.activeElement?.getAttribute("name") === "amount"), "the focus on the amount", () =>
+      page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120)),
+    );
     found.push(...(await axeViolations(page, "payment step")));
     await byName(page, "amount").fill("12,345");
     const posts = () => s.api.filter((r) => r.method === "POST" && r.url.includes("/payments")).length;
