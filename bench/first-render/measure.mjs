@@ -152,8 +152,10 @@ doc.addEventListener("input", () => {
       return j;
     };
     const customer = await api("/invoices/applications/customers", { fullName: "Maria da Silva", document: "52998224725", email: "maria@example.com" });
+    // Due in 60 days: a due date in the past is refused.
+    const dueDate = new Date(Date.now() + 60 * 86400e3).toISOString().slice(0, 10);
     const invoice = await api("/invoices/applications/invoices", {
-      customerId: customer.id, externalId: "bench-pay", dueDate: "2027-01-31", paymentTypes: ["PIX", "BOLETO"],
+      customerId: customer.id, externalId: "bench-pay", dueDate, paymentTypes: ["PIX", "BOLETO"],
       invoiceType: "INSTALLMENT", installmentCount: 3, price: 100, description: "Curso de violão",
     });
     const payUrl = `${paylink.url}/pay/${invoice.id}`;
