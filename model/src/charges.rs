@@ -574,6 +574,28 @@ pub fn br_code_amount(
     amount_due(original_cents, due_date, today, terms).total
 }
 
+/// The last day, from `today` on, on which the charge costs what it costs
+/// `today` ([`amount_due`]'s total): a PIX charge payable now (`cob`) carries
+/// one amount, so it must stop being payable when that amount no longer
+/// holds, and a new one be made for the new amount. The amount changes when
+/// a discount ends, when the (business-day) due date has passed and every
+/// day of interest after it. `None`: it holds for `horizon_days` more days
+/// or longer (nothing left to change it, or not within the horizon).
+pub fn amount_holds_until(
+    original_cents: i64,
+    due_date: Date,
+    today: Date,
+    terms: &ChargeTerms,
+    horizon_days: i64,
+) -> Option<Date> {
+    let total = |d: Date| amount_due(original_cents, due_date, d, terms).total;
+    let now = total(today);
+    (1..=horizon_days)
+        .map_while(|n| today.add_days(n))
+        .find(|d| total(*d) != now)
+        .and_then(|changed| changed.add_days(-1))
+}
+
 /// A percentage in hundredths as the language writes it: `2`, `2,5`, `0,33` (pt-BR) or `2.5` (en).
 fn percent_text(bp: i64, lang: Lang) -> String {
     let sep = if lang == Lang::PtBr { ',' } else { '.' };

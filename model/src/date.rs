@@ -185,6 +185,12 @@ pub fn brasilia_date(unix_secs: i64) -> Option<Date> {
     Date::from_days_since_epoch((unix_secs + BRASILIA_UTC_OFFSET_SECS).div_euclid(86_400))
 }
 
+/// The Unix time (seconds) at which `date` begins in Brasília (00:00, UTC−3):
+/// when a charge that holds until the day before stops being payable.
+pub fn brasilia_day_start(date: Date) -> i64 {
+    date.days_since_epoch() * 86_400 - BRASILIA_UTC_OFFSET_SECS
+}
+
 /// Today in Brasília from Unix milliseconds (what `Date.now()` and the
 /// server's clock give): the "today" due dates are compared with.
 pub fn brasilia_today_from_millis(ms: i64) -> Option<Date> {
@@ -393,6 +399,11 @@ mod tests {
         let jan1 = Date::new(2027, 1, 1).unwrap().days_since_epoch() * 86_400;
         assert_eq!(at(jan1 + 3600), "2026-12-31");
         assert_eq!(at(0), "1969-12-31");
+        // And a Brasília day starts at 03:00 UTC.
+        let day = Date::new(2026, 11, 24).unwrap();
+        assert_eq!(brasilia_day_start(day), nov24 + 3 * 3600);
+        assert_eq!(at(brasilia_day_start(day)), "2026-11-24");
+        assert_eq!(at(brasilia_day_start(day) - 1), "2026-11-23");
     }
 
     #[test]

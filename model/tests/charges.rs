@@ -1062,3 +1062,107 @@ fn each_installment_keeps_the_discounts_days_before_its_own_due_date() {
         ChargeTerms::default()
     );
 }
+
+/// How long a PIX charge payable now can carry today's amount: until the
+/// discount ends, until the business-day due date, one day at a time while
+/// interest runs, for good when nothing is left to change it.
+#[test]
+fn the_amount_holds_until_it_next_changes() {
+    let only_fine = ChargeTerms {
+        fine: Some(Value::Percent(200)),
+        interest_monthly_bp: None,
+        discount: None,
+    };
+    let none = ChargeTerms {
+        fine: None,
+        interest_monthly_bp: None,
+        discount: None,
+    };
+    // (terms, due, today, holds until; None: for the whole horizon)
+    let cases: [(&ChargeTerms, &str, &str, Option<&str>, &str); 9] = [
+        (
+            &usual(),
+            "2026-12-10",
+            "2026-12-01",
+            Some("2026-12-05"),
+            "the discount's last day",
+        ),
+        (
+            &usual(),
+            "2026-12-10",
+            "2026-12-05",
+            Some("2026-12-05"),
+            "the discount ends tonight",
+        ),
+        (
+            &usual(),
+            "2026-12-10",
+            "2026-12-06",
+            Some("2026-12-10"),
+            "then the due date",
+        ),
+        (
+            &usual(),
+            "2026-12-12",
+            "2026-12-06",
+            Some("2026-12-14"),
+            "a Saturday's due date moves to Monday",
+        ),
+        (
+            &usual(),
+            "2026-12-10",
+            "2026-12-11",
+            Some("2026-12-11"),
+            "late: interest changes it every day",
+        ),
+        (
+            &only_fine,
+            "2026-12-10",
+            "2026-12-10",
+            Some("2026-12-10"),
+            "the fine starts tomorrow",
+        ),
+        (
+            &only_fine,
+            "2026-12-10",
+            "2026-12-11",
+            None,
+            "a fine without interest stays",
+        ),
+        (
+            &none,
+            "2026-12-10",
+            "2026-11-26",
+            None,
+            "no terms: always the price",
+        ),
+        (
+            &none,
+            "2027-12-10",
+            "2026-11-26",
+            None,
+            "beyond the horizon",
+        ),
+    ];
+    for (terms, due, today, until, why) in cases {
+        assert_eq!(
+            amount_holds_until(10_000, d(due), d(today), terms, 366),
+            until.map(d),
+            "{why}"
+        );
+    }
+    // Whatever the day, the amount is the same up to that day and differs the next.
+    for today in [
+        "2026-12-01",
+        "2026-12-05",
+        "2026-12-06",
+        "2026-12-11",
+        "2027-01-20",
+    ] {
+        let (today, due) = (d(today), d("2026-12-10"));
+        let until = amount_holds_until(10_000, due, today, &usual(), 366).unwrap();
+        let total = |day| amount_due(10_000, due, day, &usual()).total;
+        assert_eq!(total(until), total(today));
+        assert_ne!(total(until.add_days(1).unwrap()), total(today));
+    }
+}

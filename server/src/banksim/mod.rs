@@ -144,6 +144,16 @@ impl Bank {
         self.lock().charges.get(txid).cloned()
     }
 
+    /// The time of charge `txid` (a `cob`) runs out, as if its `expiracao` seconds had passed
+    /// since it was made: it can no longer be paid.
+    pub fn expire(&self, txid: &str) {
+        if let Some(c) = self.lock().charges.get_mut(txid) {
+            let seconds = c["calendario"]["expiracao"].as_i64().unwrap_or(0);
+            let made = now_ms() - (seconds + 1) * 1000;
+            c["calendario"]["criacao"] = json!(paylink_model::date::iso_utc_from_millis(made));
+        }
+    }
+
     /// How many `PUT`s `txid` received.
     pub fn puts(&self, txid: &str) -> u32 {
         self.lock().puts.get(txid).copied().unwrap_or(0)
@@ -212,6 +222,9 @@ impl Bank {
                 .ok_or_else(|| format!("no charge {txid}"))?;
             if charge["status"] != "ATIVA" {
                 return Err(format!("charge {txid} is {}", charge["status"]));
+            }
+            if cob_expired(charge) {
+                return Err(format!("charge {txid} expired"));
             }
             let chave = charge["chave"].as_str().unwrap_or_default().to_string();
             let now = now_iso();
@@ -282,11 +295,29 @@ async fn callback(client: &reqwest::Client, url: &str, body: &Value) {
     }
 }
 
-fn now_iso() -> String {
-    let ms = std::time::SystemTime::now()
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
-    paylink_model::date::iso_utc_from_millis(ms)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn now_iso() -> String {
+    paylink_model::date::iso_utc_from_millis(now_ms())
+}
+
+/// A `cob` whose `expiracao` seconds since `criacao` have passed: the document's
+/// "tempo de vida da cobrança", after which a payer's PSP refuses to pay it.
+fn cob_expired(charge: &Value) -> bool {
+    let c = &charge["calendario"];
+    match (
+        c["criacao"]
+            .as_str()
+            .and_then(paylink_model::date::millis_from_rfc3339),
+        c["expiracao"].as_i64(),
+    ) {
+        (Some(made), Some(seconds)) => now_ms() >= made + seconds * 1000,
+        _ => false,
+    }
 }
 
 /// `E` + the bank's ISPB (8 digits) + `yyyyMMddHHmm` + 11 letters and digits: 32 in all.

@@ -24,8 +24,18 @@ const TO_REMOVE: &str =
     "WHERE operation = 'create' AND (bank_status IS NULL OR bank_status = 'ATIVA')
        AND invoice_id IN (SELECT id FROM invoices WHERE deleted_at IS NOT NULL)";
 
-/// Takes up every open PIX installment without a charge yet, and turns the charges of deleted
-/// invoices into removals. The installments themselves are the source, so an installment
+/// Charges payable now (`cob`) that stopped being payable while their installment still waits:
+/// each is made again under a new txid (migration 0018). At most 99 times (`r99` keeps the txid
+/// within the document's 35 characters): a daily renewal of a charge late with interest for
+/// three months.
+const EXPIRED: &str = "FROM pix_charges c JOIN installments i ON i.id = c.id
+                          JOIN invoices v ON v.id = c.invoice_id
+     WHERE c.operation = 'create' AND c.status = 'done' AND c.kind = 'cob'
+       AND c.expires_at <= $1 AND c.renewals < 99
+       AND v.deleted_at IS NULL AND i.deleted_at IS NULL AND i.status = 'WAITING_PAYMENT'";
+
+/// Takes up every open PIX installment without a charge yet, renews the charges that expired
+/// unpaid, and turns the charges of deleted invoices into removals. The installments themselves are the source, so an installment
 /// created while the bank was unreachable, or before `--pix-api-url` was set, is never missed.
 /// It looks first and writes only when there is something to write, so the passes of an idle
 /// server never hold SQLite's write gate.
@@ -50,6 +60,34 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
         .execute(&db.pool)
         .await?
         .rows_affected();
+    }
+    let expired = sqlx::query(&format!("SELECT 1 AS x {EXPIRED} LIMIT 1"))
+        .bind(&now)
+        .fetch_optional(&db.pool)
+        .await?;
+    if expired.is_some() {
+        // The old txid is kept before the row takes its new one, in one transaction.
+        let mut tx = db.begin_write().await?;
+        sqlx::query(&format!(
+            "INSERT INTO pix_retired_txids (txid, installment_id, retired_at)
+             SELECT c.txid, c.id, $1 {EXPIRED} ON CONFLICT DO NOTHING"
+        ))
+        .bind(&now)
+        .execute(&mut **tx)
+        .await?;
+        changed += sqlx::query(&format!(
+            "UPDATE pix_charges SET renewals = renewals + 1,
+                    txid = REPLACE(id, '-', '') || 'r' || CAST(renewals + 1 AS TEXT),
+                    status = 'pending', attempts = 0, next_attempt_at = $1, location = NULL,
+                    copia_e_cola = NULL, bank_status = NULL, expires_at = NULL,
+                    last_error = NULL, refusal = NULL, updated_at = $1
+             WHERE id IN (SELECT c.id {EXPIRED})"
+        ))
+        .bind(&now)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
     }
     if found(format!(
         "SELECT 1 AS x FROM pix_charges {TO_REMOVE} LIMIT 1"
@@ -145,6 +183,8 @@ pub struct Answer<'a> {
     pub location: Option<&'a str>,
     pub copia_e_cola: Option<&'a str>,
     pub bank_status: Option<&'a str>,
+    /// When a `cob` stops being payable (RFC 3339).
+    pub expires_at: Option<&'a str>,
 }
 
 /// `operation` succeeded. Unless the row was turned into another operation meanwhile (an
@@ -160,7 +200,8 @@ pub async fn record_done(
         "UPDATE pix_charges SET kind = COALESCE($1, kind), location = COALESCE($2, location),
                 copia_e_cola = COALESCE($3, copia_e_cola), bank_status = COALESCE($4, bank_status),
                 status = CASE WHEN operation = $5 THEN 'done' ELSE status END,
-                last_error = NULL, refusal = NULL, locked_until = NULL, updated_at = $6
+                last_error = NULL, refusal = NULL, locked_until = NULL, updated_at = $6,
+                expires_at = COALESCE($8, expires_at)
          WHERE id = $7",
     )
     .bind(a.kind)
@@ -170,6 +211,7 @@ pub async fn record_done(
     .bind(operation)
     .bind(now_iso())
     .bind(id)
+    .bind(a.expires_at)
     .execute(&db.pool)
     .await?;
     Ok(())
@@ -242,14 +284,15 @@ pub struct BankCode {
     pub location: Option<String>,
 }
 
-/// `None` while the charge is not at the bank yet (or not active there).
+/// `None` while the charge is not at the bank yet (or not active there, or no longer payable).
 pub async fn bank_code(db: &Db, installment_id: &str) -> Result<Option<BankCode>, DbError> {
     let row = sqlx::query(
         "SELECT copia_e_cola, location FROM pix_charges
          WHERE id = $1 AND operation = 'create' AND copia_e_cola IS NOT NULL
-           AND bank_status = 'ATIVA'",
+           AND bank_status = 'ATIVA' AND (expires_at IS NULL OR expires_at > $2)",
     )
     .bind(installment_id)
+    .bind(now_iso())
     .fetch_optional(&db.pool)
     .await?;
     Ok(row.map(|r| BankCode {

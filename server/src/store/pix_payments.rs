@@ -30,14 +30,16 @@ pub enum Applied {
     NotOpen(String),
 }
 
-/// The installment of `txid`: (installment id, invoice id, number).
+/// The installment of `txid`, its charge's current one or one it gave up when the charge was
+/// made again (`pix_retired_txids`): (installment id, invoice id, number).
 async fn installment_of(
     tx: &mut crate::store::Tx<'_>,
     txid: &str,
 ) -> Result<Option<(String, String, i64)>, DbError> {
     let row = sqlx::query(
         "SELECT c.id, c.invoice_id, i.number FROM pix_charges c JOIN installments i ON i.id = c.id
-         WHERE c.txid = $1",
+         WHERE c.txid = $1
+            OR c.id = (SELECT r.installment_id FROM pix_retired_txids r WHERE r.txid = $1)",
     )
     .bind(txid)
     .fetch_optional(&mut **tx)

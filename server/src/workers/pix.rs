@@ -115,12 +115,14 @@ impl PixCharges {
                 let a = answer.as_ref();
                 let text = |f: &str| a.and_then(|(_, v)| v[f].as_str());
                 let kind = a.map(|(k, _)| *k);
+                let expires_at = a.and_then(|(_, v)| charge::cob_expiry(v));
                 let answer = pix_charges::Answer {
                     kind,
                     location: text("location")
                         .or(a.and_then(|(_, v)| v["loc"]["location"].as_str())),
                     copia_e_cola: text("pixCopiaECola"),
                     bank_status: text("status"),
+                    expires_at: expires_at.as_deref(),
                 };
                 tracing::info!(installment = %id, operation = %w.operation, "PIX charge done at the bank");
                 pix_charges::record_done(&self.db, id, &w.operation, &answer).await
@@ -138,6 +140,7 @@ impl PixCharges {
                         location: None,
                         copia_e_cola: None,
                         bank_status: None,
+                        expires_at: None,
                     },
                 )
                 .await
@@ -167,7 +170,7 @@ impl PixCharges {
         &self,
         w: &pix_charges::Work,
     ) -> Result<Option<(&'static str, serde_json::Value)>, Failed> {
-        let today = crate::domain::today();
+        let now = crate::domain::now_ms().div_euclid(1000);
         let (Some(due), Some(first_due)) = (w.due, w.first_due) else {
             return Err(BankError::Refused {
                 status: 0,
@@ -186,7 +189,7 @@ impl PixCharges {
             message: &message,
         };
         // What was sent, to compare with a charge the bank already holds under the txid.
-        let (kind, sent, answer) = match charge::charge_for(self.bank.key(), &installment, today) {
+        let (kind, sent, answer) = match charge::charge_for(self.bank.key(), &installment, now) {
             charge::Charge::Due(cobv) => (
                 "cobv",
                 serde_json::to_value(&cobv).unwrap_or_default(),

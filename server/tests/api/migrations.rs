@@ -321,3 +321,47 @@ async fn installments_keep_the_nosso_numero_they_printed_and_new_ones_never_take
             .unwrap();
     assert_eq!(before, after);
 }
+
+/// A `cob` made before 0018 was made to last a day: it gets that expiry (and is made again once
+/// it passed); a `cobv`, which the bank keeps past its due date, gets none.
+#[tokio::test]
+async fn charges_payable_now_made_before_0018_expire_a_day_after_they_were_made() {
+    let (_dir, target, pool) = database_before(18).await;
+    for sql in [
+        "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
+         VALUES ('app', 'user', 'loja', 'x', '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO customers (id, application_id, user_id, full_name, created_at)
+         VALUES ('cus', 'app', 'user', 'Maria da Silva', '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO invoices (id, application_id, customer_id, external_id, invoice_type, price_cents,
+                               price_by_customer, due_date, installment_count, created_at)
+         VALUES ('inv', 'app', 'cus', 'pedido-1', 'INSTALLMENT', 2000, FALSE, '2027-01-31', 2,
+                 '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO installments (id, invoice_id, number, price_cents, due_date, status, created_at)
+         VALUES ('i1', 'inv', 1, 1000, '2027-01-31', 'WAITING_PAYMENT', '2026-01-01T00:00:00.000Z'),
+                ('i2', 'inv', 2, 1000, '2027-02-28', 'WAITING_PAYMENT', '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO pix_charges (id, invoice_id, txid, kind, operation, status, next_attempt_at,
+                                  created_at, updated_at)
+         VALUES ('i1', 'inv', 'tx1', 'cob', 'create', 'done', '2026-03-01T10:00:00.000Z',
+                 '2026-03-01T10:00:00.000Z', '2026-03-01T10:00:05.250Z'),
+                ('i2', 'inv', 'tx2', 'cobv', 'create', 'done', '2026-03-01T10:00:00.000Z',
+                 '2026-03-01T10:00:00.000Z', '2026-03-01T10:00:05.250Z')",
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+
+    Db::open(&target).await.unwrap();
+    let pool = raw_pool(&target).await;
+    let rows: Vec<(String, Option<String>, i64)> =
+        sqlx::query_as("SELECT id, expires_at, renewals FROM pix_charges ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        rows,
+        [
+            ("i1".into(), Some("2026-03-02T10:00:05.250Z".into()), 0),
+            ("i2".into(), None, 0)
+        ]
+    );
+}

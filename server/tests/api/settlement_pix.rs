@@ -662,3 +662,133 @@ async fn bank_sim_refuses_repeated_puts_and_a_document_when_told_to() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A customer without a document gets a charge payable now (`cob`), which carries one amount:
+/// it lasts while that amount holds (here, with interest after it, until the end of the
+/// business-day due date in Brasília). Once its time ran out unpaid, the bank refuses to pay it,
+/// the payer page stops showing its code, and paylink makes a new charge under a new txid whose
+/// code the payer page shows. A Pix of the old charge heard of later (paid before it expired)
+/// still pays the installment, and a paid installment's charge is not made again.
+#[tokio::test]
+async fn a_charge_payable_now_is_made_again_under_a_new_txid_once_it_expires() {
+    use paylink_model::charges::next_business_day;
+    use paylink_model::date::{brasilia_day_start, millis_from_rfc3339};
+
+    let (bank, pki) = start_bank().await;
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let customer = body(
+        app.post_customer(&json!({"fullName": "João Sem Documento"}))
+            .await,
+    )
+    .await;
+    let res = app
+        .post_invoice(&with(
+            invoice_body(customer["id"].as_str().unwrap()),
+            json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
+                   "notifications": null, "interest": {"value": 1.0}}),
+        ))
+        .await;
+    assert!(res.status().is_success(), "{}", res.status());
+    let invoice = body(res).await;
+    let id = invoice["id"].as_str().unwrap().to_string();
+    let installment = invoice["installments"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let txid = pix_api::txid(&installment).unwrap();
+    let worker = worker(&app, &bank, &pki);
+
+    let (_, status, ..) = settle(&worker, &app, &installment).await;
+    assert_eq!(status, "done");
+    let first = bank.charge(&txid).unwrap();
+    assert!(
+        first["calendario"]["dataDeVencimento"].is_null(),
+        "a cob: {first}"
+    );
+    let made = millis_from_rfc3339(first["calendario"]["criacao"].as_str().unwrap()).unwrap();
+    let ends = made / 1000 + first["calendario"]["expiracao"].as_i64().unwrap();
+    let last_day = next_business_day(crate::helpers::next_jan_31());
+    assert!(
+        (ends - brasilia_day_start(last_day.add_days(1).unwrap())).abs() <= 1,
+        "payable until midnight ending {last_day}: {first}"
+    );
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert_eq!(
+        page["installments"][0]["pix"]["payload"],
+        first["pixCopiaECola"]
+    );
+
+    // Its time runs out, at the bank and in paylink's record (as the day after it would).
+    bank.expire(&txid);
+    sqlx::query("UPDATE pix_charges SET expires_at = $1 WHERE id = $2")
+        .bind("2000-01-01T00:00:00.000Z")
+        .bind(&installment)
+        .execute(&app.raw_pool().await)
+        .await
+        .unwrap();
+    let refused = bank.pay(&txid, None).await.unwrap_err();
+    assert!(refused.contains("expired"), "{refused}");
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert!(page["installments"][0]["pix"].is_null(), "{page}");
+    assert_eq!(page["installments"][0]["pixPending"], true);
+
+    // The next pass makes it again, under the installment's txid + `r1`.
+    let (_, status, ..) = settle(&worker, &app, &installment).await;
+    assert_eq!(status, "done");
+    let renewed = format!("{txid}r1");
+    let second = bank
+        .charge(&renewed)
+        .unwrap_or_else(|| panic!("no charge {renewed}: {:?}", bank.requests()));
+    assert_eq!(bank.charge_count(), 2);
+    assert_eq!(second["valor"]["original"], "100.00");
+    assert_ne!(second["pixCopiaECola"], first["pixCopiaECola"]);
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert_eq!(
+        page["installments"][0]["pix"]["payload"], second["pixCopiaECola"],
+        "{page}"
+    );
+    assert_eq!(page["installments"][0]["pixPending"], false);
+
+    // A Pix of the first charge, paid before it expired, heard of only now: it pays the installment.
+    let applied = pix_api::apply(
+        &app.db,
+        &pix_api::ConfirmedPix {
+            end_to_end_id: "E9999999920270110120012345678901".into(),
+            txid: txid.clone(),
+            cents: 10_000,
+            horario: paylink_model::date::iso_utc_from_millis(made + 60_000),
+        },
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(
+            applied,
+            paylink_server::store::pix_payments::Applied::Confirmed(_)
+        ),
+        "{applied:?}"
+    );
+    let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
+    assert_eq!(
+        detail["installments"][0]["_status"], "CONFIRMED",
+        "{detail}"
+    );
+
+    // Paid: an expired charge is not made again.
+    sqlx::query("UPDATE pix_charges SET expires_at = $1 WHERE id = $2")
+        .bind("2000-01-01T00:00:00.000Z")
+        .bind(&installment)
+        .execute(&app.raw_pool().await)
+        .await
+        .unwrap();
+    worker.pass().await.unwrap();
+    assert_eq!(bank.charge_count(), 2);
+    assert_eq!(
+        paylink_server::store::pix_charges::state(&app.db, &installment)
+            .await
+            .unwrap()
+            .unwrap()
+            .1,
+        "done"
+    );
+}

@@ -1,9 +1,11 @@
 //! Which charge an installment becomes at the bank: a `cobv` (due date, fine, interest and
 //! discount, the payer's CPF or CNPJ) while it is not overdue and its customer has a document;
-//! otherwise a `cob` payable now, of what it costs today. And whether a charge the bank already
-//! holds under the txid is the one paylink asked for.
+//! otherwise a `cob` payable now, of what it costs today, until that amount stops holding (the
+//! charges worker then makes a new one). And whether a charge the bank already holds under the
+//! txid is the one paylink asked for.
 
-use paylink_model::charges::amount_due;
+use paylink_model::charges::{amount_due, amount_holds_until};
+use paylink_model::date::{brasilia_date, brasilia_day_start};
 use paylink_model::{ChargeTerms, Date};
 
 use super::{Cob, CobV, Devedor};
@@ -11,8 +13,9 @@ use super::{Cob, CobV, Devedor};
 /// How many calendar days after its due date a `cobv` can still be paid (with fine and interest).
 pub const DAYS_AFTER_DUE: u32 = 30;
 
-/// How long a `cob` can be paid (seconds).
-pub const COB_EXPIRATION: u32 = 86_400;
+/// The longest a `cob` is made to last (days): one whose amount nothing changes is made again
+/// after a year.
+pub const COB_HORIZON_DAYS: i64 = 366;
 
 #[derive(Debug, PartialEq)]
 pub enum Charge {
@@ -33,7 +36,11 @@ pub struct Installment<'a> {
     pub message: &'a str,
 }
 
-pub fn charge_for(key: &str, i: &Installment<'_>, today: Date) -> Charge {
+/// The charge for installment `i` made at Unix time `now` (seconds). A `cob` carries one
+/// amount: it lasts until the end (in Brasília) of the last day that amount holds, so a payer
+/// never pays yesterday's amount of a charge whose discount ended or whose interest grew.
+pub fn charge_for(key: &str, i: &Installment<'_>, now: i64) -> Charge {
+    let today = brasilia_date(now).unwrap_or(i.due);
     let devedor = i
         .customer_document
         .and_then(|d| Devedor::new(d, i.customer_name));
@@ -46,9 +53,26 @@ pub fn charge_for(key: &str, i: &Installment<'_>, today: Date) -> Charge {
         ),
         devedor => {
             let total = amount_due(i.price_cents, i.due, today, &terms).total;
-            Charge::Now(Cob::new(key, COB_EXPIRATION, devedor, total))
+            let last = amount_holds_until(i.price_cents, i.due, today, &terms, COB_HORIZON_DAYS)
+                .unwrap_or_else(|| today.add_days(COB_HORIZON_DAYS - 1).unwrap_or(today));
+            let ends = last.add_days(1).map_or(now, brasilia_day_start);
+            let seconds = u32::try_from(ends - now).unwrap_or(1).max(1);
+            Charge::Now(Cob::new(key, seconds, devedor, total))
         }
     }
+}
+
+/// When a `cob` stops being payable, as the bank answered it (RFC 3339): its
+/// `calendario.criacao` plus `calendario.expiracao` seconds. `None` for a `cobv`, or an answer
+/// without them.
+pub fn cob_expiry(answer: &serde_json::Value) -> Option<String> {
+    use paylink_model::date::{iso_utc_from_millis, millis_from_rfc3339};
+    let calendario = &answer["calendario"];
+    let made = millis_from_rfc3339(calendario["criacao"].as_str()?)?;
+    let seconds = calendario["expiracao"].as_i64()?;
+    calendario["dataDeVencimento"]
+        .is_null()
+        .then(|| iso_utc_from_millis(made + seconds * 1000))
 }
 
 /// What differs between the charge paylink asked for (`sent`, its request body) and the one the

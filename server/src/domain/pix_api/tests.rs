@@ -241,10 +241,12 @@ fn an_installment_is_a_cobv_until_due_and_a_cob_of_what_it_costs_today_after() {
         message: "order-42 - parcela 1 de 3",
     };
     let today = date(2027, 1, 10);
+    // 2027-01-10 at 15:00 in Brasília (18:00 UTC).
+    let now = paylink_model::date::brasilia_day_start(today) + 15 * 3600;
     match charge::charge_for(
         "pix@loja.example",
         &installment(date(2027, 1, 31), Some("52998224725")),
-        today,
+        now,
     ) {
         charge::Charge::Due(cobv) => {
             let body = serde_json::to_value(&cobv).unwrap();
@@ -264,7 +266,7 @@ fn an_installment_is_a_cobv_until_due_and_a_cob_of_what_it_costs_today_after() {
     match charge::charge_for(
         "pix@loja.example",
         &installment(date(2026, 12, 10), Some("52998224725")),
-        today,
+        now,
     ) {
         charge::Charge::Now(cob) => {
             let body = serde_json::to_value(&cob).unwrap();
@@ -274,6 +276,8 @@ fn an_installment_is_a_cobv_until_due_and_a_cob_of_what_it_costs_today_after() {
             );
             let cents = cents_of(body["valor"]["original"].as_str().unwrap()).unwrap();
             assert!((10_290..=10_310).contains(&cents), "{cents}");
+            // Interest grows tomorrow: payable until midnight in Brasília, 9 hours.
+            assert_eq!(body["calendario"]["expiracao"], 9 * 3600);
         }
         other => panic!("{other:?}"),
     }
@@ -281,11 +285,17 @@ fn an_installment_is_a_cobv_until_due_and_a_cob_of_what_it_costs_today_after() {
     match charge::charge_for(
         "pix@loja.example",
         &installment(date(2027, 1, 31), None),
-        today,
+        now,
     ) {
         charge::Charge::Now(cob) => {
             assert_eq!(cob.devedor, None);
             assert_eq!(cob.valor.original, "100.00");
+            // Until the end of the due date (a Sunday: Monday 1 February, the business day).
+            assert_eq!(
+                cob.calendario.expiracao,
+                (21 * 24 + 9 + 24) * 3600,
+                "from 15:00 on 10 January to midnight ending 1 February"
+            );
         }
         other => panic!("{other:?}"),
     }
