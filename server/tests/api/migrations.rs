@@ -33,6 +33,30 @@ async fn database_before(version: i64) -> (tempfile::TempDir, String, sqlx::AnyP
     (dir, target, pool)
 }
 
+/// Application `app`, customer `cus` (Maria da Silva) and invoice `inv` (`pedido-1`, due
+/// 2027-01-31) of `cents` in `count` installments, as an older paylink wrote them.
+async fn old_invoice(pool: &sqlx::AnyPool, cents: i64, count: i64) {
+    for sql in [
+        "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
+         VALUES ('app', 'user', 'loja', 'x', '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO customers (id, application_id, user_id, full_name, created_at)
+         VALUES ('cus', 'app', 'user', 'Maria da Silva', '2026-01-01T00:00:00.000Z')",
+    ] {
+        sqlx::query(sql).execute(pool).await.unwrap();
+    }
+    sqlx::query(
+        "INSERT INTO invoices (id, application_id, customer_id, external_id, invoice_type, price_cents,
+                               price_by_customer, due_date, installment_count, created_at)
+         VALUES ('inv', 'app', 'cus', 'pedido-1', 'INSTALLMENT', $1, FALSE, '2027-01-31', $2,
+                 '2026-01-01T00:00:00.000Z')",
+    )
+    .bind(cents)
+    .bind(count)
+    .execute(pool)
+    .await
+    .unwrap();
+}
+
 #[tokio::test]
 async fn phones_stored_bare_by_older_versions_get_their_plus() {
     let (_dir, target, pool) = database_before(7).await;
@@ -212,15 +236,8 @@ fn derived_our_number(id: &str) -> i64 {
 #[tokio::test]
 async fn installments_keep_the_nosso_numero_they_printed_and_new_ones_never_take_it() {
     let (_dir, target, pool) = database_before(15).await;
+    old_invoice(&pool, 100_000, 12).await;
     for sql in [
-        "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
-         VALUES ('app', 'user', 'loja', 'x', '2026-01-01T00:00:00.000Z')",
-        "INSERT INTO customers (id, application_id, user_id, full_name, created_at)
-         VALUES ('cus', 'app', 'user', 'Maria da Silva', '2026-01-01T00:00:00.000Z')",
-        "INSERT INTO invoices (id, application_id, customer_id, external_id, invoice_type, price_cents,
-                               price_by_customer, due_date, installment_count, created_at)
-         VALUES ('inv', 'app', 'cus', 'pedido-1', 'INSTALLMENT', 100000, FALSE, '2027-01-31', 12,
-                 '2026-01-01T00:00:00.000Z')",
         "INSERT INTO remessa_files (id, sequence, boletos, total_cents, content, created_at)
          VALUES ('rem', 1, 1, 1000, '', '2026-01-02T00:00:00.000Z')",
     ] {
@@ -327,15 +344,8 @@ async fn installments_keep_the_nosso_numero_they_printed_and_new_ones_never_take
 #[tokio::test]
 async fn charges_payable_now_made_before_0018_expire_a_day_after_they_were_made() {
     let (_dir, target, pool) = database_before(18).await;
+    old_invoice(&pool, 2_000, 2).await;
     for sql in [
-        "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
-         VALUES ('app', 'user', 'loja', 'x', '2026-01-01T00:00:00.000Z')",
-        "INSERT INTO customers (id, application_id, user_id, full_name, created_at)
-         VALUES ('cus', 'app', 'user', 'Maria da Silva', '2026-01-01T00:00:00.000Z')",
-        "INSERT INTO invoices (id, application_id, customer_id, external_id, invoice_type, price_cents,
-                               price_by_customer, due_date, installment_count, created_at)
-         VALUES ('inv', 'app', 'cus', 'pedido-1', 'INSTALLMENT', 2000, FALSE, '2027-01-31', 2,
-                 '2026-01-01T00:00:00.000Z')",
         "INSERT INTO installments (id, invoice_id, number, price_cents, due_date, status, created_at)
          VALUES ('i1', 'inv', 1, 1000, '2027-01-31', 'WAITING_PAYMENT', '2026-01-01T00:00:00.000Z'),
                 ('i2', 'inv', 2, 1000, '2027-02-28', 'WAITING_PAYMENT', '2026-01-01T00:00:00.000Z')",

@@ -663,6 +663,17 @@ async fn bank_sim_refuses_repeated_puts_and_a_document_when_told_to() {
     }
 }
 
+/// Moves the expiry paylink recorded for `installment`'s charge into the past, as the passing of
+/// the days it was made for would.
+async fn expired_in_paylink(app: &TestApp, installment: &str) {
+    sqlx::query("UPDATE pix_charges SET expires_at = $1 WHERE id = $2")
+        .bind("2000-01-01T00:00:00.000Z")
+        .bind(installment)
+        .execute(&app.raw_pool().await)
+        .await
+        .unwrap();
+}
+
 /// A customer without a document gets a charge payable now (`cob`), which carries one amount:
 /// it lasts while that amount holds (here, with interest after it, until the end of the
 /// business-day due date in Brasília). Once its time ran out unpaid, the bank refuses to pay it,
@@ -720,12 +731,7 @@ async fn a_charge_payable_now_is_made_again_under_a_new_txid_once_it_expires() {
 
     // Its time runs out, at the bank and in paylink's record (as the day after it would).
     bank.expire(&txid);
-    sqlx::query("UPDATE pix_charges SET expires_at = $1 WHERE id = $2")
-        .bind("2000-01-01T00:00:00.000Z")
-        .bind(&installment)
-        .execute(&app.raw_pool().await)
-        .await
-        .unwrap();
+    expired_in_paylink(&app, &installment).await;
     let refused = bank.pay(&txid, None).await.unwrap_err();
     assert!(refused.contains("expired"), "{refused}");
     let page = get_json(&app, &format!("/api/pay/{id}")).await;
@@ -775,12 +781,7 @@ async fn a_charge_payable_now_is_made_again_under_a_new_txid_once_it_expires() {
     );
 
     // Paid: an expired charge is not made again.
-    sqlx::query("UPDATE pix_charges SET expires_at = $1 WHERE id = $2")
-        .bind("2000-01-01T00:00:00.000Z")
-        .bind(&installment)
-        .execute(&app.raw_pool().await)
-        .await
-        .unwrap();
+    expired_in_paylink(&app, &installment).await;
     worker.pass().await.unwrap();
     assert_eq!(bank.charge_count(), 2);
     assert_eq!(
