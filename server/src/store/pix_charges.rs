@@ -19,10 +19,16 @@ const NEW_CHARGES: &str = "FROM installments i JOIN invoices v ON v.id = i.invoi
                    WHERE p.invoice_id = v.id AND p.payment_type = 'PIX')
        AND NOT EXISTS (SELECT 1 FROM pix_charges c WHERE c.id = i.id)";
 
-/// Charges of deleted invoices still open (or never made) at the bank.
+/// Charges still open (or never made) at the bank that nobody should pay any more: those of
+/// deleted invoices, and those of installments paid another way (a boleto, a payment recorded
+/// by hand, a Pix of an earlier charge), which a payer holding the code could otherwise pay a
+/// second time. A charge its own Pix paid is left alone (the bank has it CONCLUIDA).
 const TO_REMOVE: &str =
     "WHERE operation = 'create' AND (bank_status IS NULL OR bank_status = 'ATIVA')
-       AND invoice_id IN (SELECT id FROM invoices WHERE deleted_at IS NOT NULL)";
+       AND (invoice_id IN (SELECT id FROM invoices WHERE deleted_at IS NOT NULL)
+            OR (EXISTS (SELECT 1 FROM installments i
+                        WHERE i.id = pix_charges.id AND i.status <> 'WAITING_PAYMENT')
+                AND NOT EXISTS (SELECT 1 FROM pix_payments p WHERE p.txid = pix_charges.txid)))";
 
 /// Charges payable now (`cob`) that stopped being payable while their installment still waits:
 /// each is made again under a new txid (migration 0018). At most 99 times (`r99` keeps the txid
@@ -35,7 +41,7 @@ const EXPIRED: &str = "FROM pix_charges c JOIN installments i ON i.id = c.id
        AND v.deleted_at IS NULL AND i.deleted_at IS NULL AND i.status = 'WAITING_PAYMENT'";
 
 /// Takes up every open PIX installment without a charge yet, renews the charges that expired
-/// unpaid, and turns the charges of deleted invoices into removals. The installments themselves are the source, so an installment
+/// unpaid, and turns the charges nobody should pay any more into removals. The installments themselves are the source, so an installment
 /// created while the bank was unreachable, or before `--pix-api-url` was set, is never missed.
 /// It looks first and writes only when there is something to write, so the passes of an idle
 /// server never hold SQLite's write gate.

@@ -68,6 +68,13 @@ pub async fn apply(db: &Db, p: &Confirmed<'_>) -> Result<Applied, DbError> {
     if inserted == 0 {
         return Ok(Applied::Again);
     }
+    // The bank concluded the charge this Pix paid: nothing to remove there, whatever the
+    // installment's state (a Pix of an earlier, expired txid leaves the current charge open,
+    // which `pix_charges::enqueue` then removes).
+    sqlx::query("UPDATE pix_charges SET bank_status = 'CONCLUIDA' WHERE txid = $1")
+        .bind(p.txid)
+        .execute(&mut **tx)
+        .await?;
     let settled = confirm_in(
         &mut tx,
         &invoice_id,

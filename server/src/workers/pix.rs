@@ -1,5 +1,6 @@
 //! PIX charges at the bank (`serve --pix-api-url`): each PIX installment becomes a charge
-//! through the `pix_charges` outbox, and a deleted invoice's charges are removed. A call the bank
+//! through the `pix_charges` outbox; a charge payable now is made again when it expires unpaid;
+//! the charges of deleted invoices and of installments paid another way are removed. A call the bank
 //! could not answer (down, slow, a 5xx) is tried again with growing pauses, forever: the charge
 //! is never lost, and never made twice, since each retry is a `PUT` of the same txid. Some banks
 //! refuse a `PUT` of a txid they already hold (a retry whose first `PUT` arrived, its answer
@@ -232,19 +233,34 @@ impl PixCharges {
         }
     }
 
+    /// Removes the charge. A bank that refuses because the charge is no longer active (a payer
+    /// paid it meanwhile, or it was removed) leaves nothing to remove: the charge as the bank
+    /// holds it is recorded.
     async fn remove(
         &self,
         w: &pix_charges::Work,
     ) -> Result<Option<(&'static str, serde_json::Value)>, Failed> {
-        let v = self
+        let immediate = w.kind.as_deref() == Some("cob");
+        let kind = if immediate { "cob" } else { "cobv" };
+        match self
             .bank
-            .remove(w.kind.as_deref() == Some("cob"), &w.txid, &pix_api::REMOVAL)
-            .await?;
-        Ok(Some(if w.kind.as_deref() == Some("cob") {
-            ("cob", v)
-        } else {
-            ("cobv", v)
-        }))
+            .remove(immediate, &w.txid, &pix_api::REMOVAL)
+            .await
+        {
+            Ok(v) => Ok(Some((kind, v))),
+            Err(
+                refused @ BankError::Refused {
+                    status: 400..=499, ..
+                },
+            ) => match self.bank.get_charge(immediate, &w.txid).await {
+                Ok(found) if found["status"] != "ATIVA" => {
+                    tracing::info!(txid = %w.txid, status = %found["status"], "PIX charge: nothing to remove, the bank no longer holds it active");
+                    Ok(Some((kind, found)))
+                }
+                _ => Err(refused.into()),
+            },
+            Err(e) => Err(e.into()),
+        }
     }
 }
 

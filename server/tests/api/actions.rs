@@ -6,14 +6,6 @@ use serde_json::json;
 
 use crate::helpers::*;
 
-impl TestApp {
-    async fn authed(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
-        self.client
-            .request(method, self.url(path))
-            .header("Authorization", format!("Basic {}", self.token))
-    }
-}
-
 async fn new_invoice(app: &TestApp) -> String {
     let customer = app.customer_id().await;
     let res = app.post_invoice(&invoice_body(&customer)).await;

@@ -242,6 +242,13 @@ pub async fn operator_session(db: &Db, email: &str) -> String {
 
 impl TestApp {
     /// See [`raw_pool`].
+    /// A request to the service's own API with the application's token.
+    pub async fn authed(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.client
+            .request(method, self.url(path))
+            .header("Authorization", format!("Basic {}", self.token))
+    }
+
     pub async fn raw_pool(&self) -> sqlx::AnyPool {
         raw_pool(&self.db_target).await
     }

@@ -374,6 +374,11 @@ fn serve_refuses_incomplete_or_unreadable_pix_options() {
 /// A single PIX invoice of R$ 100,00 for Maria (CPF 529.982.247-25), due next 31 January, on an
 /// app whose payer page takes PIX codes from the bank: (invoice id, installment id, txid).
 async fn pix_invoice(app: &TestApp) -> (String, String, String) {
+    pix_invoice_as(app, "order-42").await
+}
+
+/// [`pix_invoice`] under another `externalId`.
+async fn pix_invoice_as(app: &TestApp, external_id: &str) -> (String, String, String) {
     let customer = app
         .post_customer(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
         .await;
@@ -382,7 +387,7 @@ async fn pix_invoice(app: &TestApp) -> (String, String, String) {
         .post_invoice(&with(
             invoice_body(customer["id"].as_str().unwrap()),
             json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
-                   "notifications": null}),
+                   "notifications": null, "externalId": external_id}),
         ))
         .await;
     assert!(res.status().is_success(), "{}", res.status());
@@ -791,5 +796,108 @@ async fn a_charge_payable_now_is_made_again_under_a_new_txid_once_it_expires() {
             .unwrap()
             .1,
         "done"
+    );
+}
+
+/// Records by hand (through the service's API) that installment 1 of `id` was paid in full today.
+async fn paid_by_hand(app: &TestApp, id: &str) {
+    let res = app
+        .authed(
+            reqwest::Method::POST,
+            &format!("/invoices/applications/invoices/{id}/installments/1/payments"),
+        )
+        .await
+        .json(&json!({ "amount": 100.0, "paidOn": today().to_string() }))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success(), "{}", res.status());
+}
+
+/// The PATCHes (removals) the bank received for `txid`.
+fn removals(bank: &Bank, txid: &str) -> usize {
+    bank.requests()
+        .iter()
+        .filter(|r| r.method == "PATCH" && r.path.ends_with(txid))
+        .count()
+}
+
+/// An installment paid another way (here recorded by hand) has its PIX charge removed at the
+/// bank, so a payer holding the code cannot pay it a second time. One its own Pix paid is left
+/// as the bank concluded it. And one a payer paid at the bank just before paylink was told of a
+/// payment by hand is not shown as refused when its removal is: the bank no longer holds it
+/// active, and paylink records it so.
+#[tokio::test]
+async fn a_charge_nobody_should_pay_any_more_is_removed_at_the_bank() {
+    let (bank, pki) = start_bank().await;
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let worker = worker(&app, &bank, &pki);
+    let state = |installment: String| {
+        let db = app.db.clone();
+        async move {
+            let s = paylink_server::store::pix_charges::state(&db, &installment)
+                .await
+                .unwrap()
+                .unwrap();
+            (s.0, s.1, s.4)
+        }
+    };
+
+    // Paid by hand: removed.
+    let (by_hand, installment, txid) = pix_invoice_as(&app, "by-hand").await;
+    settle(&worker, &app, &installment).await;
+    paid_by_hand(&app, &by_hand).await;
+    worker.pass().await.unwrap();
+    assert_eq!(
+        state(installment.clone()).await,
+        (
+            "remove".into(),
+            "done".into(),
+            Some("REMOVIDA_PELO_USUARIO_RECEBEDOR".into())
+        )
+    );
+    assert_eq!(
+        bank.charge(&txid).unwrap()["status"],
+        "REMOVIDA_PELO_USUARIO_RECEBEDOR"
+    );
+    let refused = bank.pay(&txid, None).await.unwrap_err();
+    assert!(refused.contains("REMOVIDA"), "{refused}");
+    let detail = get_json(&app, &format!("/api/invoices/{by_hand}")).await;
+    assert_eq!(
+        detail["installments"][0]["pixCharge"],
+        json!({"state": "removed"})
+    );
+
+    // Paid by its own Pix: left alone, concluded.
+    let (by_pix, installment, txid) = pix_invoice_as(&app, "by-pix").await;
+    settle(&worker, &app, &installment).await;
+    let pix = bank.pay(&txid, None).await.unwrap();
+    let confirmed = pix_api::check_confirmed(&Value::Null, &pix, "pix@loja.example").unwrap();
+    pix_api::apply(&app.db, &confirmed).await.unwrap();
+    worker.pass().await.unwrap();
+    assert_eq!(
+        state(installment).await,
+        ("create".into(), "done".into(), Some("CONCLUIDA".into()))
+    );
+    assert_eq!(removals(&bank, &txid), 0);
+    let detail = get_json(&app, &format!("/api/invoices/{by_pix}")).await;
+    assert_eq!(detail["installments"][0]["_status"], "CONFIRMED");
+
+    // Paid at the bank, the callback not in yet, then recorded by hand: the removal is refused,
+    // the bank holds the charge CONCLUIDA, and that is what paylink records.
+    let (both, installment, txid) = pix_invoice_as(&app, "both").await;
+    settle(&worker, &app, &installment).await;
+    bank.pay(&txid, None).await.unwrap();
+    paid_by_hand(&app, &both).await;
+    worker.pass().await.unwrap();
+    assert_eq!(
+        state(installment).await,
+        ("remove".into(), "done".into(), Some("CONCLUIDA".into()))
+    );
+    assert_eq!(removals(&bank, &txid), 1);
+    let detail = get_json(&app, &format!("/api/invoices/{both}")).await;
+    assert_eq!(
+        detail["installments"][0]["pixCharge"],
+        json!({"state": "removed"})
     );
 }
