@@ -37,6 +37,7 @@ pub enum K {
     CreateCustomer,
     HaveCustomer,
     CustomerCreated,
+    ChargeFor,
     // invoice form
     NewInvoice,
     CustomerId,
@@ -177,6 +178,7 @@ impl K {
                 "I have the customer ID: create an invoice",
             ),
             CustomerCreated => ("Cliente cadastrado:", "Customer created:"),
+            ChargeFor => ("Cobrança para", "Invoice for"),
             NewInvoice => ("Nova cobrança", "New invoice"),
             CustomerId => ("ID do cliente", "Customer ID"),
             ExternalId => ("ID externo (seu sistema)", "External ID (your system)"),

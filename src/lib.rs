@@ -168,7 +168,10 @@ pub struct Merchant {
     pub step: RwSignal<Step>,
     pub customer: CustomerFields,
     pub customer_form: form::Form,
+    /// The customer the invoice form was opened for, named above it.
     pub created: RwSignal<Option<CustomerRef>>,
+    /// Whether that customer was just created here (or picked from the list).
+    pub customer_is_new: RwSignal<bool>,
     pub invoice: InvoiceFields,
     pub invoice_form: form::Form,
 }
@@ -182,9 +185,21 @@ impl Merchant {
             customer,
             customer_form: customer.form(lang),
             created: RwSignal::new(None),
+            customer_is_new: RwSignal::new(false),
             invoice,
             invoice_form: invoice.form(lang),
         }
+    }
+
+    /// The invoice form for customer `c`, just created here (`is_new`) or picked from the
+    /// customer list: its id in `customerId`, the fine capped at 2 % when its document is a
+    /// CPF (`cpf`, as the server will cap it), its name in a note above the form.
+    pub fn charge(&self, c: CustomerRef, cpf: bool, is_new: bool) {
+        self.invoice.customer_id.set(c.id.clone());
+        self.invoice.cpf_customer.set(cpf.then(|| c.id.clone()));
+        self.customer_is_new.set(is_new);
+        self.created.set(Some(c));
+        self.step.set(Step::Invoice);
     }
 }
 

@@ -1454,7 +1454,7 @@ async fn an_empty_list_says_so() {
 }
 
 #[wasm_bindgen_test]
-async fn customer_list_masks_document_and_phone_and_links_their_invoices() {
+async fn customer_list_masks_document_and_phone_links_their_invoices_and_charges_them() {
     let customer = r#"{"id":"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b","fullName":"Maria da Silva","document":"39053344705",
       "business":null,"email":"maria@example.com","userId":"u1","applicationId":"p1","phone":"5511987654321",
       "addressId":null,"observations":null,"createdAt":"2026-01-01T00:00:00.000Z","deletedAt":null}"#;
@@ -1479,7 +1479,8 @@ async fn customer_list_masks_document_and_phone_and_links_their_invoices() {
             "Maria da Silva",
             "390.533.447-05",
             "maria@example.com",
-            "+55 (11) 98765-4321"
+            "(11) 98765-4321",
+            "Nova cobrança"
         ]
     );
     assert_eq!(
@@ -1487,6 +1488,25 @@ async fn customer_list_masks_document_and_phone_and_links_their_invoices() {
         "/invoices?q=39053344705"
     );
     assert!(q_opt(r, "a[rel=next]").is_none());
+
+    // "Nova cobrança" opens the invoice form for her: her id, her name, a CPF's 2 % cap.
+    let charge = q(&rows[0], "button[type=button]");
+    assert_eq!(
+        charge.get_attribute("aria-label").as_deref(),
+        Some("Nova cobrança para Maria da Silva")
+    );
+    click(&charge).await;
+    sleep(30).await;
+    assert_eq!(window().location().pathname().unwrap(), "/");
+    assert_eq!(
+        input(r, "customerId").value(),
+        "3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b"
+    );
+    let note = text(&q(r, "#invoice-form .note"));
+    assert_eq!(note, "Cobrança para Maria da Silva");
+    type_text(r, "fine.value", "3").await;
+    blur(r, "fine.value").await;
+    assert!(error_of(r, "fine.value").unwrap().contains("CPF"));
 }
 
 #[wasm_bindgen_test]

@@ -365,6 +365,21 @@ pub fn mask_cep(input: &str) -> String {
     apply_mask(&digits, "00000-000")
 }
 
+/// A stored phone (E.164) as a Brazilian reads it on a screen: a Brazilian
+/// number without its `+55`, `(11) 98765-4321`; another country's with its
+/// `+` and digits. The input mask ([`mask_phone`]) keeps a typed `+55`, this
+/// does not: nobody in Brazil writes their own country code.
+pub fn display_phone(stored: &str) -> String {
+    let digits: Vec<char> = stored.chars().filter(char::is_ascii_digit).collect();
+    let brazilian = stored.trim_start().starts_with("+55") || !stored.contains('+');
+    match digits.as_slice() {
+        ['5', '5', national @ ..] if brazilian && (10..=11).contains(&national.len()) => {
+            mask_national(national, "")
+        }
+        _ => mask_phone(stored),
+    }
+}
+
 /// The phone as typed, masked: Brazilian input (no `+`) shows
 /// `(11) 98765-4321` or `(11) 3456-7890`, dropping a trunk `0`; input
 /// starting with `+` stays international, `+55 (11) 98765-4321` for Brazil

@@ -2059,6 +2059,15 @@ fn mask_phone_types_progressively() {
     ] {
         assert_eq!(mask_phone(typed), shown, "{why}");
     }
+    // A stored number on a screen: Brazilian ones without +55, others with their +.
+    for (stored, shown) in [
+        ("+5511987654321", "(11) 98765-4321"),
+        ("+551134567890", "(11) 3456-7890"),
+        ("5511987654321", "(11) 98765-4321"),
+        ("+12125551234", "+12125551234"),
+    ] {
+        assert_eq!(br::display_phone(stored), shown, "{stored}");
+    }
     // What the mask shows is what the rules accept, and sends what they store.
     for (masked, stored) in [
         ("(11) 98765-4321", "+5511987654321"),

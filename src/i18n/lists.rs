@@ -38,6 +38,7 @@ pub enum LK {
     Email,
     Phone,
     InvoicesOf,
+    NewChargeFor,
 }
 
 impl LK {
@@ -86,6 +87,7 @@ impl LK {
             Email => ("E-mail", "E-mail"),
             Phone => ("Telefone", "Phone"),
             InvoicesOf => ("Faturas de", "Invoices of"),
+            NewChargeFor => ("Nova cobrança para", "New invoice for"),
         }
     }
 }

@@ -130,15 +130,7 @@ pub fn CustomerForm(l: Lang) -> impl IntoView {
         async move {
             match api::create_customer(&req, lang).await {
                 Ok(customer) => {
-                    merchant.invoice.customer_id.set(customer.id.clone());
-                    // A consumer: the invoice form caps the fine at 2 % as the server will.
-                    let cpf = document_is_cpf(req.document.as_deref());
-                    merchant
-                        .invoice
-                        .cpf_customer
-                        .set(cpf.then(|| customer.id.clone()));
-                    merchant.created.set(Some(customer));
-                    merchant.step.set(Step::Invoice);
+                    merchant.charge(customer, document_is_cpf(req.document.as_deref()), true);
                     request_animation_frame(crate::focus_main);
                 }
                 Err(e) => form.server_error(&e),

@@ -1,13 +1,15 @@
 //! `/customers`: the merchant's customer list (`GET /api/customers?…`),
 //! with the search text and the page's cursor in the URL. Each name links to
 //! that customer's invoices (the invoice list searched by their document,
-//! e-mail or name).
+//! e-mail or name); each row's "Nova cobrança" opens the invoice form for
+//! that customer, so a returning customer is charged without retyping them.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
-use paylink_model::br::{mask_document, mask_phone};
+use paylink_model::br::{display_phone, mask_document};
+use paylink_model::charges::document_is_cpf;
 use paylink_model::list::ListParams;
-use paylink_model::{CustomerDetail, CustomerPage, Lang};
+use paylink_model::{CustomerDetail, CustomerPage, CustomerRef, Lang};
 
 use crate::api;
 use crate::components::list::{
@@ -15,7 +17,7 @@ use crate::components::list::{
 };
 use crate::components::sections::{failed, Loading};
 use crate::i18n::lists::LK;
-use crate::Ctx;
+use crate::{Ctx, Merchant};
 
 /// The invoice list of customer `c`: searched by what names them best.
 fn invoices_of(c: &CustomerDetail) -> String {
@@ -98,17 +100,30 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
         LK::Document.t(l),
         LK::Email.t(l),
         LK::Phone.t(l),
+        LK::NewCharge.t(l),
     ];
     let head = heads
         .iter()
         .map(|t| view! { <th scope="col" role="columnheader">{*t}</th> })
         .collect_view();
+    let (ctx, merchant) = (expect_context::<Ctx>(), expect_context::<Merchant>());
     let rows = page
         .data
         .into_iter()
         .map(|c| {
             let href = invoices_of(&c);
             let title = format!("{} {}", LK::InvoicesOf.t(l), c.full_name);
+            let charge_label = format!("{} {}", LK::NewChargeFor.t(l), c.full_name);
+            let picked = CustomerRef {
+                id: c.id.clone(),
+                full_name: c.full_name.clone(),
+            };
+            let cpf = document_is_cpf(c.document.as_deref());
+            let charge = move |_| {
+                merchant.charge(picked.clone(), cpf, false);
+                ctx.navigate("/");
+                request_animation_frame(crate::focus_main);
+            };
             view! {
                 <tr role="row">
                     <th scope="row" role="rowheader" data-label=heads[0]>
@@ -116,7 +131,12 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
                     </th>
                     <td role="cell" data-label=heads[1]>{c.document.as_deref().map(mask_document)}</td>
                     <td role="cell" data-label=heads[2]>{c.email.clone()}</td>
-                    <td role="cell" data-label=heads[3]>{c.phone.as_deref().map(mask_phone)}</td>
+                    <td role="cell" data-label=heads[3]>{c.phone.as_deref().map(display_phone)}</td>
+                    <td role="cell" data-label=heads[4]>
+                        <button type="button" class="link" aria-label=charge_label on:click=charge>
+                            {LK::NewCharge.t(l)}
+                        </button>
+                    </td>
                 </tr>
             }
         })

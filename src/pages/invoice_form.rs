@@ -491,8 +491,13 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 .filter(|c| f.customer_id.with(|id| id.trim() == c.id))
                 .map(|c| c.full_name.clone())
         })?;
+        let said = if merchant.customer_is_new.get() {
+            K::CustomerCreated
+        } else {
+            K::ChargeFor
+        };
         Some(view! {
-            <p class="note">{K::CustomerCreated.t(l)} " " <strong>{name}</strong></p>
+            <p class="note">{said.t(l)} " " <strong>{name}</strong></p>
         })
     };
 

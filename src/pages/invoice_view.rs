@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
-use paylink_model::br::{mask_document, mask_phone};
+use paylink_model::br::{display_phone, mask_document};
 use paylink_model::charges::ValueType;
 use paylink_model::money::format_brl;
 use paylink_model::{Installment, InstallmentStatus, InvoiceDetail, InvoiceState, Lang};
@@ -148,7 +148,7 @@ fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
     let contact: Vec<String> = [
         c.document.as_deref().map(mask_document),
         c.email.clone(),
-        c.phone.as_deref().map(mask_phone),
+        c.phone.as_deref().map(display_phone),
     ]
     .into_iter()
     .flatten()

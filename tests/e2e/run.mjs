@@ -638,7 +638,7 @@ const seriousOnly = (found) => found.filter((f) => /\((serious|critical)\)/.test
 const LIST_DUE_A = dayOfMonth(2, 10);
 const LIST_DUE_B = dayOfMonth(3, 20);
 
-test("lists: invoices filtered by status and text, the filters in the URL survive a reload, pages by limit, a row opens the detail; customers searched and paged; the nav only on the merchant's screens; axe", () =>
+test("lists: invoices filtered by status and text, the filters in the URL survive a reload, pages by limit, a row opens the detail; customers searched and paged, one charged from the list; the nav only on the merchant's screens; axe", () =>
   withPage(async (s) => {
     const { page } = s;
     const tag = randomUUID().slice(0, 8);
@@ -746,6 +746,25 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     await byName(page, "q").fill(`ALFA CONCEICAO ${tag}`);
     await page.getByRole("button", { name: "Filtrar" }).click();
     await expectRows(page, [`Alfa Conceição ${tag}`], "customers searched without accents");
+
+    // A returning customer is charged from the list: the invoice form opens for her (her id,
+    // her name), and the new invoice is hers.
+    await page.getByRole("button", { name: `Nova cobrança para Alfa Conceição ${tag}` }).click();
+    await byName(page, "customerId").waitFor({ timeout: WAIT });
+    assertEqual(new URL(page.url()).pathname, "/", "the invoice form's route");
+    assertEqual(await byName(page, "customerId").inputValue(), a.customer.id, "her id in customerId");
+    assertEqual((await page.locator("#invoice-form .note").textContent()).trim(), `Cobrança para Alfa Conceição ${tag}`, "her name above the form");
+    await byName(page, "externalId").fill(`lst-c-${tag}`);
+    await byName(page, "dueDate").fill(brDate(LIST_DUE_A));
+    await byName(page, "price").fill("99,90");
+    await page.locator("#f-paymentTypes-PIX").check();
+    const chargeRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
+    await page.locator('#invoice-form button[type="submit"]').click();
+    const charged = await json(await chargeRes);
+    assertEqual([charged.customer?.id, charged.price], [a.customer.id, 99.9], "the invoice is hers, R$ 99,90");
+    await page.waitForURL(`**/invoices/${charged.id}`, { timeout: WAIT });
+    await page.goto(`${server.url}/customers?q=${tag}`);
+    await expectRows(page, [`Beta Lista ${tag}`, `Alfa Conceição ${tag}`], "customers again");
 
     // English from the language switch.
     await page.getByRole("button", { name: "EN" }).click();
