@@ -1423,6 +1423,53 @@ async fn invoice_list_reads_its_filters_from_the_url_and_links_rows_and_pages() 
 }
 
 #[wasm_bindgen_test]
+async fn due_date_filters_are_typed_as_the_language_writes_dates_and_sent_as_iso() {
+    mock_fetch(200, r#"{"data":[],"nextCursor":null}"#);
+    let app = mount_at("/invoices").await;
+    let r = &app.root;
+    sleep(50).await;
+    // Not the browser's date input, whose format follows the browser's locale.
+    assert_eq!(input(r, "dueFrom").type_(), "text");
+    assert_eq!(
+        named(r, "dueFrom").get_attribute("placeholder").as_deref(),
+        Some("dd/mm/aaaa")
+    );
+    // Masked while typed; a date that does not exist is refused on its field, nothing asked.
+    type_text(r, "dueFrom", "01052026").await;
+    assert_eq!(input(r, "dueFrom").value(), "01/05/2026");
+    type_text(r, "dueTo", "31/02/2026").await;
+    let calls = all_calls();
+    click(&q(r, "form.filters button[type=submit]")).await;
+    sleep(30).await;
+    assert!(error_of(r, "dueTo").is_some(), "31/02 refused");
+    assert_eq!(error_of(r, "dueFrom"), None);
+    assert_eq!(all_calls(), calls, "nothing asked with a bad date");
+    assert_eq!(window().location().search().unwrap(), "");
+    // Corrected: the URL and the call carry ISO dates.
+    type_text(r, "dueTo", "31/12/2026").await;
+    click(&q(r, "form.filters button[type=submit]")).await;
+    sleep(50).await;
+    assert_eq!(
+        window().location().search().unwrap(),
+        "?dueFrom=2026-05-01&dueTo=2026-12-31"
+    );
+    assert!(
+        last_call().contains("/api/invoices?dueFrom=2026-05-01&dueTo=2026-12-31"),
+        "{}",
+        last_call()
+    );
+    assert_eq!(error_of(r, "dueTo"), None);
+    // In English the same dates read yyyy-mm-dd.
+    click_button(r, "EN").await;
+    sleep(50).await;
+    assert_eq!(input(r, "dueFrom").value(), "2026-05-01");
+    assert_eq!(input(r, "dueTo").value(), "2026-12-31");
+    click_button(r, "PT").await;
+    sleep(50).await;
+    assert_eq!(input(r, "dueTo").value(), "31/12/2026");
+}
+
+#[wasm_bindgen_test]
 async fn a_refused_filter_shows_its_message_next_to_its_control() {
     mock_fetch(
         422,
@@ -1436,7 +1483,8 @@ async fn a_refused_filter_shows_its_message_next_to_its_control() {
         Some("Não pode ser antes de dueFrom.")
     );
     assert_eq!(error_of(r, "dueFrom"), None);
-    assert_eq!(input(r, "dueFrom").value(), "2026-05-01");
+    // The URL's ISO date as a Brazilian writes it.
+    assert_eq!(input(r, "dueFrom").value(), "01/05/2026");
     // A parameter without a control (typed into the URL) is named in the alert.
     let alert = text(&q(r, "[role=alert]"));
     assert!(alert.contains("limit: Use um número inteiro"), "{alert}");

@@ -80,6 +80,24 @@ fn RequiredMark(required: bool) -> impl IntoView {
     required.then(|| view! { <span class="req" aria-hidden="true">" *"</span> })
 }
 
+/// The text of an input event, rewritten by `mask` (if any) in the input
+/// itself, its caret kept after the same letters (editing the middle of a
+/// masked value does not throw the caret to the end).
+pub fn masked_input(ev: &web_sys::Event, mask: Option<fn(&str) -> String>) -> String {
+    let text = event_target_value(ev);
+    let Some(mask) = mask else { return text };
+    let masked = mask(&text);
+    if masked != text {
+        let el: HtmlInputElement = event_target(ev);
+        let caret = el.selection_start().ok().flatten();
+        el.set_value(&masked);
+        if let Some(at) = caret.and_then(|c| caret_after_mask(&text, c, &masked)) {
+            let _ = el.set_selection_range(at, at);
+        }
+    }
+    masked
+}
+
 /// A text-like input (or textarea) bound to `value`.
 #[component]
 pub fn Field(
@@ -113,20 +131,7 @@ pub fn Field(
     let on_input = {
         let name = name.clone();
         move |ev: web_sys::Event| {
-            let mut text = event_target_value(&ev);
-            if let Some(mask) = mask {
-                let masked = mask(&text);
-                if masked != text {
-                    let el: HtmlInputElement = event_target(&ev);
-                    let caret = el.selection_start().ok().flatten();
-                    el.set_value(&masked);
-                    if let Some(at) = caret.and_then(|c| caret_after_mask(&text, c, &masked)) {
-                        let _ = el.set_selection_range(at, at);
-                    }
-                    text = masked;
-                }
-            }
-            value.set(text);
+            value.set(masked_input(&ev, mask));
             form.changed(&name);
         }
     };

@@ -6,10 +6,12 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
+use paylink_model::date::mask_date_br;
 use paylink_model::list::ListParams;
 use paylink_model::{Errors, Lang};
 
 use crate::api;
+use crate::components::field::masked_input;
 use crate::form::{error_id, field_id};
 use crate::i18n::lists::LK;
 
@@ -59,18 +61,28 @@ fn message(errors: FilterErrors, name: &'static str) -> Option<String> {
 }
 
 /// One filter: `<label for>`, the control named `name` (the query
-/// parameter), `aria-invalid` + `aria-describedby` on a refused value.
+/// parameter), `aria-invalid` + `aria-describedby` on a refused value. A
+/// date filter (`date`: the language it is written in) is a text field as
+/// the form's `DateField` is: `dd/mm/aaaa` masked while typing in pt-BR,
+/// `yyyy-mm-dd` in English, never the browser's locale-bound date input.
 #[component]
 pub fn FilterField(
     name: &'static str,
     label: &'static str,
     value: RwSignal<String>,
     errors: FilterErrors,
-    /// `text`, `search` or `date`.
+    /// `text` or `search`.
     #[prop(default = "text")]
     kind: &'static str,
+    #[prop(optional)] date: Option<Lang>,
     #[prop(optional)] hint: Option<&'static str>,
 ) -> impl IntoView {
+    let mask = (date == Some(Lang::PtBr)).then_some(mask_date_br as fn(&str) -> String);
+    let (placeholder, inputmode) = match date {
+        Some(Lang::PtBr) => (Some("dd/mm/aaaa"), Some("numeric")),
+        Some(Lang::En) => (Some("yyyy-mm-dd"), None),
+        None => (None, None),
+    };
     let id = field_id(name);
     let err_id = error_id(name);
     let hint_id = format!("{id}-hint");
@@ -96,10 +108,13 @@ pub fn FilterField(
                 type=kind
                 id=id
                 name=name
+                placeholder=placeholder
+                inputmode=inputmode
+                autocomplete=date.map(|_| "off")
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=described
                 prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
+                on:input=move |ev| value.set(masked_input(&ev, mask))
             />
             {hint.map(|h| view! { <p class="note" id=hint_id>{h}</p> })}
             <p class="error" id=err_id>{move || error.get()}</p>

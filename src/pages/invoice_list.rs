@@ -8,7 +8,9 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
 use paylink_model::list::ListParams;
 use paylink_model::money::format_brl;
-use paylink_model::{Date, InstallmentStatus, InvoiceDetail, InvoicePage, InvoiceState, Lang};
+use paylink_model::{
+    Date, Errors, InstallmentStatus, InvoiceDetail, InvoicePage, InvoiceState, Lang,
+};
 
 use crate::api;
 use crate::components::list::{
@@ -25,6 +27,38 @@ const FILTERS: &[&str] = &["status", "dueFrom", "dueTo", "q"];
 /// A date as the list shows it: dd/mm/aaaa in pt-BR.
 pub fn list_date(iso: &str, l: Lang) -> String {
     Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), |d| d.format_for(l))
+}
+
+/// A due-date filter of the URL (ISO) as its field shows it in `l`; a value
+/// that is not a date stays as it is, for the service's message to name.
+fn filter_date_shown(url: Option<String>, l: Lang) -> String {
+    let url = url.unwrap_or_default();
+    Date::parse_iso(&url).map_or(url, |d| d.format_for(l))
+}
+
+/// The due-date filters as typed in `l`, for the URL: ISO dates (blank
+/// ones left out), or the messages of those that do not read as a date.
+pub fn filter_dates(from: &str, to: &str, l: Lang) -> Result<(String, String), Errors> {
+    let mut bad = Errors::new();
+    let mut iso = |name: &str, typed: &str| {
+        let typed = typed.trim();
+        if typed.is_empty() {
+            return String::new();
+        }
+        Date::parse_for(l, typed).map_or_else(
+            |msg| {
+                bad.insert(name.to_string(), vec![msg.render(l)]);
+                typed.to_string()
+            },
+            |d| d.to_string(),
+        )
+    };
+    let dates = (iso("dueFrom", from), iso("dueTo", to));
+    if bad.is_empty() {
+        Ok(dates)
+    } else {
+        Err(bad)
+    }
 }
 
 /// An invoice's state on `today` (Brasília): paid when nothing waits,
@@ -68,7 +102,14 @@ pub fn InvoiceListPage() -> impl IntoView {
         let (query, l) = (query_of(&params.get()), lang.get());
         async move { api::list_invoices(&query, l).await }
     });
-    let errors = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
+    // A date typed that does not read is refused here, on its field; the
+    // service's 422 names the rest.
+    let typed_errors = RwSignal::new(None::<Errors>);
+    let errors = Signal::derive(move || {
+        typed_errors
+            .get()
+            .or_else(|| list.with(|r| r.as_ref().and_then(keyed_errors)))
+    });
 
     // The form's values, reset from the URL whenever it changes (back, a link).
     let status = RwSignal::new(String::new());
@@ -77,18 +118,44 @@ pub fn InvoiceListPage() -> impl IntoView {
     let q = RwSignal::new(String::new());
     Effect::new(move |_| {
         let p = params.get();
+        let l = lang.get_untracked();
+        typed_errors.set(None);
         status.set(p.status.unwrap_or_default());
-        due_from.set(p.due_from.unwrap_or_default());
-        due_to.set(p.due_to.unwrap_or_default());
+        due_from.set(filter_date_shown(p.due_from, l));
+        due_to.set(filter_date_shown(p.due_to, l));
         q.set(p.q.unwrap_or_default());
+    });
+    // The typed dates follow a language switch (dd/mm/aaaa ⇄ yyyy-mm-dd).
+    Effect::new(move |prev: Option<Lang>| {
+        let l = lang.get();
+        if let Some(p) = prev.filter(|p| *p != l) {
+            for field in [due_from, due_to] {
+                let moved =
+                    field.with_untracked(|v| Date::parse_for(p, v).ok().map(|d| d.format_for(l)));
+                if let Some(v) = moved {
+                    field.set(v);
+                }
+            }
+        }
+        l
     });
     let navigate = use_navigate();
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        let l = lang.get_untracked();
+        let dates = filter_dates(&due_from.get_untracked(), &due_to.get_untracked(), l);
+        let (from, to) = match dates {
+            Ok(d) => d,
+            Err(bad) => {
+                typed_errors.set(Some(bad));
+                return;
+            }
+        };
+        typed_errors.set(None);
         let p = ListParams {
             status: Some(status.get_untracked()),
-            due_from: Some(due_from.get_untracked()),
-            due_to: Some(due_to.get_untracked()),
+            due_from: Some(from),
+            due_to: Some(to),
             q: Some(q.get_untracked()),
             cursor: None,
             limit: params.get_untracked().limit,
@@ -114,8 +181,8 @@ pub fn InvoiceListPage() -> impl IntoView {
                     <div class="cols">
                         <FilterSelect name="status" label=LK::Status.t(l) value=status errors
                             blank=LK::AnyStatus.t(l) options />
-                        <FilterField name="dueFrom" label=LK::DueFrom.t(l) value=due_from errors kind="date" />
-                        <FilterField name="dueTo" label=LK::DueTo.t(l) value=due_to errors kind="date" />
+                        <FilterField name="dueFrom" label=LK::DueFrom.t(l) value=due_from errors date=l />
+                        <FilterField name="dueTo" label=LK::DueTo.t(l) value=due_to errors date=l />
                     </div>
                     <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
                         hint=LK::SearchInvoicesHint.t(l) />

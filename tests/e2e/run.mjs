@@ -705,6 +705,7 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     await page.goto(`${server.url}/invoices?dueFrom=2027-05-01&dueTo=2027-01-01`);
     await expectFieldError(page, "dueTo", null);
     assertEqual((await fieldState(page, "dueFrom")).invalid, null, "dueFrom is fine");
+    assertEqual((await fieldState(page, "dueFrom")).value, "01/05/2027", "the URL's date as dd/mm/aaaa");
     found.push(...(await axeViolations(page, "invoice list with a refused filter")));
 
     // Pages of one: the cursor goes in the URL; the next page has the older invoice.
