@@ -767,6 +767,14 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     await page.goto(`${server.url}/customers?q=${tag}`);
     await expectRows(page, [`Beta Lista ${tag}`, `Alfa Conceição ${tag}`], "customers again");
 
+    // A mistyped address: the widget's own "not found" screen (a 404), with its way home.
+    const missing = await page.goto(`${server.url}/dashboard`);
+    assertEqual(missing.status(), 404, "the status of an address no page answers");
+    await page.getByRole("heading", { name: "Página não encontrada." }).waitFor({ timeout: WAIT });
+    assertEqual(await page.getByRole("link", { name: "Criar uma cobrança" }).getAttribute("href"), "/", "the way home");
+    await page.goto(`${server.url}/customers?q=${tag}`);
+    await expectRows(page, [`Beta Lista ${tag}`, `Alfa Conceição ${tag}`], "customers once more");
+
     // English from the language switch.
     await page.getByRole("button", { name: "EN" }).click();
     await page.getByRole("heading", { name: "Customers" }).waitFor({ timeout: WAIT });

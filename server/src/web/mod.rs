@@ -3,7 +3,9 @@
 //! answered with `index.html` and the payer's (`/pay/{id}`) with `pay.html`,
 //! the payer page alone, when the build has one (`page`), responses
 //! compressed (brotli or gzip) as the browser accepts (`compress`), every
-//! answer with the page's CSP (`csp`).
+//! answer with the page's CSP (`csp`). A browser sent to an address no page
+//! answers gets the widget's "not found" screen as a 404; programs get the
+//! JSON envelope.
 
 mod compress;
 mod csp;
@@ -24,6 +26,17 @@ pub use compress::precompress;
 pub use csp::content_security_policy;
 use page::Pages;
 
+/// A browser's navigation (a `GET` that prefers HTML), not a script's or a
+/// program's request, which get the JSON envelope.
+fn is_navigation(req: &Request) -> bool {
+    req.method() == axum::http::Method::GET
+        && req
+            .headers()
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|a| a.starts_with("text/html"))
+}
+
 pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
     let pages = match Pages::load(&dist, "index.html", frame_ancestors) {
         Ok(pages) => Some(pages),
@@ -39,13 +52,31 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
     let fallback_csp = HeaderValue::from_str(&content_security_policy("", frame_ancestors))
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     let csp_pages = pages.clone();
+    let missing_pages = pages.clone();
     let assets = ServeDir::new(&dist)
         .precompressed_br()
         .precompressed_gzip()
         .append_index_html_on_directories(false)
         // POST to an unknown path is a 404 envelope too, not an empty 405.
         .call_fallback_on_method_not_allowed(true)
-        .not_found_service(axum::routing::any(crate::http::route_not_found));
+        .not_found_service(axum::routing::any(move |req: Request| {
+            let pages = missing_pages.clone();
+            async move {
+                match pages {
+                    Some(pages) if is_navigation(&req) => {
+                        // A browser following a mistyped or outdated address gets the
+                        // widget's "page not found" screen (with its way home), as a
+                        // 404, not a JSON envelope a person cannot read.
+                        let mut res = pages.get().await.respond(req.headers());
+                        if res.status() == StatusCode::OK {
+                            *res.status_mut() = StatusCode::NOT_FOUND;
+                        }
+                        res
+                    }
+                    _ => crate::http::route_not_found(req).await,
+                }
+            }
+        }));
     let mut routes = Router::new();
     if let Some(pages) = pages {
         let payer = payer.unwrap_or_else(|| pages.clone());

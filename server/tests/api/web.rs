@@ -168,6 +168,19 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     let v: serde_json::Value = res.json().await.unwrap();
     assert_eq!(v["code"], 404);
+    // A browser sent to an address no page answers: the widget's "not found" screen, a 404.
+    let res = reqwest::Client::new()
+        .get(format!("{addr}/dashboard"))
+        .header("accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert!(res.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("script-src"));
+    assert!(res.text().await.unwrap().contains("<title>paylink</title>"));
     let res = reqwest::Client::new()
         .post(format!("{addr}/nothing"))
         .body("x")
