@@ -38,6 +38,8 @@ pub enum K {
     HaveCustomer,
     CustomerCreated,
     ChargeFor,
+    PickCustomer,
+    PickCustomerHow,
     // invoice form
     NewInvoice,
     CustomerId,
@@ -179,6 +181,14 @@ impl K {
             ),
             CustomerCreated => ("Cliente cadastrado:", "Customer created:"),
             ChargeFor => ("Cobrança para", "Invoice for"),
+            PickCustomer => (
+                "Cliente já cadastrado? Encontre-o em",
+                "A customer you already have? Find them in",
+            ),
+            PickCustomerHow => (
+                "e escolha \u{201c}Nova cobrança\u{201d}.",
+                "and choose \u{201c}New invoice\u{201d}.",
+            ),
             NewInvoice => ("Nova cobrança", "New invoice"),
             CustomerId => ("ID do cliente", "Customer ID"),
             ExternalId => ("ID externo (seu sistema)", "External ID (your system)"),

@@ -285,6 +285,22 @@ async fn invoice_form(r: &web_sys::Element) {
 }
 
 #[wasm_bindgen_test]
+async fn the_invoice_form_without_a_customer_says_where_to_pick_one() {
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+    let note = q(r, "#invoice-form .note");
+    assert_eq!(
+        text(&note),
+        "Cliente já cadastrado? Encontre-o em Clientes e escolha \u{201c}Nova cobrança\u{201d}."
+    );
+    assert_eq!(
+        q(&note, "a").get_attribute("href").as_deref(),
+        Some("/customers")
+    );
+}
+
+#[wasm_bindgen_test]
 async fn installment_preview_splits_cents_like_the_server() {
     let app = mount_at("/").await;
     let r = &app.root;

@@ -485,20 +485,32 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
         }
     };
 
+    // Who the invoice is for; without a named customer, on paylink's own
+    // page, where to pick one (the customer list's "Nova cobrança").
+    let embedded = ctx.embedded();
     let customer_note = move || {
         let name = merchant.created.with(|c| {
             c.as_ref()
                 .filter(|c| f.customer_id.with(|id| id.trim() == c.id))
                 .map(|c| c.full_name.clone())
-        })?;
+        });
+        let Some(name) = name else {
+            return (!embedded).then(|| {
+                view! {
+                    <p class="note">
+                        {K::PickCustomer.t(l)} " " <a href="/customers">{i18n::lists::LK::Customers.t(l)}</a>
+                        " " {K::PickCustomerHow.t(l)}
+                    </p>
+                }
+                .into_any()
+            });
+        };
         let said = if merchant.customer_is_new.get() {
             K::CustomerCreated
         } else {
             K::ChargeFor
         };
-        Some(view! {
-            <p class="note">{said.t(l)} " " <strong>{name}</strong></p>
-        })
+        Some(view! { <p class="note">{said.t(l)} " " <strong>{name}</strong></p> }.into_any())
     };
 
     let types: Vec<_> = InvoiceType::ALL
