@@ -382,6 +382,16 @@ async fn the_dashboard_shows_totals_a_chart_and_its_table() {
         h(10)
     );
     assert!(text(&svg).contains("R$ 2.000,00"));
+    // Twelve short month names side by side, the year under January (December 2025, first, is
+    // beside it: its year would touch January's).
+    let axis: Vec<String> = q_all(r, "svg.chart text.axis.x").iter().map(text).collect();
+    assert_eq!(
+        axis,
+        [
+            "dez", "jan", "2026", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out",
+            "nov"
+        ]
+    );
 
     // The nav marks the dashboard.
     let current = q(r, "nav a[aria-current=page]");

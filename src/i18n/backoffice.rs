@@ -112,16 +112,36 @@ const MONTHS_EN: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
+/// `2026-11` as (year, month 1–12), when it reads so.
+fn year_month(ym: &str) -> Option<(i32, usize)> {
+    ym.split_once('-')
+        .and_then(|(y, m)| Some((y.parse::<i32>().ok()?, m.parse::<usize>().ok()?)))
+        .filter(|(_, m)| (1..=12).contains(m))
+}
+
 /// `2026-11` as the language writes a month: `nov/2026`, `Nov 2026` (as
 /// given when it is not `YYYY-MM`).
 pub fn month_label(ym: &str, lang: Lang) -> String {
-    let parsed = ym
-        .split_once('-')
-        .and_then(|(y, m)| Some((y.parse::<i32>().ok()?, m.parse::<usize>().ok()?)))
-        .filter(|(_, m)| (1..=12).contains(m));
-    match (parsed, lang) {
+    match (year_month(ym), lang) {
         (Some((y, m)), Lang::PtBr) => format!("{}/{y}", MONTHS_PT[m - 1]),
         (Some((y, m)), Lang::En) => format!("{} {y}", MONTHS_EN[m - 1]),
         (None, _) => ym.to_string(),
+    }
+}
+
+/// `2026-11` on a chart's axis: the month's short name (`nov`, `Nov`) and
+/// its year apart, so twelve of them fit side by side; as given (no year)
+/// when it is not `YYYY-MM`.
+pub fn month_axis(ym: &str, lang: Lang) -> (String, Option<i32>) {
+    match year_month(ym) {
+        Some((y, m)) => {
+            let names = if lang == Lang::PtBr {
+                MONTHS_PT
+            } else {
+                MONTHS_EN
+            };
+            (names[m - 1].to_string(), Some(y))
+        }
+        None => (ym.to_string(), None),
     }
 }

@@ -11,15 +11,15 @@ use paylink_model::{Dashboard, Lang};
 use crate::api;
 use crate::components::sections::{failed, Loading};
 use crate::components::table::{Cell, Table};
-use crate::i18n::backoffice::{month_label, BK};
+use crate::i18n::backoffice::{month_axis, month_label, BK};
 use crate::Ctx;
 
 /// The chart's drawing box (SVG user units) and its plot area.
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 260.0;
-const LEFT: f64 = 96.0;
+const LEFT: f64 = 110.0;
 const TOP: f64 = 12.0;
-const BOTTOM: f64 = 28.0;
+const BOTTOM: f64 = 48.0;
 
 /// The top of the chart's scale, in cents: the smallest 1, 2 or 5 × 10ⁿ
 /// reais (R$ 1,00 at least) not below `max`, so the axis reads round numbers.
@@ -107,7 +107,7 @@ fn DashboardBody(l: Lang, d: Dashboard) -> impl IntoView {
     view! {
         <dl class="facts totals">{totals}</dl>
         <h2>{BK::ChartCaption.t(l)}</h2>
-        <Chart l months=d.months.iter().map(|m| (month_label(&m.month, l), m.received)).collect() />
+        <Chart l months=d.months.iter().map(|m| (m.month.clone(), m.received)).collect() />
         <Table
             class="months"
             caption=BK::ChartCaption.t(l)
@@ -117,8 +117,10 @@ fn DashboardBody(l: Lang, d: Dashboard) -> impl IntoView {
     }
 }
 
-/// The bars of `months` ((label, cents), oldest first), with the scale's
-/// top and middle written on the left.
+/// The bars of `months` ((`YYYY-MM`, cents), oldest first), with the
+/// scale's top and middle written on the left and each month's short name
+/// below its bar, the year under each January and under the first month
+/// (unless January is next to it: two years side by side would touch).
 #[component]
 pub fn Chart(l: Lang, months: Vec<(String, i64)>) -> impl IntoView {
     let values: Vec<i64> = months.iter().map(|(_, c)| *c).collect();
@@ -132,20 +134,28 @@ pub fn Chart(l: Lang, months: Vec<(String, i64)>) -> impl IntoView {
             let y = base - share * plot_h;
             view! {
                 <line class="grid" x1=LEFT x2=WIDTH y1=y y2=y />
-                <text class="axis" x=LEFT - 6.0 y=y + 4.0 text-anchor="end">{format_brl(cents, l)}</text>
+                <text class="axis y" x=LEFT - 6.0 y=y + 4.0 text-anchor="end">{format_brl(cents, l)}</text>
             }
         })
         .collect_view();
+    // The first month's year, unless January (with its own) is right beside it.
+    let first_year = !months.get(1).is_some_and(|(ym, _)| ym.ends_with("-01"));
     let bars = months
         .into_iter()
         .zip(shares)
         .enumerate()
-        .map(|(i, ((label, cents), share))| {
+        .map(|(i, ((ym, cents), share))| {
             let h = share * plot_h;
             let x = LEFT + i as f64 * slot;
+            let (month, year) = month_axis(&ym, l);
+            let shown = (i == 0 && first_year) || ym.ends_with("-01");
+            let year = year.filter(|_| shown).map(|y| {
+                view! { <text class="axis x" x=x + slot / 2.0 y=HEIGHT - 4.0 text-anchor="middle">{y}</text> }
+            });
             view! {
                 <rect class="bar" x=x + slot * 0.2 y=base - h width=slot * 0.6 height=h data-cents=cents />
-                <text class="axis" x=x + slot / 2.0 y=HEIGHT - 8.0 text-anchor="middle">{label}</text>
+                <text class="axis x" x=x + slot / 2.0 y=HEIGHT - 26.0 text-anchor="middle">{month}</text>
+                {year}
             }
         })
         .collect_view();
