@@ -210,7 +210,12 @@ impl Ctx {
     fn provide(host: Option<Host>, options: Option<Options>) -> Ctx {
         let host = host.unwrap_or(Host::Page);
         let options = options.unwrap_or_default();
-        let lang = RwSignal::new(options.locale.unwrap_or(Lang::PtBr));
+        // The merchant's `locale` first; on paylink's own page, the language
+        // the person chose on an earlier visit; pt-BR otherwise.
+        let remembered = matches!(host, Host::Page)
+            .then(components::lang_switch::remembered)
+            .flatten();
+        let lang = RwSignal::new(options.locale.or(remembered).unwrap_or(Lang::PtBr));
         let ours = !matches!(host, Host::Element(_));
         let ctx = Ctx {
             lang,

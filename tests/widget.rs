@@ -301,6 +301,31 @@ async fn the_invoice_form_without_a_customer_says_where_to_pick_one() {
 }
 
 #[wasm_bindgen_test]
+async fn the_language_chosen_is_kept_for_the_next_visit() {
+    use leptos::prelude::IntoAny;
+    let app = mount_at("/").await;
+    assert!(text(&app.root).contains("Novo cliente"), "pt-BR first");
+    click_button(&app.root, "EN").await;
+    assert!(text(&app.root).contains("New customer"));
+    drop(app);
+    // A reload, or the next visit: still English.
+    let again = mount_again_at("/", || leptos::view! { <paylink_widget::App /> }.into_any()).await;
+    assert!(text(&again.root).contains("New customer"));
+    assert_eq!(
+        document()
+            .document_element()
+            .unwrap()
+            .get_attribute("lang")
+            .as_deref(),
+        Some("en")
+    );
+    click_button(&again.root, "PT").await;
+    drop(again);
+    let third = mount_again_at("/", || leptos::view! { <paylink_widget::App /> }.into_any()).await;
+    assert!(text(&third.root).contains("Novo cliente"));
+}
+
+#[wasm_bindgen_test]
 async fn installment_preview_splits_cents_like_the_server() {
     let app = mount_at("/").await;
     let r = &app.root;

@@ -89,6 +89,15 @@ pub async fn mount_at(path: &str) -> Mounted {
 
 /// [`mount_at`] with another app (the payer's: `PayerApp`).
 pub async fn mount_app_at(path: &str, app: fn() -> leptos::prelude::AnyView) -> Mounted {
+    // Each test starts as a first visit: no language remembered from another.
+    if let Ok(Some(s)) = window().local_storage() {
+        let _ = s.remove_item(paylink_widget::components::lang_switch::STORAGE_KEY);
+    }
+    mount_again_at(path, app).await
+}
+
+/// [`mount_app_at`] keeping what the browser remembered: a reload, or the next visit.
+pub async fn mount_again_at(path: &str, app: fn() -> leptos::prelude::AnyView) -> Mounted {
     let w = window();
     w.history()
         .unwrap()

@@ -780,6 +780,10 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     await page.getByRole("heading", { name: "Customers" }).waitFor({ timeout: WAIT });
     await page.getByRole("navigation", { name: "Navigation" }).getByRole("link", { name: "Invoices" }).click();
     await page.getByRole("heading", { name: "Invoices" }).waitFor({ timeout: WAIT });
+    // The choice is remembered: a reload stays in English.
+    await page.reload();
+    await page.getByRole("heading", { name: "Invoices" }).waitFor({ timeout: WAIT });
+    assertEqual(await page.evaluate(() => document.documentElement.lang), "en", "<html lang> after a reload");
 
     // The payers' pages carry no merchant navigation.
     await page.goto(`${server.url}/pay/${a.id}`);
