@@ -144,13 +144,22 @@ impl Bank {
         self.lock().charges.get(txid).cloned()
     }
 
-    /// The time of charge `txid` (a `cob`) runs out, as if its `expiracao` seconds had passed
-    /// since it was made: it can no longer be paid.
+    /// The time of charge `txid` runs out, as if its `expiracao` seconds had passed since it was
+    /// made (a `cob`), or its days of validity after the due date (a `cobv`): it can no longer
+    /// be paid.
     pub fn expire(&self, txid: &str) {
         if let Some(c) = self.lock().charges.get_mut(txid) {
-            let seconds = c["calendario"]["expiracao"].as_i64().unwrap_or(0);
-            let made = now_ms() - (seconds + 1) * 1000;
-            c["calendario"]["criacao"] = json!(paylink_model::date::iso_utc_from_millis(made));
+            let cal = &mut c["calendario"];
+            if cal["dataDeVencimento"].is_string() {
+                let days = cal["validadeAposVencimento"].as_i64().unwrap_or(0);
+                let today = paylink_model::date::brasilia_date(now_ms() / 1000);
+                let due = today.and_then(|t| t.add_days(-days - 1));
+                cal["dataDeVencimento"] = json!(due.map(|d| d.to_string()));
+            } else {
+                let seconds = cal["expiracao"].as_i64().unwrap_or(0);
+                let made = now_ms() - (seconds + 1) * 1000;
+                cal["criacao"] = json!(paylink_model::date::iso_utc_from_millis(made));
+            }
         }
     }
 
@@ -223,7 +232,7 @@ impl Bank {
             if charge["status"] != "ATIVA" {
                 return Err(format!("charge {txid} is {}", charge["status"]));
             }
-            if cob_expired(charge) {
+            if expired(charge) {
                 return Err(format!("charge {txid} expired"));
             }
             let chave = charge["chave"].as_str().unwrap_or_default().to_string();
@@ -305,14 +314,19 @@ fn now_iso() -> String {
     paylink_model::date::iso_utc_from_millis(now_ms())
 }
 
-/// A `cob` whose `expiracao` seconds since `criacao` have passed: the document's
-/// "tempo de vida da cobrança", after which a payer's PSP refuses to pay it.
-fn cob_expired(charge: &Value) -> bool {
+/// A charge a payer's PSP refuses to pay for its time: a `cob` whose `expiracao` seconds since
+/// `criacao` have passed (the document's "tempo de vida da cobrança"), a `cobv` whose
+/// `validadeAposVencimento` days after `dataDeVencimento` have passed (in Brasília).
+fn expired(charge: &Value) -> bool {
+    use paylink_model::date::{brasilia_date, millis_from_rfc3339};
     let c = &charge["calendario"];
+    if let Some(due) = c["dataDeVencimento"].as_str() {
+        let days = c["validadeAposVencimento"].as_i64().unwrap_or(30);
+        let last = paylink_model::Date::parse_iso(due).and_then(|d| d.add_days(days));
+        return matches!((last, brasilia_date(now_ms() / 1000)), (Some(l), Some(t)) if t > l);
+    }
     match (
-        c["criacao"]
-            .as_str()
-            .and_then(paylink_model::date::millis_from_rfc3339),
+        c["criacao"].as_str().and_then(millis_from_rfc3339),
         c["expiracao"].as_i64(),
     ) {
         (Some(made), Some(seconds)) => now_ms() >= made + seconds * 1000,

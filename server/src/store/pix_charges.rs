@@ -30,13 +30,14 @@ const TO_REMOVE: &str =
                         WHERE i.id = pix_charges.id AND i.status <> 'WAITING_PAYMENT')
                 AND NOT EXISTS (SELECT 1 FROM pix_payments p WHERE p.txid = pix_charges.txid)))";
 
-/// Charges payable now (`cob`) that stopped being payable while their installment still waits:
-/// each is made again under a new txid (migration 0018). At most 99 times (`r99` keeps the txid
-/// within the document's 35 characters): a daily renewal of a charge late with interest for
-/// three months.
+/// Charges that stopped being payable while their installment still waits (a `cob` whose amount
+/// no longer holds, a `cobv` past its days of validity after the due date): each is made again
+/// under a new txid (migration 0018), as what the installment costs now. At most 99 times
+/// (`r99` keeps the txid within the document's 35 characters): a daily renewal of a charge
+/// late with interest for three months.
 const EXPIRED: &str = "FROM pix_charges c JOIN installments i ON i.id = c.id
                           JOIN invoices v ON v.id = c.invoice_id
-     WHERE c.operation = 'create' AND c.status = 'done' AND c.kind = 'cob'
+     WHERE c.operation = 'create' AND c.status = 'done'
        AND c.expires_at <= $1 AND c.renewals < 99
        AND v.deleted_at IS NULL AND i.deleted_at IS NULL AND i.status = 'WAITING_PAYMENT'";
 

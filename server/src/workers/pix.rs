@@ -116,7 +116,7 @@ impl PixCharges {
                 let a = answer.as_ref();
                 let text = |f: &str| a.and_then(|(_, v)| v[f].as_str());
                 let kind = a.map(|(k, _)| *k);
-                let expires_at = a.and_then(|(_, v)| charge::cob_expiry(v));
+                let expires_at = a.and_then(|(_, v)| charge::charge_expiry(v));
                 let answer = pix_charges::Answer {
                     kind,
                     location: text("location")

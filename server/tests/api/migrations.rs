@@ -339,10 +339,10 @@ async fn installments_keep_the_nosso_numero_they_printed_and_new_ones_never_take
     assert_eq!(before, after);
 }
 
-/// A `cob` made before 0018 was made to last a day: it gets that expiry (and is made again once
-/// it passed); a `cobv`, which the bank keeps past its due date, gets none.
+/// A `cob` made before 0018 was made to last a day, a `cobv` until 30 days after its due date:
+/// each gets that expiry (and is made again once it passed).
 #[tokio::test]
-async fn charges_payable_now_made_before_0018_expire_a_day_after_they_were_made() {
+async fn charges_made_before_0018_expire_when_they_were_made_to() {
     let (_dir, target, pool) = database_before(18).await;
     old_invoice(&pool, 2_000, 2).await;
     for sql in [
@@ -371,7 +371,7 @@ async fn charges_payable_now_made_before_0018_expire_a_day_after_they_were_made(
         rows,
         [
             ("i1".into(), Some("2026-03-02T10:00:05.250Z".into()), 0),
-            ("i2".into(), None, 0)
+            ("i2".into(), Some("2027-03-31T03:00:00.000Z".into()), 0)
         ]
     );
 }

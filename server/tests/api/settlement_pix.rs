@@ -901,3 +901,63 @@ async fn a_charge_nobody_should_pay_any_more_is_removed_at_the_bank() {
         json!({"state": "removed"})
     );
 }
+
+/// A due-dated charge (`cobv`) is payable until its days of validity after the due date have
+/// passed; an installment still open then gets a charge payable now (`cob`) of what it costs
+/// that day, under a new txid, and its code on the payer page.
+#[tokio::test]
+async fn a_due_dated_charge_past_its_validity_is_made_again_as_one_payable_now() {
+    use paylink_model::date::brasilia_day_start;
+
+    let (bank, pki) = start_bank().await;
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let (id, installment, txid) = pix_invoice(&app).await;
+    let worker = worker(&app, &bank, &pki);
+    settle(&worker, &app, &installment).await;
+    let first = bank.charge(&txid).unwrap();
+    assert_eq!(first["calendario"]["validadeAposVencimento"], 30, "{first}");
+    let pool = app.raw_pool().await;
+    let expires: String = sqlx::query_scalar("SELECT expires_at FROM pix_charges WHERE id = $1")
+        .bind(&installment)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let last_day = crate::helpers::next_jan_31().add_days(31).unwrap();
+    assert_eq!(
+        paylink_model::date::millis_from_rfc3339(&expires).unwrap() / 1000,
+        brasilia_day_start(last_day),
+        "payable to the end of the 30th day after the due date"
+    );
+
+    // 40 days later (the installment's due date moved back, the bank's charge with it).
+    let due = today().add_days(-40).unwrap();
+    sqlx::query("UPDATE installments SET due_date = $1 WHERE id = $2")
+        .bind(due.to_string())
+        .bind(&installment)
+        .execute(&pool)
+        .await
+        .unwrap();
+    bank.expire(&txid);
+    expired_in_paylink(&app, &installment).await;
+    let refused = bank.pay(&txid, None).await.unwrap_err();
+    assert!(refused.contains("expired"), "{refused}");
+
+    settle(&worker, &app, &installment).await;
+    let renewed = format!("{txid}r1");
+    let second = bank.charge(&renewed).unwrap();
+    assert!(
+        second["calendario"]["dataDeVencimento"].is_null(),
+        "a cob: {second}"
+    );
+    assert_eq!(second["valor"]["original"], "100.00");
+    assert_eq!(second["devedor"]["cpf"], "52998224725");
+    assert!(bank
+        .requests()
+        .iter()
+        .any(|r| r.method == "PUT" && r.path == format!("/cob/{renewed}")));
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert_eq!(
+        page["installments"][0]["pix"]["payload"], second["pixCopiaECola"],
+        "{page}"
+    );
+}

@@ -62,17 +62,24 @@ pub fn charge_for(key: &str, i: &Installment<'_>, now: i64) -> Charge {
     }
 }
 
-/// When a `cob` stops being payable, as the bank answered it (RFC 3339): its
-/// `calendario.criacao` plus `calendario.expiracao` seconds. `None` for a `cobv`, or an answer
-/// without them.
-pub fn cob_expiry(answer: &serde_json::Value) -> Option<String> {
+/// When a charge stops being payable, as the bank answered it (RFC 3339): a `cob` its
+/// `calendario.criacao` plus `expiracao` seconds; a `cobv` at the end (in Brasília) of its
+/// `dataDeVencimento` plus `validadeAposVencimento` days. `None` for an answer without them.
+pub fn charge_expiry(answer: &serde_json::Value) -> Option<String> {
     use paylink_model::date::{iso_utc_from_millis, millis_from_rfc3339};
     let calendario = &answer["calendario"];
-    let made = millis_from_rfc3339(calendario["criacao"].as_str()?)?;
-    let seconds = calendario["expiracao"].as_i64()?;
-    calendario["dataDeVencimento"]
-        .is_null()
-        .then(|| iso_utc_from_millis(made + seconds * 1000))
+    let millis = match calendario["dataDeVencimento"].as_str() {
+        Some(due) => {
+            let days = calendario["validadeAposVencimento"].as_i64()?;
+            let last = Date::parse_iso(due)?.add_days(days + 1)?;
+            brasilia_day_start(last) * 1000
+        }
+        None => {
+            let made = millis_from_rfc3339(calendario["criacao"].as_str()?)?;
+            made + calendario["expiracao"].as_i64()? * 1000
+        }
+    };
+    Some(iso_utc_from_millis(millis))
 }
 
 /// What differs between the charge paylink asked for (`sent`, its request body) and the one the
