@@ -22,9 +22,12 @@ const NEW_CHARGES: &str = "FROM installments i JOIN invoices v ON v.id = i.invoi
 /// Charges still open (or never made) at the bank that nobody should pay any more: those of
 /// deleted invoices, and those of installments paid another way (a boleto, a payment recorded
 /// by hand, a Pix of an earlier charge), which a payer holding the code could otherwise pay a
-/// second time. A charge its own Pix paid is left alone (the bank has it CONCLUIDA).
+/// second time. A charge its own Pix paid is left alone (the bank has it CONCLUIDA), and so is
+/// a conflict: the charge the bank holds under that txid is not paylink's to remove (`refusal`
+/// holds `PixCharge` as serde writes it, `{"state":"conflict",...}`).
 const TO_REMOVE: &str =
     "WHERE operation = 'create' AND (bank_status IS NULL OR bank_status = 'ATIVA')
+       AND (refusal IS NULL OR refusal NOT LIKE '{\"state\":\"conflict\"%')
        AND (invoice_id IN (SELECT id FROM invoices WHERE deleted_at IS NOT NULL)
             OR (EXISTS (SELECT 1 FROM installments i
                         WHERE i.id = pix_charges.id AND i.status <> 'WAITING_PAYMENT')

@@ -508,7 +508,8 @@ async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
     let client = PixClient::new(config(&bank, &pki)).unwrap();
     client.put_cobv(&txid, &cobv(5_500)).await.unwrap();
 
-    let (_, status, _, error, _) = settle(&worker(&app, &bank, &pki), &app, &installment).await;
+    let worker = worker(&app, &bank, &pki);
+    let (_, status, _, error, _) = settle(&worker, &app, &installment).await;
     assert_eq!(status, "failed");
     assert!(error.unwrap().contains("another charge"));
     let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
@@ -536,6 +537,21 @@ async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
     // No code of paylink's will come under that txid: not available, not pending.
     assert_eq!(page["installments"][0]["pixPending"], false);
     assert_eq!(page["installments"][0]["pixUnavailable"], true);
+
+    // Cancelled: paylink removes its charges, not this one, which is not paylink's.
+    let res = app
+        .authed(
+            reqwest::Method::DELETE,
+            &format!("/invoices/applications/invoices/{id}"),
+        )
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success(), "{}", res.status());
+    worker.pass().await.unwrap();
+    assert_eq!(removals(&bank, &txid), 0);
+    assert_eq!(bank.charge(&txid).unwrap()["status"], "ATIVA");
 }
 
 /// A charge the bank refuses for good (a payer document it rejects): not retried; the merchant's
