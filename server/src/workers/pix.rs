@@ -215,7 +215,10 @@ impl PixCharges {
 
     /// After a refused `PUT`: the charge the bank holds under `txid`, when it is the one paylink
     /// asked for (`sent`). A bank that holds none leaves its refusal standing; one that holds
-    /// another charge is a conflict; a bank that cannot answer now is asked again later.
+    /// another charge is a conflict; a bank that cannot answer now is asked again later. A `cob`
+    /// for another amount that has expired is paylink's own of an earlier day (a retry after
+    /// midnight whose first `PUT` arrived): it is taken as made, and, expired, made again for
+    /// today's amount under the next txid.
     async fn held(
         &self,
         immediate: bool,
@@ -224,10 +227,18 @@ impl PixCharges {
         refused: BankError,
     ) -> Result<serde_json::Value, Failed> {
         match self.bank.get_charge(immediate, txid).await {
-            Ok(found) => match charge::differences(sent, &found) {
-                d if d.is_empty() => Ok(found),
-                d => Err(Failed::Conflict(d)),
-            },
+            Ok(found) => {
+                let mut d = charge::differences(sent, &found);
+                let now = paylink_model::date::iso_utc_from_millis(crate::domain::now_ms());
+                if immediate && charge::charge_expiry(&found).is_some_and(|e| e <= now) {
+                    d.retain(|x| !x.starts_with("valor.original"));
+                }
+                if d.is_empty() {
+                    Ok(found)
+                } else {
+                    Err(Failed::Conflict(d))
+                }
+            }
             Err(BankError::Refused { .. }) => Err(refused.into()),
             Err(e) => Err(e.into()),
         }

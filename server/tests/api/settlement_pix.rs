@@ -4,7 +4,8 @@
 //! and `paylink serve`'s `--pix-*` options refusing bad input with clear messages; then the
 //! charges worker in process against a bank that loses an answer and refuses the retry, holds
 //! another charge under the txid, or refuses a charge for good (what the merchant's detail and
-//! the payer page show of each). The real binary's whole path (charges, callback,
+//! the payer page show of each); charges that expire and are made again under a new txid, and
+//! charges removed when nobody should pay them any more. The real binary's whole path (charges, callback,
 //! reconciliation, refunds) is `settlement_pix_serve.rs`. Over 400 lines: the bank's faults and
 //! paylink's answer to each are read together.
 
@@ -971,6 +972,72 @@ async fn a_due_dated_charge_past_its_validity_is_made_again_as_one_payable_now()
         .requests()
         .iter()
         .any(|r| r.method == "PUT" && r.path == format!("/cob/{renewed}")));
+    let page = get_json(&app, &format!("/api/pay/{id}")).await;
+    assert_eq!(
+        page["installments"][0]["pix"]["payload"], second["pixCopiaECola"],
+        "{page}"
+    );
+}
+
+/// A `cob` whose first `PUT` arrived (its answer lost) and whose retry comes after midnight, when
+/// the installment costs more: the bank refuses the repeated `PUT` and holds yesterday's charge,
+/// expired. It is paylink's own, not a conflict: taken, then made again for today's amount under
+/// the txid + `r1`.
+#[tokio::test]
+async fn a_charge_payable_now_retried_after_midnight_is_made_again_not_a_conflict() {
+    let (bank, pki) = start_bank().await;
+    bank.lose_answers(1);
+    bank.set_refuse_repeated_puts(true);
+    let app = spawn_app_options(|o| o.payer.pix_api = true).await;
+    let customer = body(
+        app.post_customer(&json!({"fullName": "João Sem Documento"}))
+            .await,
+    )
+    .await;
+    let res = app
+        .post_invoice(&with(
+            invoice_body(customer["id"].as_str().unwrap()),
+            json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
+                   "notifications": null, "fine": {"type": "PERCENTAGE", "value": 2.0}}),
+        ))
+        .await;
+    assert!(res.status().is_success(), "{}", res.status());
+    let invoice = body(res).await;
+    let id = invoice["id"].as_str().unwrap().to_string();
+    let installment = invoice["installments"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let txid = pix_api::txid(&installment).unwrap();
+    let worker = worker(&app, &bank, &pki);
+
+    // The first PUT makes the charge; its answer is lost.
+    worker.pass().await.unwrap();
+    assert_eq!(bank.puts(&txid), 1);
+    assert_eq!(bank.charge(&txid).unwrap()["valor"]["original"], "100.00");
+    // Midnight passes: that charge expired, and the installment is late (its 2 % fine due).
+    bank.expire(&txid);
+    sqlx::query("UPDATE installments SET due_date = $1 WHERE id = $2")
+        .bind(today().add_days(-10).unwrap().to_string())
+        .bind(&installment)
+        .execute(&app.raw_pool().await)
+        .await
+        .unwrap();
+
+    let (_, status, _, error, _) = settle(&worker, &app, &installment).await;
+    assert_eq!((status.as_str(), error), ("done", None));
+    assert_eq!(bank.puts(&txid), 2, "the retry, refused");
+    worker.pass().await.unwrap();
+    let renewed = format!("{txid}r1");
+    let second = bank
+        .charge(&renewed)
+        .unwrap_or_else(|| panic!("no charge {renewed}: {:?}", bank.requests()));
+    assert_eq!(second["valor"]["original"], "102.00");
+    let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
+    assert_eq!(
+        detail["installments"][0]["pixCharge"],
+        json!({"state": "created"})
+    );
     let page = get_json(&app, &format!("/api/pay/{id}")).await;
     assert_eq!(
         page["installments"][0]["pix"]["payload"], second["pixCopiaECola"],
