@@ -27,6 +27,7 @@ mod receiver;
 mod scheduler;
 mod settlement;
 mod settlement_pix;
+mod settlement_pix_lifecycle;
 mod settlement_pix_serve;
 mod terms;
 mod web;
