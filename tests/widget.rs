@@ -311,14 +311,7 @@ async fn the_language_chosen_is_kept_for_the_next_visit() {
     // A reload, or the next visit: still English.
     let again = mount_again_at("/", || leptos::view! { <paylink_widget::App /> }.into_any()).await;
     assert!(text(&again.root).contains("New customer"));
-    assert_eq!(
-        document()
-            .document_element()
-            .unwrap()
-            .get_attribute("lang")
-            .as_deref(),
-        Some("en")
-    );
+    assert_eq!(html_lang().as_deref(), Some("en"));
     click_button(&again.root, "PT").await;
     drop(again);
     let third = mount_again_at("/", || leptos::view! { <paylink_widget::App /> }.into_any()).await;
@@ -825,14 +818,7 @@ async fn english_switch_translates_labels_and_messages() {
     assert!(error_of(r, "fullName").unwrap().contains("characters"));
     // What was typed survives the switch.
     assert_eq!(input(r, "fullName").value(), "Jo");
-    assert_eq!(
-        document()
-            .document_element()
-            .unwrap()
-            .get_attribute("lang")
-            .as_deref(),
-        Some("en")
-    );
+    assert_eq!(html_lang().as_deref(), Some("en"));
 
     mock_fetch(422, r#"{"code":422,"message":"x","errors":{}}"#);
     type_text(r, "fullName", "Joana").await;
@@ -842,7 +828,7 @@ async fn english_switch_translates_labels_and_messages() {
     click_button(r, "PT").await;
 }
 
-use leptos::prelude::{document, window};
+use leptos::prelude::window;
 
 // ---------------------------------------------------------------- invoice views
 

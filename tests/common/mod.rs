@@ -238,3 +238,8 @@ pub fn focused_name() -> Option<String> {
 }
 
 pub const CUSTOMER_ID: &str = "3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b";
+
+/// `<html lang>`: the language the page says it is in.
+pub fn html_lang() -> Option<String> {
+    document().document_element()?.get_attribute("lang")
+}

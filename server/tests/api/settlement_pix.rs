@@ -380,17 +380,24 @@ pub(crate) async fn pix_invoice(app: &TestApp) -> (String, String, String) {
 
 /// [`pix_invoice`] under another `externalId`.
 pub(crate) async fn pix_invoice_as(app: &TestApp, external_id: &str) -> (String, String, String) {
-    let customer = app
-        .post_customer(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
-        .await;
-    let customer = body(customer).await;
-    let res = app
-        .post_invoice(&with(
-            invoice_body(customer["id"].as_str().unwrap()),
-            json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
-                   "notifications": null, "externalId": external_id}),
-        ))
-        .await;
+    let maria = json!({"fullName": "Maria da Silva", "document": "529.982.247-25"});
+    single_pix_invoice(app, maria, json!({ "externalId": external_id })).await
+}
+
+/// A single PIX invoice of R$ 100,00, due next 31 January, for a new `customer`, with `patch`
+/// merged into its body: (invoice id, installment id, txid).
+pub(crate) async fn single_pix_invoice(
+    app: &TestApp,
+    customer: Value,
+    patch: Value,
+) -> (String, String, String) {
+    let customer = body(app.post_customer(&customer).await).await;
+    let base = with(
+        invoice_body(customer["id"].as_str().unwrap()),
+        json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
+               "notifications": null}),
+    );
+    let res = app.post_invoice(&with(base, patch)).await;
     assert!(res.status().is_success(), "{}", res.status());
     let invoice = body(res).await;
     let installment = invoice["installments"][0]["id"]
@@ -398,11 +405,8 @@ pub(crate) async fn pix_invoice_as(app: &TestApp, external_id: &str) -> (String,
         .unwrap()
         .to_string();
     let txid = pix_api::txid(&installment).unwrap();
-    (
-        invoice["id"].as_str().unwrap().to_string(),
-        installment,
-        txid,
-    )
+    let id = invoice["id"].as_str().unwrap().to_string();
+    (id, installment, txid)
 }
 
 /// The charges worker of `app`, its calls giving up after 1.5 s (an answer held back is lost).
@@ -439,6 +443,11 @@ pub(crate) async fn settle(
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// Installment 1's PIX charge as the merchant's detail shows it (`pixCharge`).
+pub(crate) async fn pix_charge(app: &TestApp, id: &str) -> Value {
+    get_json(app, &format!("/api/invoices/{id}")).await["installments"][0]["pixCharge"].clone()
 }
 
 pub(crate) async fn get_json(app: &TestApp, path: &str) -> Value {
@@ -494,11 +503,7 @@ async fn a_refused_retry_after_a_lost_answer_finds_the_charge_the_first_put_made
         "{page}"
     );
     assert_eq!(page["installments"][0]["pixPending"], false);
-    let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
-    assert_eq!(
-        detail["installments"][0]["pixCharge"],
-        json!({"state": "created"})
-    );
+    assert_eq!(pix_charge(&app, &id).await, json!({"state": "created"}));
 }
 
 /// The bank refuses the retry and holds, under the txid, a charge that is not the one paylink

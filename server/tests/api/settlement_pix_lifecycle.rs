@@ -9,10 +9,17 @@
 use paylink_server::domain::pix_api;
 use serde_json::{json, Value};
 
-use crate::helpers::{body, invoice_body, spawn_app_options, today, with, TestApp};
+use crate::helpers::{spawn_app_options, today, TestApp};
 use crate::settlement_pix::{
-    get_json, pix_invoice, pix_invoice_as, removals, settle, start_bank, worker,
+    get_json, pix_charge, pix_invoice, pix_invoice_as, removals, settle, single_pix_invoice,
+    start_bank, worker,
 };
+
+/// A single PIX invoice of R$ 100,00 with `terms` (fine, interest) for a customer without a
+/// document, whose charge is one payable now (`cob`): (invoice id, installment id, txid).
+async fn undocumented_invoice(app: &TestApp, terms: Value) -> (String, String, String) {
+    single_pix_invoice(app, json!({"fullName": "João Sem Documento"}), terms).await
+}
 
 /// Moves the expiry paylink recorded for `installment`'s charge into the past, as the passing of
 /// the days it was made for would.
@@ -38,26 +45,8 @@ async fn a_charge_payable_now_is_made_again_under_a_new_txid_once_it_expires() {
 
     let (bank, pki) = start_bank().await;
     let app = spawn_app_options(|o| o.payer.pix_api = true).await;
-    let customer = body(
-        app.post_customer(&json!({"fullName": "João Sem Documento"}))
-            .await,
-    )
-    .await;
-    let res = app
-        .post_invoice(&with(
-            invoice_body(customer["id"].as_str().unwrap()),
-            json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
-                   "notifications": null, "interest": {"value": 1.0}}),
-        ))
-        .await;
-    assert!(res.status().is_success(), "{}", res.status());
-    let invoice = body(res).await;
-    let id = invoice["id"].as_str().unwrap().to_string();
-    let installment = invoice["installments"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let txid = pix_api::txid(&installment).unwrap();
+    let (id, installment, txid) =
+        undocumented_invoice(&app, json!({"interest": {"value": 1.0}})).await;
     let worker = worker(&app, &bank, &pki);
 
     let (_, status, ..) = settle(&worker, &app, &installment).await;
@@ -200,9 +189,8 @@ async fn a_charge_nobody_should_pay_any_more_is_removed_at_the_bank() {
     );
     let refused = bank.pay(&txid, None).await.unwrap_err();
     assert!(refused.contains("REMOVIDA"), "{refused}");
-    let detail = get_json(&app, &format!("/api/invoices/{by_hand}")).await;
     assert_eq!(
-        detail["installments"][0]["pixCharge"],
+        pix_charge(&app, &by_hand).await,
         json!({"state": "removed"})
     );
 
@@ -233,11 +221,7 @@ async fn a_charge_nobody_should_pay_any_more_is_removed_at_the_bank() {
         ("remove".into(), "done".into(), Some("CONCLUIDA".into()))
     );
     assert_eq!(removals(&bank, &txid), 1);
-    let detail = get_json(&app, &format!("/api/invoices/{both}")).await;
-    assert_eq!(
-        detail["installments"][0]["pixCharge"],
-        json!({"state": "removed"})
-    );
+    assert_eq!(pix_charge(&app, &both).await, json!({"state": "removed"}));
 }
 
 /// A due-dated charge (`cobv`) is payable until its days of validity after the due date have
@@ -310,26 +294,8 @@ async fn a_charge_payable_now_retried_after_midnight_is_made_again_not_a_conflic
     bank.lose_answers(1);
     bank.set_refuse_repeated_puts(true);
     let app = spawn_app_options(|o| o.payer.pix_api = true).await;
-    let customer = body(
-        app.post_customer(&json!({"fullName": "João Sem Documento"}))
-            .await,
-    )
-    .await;
-    let res = app
-        .post_invoice(&with(
-            invoice_body(customer["id"].as_str().unwrap()),
-            json!({"paymentTypes": ["PIX"], "invoiceType": "SINGLE", "installmentCount": 1,
-                   "notifications": null, "fine": {"type": "PERCENTAGE", "value": 2.0}}),
-        ))
-        .await;
-    assert!(res.status().is_success(), "{}", res.status());
-    let invoice = body(res).await;
-    let id = invoice["id"].as_str().unwrap().to_string();
-    let installment = invoice["installments"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let txid = pix_api::txid(&installment).unwrap();
+    let (id, installment, txid) =
+        undocumented_invoice(&app, json!({"fine": {"type": "PERCENTAGE", "value": 2.0}})).await;
     let worker = worker(&app, &bank, &pki);
 
     // The first PUT makes the charge; its answer is lost.
@@ -354,11 +320,7 @@ async fn a_charge_payable_now_retried_after_midnight_is_made_again_not_a_conflic
         .charge(&renewed)
         .unwrap_or_else(|| panic!("no charge {renewed}: {:?}", bank.requests()));
     assert_eq!(second["valor"]["original"], "102.00");
-    let detail = get_json(&app, &format!("/api/invoices/{id}")).await;
-    assert_eq!(
-        detail["installments"][0]["pixCharge"],
-        json!({"state": "created"})
-    );
+    assert_eq!(pix_charge(&app, &id).await, json!({"state": "created"}));
     let page = get_json(&app, &format!("/api/pay/{id}")).await;
     assert_eq!(
         page["installments"][0]["pix"]["payload"], second["pixCopiaECola"],
