@@ -142,6 +142,16 @@ fn invoice_type_rules(doc: &mut Value) {
     ]);
     if let Some(schema) = doc.pointer_mut("/components/schemas/InvoiceRequest") {
         schema["allOf"] = rules;
+        // The same rule on the property itself: a blank `endDate` is absent, not a bad date
+        // (`format: date` alone would call it invalid while the service takes it).
+        if let Some(end) = schema["properties"]["endDate"].as_object_mut() {
+            end.remove("format");
+            end.remove("type");
+            end.insert(
+                "anyOf".into(),
+                json!([{"type": "string", "format": "date"}, blank]),
+            );
+        }
     }
 }
 

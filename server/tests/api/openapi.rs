@@ -34,6 +34,40 @@ async fn served_document_matches_the_committed_file() {
     );
 }
 
+/// What the document says of a request is what the service does with it: an invoice's blank
+/// `endDate` is absent (valid, and the invoice is made), one that is not a date is invalid (and
+/// refused on `endDate`). Schemathesis's stateful phase once sent `"endDate": "\n\f "`.
+#[tokio::test]
+async fn a_blank_end_date_is_absent_in_the_document_and_in_the_service() {
+    let app = spawn_app().await;
+    let doc = served_document(&app).await;
+    let root =
+        json!({"$ref": "#/components/schemas/InvoiceRequest", "components": doc["components"]});
+    let schema = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&root)
+        .unwrap();
+    let customer = app.customer_id().await;
+    let single = |end: Value| {
+        with(
+            invoice_body(&customer),
+            json!({"invoiceType": "SINGLE", "installmentCount": 1, "endDate": end}),
+        )
+    };
+    let blank = single(json!("\n\u{c} "));
+    assert!(schema.is_valid(&blank), "a blank endDate is valid");
+    assert_eq!(app.post_invoice(&blank).await.status(), StatusCode::OK);
+    let bad = with(
+        single(json!("31/01/2027")),
+        json!({"externalId": "order-43"}),
+    );
+    assert!(!schema.is_valid(&bad), "a non-date endDate is not");
+    let res = app.post_invoice(&bad).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body(res).await["errors"]["endDate"].is_array());
+}
+
 #[tokio::test]
 async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_the_export() {
     let app = spawn_app().await;
