@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use paylink_model::date::mask_date_br;
-use paylink_model::Lang;
+use paylink_model::{Date, Lang};
 use web_sys::HtmlInputElement;
 
 use crate::form::{error_id, field_id, Alert, Form};
@@ -198,6 +198,53 @@ pub fn Field(
     }
 }
 
+/// How a date is typed in each language: pt-BR `dd/mm/aaaa`, masked while
+/// typing (`date::mask_date_br`) on a numeric keypad; English `yyyy-mm-dd`.
+pub struct DateHints {
+    pub mask: Option<fn(&str) -> String>,
+    pub placeholder: &'static str,
+    pub inputmode: Option<&'static str>,
+}
+
+impl DateHints {
+    pub fn of(l: Lang) -> DateHints {
+        match l {
+            Lang::PtBr => DateHints {
+                mask: Some(mask_date_br),
+                placeholder: "dd/mm/aaaa",
+                inputmode: Some("numeric"),
+            },
+            Lang::En => DateHints {
+                mask: None,
+                placeholder: "yyyy-mm-dd",
+                inputmode: None,
+            },
+        }
+    }
+}
+
+/// A date field's text rewritten from one language's form to the other's
+/// (a language switch); text that is not a date in `from` stays as typed.
+pub fn relang_date(s: RwSignal<String>, from: Lang, to: Lang) {
+    let moved = s.with_untracked(|v| Date::parse_for(from, v).ok().map(|d| d.format_for(to)));
+    if let Some(v) = moved {
+        s.set(v);
+    }
+}
+
+/// The typed `dates` follow every language switch (dd/mm/aaaa ⇄ yyyy-mm-dd).
+pub fn dates_follow_language(lang: RwSignal<Lang>, dates: Vec<RwSignal<String>>) {
+    Effect::new(move |prev: Option<Lang>| {
+        let l = lang.get();
+        if let Some(p) = prev.filter(|p| *p != l) {
+            for d in &dates {
+                relang_date(*d, p, l);
+            }
+        }
+        l
+    });
+}
+
 /// A date as the language writes it, in a text field (never the browser's
 /// `type="date"`, whose format follows the browser's locale, not the
 /// widget's): pt-BR `dd/mm/aaaa`, masked while typing
@@ -212,23 +259,18 @@ pub fn DateField(
     l: Lang,
     #[prop(optional)] required: bool,
 ) -> impl IntoView {
-    match l {
-        Lang::PtBr => view! {
-            <Field
-                form
-                name
-                label
-                value
-                required
-                mask=mask_date_br
-                inputmode="numeric"
-                placeholder="dd/mm/aaaa"
-                autocomplete="off"
-            />
+    let DateHints {
+        mask,
+        placeholder,
+        inputmode,
+    } = DateHints::of(l);
+    match (mask, inputmode) {
+        (Some(mask), Some(inputmode)) => view! {
+            <Field form name label value required mask inputmode placeholder autocomplete="off" />
         }
         .into_any(),
-        Lang::En => view! {
-            <Field form name label value required placeholder="yyyy-mm-dd" autocomplete="off" />
+        _ => view! {
+            <Field form name label value required placeholder autocomplete="off" />
         }
         .into_any(),
     }

@@ -6,12 +6,11 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
-use paylink_model::date::mask_date_br;
 use paylink_model::list::ListParams;
 use paylink_model::{Errors, Lang};
 
 use crate::api;
-use crate::components::field::masked_input;
+use crate::components::field::{masked_input, DateHints};
 use crate::form::{error_id, field_id};
 use crate::i18n::lists::LK;
 
@@ -77,12 +76,10 @@ pub fn FilterField(
     #[prop(optional)] date: Option<Lang>,
     #[prop(optional)] hint: Option<&'static str>,
 ) -> impl IntoView {
-    let mask = (date == Some(Lang::PtBr)).then_some(mask_date_br as fn(&str) -> String);
-    let (placeholder, inputmode) = match date {
-        Some(Lang::PtBr) => (Some("dd/mm/aaaa"), Some("numeric")),
-        Some(Lang::En) => (Some("yyyy-mm-dd"), None),
-        None => (None, None),
-    };
+    let hints = date.map(DateHints::of);
+    let mask = hints.as_ref().and_then(|h| h.mask);
+    let placeholder = hints.as_ref().map(|h| h.placeholder);
+    let inputmode = hints.as_ref().and_then(|h| h.inputmode);
     let id = field_id(name);
     let err_id = error_id(name);
     let hint_id = format!("{id}-hint");

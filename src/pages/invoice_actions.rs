@@ -15,7 +15,7 @@ use paylink_model::money::{cents_to_reais, format_brl_input, parse_price_input};
 use paylink_model::{Date, Errors, InstallmentStatus, InvoiceDetail, Lang};
 
 use crate::api;
-use crate::components::field::{AlertBox, DateField, Field, SubmitButton};
+use crate::components::field::{dates_follow_language, AlertBox, DateField, Field, SubmitButton};
 use crate::components::sections::error_text;
 use crate::form::Form;
 use crate::i18n::backoffice::{self, BK};
@@ -171,18 +171,7 @@ pub fn InvoiceActions(
         |p| matches!(p, "amount" | "paidOn").then(|| p.to_string()),
     );
 
-    // The typed date follows a language switch (dd/mm/aaaa ⇄ yyyy-mm-dd).
-    Effect::new(move |prev: Option<Lang>| {
-        let l = lang.get();
-        if let Some(p) = prev.filter(|p| *p != l) {
-            let moved =
-                paid_on.with_untracked(|v| Date::parse_for(p, v).ok().map(|d| d.format_for(l)));
-            if let Some(v) = moved {
-                paid_on.set(v);
-            }
-        }
-        l
-    });
+    dates_follow_language(lang, vec![paid_on]);
     // A step the invoice no longer allows (paid elsewhere meanwhile) closes.
     Effect::new(move |_| {
         let o = offer.get();

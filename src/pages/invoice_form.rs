@@ -18,7 +18,7 @@ use crate::components::editors::{
     trimmed, whole, NotificationRow, NotificationsEditor, WebhookRow, WebhooksEditor,
 };
 use crate::components::field::{
-    AlertBox, Checkbox, DateField, ErrorText, Field, Kind, Select, SubmitButton,
+    relang_date, AlertBox, Checkbox, DateField, ErrorText, Field, Kind, Select, SubmitButton,
 };
 use crate::components::installments::{InstallmentTable, Row};
 use crate::form::{flag_signal, text_signal, Form};
@@ -166,15 +166,6 @@ fn iso_date(bad: &mut Errors, lang: Lang, path: &str, s: RwSignal<String>) -> Op
             bad.insert(path.to_string(), vec![msg.render(lang)]);
             None
         }
-    }
-}
-
-/// A date field's text rewritten from one language's form to the other's
-/// (a language switch); text that is not a date in `from` stays as typed.
-fn relang_date(s: RwSignal<String>, from: Lang, to: Lang) {
-    let moved = s.with_untracked(|v| Date::parse_for(from, v).ok().map(|d| d.format_for(to)));
-    if let Some(v) = moved {
-        s.set(v);
     }
 }
 

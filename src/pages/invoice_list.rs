@@ -13,6 +13,7 @@ use paylink_model::{
 };
 
 use crate::api;
+use crate::components::field::dates_follow_language;
 use crate::components::list::{
     keyed_errors, query_of, use_list_params, FilterField, FilterSelect, Pager, RefusedQuery,
 };
@@ -125,20 +126,7 @@ pub fn InvoiceListPage() -> impl IntoView {
         due_to.set(filter_date_shown(p.due_to, l));
         q.set(p.q.unwrap_or_default());
     });
-    // The typed dates follow a language switch (dd/mm/aaaa ⇄ yyyy-mm-dd).
-    Effect::new(move |prev: Option<Lang>| {
-        let l = lang.get();
-        if let Some(p) = prev.filter(|p| *p != l) {
-            for field in [due_from, due_to] {
-                let moved =
-                    field.with_untracked(|v| Date::parse_for(p, v).ok().map(|d| d.format_for(l)));
-                if let Some(v) = moved {
-                    field.set(v);
-                }
-            }
-        }
-        l
-    });
+    dates_follow_language(lang, vec![due_from, due_to]);
     let navigate = use_navigate();
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
