@@ -45,10 +45,10 @@ const EXPIRED: &str = "FROM pix_charges c JOIN installments i ON i.id = c.id
        AND v.deleted_at IS NULL AND i.deleted_at IS NULL AND i.status = 'WAITING_PAYMENT'";
 
 /// Takes up every open PIX installment without a charge yet, renews the charges that expired
-/// unpaid, and turns the charges nobody should pay any more into removals. The installments themselves are the source, so an installment
-/// created while the bank was unreachable, or before `--pix-api-url` was set, is never missed.
-/// It looks first and writes only when there is something to write, so the passes of an idle
-/// server never hold SQLite's write gate.
+/// unpaid, and turns the charges nobody should pay any more into removals. The installments
+/// themselves are the source, so an installment created while the bank was unreachable, or
+/// before `--pix-api-url` was set, is never missed. It looks first and writes only when there
+/// is something to write, so the passes of an idle server never hold SQLite's write gate.
 pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
     let found = |sql: String| async move {
         sqlx::query(&sql)
@@ -193,7 +193,7 @@ pub struct Answer<'a> {
     pub location: Option<&'a str>,
     pub copia_e_cola: Option<&'a str>,
     pub bank_status: Option<&'a str>,
-    /// When a `cob` stops being payable (RFC 3339).
+    /// When the charge stops being payable (RFC 3339), as the bank's answer says.
     pub expires_at: Option<&'a str>,
 }
 

@@ -1,13 +1,13 @@
 //! PIX charges at the bank (`serve --pix-api-url`): each PIX installment becomes a charge
-//! through the `pix_charges` outbox; a charge payable now is made again when it expires unpaid;
-//! the charges of deleted invoices and of installments paid another way are removed. A call the bank
-//! could not answer (down, slow, a 5xx) is tried again with growing pauses, forever: the charge
-//! is never lost, and never made twice, since each retry is a `PUT` of the same txid. Some banks
-//! refuse a `PUT` of a txid they already hold (a retry whose first `PUT` arrived, its answer
-//! lost): every refused creation is followed by a `GET` of the txid, and a charge found there is
-//! taken as created when it is the one paylink asked for, or fails as a conflict when it is not.
-//! A call the bank refused is recorded as failed with the bank's reasons (the same body would be
-//! refused again), which the merchant's invoice detail shows.
+//! through the `pix_charges` outbox; a charge that stops being payable while its installment
+//! waits is made again; the charges of deleted invoices and of installments paid another way are
+//! removed. A call the bank could not answer (down, slow, a 5xx) is tried again with growing
+//! pauses, forever: the charge is never lost, and never made twice, since each retry is a `PUT`
+//! of the same txid. Some banks refuse a `PUT` of a txid they already hold (a retry whose first
+//! `PUT` arrived, its answer lost): every refused creation is followed by a `GET` of the txid,
+//! and a charge found there is taken as created when it is the one paylink asked for, or fails
+//! as a conflict when it is not. A call the bank refused is recorded as failed with the bank's
+//! reasons (the same body would be refused again), which the merchant's invoice detail shows.
 
 use std::time::Duration;
 
