@@ -252,66 +252,6 @@ pub fn parse_http_url(s: &str) -> Option<UrlParts<'_>> {
     Some(UrlParts { https, host, port })
 }
 
-/// True for addresses a webhook must never reach: loopback, private,
-/// link-local, CGNAT, unspecified, multicast/broadcast, unique-local IPv6, and
-/// IPv4 addresses mapped into IPv6.
-pub fn ip_is_internal(ip: core::net::IpAddr) -> bool {
-    use core::net::IpAddr;
-    match ip {
-        IpAddr::V4(v4) => {
-            let o = v4.octets();
-            v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || v4.is_documentation()
-                || o[0] == 0
-                || (o[0] == 100 && (64..128).contains(&o[1]))
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return ip_is_internal(IpAddr::V4(v4));
-            }
-            let s = v6.segments();
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (s[0] & 0xfe00) == 0xfc00
-                || (s[0] & 0xffc0) == 0xfe80
-        }
-    }
-}
-
-/// The IP of a URL host given as a literal (`203.0.113.9`, `[::1]`).
-pub fn literal_ip(host: &str) -> Option<core::net::IpAddr> {
-    let h = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    h.parse().ok()
-}
-
-/// A webhook URL: HTTPS to a host that is not a literal internal address,
-/// unless `allow_insecure` (local tests). Names are checked again when
-/// sending, on the address actually connected to.
-pub fn check_webhook_url(url: &str, allow_insecure: bool) -> Result<(), Msg> {
-    let parts = parse_http_url(url).ok_or(Msg::HttpsUrl)?;
-    if allow_insecure {
-        return Ok(());
-    }
-    if !parts.https {
-        return Err(Msg::HttpsUrl);
-    }
-    if parts.host.eq_ignore_ascii_case("localhost")
-        || literal_ip(parts.host).is_some_and(ip_is_internal)
-    {
-        return Err(Msg::InternalHost);
-    }
-    Ok(())
-}
-
 pub fn uuid_is_valid(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 36

@@ -550,13 +550,15 @@ impl InvoiceRequest {
                     v.add(format!("webhooks[{i}].url"), Msg::Required);
                     None
                 }
-                Some(u) => match br::check_webhook_url(u, opts.allow_insecure_webhooks) {
-                    Ok(()) => Some(u.to_string()),
-                    Err(msg) => {
-                        v.add(format!("webhooks[{i}].url"), msg);
-                        None
+                Some(u) => {
+                    match crate::outbound::check_webhook_url(u, opts.allow_insecure_webhooks) {
+                        Ok(()) => Some(u.to_string()),
+                        Err(msg) => {
+                            v.add(format!("webhooks[{i}].url"), msg);
+                            None
+                        }
                     }
-                },
+                }
             };
             if let (Some(hook_type), Some(url)) = (hook_type, url) {
                 webhooks.push(NewWebhook { hook_type, url });

@@ -18,6 +18,7 @@ pub mod link;
 pub mod list;
 pub mod money;
 pub mod operator;
+pub mod outbound;
 pub mod payer;
 pub mod pix;
 pub mod plan;

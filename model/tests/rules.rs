@@ -1314,9 +1314,9 @@ fn webhook_url_must_be_https_without_credentials() {
             "https://api.loja.com.br:8443/hook?token=abc#x",
             "port, query and fragment",
         ),
-        ("https://hooks/hook", "single-label host"),
         ("https://203.0.114.10/hook", "public IPv4"),
-        ("https://[2001:db8::1]:8443/hook", "bracketed IPv6"),
+        ("https://[2606:4700::1111]:8443/hook", "bracketed IPv6"),
+        ("https://0x08080808/hook", "public IPv4 in hex"),
         ("https://api.loja.com.br", "no path"),
     ] {
         let mut req = installment();
@@ -1365,6 +1365,11 @@ fn webhook_url_must_be_https_without_credentials() {
         ("https://[::1]/hook", "loopback IPv6"),
         ("https://[fd00::1]/hook", "unique-local IPv6"),
         ("https://[::ffff:127.0.0.1]/hook", "IPv4-mapped loopback"),
+        ("https://hooks/hook", "single-label host"),
+        ("https://[2001:db8::1]:8443/hook", "documentation IPv6"),
+        ("https://1.2.3.4.5/hook", "a number that is no IPv4 address"),
+        ("https://loja.123/hook", "a name ending in a number"),
+        ("https://api.localhost/hook", "under localhost"),
     ] {
         let mut req = installment();
         req.webhooks.as_mut().unwrap()[0].url = s(url);

@@ -302,8 +302,15 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
                     paylink_model::HookType::NAMES.join(", ")
                 )
             })?;
-            paylink_model::br::check_webhook_url(&url, allow_insecure)
-                .map_err(|m| m.render(paylink_model::Lang::En))?;
+            let outbound = if allow_insecure {
+                crate::domain::outbound::Outbound::allow_private()
+            } else {
+                crate::domain::outbound::Outbound::public_only()
+            };
+            outbound
+                .check_new(&url)
+                .await
+                .map_err(|m| format!("--url: {}", m.render(paylink_model::Lang::En)))?;
             let id = webhook_store::add_app_webhook(&db, &app.id, kind, &url)
                 .await
                 .map_err(|e| e.to_string())?;

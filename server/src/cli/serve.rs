@@ -10,6 +10,7 @@ use clap::Parser;
 
 use super::common::open;
 use crate::app::{app, AppState, Options};
+use crate::domain::outbound::Outbound;
 use crate::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
 use crate::workers::notifications::{Notifier, NotifyConfig};
 use crate::workers::webhooks::Deliverer;
@@ -308,7 +309,12 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         args.notify_http_url.as_deref(),
     )?;
     let mut workers = Workers::new();
-    let deliverer = Deliverer::new(db.clone(), args.allow_insecure_webhooks);
+    let outbound = if args.allow_insecure_webhooks {
+        Outbound::allow_private()
+    } else {
+        Outbound::public_only()
+    };
+    let deliverer = Deliverer::new(db.clone(), outbound.clone());
     workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
     let notifier = Notifier::new(db.clone(), notify);
     workers.spawn("notifications", move |stop| notifier.clone().run(stop));
@@ -331,7 +337,7 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     });
     let state_db = db.clone();
     let state = AppState {
-        allow_insecure_webhooks: args.allow_insecure_webhooks,
+        outbound,
         db,
         public_url: Arc::from(public_url.as_str()),
         tokens: Default::default(),

@@ -7,6 +7,7 @@ pub mod export;
 pub mod links;
 pub mod messages;
 pub mod operators;
+pub mod outbound;
 pub mod payer;
 pub mod pix_api;
 pub mod settlement;

@@ -73,13 +73,29 @@ async fn invoices_create(
     ApiJson(req): ApiJson<InvoiceRequest>,
 ) -> Result<Response, AppError> {
     let opts = CheckOptions {
-        allow_insecure_webhooks: state.allow_insecure_webhooks,
+        allow_insecure_webhooks: state.outbound.allows_private(),
         // A charge due before today (in Brasília) would be late at birth.
         today: Some(crate::domain::today()),
     };
     let mut inv = req
         .check_with(opts)
         .map_err(|v| AppError::validation(&v, lang))?;
+    // The webhooks' names as they resolve now (the model judged the text).
+    let verdicts = futures_util::future::join_all(
+        inv.webhooks
+            .iter()
+            .map(|w| state.outbound.check_new(&w.url)),
+    )
+    .await;
+    let mut v = Violations::default();
+    for (i, verdict) in verdicts.into_iter().enumerate() {
+        if let Err(msg) = verdict {
+            v.add(format!("webhooks[{i}].url"), msg);
+        }
+    }
+    if !v.is_empty() {
+        return Err(AppError::validation(&v, lang));
+    }
     // Rule 4: the customer must exist and be this application's.
     let Some(customer) = state
         .db

@@ -23,8 +23,9 @@ pub struct AppState {
     pub db: db::Db,
     /// Base of payment links: `{public_url}/pay/{invoice id}`.
     pub public_url: Arc<str>,
-    /// Accept http:// and internal webhook hosts (local tests only).
-    pub allow_insecure_webhooks: bool,
+    /// Where webhook URLs may lead (public HTTPS addresses unless
+    /// `--allow-insecure-webhooks`), judged when they are registered.
+    pub outbound: crate::domain::outbound::Outbound,
     /// Tokens verified in the last few seconds (authentication without a query).
     pub tokens: auth::TokenCache,
 }

@@ -3,14 +3,13 @@
 //! at-least-once from the `deliveries` outbox, retried on the Standard
 //! Webhooks schedule, and never to an internal address unless allowed.
 
-use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
 use crate::store::{deliveries, Db, DbError};
 
+use crate::domain::outbound::Outbound;
 use crate::domain::webhooks::sign;
 
 /// Delay before retry n (after the n-th failed attempt): 5 s, 5 min, 30 min,
@@ -22,31 +21,11 @@ pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
 /// The pause after a pass that found nothing due.
 const IDLE: Duration = Duration::from_millis(300);
 
-/// ever made to a public one (a name that resolves to 127.0.0.1 at send
-/// time, DNS rebinding included, gets nowhere).
-struct PublicOnly;
-
-impl reqwest::dns::Resolve for PublicOnly {
-    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
-        let host = name.as_str().to_string();
-        Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .filter(|a| !paylink_model::br::ip_is_internal(a.ip()))
-                .collect();
-            if addrs.is_empty() {
-                return Err(format!("{host} resolves only to internal addresses").into());
-            }
-            Ok(Box::new(addrs.into_iter()) as reqwest::dns::Addrs)
-        })
-    }
-}
-
 #[derive(Clone)]
 pub struct Deliverer {
     db: Db,
     client: reqwest::Client,
-    allow_insecure: bool,
+    outbound: Outbound,
 }
 
 enum Outcome {
@@ -60,19 +39,16 @@ enum Outcome {
 }
 
 impl Deliverer {
-    pub fn new(db: Db, allow_insecure: bool) -> Deliverer {
-        let mut builder = reqwest::Client::builder()
+    /// A deliverer that calls only what `outbound` allows.
+    pub fn new(db: Db, outbound: Outbound) -> Deliverer {
+        let builder = reqwest::Client::builder()
             .timeout(SEND_TIMEOUT)
             .connect_timeout(Duration::from_secs(5))
-            .redirect(reqwest::redirect::Policy::none())
             .user_agent("paylink-webhooks/1");
-        if !allow_insecure {
-            builder = builder.dns_resolver(Arc::new(PublicOnly));
-        }
         Deliverer {
             db,
-            client: builder.build().expect("a valid HTTP client"),
-            allow_insecure,
+            client: outbound.client(builder).expect("a valid HTTP client"),
+            outbound,
         }
     }
 
@@ -140,9 +116,10 @@ impl Deliverer {
     }
 
     async fn send(&self, url: &str, msg_id: &str, body: &str, secret: &str) -> Outcome {
-        if let Err(msg) = paylink_model::br::check_webhook_url(url, self.allow_insecure) {
-            return Outcome::Refused(format!("refused URL: {msg:?}"));
-        }
+        let target = match self.outbound.target(url) {
+            Ok(target) => target,
+            Err(why) => return Outcome::Refused(why),
+        };
         let timestamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
@@ -151,7 +128,7 @@ impl Deliverer {
         };
         let res = self
             .client
-            .post(url)
+            .post(target)
             .header("content-type", "application/json")
             .header("webhook-id", msg_id)
             .header("webhook-timestamp", timestamp.to_string())

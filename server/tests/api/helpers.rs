@@ -1,6 +1,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use paylink_server::domain::outbound::Outbound;
 use paylink_server::{app, http::auth, proxy::ProxyConfig, store::Db, AppState, Options};
 use reqwest::{Client, Response, StatusCode};
 use serde_json::{json, Value};
@@ -112,7 +113,23 @@ async fn spawn(
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
 ) -> TestApp {
-    spawn_full(proxy, insecure, channels, sandbox, None, |_| {}).await
+    spawn_full(proxy, outbound(insecure), channels, sandbox, None, |_| {}).await
+}
+
+/// The production policy, or the escape hatch of tests whose receivers are
+/// plain HTTP on 127.0.0.1 (`serve --allow-insecure-webhooks`).
+fn outbound(insecure: bool) -> Outbound {
+    if insecure {
+        Outbound::allow_private()
+    } else {
+        Outbound::public_only()
+    }
+}
+
+/// A server (sandbox, no proxy) whose webhooks follow `outbound`, with its
+/// delivery worker running.
+pub async fn spawn_app_outbound(outbound: Outbound) -> TestApp {
+    spawn_full(|_| None, outbound, None, true, None, |_| {}).await
 }
 
 /// A second server on `first`'s database (as a second process would be), with
@@ -120,7 +137,7 @@ async fn spawn(
 pub async fn spawn_second(first: &TestApp) -> TestApp {
     spawn_full(
         |_| None,
-        true,
+        Outbound::allow_private(),
         None,
         true,
         Some((&first.db_target, &first.token)),
@@ -140,12 +157,20 @@ pub async fn spawn_app_anonymous() -> TestApp {
 
 /// The local proxy (not sandbox) with `serve` options changed by `configure`.
 pub async fn spawn_app_options(configure: impl FnOnce(&mut Options)) -> TestApp {
-    spawn_full(local_proxy, false, None, false, None, configure).await
+    spawn_full(
+        local_proxy,
+        Outbound::public_only(),
+        None,
+        false,
+        None,
+        configure,
+    )
+    .await
 }
 
 async fn spawn_full(
     proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
-    insecure: bool,
+    outbound: Outbound,
     channels: Option<(Option<String>, Option<String>)>,
     sandbox: bool,
     existing: Option<(&str, &str)>,
@@ -170,13 +195,13 @@ async fn spawn_full(
     let state = AppState {
         db: db.clone(),
         public_url: Arc::from(addr.as_str()),
-        allow_insecure_webhooks: insecure,
+        outbound: outbound.clone(),
         tokens: Default::default(),
     };
     // The workers run until the test's runtime ends (no shutdown signal).
     let never = tokio_util::sync::CancellationToken::new();
     tokio::spawn(
-        paylink_server::workers::webhooks::Deliverer::new(db.clone(), insecure).run(never.clone()),
+        paylink_server::workers::webhooks::Deliverer::new(db.clone(), outbound).run(never.clone()),
     );
     if let Some((smtp, http)) = channels {
         let config = paylink_server::workers::notifications::NotifyConfig::new(

@@ -20,6 +20,7 @@ mod migrations;
 mod notifications;
 mod openapi;
 mod operators;
+mod outbound;
 mod payer;
 mod process;
 mod proxy;

@@ -135,3 +135,33 @@ async fn receive(State(r): State<Receiver>, headers: HeaderMap, body: String) ->
         None => StatusCode::OK.into_response(),
     }
 }
+
+/// A TCP port that only counts the connections made to it: the proof that a
+/// refused webhook reached nothing (a TLS or HTTP exchange is not needed to
+/// count, so `https://` URLs to it are counted too).
+#[derive(Clone)]
+pub struct Listener {
+    pub port: u16,
+    accepted: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Listener {
+    pub async fn start() -> Listener {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = accepted.clone();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            // Each connection is closed at once: the client fails fast.
+            while let Ok((socket, _)) = listener.accept().await {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                drop(socket);
+            }
+        });
+        Listener { port, accepted }
+    }
+
+    pub fn connections(&self) -> usize {
+        self.accepted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}

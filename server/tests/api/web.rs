@@ -59,7 +59,7 @@ async fn spawn_dist_with(
     let state = AppState {
         db,
         public_url: Arc::from(addr.as_str()),
-        allow_insecure_webhooks: false,
+        outbound: Default::default(),
         tokens: Default::default(),
     };
     let options = Options {

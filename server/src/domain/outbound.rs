@@ -1,0 +1,166 @@
+//! The outbound policy: every URL paylink calls on a merchant's behalf (the
+//! application's and the invoices' webhooks) goes through [`Outbound`], when it
+//! is registered (API, CLI) and when it is called (the delivery worker). The
+//! address rule is the model's (`paylink_model::outbound`, which the invoice
+//! form applies too); this adds what only the server can do: resolve names,
+//! at registration and again at every connection, since a DNS answer can
+//! change in between (DNS rebinding), and a client that connects to public
+//! addresses only and follows no redirect.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use paylink_model::outbound::{check_webhook_url, is_public, parse_host, Host};
+use paylink_model::{Lang, Msg};
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+
+/// How long a registration waits for a name's addresses; past it (or when the
+/// name does not resolve yet) the name is accepted and each delivery judges it.
+const REGISTRATION_LOOKUP: Duration = Duration::from_secs(2);
+
+/// Where merchant URLs may lead. The default, and production's only policy,
+/// is public addresses over HTTPS; [`Outbound::allow_private`] is the escape
+/// hatch of local development and tests (`serve --allow-insecure-webhooks`).
+#[derive(Clone)]
+pub struct Outbound {
+    allow_private: bool,
+    dns: Arc<dyn Resolve>,
+}
+
+impl Default for Outbound {
+    fn default() -> Self {
+        Outbound::public_only()
+    }
+}
+
+impl Outbound {
+    /// HTTPS to public addresses only, names resolved by the system.
+    pub fn public_only() -> Outbound {
+        Outbound {
+            allow_private: false,
+            dns: Arc::new(SystemDns),
+        }
+    }
+
+    /// Also `http://` and any address, loopback and private networks included:
+    /// for webhook receivers on the developer's machine and in tests only.
+    pub fn allow_private() -> Outbound {
+        Outbound {
+            allow_private: true,
+            ..Outbound::public_only()
+        }
+    }
+
+    /// Names resolved by `dns` instead of the system (tests: a name that only
+    /// the test's resolver knows, pointing where a rebinding attack would).
+    pub fn with_resolver(self, dns: Arc<dyn Resolve>) -> Outbound {
+        Outbound { dns, ..self }
+    }
+
+    pub fn allows_private(&self) -> bool {
+        self.allow_private
+    }
+
+    /// A webhook URL being registered: the model's rule, then the name's
+    /// addresses now: one that is not public refuses it, as an address
+    /// written in the URL would be.
+    pub async fn check_new(&self, url: &str) -> Result<(), Msg> {
+        check_webhook_url(url, self.allow_private)?;
+        if self.allow_private {
+            return Ok(());
+        }
+        let name = paylink_model::br::parse_http_url(url)
+            .and_then(|p| parse_host(p.host))
+            .and_then(|h| match h {
+                Host::Name(n) => n.parse::<Name>().ok(),
+                Host::Ip(_) => None,
+            });
+        let Some(name) = name else {
+            return Ok(());
+        };
+        match tokio::time::timeout(REGISTRATION_LOOKUP, self.dns.resolve(name)).await {
+            Ok(Ok(mut addrs)) => match addrs.any(|a| !is_public(a.ip())) {
+                true => Err(Msg::InternalHost),
+                false => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// The URL to send to, parsed as the client parses it, or why it may not
+    /// be called. An address written in the URL never reaches the resolver,
+    /// so it is judged here, on the client's reading.
+    pub fn target(&self, url: &str) -> Result<reqwest::Url, String> {
+        check_webhook_url(url, self.allow_private)
+            .map_err(|m| format!("refused URL: {}", m.render(Lang::En)))?;
+        let parsed = reqwest::Url::parse(url).map_err(|e| format!("refused URL: {e}"))?;
+        let literal = parsed
+            .host_str()
+            .map(|h| h.trim_start_matches('[').trim_end_matches(']'))
+            .and_then(|h| h.parse::<IpAddr>().ok());
+        match literal {
+            Some(ip) if !self.allow_private && !is_public(ip) => {
+                Err(format!("refused URL: {ip} is an internal address"))
+            }
+            _ => Ok(parsed),
+        }
+    }
+
+    /// A client for merchant URLs, from `builder`'s timeouts and agent: names
+    /// connect only to their public addresses, redirects are not followed (a
+    /// redirect could point anywhere), and no proxy from the environment is
+    /// used (a proxy would resolve the name itself, past the filter).
+    pub fn client(&self, builder: reqwest::ClientBuilder) -> reqwest::Result<reqwest::Client> {
+        let resolver = PublicOnly {
+            dns: self.dns.clone(),
+            allow_private: self.allow_private,
+        };
+        builder
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .dns_resolver(Arc::new(resolver))
+            .build()
+    }
+}
+
+/// The system's resolver (getaddrinfo, off the async threads).
+struct SystemDns;
+
+impl Resolve for SystemDns {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_string();
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// The connection-time check: of a name's addresses only the public ones are
+/// connected to, and a name with none fails without a connection.
+struct PublicOnly {
+    dns: Arc<dyn Resolve>,
+    allow_private: bool,
+}
+
+impl Resolve for PublicOnly {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_string();
+        let lookup = self.dns.resolve(name);
+        let allow_private = self.allow_private;
+        Box::pin(async move {
+            let all: Vec<SocketAddr> = lookup.await?.collect();
+            let addrs: Vec<SocketAddr> = all
+                .iter()
+                .copied()
+                .filter(|a| allow_private || is_public(a.ip()))
+                .collect();
+            if addrs.is_empty() && !all.is_empty() {
+                return Err(format!("{host} resolves only to internal addresses").into());
+            }
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
+}
