@@ -279,6 +279,11 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         .public_url
         .clone()
         .unwrap_or_else(|| format!("http://{addr}"));
+    if args.public_url.is_none() && !addr.ip().is_loopback() {
+        // Browsers reach it by another name: links would carry the listen
+        // address, and the pages' writes fail the origin check (CSRF).
+        tracing::warn!(%addr, "listening beyond loopback without --public-url: set it to the address browsers use");
+    }
     let token = proxy_token(&args)?;
     if token.is_none() {
         tracing::warn!("no PAYLINK_TOKEN or --token-file: the widget's proxy (/api) answers 503");

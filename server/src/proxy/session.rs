@@ -41,9 +41,12 @@ pub struct Sessions {
     pub config: SessionConfig,
     /// `Secure` and `__Host-` (all but plain-HTTP loopback).
     secure: bool,
-    /// The origin of `--public-url` (behind a reverse proxy that rewrites
-    /// `Host`, the browser's Origin is this one).
+    /// The origin of `--public-url` (scheme, host, port), the only one whose
+    /// pages may change state; `None` when the URL has none.
     public_origin: Option<String>,
+    /// The public URL is plain HTTP on loopback (`./scripts/run`): the same
+    /// server is also reached as `localhost`, `127.0.0.1` or `[::1]` on its port.
+    loopback_port: Option<u16>,
     trust_forwarded_for: bool,
 }
 
@@ -64,11 +67,19 @@ impl Sessions {
                         .parse::<std::net::IpAddr>()
                         .is_ok_and(|ip| ip.is_loopback()))
         });
+        let loopback_port = url
+            .as_ref()
+            .filter(|_| plain_loopback)
+            .and_then(|u| u.port_or_known_default());
         Arc::new(Sessions {
             db,
             config,
             secure: !plain_loopback,
-            public_origin: url.map(|u| u.origin().ascii_serialization()),
+            public_origin: url
+                .map(|u| u.origin())
+                .filter(|o| o.is_tuple())
+                .map(|o| o.ascii_serialization()),
+            loopback_port,
             trust_forwarded_for,
         })
     }
@@ -104,34 +115,35 @@ impl Sessions {
     }
 
     /// Whether the request comes from a page of this server: its `Origin`
-    /// or, when a browser sent none, its `Referer`, is `Host`'s origin or
-    /// `--public-url`'s. Neither header is one a page of another site can set.
+    /// or, when a browser sent none, its `Referer`, has `--public-url`'s
+    /// origin: the same scheme, host and port (a page of another site can set
+    /// neither header). The request's `Host` proves nothing (any client writes
+    /// it, and an attacker's forged `Host` would match its own forged Origin).
     fn same_origin(&self, headers: &HeaderMap) -> bool {
         let source = match headers.get(header::ORIGIN) {
-            Some(o) => o.to_str().ok().map(str::to_string),
-            None => headers
-                .get(header::REFERER)
-                .and_then(|r| r.to_str().ok())
-                .and_then(|r| reqwest::Url::parse(r).ok())
-                .map(|u| u.origin().ascii_serialization()),
+            Some(o) => o.to_str().ok(),
+            None => headers.get(header::REFERER).and_then(|r| r.to_str().ok()),
         };
-        let Some(origin) = source else {
+        let Some(url) = source.and_then(|s| reqwest::Url::parse(s).ok()) else {
             return false;
         };
-        if self
-            .public_origin
-            .as_deref()
-            .is_some_and(|o| o.eq_ignore_ascii_case(&origin))
-        {
+        let origin = url.origin();
+        if !origin.is_tuple() {
+            return false;
+        }
+        if self.public_origin.as_deref() == Some(origin.ascii_serialization().as_str()) {
             return true;
         }
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-        match (origin.split_once("://"), host) {
-            (Some((scheme, authority)), Some(host)) => {
-                matches!(scheme, "http" | "https") && authority.eq_ignore_ascii_case(host)
-            }
-            _ => false,
-        }
+        // On plain-HTTP loopback, the same port under another loopback name.
+        let host = url.host_str().unwrap_or("");
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        self.loopback_port.is_some()
+            && url.scheme() == "http"
+            && url.port_or_known_default() == self.loopback_port
+            && (host == "localhost"
+                || host
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback()))
     }
 
     fn client_addr(&self, req_headers: &HeaderMap, peer: Option<SocketAddr>) -> String {

@@ -380,7 +380,9 @@ async fn operator_add_list_disable() {
     assert!(list.contains("ana@loja.example\tactive"), "{list}");
     assert!(!list.contains("argon2"), "{list}");
 
-    // The server logs Ana in (a public address: the cookie is Secure and __Host-).
+    const PUBLIC: &str = "https://paylink.loja.example";
+    // The server logs Ana in, behind an HTTPS reverse proxy (a public address:
+    // the cookie is Secure and __Host-; the pages' origin is --public-url's).
     let token = paylink(&["token", "create", "--name", "loja"], &db)
         .lines()
         .last()
@@ -389,7 +391,14 @@ async fn operator_add_list_disable() {
     let token_file = dir.path().join("token");
     std::fs::write(&token_file, &token).unwrap();
     let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "0.0.0.0:0", "--db"])
+        .args([
+            "serve",
+            "--listen",
+            "0.0.0.0:0",
+            "--public-url",
+            PUBLIC,
+            "--db",
+        ])
         .arg(&db)
         .arg("--token-file")
         .arg(&token_file)
@@ -406,15 +415,24 @@ async fn operator_add_list_disable() {
     let client = reqwest::Client::new();
     let res = client
         .post(format!("{base}/api/customers"))
-        .header("origin", &base)
+        .header("origin", PUBLIC)
         .json(&json!({ "fullName": "Maria" }))
         .send()
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    // The address the request reached (its Host) is not a page's origin here.
     let res = client
         .post(format!("{base}/api/session"))
         .header("origin", &base)
+        .json(&json!({ "email": "ana@loja.example", "password": password }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = client
+        .post(format!("{base}/api/session"))
+        .header("origin", PUBLIC)
         .json(&json!({ "email": "ana@loja.example", "password": password }))
         .send()
         .await
@@ -429,7 +447,7 @@ async fn operator_add_list_disable() {
     let create = || {
         client
             .post(format!("{base}/api/customers"))
-            .header("origin", &base)
+            .header("origin", PUBLIC)
             .header("cookie", &cookie)
             .json(&json!({ "fullName": "Maria" }))
             .send()

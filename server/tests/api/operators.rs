@@ -373,6 +373,63 @@ async fn writes_need_this_servers_origin() {
     assert_eq!(session_status(&app, &cookie).await, StatusCode::OK);
 }
 
+#[tokio::test]
+async fn the_origin_is_the_public_urls_not_the_host_headers() {
+    // The test server's public URL is its own address, http://127.0.0.1:PORT.
+    let app = spawn_app_production().await;
+    let cookie = operator_session(&app.db, "origin@loja.example").await;
+    let port = app.addr.rsplit(':').next().unwrap();
+    let post = |origin: String, host: Option<&'static str>| {
+        let mut req = Client::new()
+            .post(app.url("/api/customers"))
+            .header("cookie", &cookie)
+            .header("origin", origin)
+            .json(&json!({ "fullName": "Maria da Silva" }));
+        if let Some(h) = host {
+            req = req.header("host", h);
+        }
+        req.send()
+    };
+    for (origin, host, why) in [
+        (
+            format!("https://127.0.0.1:{port}"),
+            None,
+            "the right host and port, the wrong scheme",
+        ),
+        (
+            "https://evil.example".to_string(),
+            Some("evil.example"),
+            "a forged Host that matches a forged Origin",
+        ),
+        (
+            format!("http://evil.example:{port}"),
+            Some("evil.example"),
+            "a forged Host with this server's port",
+        ),
+    ] {
+        let res = post(origin, host).await.unwrap();
+        assert_eq!(res.status(), StatusCode::FORBIDDEN, "{why}");
+        envelope(res, StatusCode::FORBIDDEN).await;
+    }
+    let n: Vec<(String,)> = sqlx::query_as("SELECT id FROM customers")
+        .fetch_all(&app.raw_pool().await)
+        .await
+        .unwrap();
+    assert!(n.is_empty(), "nothing was created");
+    // The public origin passes, whatever the Host says.
+    let res = post(app.addr.clone(), Some("evil.example")).await.unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    // On plain-HTTP loopback, the same port under another loopback name is
+    // the same server (a developer's browser on http://localhost:8080).
+    for alias in [
+        format!("http://localhost:{port}"),
+        format!("http://[::1]:{port}"),
+    ] {
+        let res = post(alias.clone(), None).await.unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED, "{alias}");
+    }
+}
+
 /// Every merchant route of the proxy, with a body where it takes one.
 fn merchant_calls(id: &str) -> Vec<(reqwest::Method, String, Option<Value>)> {
     use reqwest::Method;
