@@ -1,12 +1,10 @@
 //! Applications (the owners of tokens) and their webhook secrets.
 
-use base64::Engine;
-use sqlx::Row;
-
 use super::*;
+use base64::Engine;
 
 /// A stored application (the owner of a token).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct Application {
     pub id: String,
     pub user_id: String,
@@ -39,17 +37,10 @@ impl Db {
     }
 
     pub async fn find_application(&self, id: &str) -> Result<Option<Application>, DbError> {
-        let row =
-            sqlx::query("SELECT id, user_id, name, secret_hash FROM applications WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.map(|r| Application {
-            id: r.get("id"),
-            user_id: r.get("user_id"),
-            name: r.get("name"),
-            secret_hash: r.get("secret_hash"),
-        }))
+        sqlx::query_as("SELECT id, user_id, name, secret_hash FROM applications WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
     }
 
     /// The application's webhook signing secret, created on first use.

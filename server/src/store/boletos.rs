@@ -12,12 +12,15 @@ use crate::store::{new_id, now_iso, Db, DbError, WriteTx};
 
 /// An open BOLETO installment not yet sent to the bank, with what its
 /// segments P, Q and R carry.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct Unsent {
+    #[sqlx(rename = "id")]
     pub installment_id: String,
     /// The 10-digit complement of its nosso número, given when it was written.
+    #[sqlx(try_from = "i64")]
     pub our_number: u64,
     pub invoice_id: String,
+    #[sqlx(try_from = "i64")]
     pub number: u32,
     pub price_cents: i64,
     /// `YYYY-MM-DD`.
@@ -26,10 +29,14 @@ pub struct Unsent {
     pub first_due_date: String,
     pub external_id: String,
     pub invoice_created_at: String,
+    #[sqlx(rename = "full_name")]
     pub payer_name: String,
+    #[sqlx(rename = "document")]
     pub payer_document: Option<String>,
+    #[sqlx(rename = "address")]
     pub street: Option<String>,
     pub street_number: Option<String>,
+    #[sqlx(rename = "neighborhood")]
     pub district: Option<String>,
     pub zipcode: Option<String>,
     pub city: Option<String>,
@@ -45,10 +52,12 @@ pub struct Unsent {
 /// A boleto at the bank that must no longer be paid: its invoice was
 /// cancelled or its installment paid another way (by hand, by PIX), and no
 /// remessa has asked for its baixa yet.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct ToWriteOff {
+    #[sqlx(rename = "id")]
     pub installment_id: String,
     pub invoice_id: String,
+    #[sqlx(try_from = "i64")]
     pub number: u32,
     pub our_number: String,
     pub price_cents: i64,
@@ -93,7 +102,7 @@ where
         .execute(&mut **tx)
         .await
         .map_err(db_err)?;
-    let rows = sqlx::query(
+    let unsent: Vec<Unsent> = sqlx::query_as(
         "SELECT i.id, i.our_number, i.invoice_id, i.number, i.price_cents, i.due_date,
                 v.due_date AS first_due_date, v.external_id, v.created_at AS invoice_created_at,
                 v.fine_type, v.fine_value, v.interest_monthly_bp,
@@ -118,7 +127,7 @@ where
     .map_err(db_err)?;
     // Sent or registered, not paid at the bank, and no longer payable here:
     // the bank must refuse it (a REJECTED or WRITTEN_OFF boleto is not payable).
-    let write_offs: Vec<ToWriteOff> = sqlx::query(
+    let write_offs: Vec<ToWriteOff> = sqlx::query_as(
         "SELECT i.id, i.invoice_id, i.number, i.price_cents, i.due_date, v.external_id,
                 r.our_number
          FROM boleto_registrations r
@@ -131,49 +140,10 @@ where
     )
     .fetch_all(&mut **tx)
     .await
-    .map_err(db_err)?
-    .iter()
-    .map(|r| ToWriteOff {
-        installment_id: r.get("id"),
-        invoice_id: r.get("invoice_id"),
-        number: r.get::<i64, _>("number") as u32,
-        our_number: r.get("our_number"),
-        price_cents: r.get("price_cents"),
-        due_date: r.get("due_date"),
-        external_id: r.get("external_id"),
-    })
-    .collect();
-    if rows.is_empty() && write_offs.is_empty() {
+    .map_err(db_err)?;
+    if unsent.is_empty() && write_offs.is_empty() {
         return Ok(None);
     }
-    let unsent: Vec<Unsent> = rows
-        .iter()
-        .map(|r| Unsent {
-            installment_id: r.get("id"),
-            our_number: r.get::<i64, _>("our_number") as u64,
-            invoice_id: r.get("invoice_id"),
-            number: r.get::<i64, _>("number") as u32,
-            price_cents: r.get("price_cents"),
-            due_date: r.get("due_date"),
-            first_due_date: r.get("first_due_date"),
-            external_id: r.get("external_id"),
-            invoice_created_at: r.get("invoice_created_at"),
-            payer_name: r.get("full_name"),
-            payer_document: r.get("document"),
-            street: r.get("address"),
-            street_number: r.get("street_number"),
-            district: r.get("neighborhood"),
-            zipcode: r.get("zipcode"),
-            city: r.get("city"),
-            state: r.get("state"),
-            fine_type: r.get("fine_type"),
-            fine_value: r.get("fine_value"),
-            interest_monthly_bp: r.get("interest_monthly_bp"),
-            discount_type: r.get("discount_type"),
-            discount_value: r.get("discount_value"),
-            discount_until: r.get("discount_until"),
-        })
-        .collect();
     let last: Option<i64> = sqlx::query_scalar("SELECT MAX(sequence) FROM remessa_files")
         .fetch_one(&mut **tx)
         .await
@@ -380,10 +350,10 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
             line: item.line,
             our_number: item.our_number.clone(),
         })?;
-        let installment_id: String = row.get("installment_id");
-        let state: String = row.get("state");
-        let invoice_id: String = row.get("invoice_id");
-        let number = row.get::<i64, _>("number") as u32;
+        let installment_id: String = row.try_get("installment_id")?;
+        let state: String = row.try_get("state")?;
+        let invoice_id: String = row.try_get("invoice_id")?;
+        let number = row.try_get::<i64, _>("number")? as u32;
         let who = format!(
             "line {}: nosso número {} (installment {number} of invoice {invoice_id})",
             item.line, item.our_number

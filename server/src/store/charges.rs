@@ -5,7 +5,6 @@
 //! (invoice, number) pair means two servers, or two passes, never create one twice.
 
 use paylink_model::{periodic_due, Date, Frequency, HookType, InstallmentStatus};
-use sqlx::Row;
 
 use super::events::{self, InstallmentSnapshot, NewEvent};
 use super::{new_id, now_iso, Db, DbError};
@@ -17,9 +16,24 @@ struct Ends {
     date: Option<Date>,
 }
 
+/// A periodic invoice as the pass reads it.
+#[derive(sqlx::FromRow)]
+struct Periodic {
+    id: String,
+    application_id: String,
+    external_id: String,
+    due_date: String,
+    frequency: Option<String>,
+    end_date: Option<String>,
+    end_installment: Option<i64>,
+    end_subscription: Option<String>,
+    price_cents: i64,
+    last_number: Option<i64>,
+}
+
 /// Creates every charge that is due by `today`. Returns how many it created.
 pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
-    let invoices = sqlx::query(
+    let invoices: Vec<Periodic> = sqlx::query_as(
         "SELECT i.id, i.application_id, i.external_id, i.due_date, i.frequency, i.end_date, i.end_installment,
                 i.end_subscription, i.price_cents,
                 (SELECT MAX(number) FROM installments s WHERE s.invoice_id = i.id) AS last_number
@@ -31,25 +45,24 @@ pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
     let mut created = 0;
     for inv in invoices {
         let (Some(first), Some(freq)) = (
-            Date::parse_iso(inv.get::<&str, _>("due_date")),
-            inv.get::<Option<&str>, _>("frequency")
-                .and_then(Frequency::parse),
+            Date::parse_iso(&inv.due_date),
+            inv.frequency.as_deref().and_then(Frequency::parse),
         ) else {
             continue;
         };
         let ends = Ends {
-            installment: inv
-                .get::<Option<i64>, _>("end_installment")
-                .map(|n| n as u32),
+            installment: inv.end_installment.map(|n| n as u32),
             date: inv
-                .get::<Option<&str>, _>("end_date")
+                .end_date
+                .as_deref()
                 .and_then(Date::parse_iso)
                 .or_else(|| {
-                    inv.get::<Option<&str>, _>("end_subscription")
+                    inv.end_subscription
+                        .as_deref()
                         .and_then(|s| Date::parse_iso(s.trim()))
                 }),
         };
-        let mut last = inv.get::<Option<i64>, _>("last_number").unwrap_or(0) as u32;
+        let mut last = inv.last_number.unwrap_or(0) as u32;
         // Charge `last` is due on periodic_due(first, last - 1): once that day comes, the next period starts.
         while let (Some(last_due), Some(next_due)) = (
             periodic_due(first, freq, last.saturating_sub(1)),
@@ -74,14 +87,9 @@ pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
     Ok(created)
 }
 
-async fn create_charge(
-    db: &Db,
-    inv: &crate::store::DbRow,
-    number: u32,
-    due: Date,
-) -> Result<(), DbError> {
-    let invoice_id: &str = inv.get("id");
-    let price: i64 = inv.get("price_cents");
+async fn create_charge(db: &Db, inv: &Periodic, number: u32, due: Date) -> Result<(), DbError> {
+    let invoice_id = inv.id.as_str();
+    let price = inv.price_cents;
     let id = new_id();
     let now = now_iso();
     let mut tx = db.begin_write().await?;
@@ -105,9 +113,9 @@ async fn create_charge(
     events::record(
         &mut tx,
         NewEvent {
-            application_id: inv.get("application_id"),
+            application_id: &inv.application_id,
             invoice_id,
-            external_id: inv.get("external_id"),
+            external_id: &inv.external_id,
             kind: HookType::PaymentGenerated,
             installment: Some(InstallmentSnapshot {
                 id: id.clone(),

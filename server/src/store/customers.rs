@@ -76,7 +76,7 @@ impl Db {
         .bind(include_deleted)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.as_ref().map(customer_detail))
+        row.as_ref().map(customer_detail).transpose()
     }
 }
 
@@ -87,21 +87,21 @@ pub(super) const DETAIL_COLUMNS: &str =
      a.id AS address_id, c.observations, c.created_at, c.deleted_at";
 pub(super) const DETAIL_FROM: &str = "customers c LEFT JOIN addresses a ON a.customer_id = c.id";
 
-pub(super) fn customer_detail(r: &DbRow) -> CustomerDetail {
-    CustomerDetail {
-        id: r.get("id"),
-        full_name: r.get("full_name"),
-        document: r.get("document"),
-        business: r.get("business"),
-        email: r.get("email"),
-        user_id: r.get("user_id"),
-        application_id: r.get("application_id"),
-        phone: r.get("phone"),
-        address_id: r.get("address_id"),
-        observations: r.get("observations"),
-        created_at: r.get("created_at"),
-        deleted_at: r.get("deleted_at"),
-    }
+pub(super) fn customer_detail(r: &DbRow) -> Result<CustomerDetail, DbError> {
+    Ok(CustomerDetail {
+        id: r.try_get("id")?,
+        full_name: r.try_get("full_name")?,
+        document: r.try_get("document")?,
+        business: r.try_get("business")?,
+        email: r.try_get("email")?,
+        user_id: r.try_get("user_id")?,
+        application_id: r.try_get("application_id")?,
+        phone: r.try_get("phone")?,
+        address_id: r.try_get("address_id")?,
+        observations: r.try_get("observations")?,
+        created_at: r.try_get("created_at")?,
+        deleted_at: r.try_get("deleted_at")?,
+    })
 }
 
 impl Db {

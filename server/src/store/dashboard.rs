@@ -68,16 +68,16 @@ impl Db {
         .await?;
         let mut received: BTreeMap<String, i64> = BTreeMap::new();
         for r in &rows {
-            if let Some(day) = paid_day(r.get("stamp")) {
+            if let Some(day) = paid_day(r.try_get("stamp")?) {
                 let month = format!("{:04}-{:02}", day.year(), day.month());
-                *received.entry(month).or_default() += r.get::<i64, _>("received");
+                *received.entry(month).or_default() += r.try_get::<i64, _>("received")?;
             }
         }
         let received_in = |m: &str| received.get(m).copied().unwrap_or(0);
         Ok(Dashboard {
             received: received_in(&month),
-            open: open.get("open"),
-            overdue: open.get("overdue"),
+            open: open.try_get("open")?,
+            overdue: open.try_get("overdue")?,
             months: months
                 .iter()
                 .map(|m| MonthTotal {

@@ -2,8 +2,6 @@
 //! due, what one needs to be sent, and recording an attempt (with the 410
 //! rule: an endpoint that answered Gone is disabled for its application).
 
-use sqlx::Row;
-
 use crate::store::{new_id, now_iso, Db, DbError};
 
 /// How many due rows one pass takes.
@@ -12,7 +10,7 @@ const BATCH: i64 = 16;
 /// Pending deliveries whose time has come and whose lease (if any) ran out, oldest first.
 pub async fn due(db: &Db) -> Result<Vec<String>, DbError> {
     let now = now_iso();
-    let rows = sqlx::query(
+    sqlx::query_scalar(
         "SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1
            AND (locked_until IS NULL OR locked_until < $1)
          ORDER BY next_attempt_at LIMIT $2",
@@ -20,11 +18,11 @@ pub async fn due(db: &Db) -> Result<Vec<String>, DbError> {
     .bind(&now)
     .bind(BATCH)
     .fetch_all(&db.pool)
-    .await?;
-    Ok(rows.iter().map(|r| r.get("id")).collect())
+    .await
 }
 
 /// What sending one delivery needs.
+#[derive(sqlx::FromRow)]
 pub struct Pending {
     pub url: String,
     pub event_id: String,
@@ -35,20 +33,13 @@ pub struct Pending {
 }
 
 pub async fn pending(db: &Db, delivery_id: &str) -> Result<Pending, DbError> {
-    let row = sqlx::query(
+    sqlx::query_as(
         "SELECT d.url, d.attempts, e.id AS event_id, e.payload, e.application_id
          FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = $1",
     )
     .bind(delivery_id)
     .fetch_one(&db.pool)
-    .await?;
-    Ok(Pending {
-        url: row.get("url"),
-        event_id: row.get("event_id"),
-        payload: row.get("payload"),
-        application_id: row.get("application_id"),
-        attempts: row.get("attempts"),
-    })
+    .await
 }
 
 /// One attempt's result, as recorded.

@@ -96,15 +96,15 @@ pub async fn record_all(tx: &mut Tx<'_>, evs: &[NewEvent<'_>]) -> Result<Vec<Str
         .fetch_all(&mut **tx)
         .await?
         .iter()
-        .map(|r| r.get::<i64, _>("hooks"))
-        .sum();
+        .map(|r| r.try_get::<i64, _>("hooks"))
+        .sum::<Result<i64, _>>()?;
     if targeted == 0 {
         return Ok(ids);
     }
 
     // Every enabled webhook of the invoice and of the application, in the
     // order `record` uses; each event then picks its targets by type.
-    let hooks = sqlx::query(
+    let hooks: Vec<(String, String, String, String)> = sqlx::query_as(
         "SELECT 'invoice' AS source, id, url, hook_type, position AS o1, CAST(NULL AS TEXT) AS o2
          FROM invoice_webhooks WHERE invoice_id = $1 AND disabled_at IS NULL
          UNION ALL
@@ -121,11 +121,8 @@ pub async fn record_all(tx: &mut Tx<'_>, evs: &[NewEvent<'_>]) -> Result<Vec<Str
         let of = |source: &str| {
             hooks
                 .iter()
-                .filter(|h| {
-                    h.get::<&str, _>("source") == source
-                        && h.get::<&str, _>("hook_type") == ev.kind.as_str()
-                })
-                .map(|h| (h.get::<String, _>("id"), h.get::<String, _>("url")))
+                .filter(|(from, _, _, kind)| from == source && kind == ev.kind.as_str())
+                .map(|(_, id, url, _)| (id.clone(), url.clone()))
                 .collect::<Vec<_>>()
         };
         let (source, targets) = match of("invoice") {
@@ -199,29 +196,25 @@ pub async fn record(tx: &mut Tx<'_>, ev: NewEvent<'_>) -> Result<String, DbError
         return Ok(id);
     }
 
-    let mut targets: Vec<(&str, String, String)> = sqlx::query(
+    let mut targets: Vec<(String, String)> = sqlx::query_as(
         "SELECT id, url FROM invoice_webhooks WHERE invoice_id = $1 AND hook_type = $2 AND disabled_at IS NULL ORDER BY position",
     )
     .bind(ev.invoice_id)
     .bind(ev.kind.as_str())
     .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .map(|r| ("invoice", r.get("id"), r.get("url")))
-    .collect();
+    .await?;
+    let mut source = "invoice";
     if targets.is_empty() {
-        targets = sqlx::query(
+        source = "application";
+        targets = sqlx::query_as(
             "SELECT id, url FROM app_webhooks WHERE application_id = $1 AND hook_type = $2 AND disabled_at IS NULL ORDER BY created_at",
         )
         .bind(ev.application_id)
         .bind(ev.kind.as_str())
         .fetch_all(&mut **tx)
-        .await?
-        .into_iter()
-        .map(|r| ("application", r.get("id"), r.get("url")))
-        .collect();
+        .await?;
     }
-    for (source, webhook_id, url) in targets {
+    for (webhook_id, url) in targets {
         insert_delivery(tx, &id, source, &webhook_id, &url, &now).await?;
     }
     Ok(id)

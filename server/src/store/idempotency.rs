@@ -53,11 +53,14 @@ impl Db {
         .bind(iso_hours_ago(24))
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.map(|r| Idem {
-            key: r.get("key"),
-            request_hash: r.get("request_hash"),
-            status: r.get::<i64, _>("status_code") as u16,
-            body: r.get("response_body"),
-        }))
+        row.map(|r| {
+            Ok(Idem {
+                key: r.try_get("key")?,
+                request_hash: r.try_get("request_hash")?,
+                status: r.try_get::<i64, _>("status_code")? as u16,
+                body: r.try_get("response_body")?,
+            })
+        })
+        .transpose()
     }
 }

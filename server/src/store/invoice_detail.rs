@@ -4,7 +4,7 @@
 use paylink_model::*;
 use sqlx::Row;
 
-use super::{Db, DbError, InvoiceRows};
+use super::{stored_fault, Db, DbError, InvoiceRows};
 
 impl Db {
     /// The detail form of this application's invoice `id`, with `url` as
@@ -29,26 +29,24 @@ impl Db {
     ) -> Result<Option<InvoiceDetail>, DbError> {
         match self.load_invoice(app_id, id, include_deleted).await? {
             None => Ok(None),
-            Some(rows) => detail_from_rows(rows, url)
-                .map(Some)
-                .map_err(|e| DbError::Decode(e.into())),
+            Some(rows) => detail_from_rows(rows, url).map(Some),
         }
     }
 }
 
 /// Turns stored rows into the detail form. Stored enum text that does not
 /// parse is a storage fault, reported as such rather than guessed at.
-pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDetail, String> {
-    fn parse<T>(text: &str, f: fn(&str) -> Option<T>) -> Result<T, String> {
-        f(text).ok_or_else(|| format!("unexpected stored value {text:?}"))
+pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDetail, DbError> {
+    fn parse<T>(text: &str, f: fn(&str) -> Option<T>) -> Result<T, DbError> {
+        f(text).ok_or_else(|| stored_fault(format!("unexpected stored value {text:?}")))
     }
     let due = |s: String| {
         Date::parse_iso(&s)
             .map(Date::to_iso_midnight_utc)
-            .ok_or_else(|| format!("bad stored date {s:?}"))
+            .ok_or_else(|| stored_fault(format!("bad stored date {s:?}")))
     };
     let r = &rows.invoice;
-    let id: String = r.get("id");
+    let id: String = r.try_get("id")?;
     let (fine, interest, discount) = rows.terms.to_wire();
 
     let installments = rows
@@ -56,29 +54,29 @@ pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDe
         .iter()
         .map(|i| {
             Ok(Installment {
-                id: i.get("i_id"),
+                id: i.try_get("i_id")?,
                 invoice_id: id.clone(),
-                installment: i.get::<i64, _>("i_number") as u32,
-                price: i.get("i_price_cents"),
-                price_paid: i.get("i_price_paid_cents"),
-                due_date: due(i.get("i_due_date"))?,
-                status: parse(i.get::<&str, _>("i_status"), InstallmentStatus::parse)?,
-                created_at: i.get("i_created_at"),
-                updated_at: i.get("i_updated_at"),
-                deleted_at: i.get("i_deleted_at"),
-                last_view_at: i.get("i_last_view_at"),
-                paid_at: i.get("i_paid_at"),
-                payment_received_at: i.get("i_payment_received_at"),
-                views_count: i.get::<i64, _>("i_views_count") as u32,
+                installment: i.try_get::<i64, _>("i_number")? as u32,
+                price: i.try_get("i_price_cents")?,
+                price_paid: i.try_get("i_price_paid_cents")?,
+                due_date: due(i.try_get("i_due_date")?)?,
+                status: parse(i.try_get::<&str, _>("i_status")?, InstallmentStatus::parse)?,
+                created_at: i.try_get("i_created_at")?,
+                updated_at: i.try_get("i_updated_at")?,
+                deleted_at: i.try_get("i_deleted_at")?,
+                last_view_at: i.try_get("i_last_view_at")?,
+                paid_at: i.try_get("i_paid_at")?,
+                payment_received_at: i.try_get("i_payment_received_at")?,
+                views_count: i.try_get::<i64, _>("i_views_count")? as u32,
                 pix_charge: crate::store::pix_charges::charge_of(
-                    i.get("p_operation"),
-                    i.get("p_status"),
-                    i.get("p_refusal"),
-                    i.get("p_last_error"),
+                    i.try_get("p_operation")?,
+                    i.try_get("p_status")?,
+                    i.try_get("p_refusal")?,
+                    i.try_get("p_last_error")?,
                 ),
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, DbError>>()?;
 
     let (mut before, mut after, mut paid, mut send) = (vec![], vec![], vec![], vec![]);
     for n in &rows.notifications {
@@ -115,7 +113,7 @@ pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDe
                 created_at: w.created_at,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, DbError>>()?;
     let payment_types = rows
         .payment_types
         .iter()
@@ -125,29 +123,31 @@ pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDe
                 payment_type_accepted: parse(t, PaymentType::parse)?,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, DbError>>()?;
 
     Ok(InvoiceDetail {
         url: url.to_string(),
-        external_id: r.get("external_id"),
-        description: r.get("description"),
-        invoice_type: parse(r.get::<&str, _>("invoice_type"), InvoiceType::parse)?,
-        price: r.get("price_cents"),
-        price_by_customer: r.get::<i64, _>("price_by_customer") != 0,
-        due_date: due(r.get("due_date"))?,
+        external_id: r.try_get("external_id")?,
+        description: r.try_get("description")?,
+        invoice_type: parse(r.try_get::<&str, _>("invoice_type")?, InvoiceType::parse)?,
+        price: r.try_get("price_cents")?,
+        price_by_customer: r.try_get::<i64, _>("price_by_customer")? != 0,
+        due_date: due(r.try_get("due_date")?)?,
         end_date: r
-            .get::<Option<String>, _>("end_date")
+            .try_get::<Option<String>, _>("end_date")?
             .map(due)
             .transpose()?,
-        end_installment: r.get::<Option<i64>, _>("end_installment").map(|n| n as u32),
-        end_subscription: r.get("end_subscription"),
+        end_installment: r
+            .try_get::<Option<i64>, _>("end_installment")?
+            .map(|n| n as u32),
+        end_subscription: r.try_get("end_subscription")?,
         frequency: r
-            .get::<Option<&str>, _>("frequency")
+            .try_get::<Option<&str>, _>("frequency")?
             .map(|f| parse(f, Frequency::parse))
             .transpose()?,
-        installment_count: r.get::<i64, _>("installment_count") as u32,
+        installment_count: r.try_get::<i64, _>("installment_count")? as u32,
         customer: rows.customer,
-        redirect_to: r.get("redirect_to"),
+        redirect_to: r.try_get("redirect_to")?,
         installments,
         items: Vec::new(),
         notification_before_due_date: before,
@@ -156,7 +156,7 @@ pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDe
         notification_send_types: send,
         webhooks,
         payment_types,
-        created_at: r.get("created_at"),
+        created_at: r.try_get("created_at")?,
         fine,
         interest,
         discount,

@@ -15,6 +15,7 @@ use super::*;
 
 /// Every row of an invoice, as the detail operation needs them.
 pub struct InvoiceRows {
+    pub id: String,
     /// The invoice's columns under their own names (and more).
     pub invoice: DbRow,
     pub customer: CustomerDetail,
@@ -47,8 +48,8 @@ fn stored_value(kind: Option<&str>, value: Option<i64>) -> Result<Option<Value>,
 /// month, type, integer and last day of the discount.
 pub(crate) fn terms_of(r: &DbRow) -> Result<ChargeTerms, DbError> {
     let discount = match (
-        stored_value(r.get("discount_type"), r.get("discount_value"))?,
-        r.get::<Option<&str>, _>("discount_until"),
+        stored_value(r.try_get("discount_type")?, r.try_get("discount_value")?)?,
+        r.try_get::<Option<&str>, _>("discount_until")?,
     ) {
         (None, None) => None,
         (Some(value), Some(until)) => Some(DiscountTerm {
@@ -63,8 +64,8 @@ pub(crate) fn terms_of(r: &DbRow) -> Result<ChargeTerms, DbError> {
         }
     };
     Ok(ChargeTerms {
-        fine: stored_value(r.get("fine_type"), r.get("fine_value"))?,
-        interest_monthly_bp: r.get("interest_monthly_bp"),
+        fine: stored_value(r.try_get("fine_type")?, r.try_get("fine_value")?)?,
+        interest_monthly_bp: r.try_get("interest_monthly_bp")?,
         discount,
     })
 }
@@ -336,7 +337,10 @@ impl Db {
             return Ok(Vec::new());
         }
         // Only the invoices found: the others' extras are not asked for.
-        let mut found: Vec<String> = rows.iter().map(|r| r.get::<String, _>("id")).collect();
+        let mut found = rows
+            .iter()
+            .map(|r| r.try_get::<String, _>("id"))
+            .collect::<Result<Vec<_>, _>>()?;
         found.dedup();
         let list = (0..found.len())
             .map(|i| format!("${}", i + 1))
@@ -376,14 +380,15 @@ impl Db {
         let mut by_invoice: std::collections::HashMap<String, Vec<DbRow>> =
             std::collections::HashMap::new();
         for e in extras {
-            by_invoice.entry(e.get("inv")).or_default().push(e);
+            by_invoice.entry(e.try_get("inv")?).or_default().push(e);
         }
         let mut out = Vec::with_capacity(found.len());
         let mut rows = rows.into_iter().peekable();
         while let Some(first) = rows.next() {
-            let id: String = first.get("id");
+            let id: String = first.try_get("id")?;
             let mut mine = vec![first];
-            while let Some(r) = rows.next_if(|r| r.get::<&str, _>("id") == id) {
+            while let Some(r) = rows.next_if(|r| r.try_get::<&str, _>("id").is_ok_and(|i| i == id))
+            {
                 mine.push(r);
             }
             let theirs = by_invoice.remove(&id).unwrap_or_default();
@@ -398,56 +403,58 @@ impl Db {
 fn invoice_rows(rows: Vec<DbRow>, extras: &[DbRow]) -> Result<InvoiceRows, DbError> {
     let first = &rows[0];
     let customer = CustomerDetail {
-        id: first.get("customer_id"),
-        full_name: first.get("c_full_name"),
-        document: first.get("c_document"),
-        business: first.get("c_business"),
-        email: first.get("c_email"),
-        user_id: first.get("c_user_id"),
-        application_id: first.get("c_application_id"),
-        phone: first.get("c_phone"),
-        address_id: first.get("c_address_id"),
-        observations: first.get("c_observations"),
-        created_at: first.get("c_created_at"),
-        deleted_at: first.get("c_deleted_at"),
+        id: first.try_get("customer_id")?,
+        full_name: first.try_get("c_full_name")?,
+        document: first.try_get("c_document")?,
+        business: first.try_get("c_business")?,
+        email: first.try_get("c_email")?,
+        user_id: first.try_get("c_user_id")?,
+        application_id: first.try_get("c_application_id")?,
+        phone: first.try_get("c_phone")?,
+        address_id: first.try_get("c_address_id")?,
+        observations: first.try_get("c_observations")?,
+        created_at: first.try_get("c_created_at")?,
+        deleted_at: first.try_get("c_deleted_at")?,
     };
     let (mut payment_types, mut notifications, mut webhooks, mut notification_sends) =
         (vec![], vec![], vec![], vec![]);
     for r in extras {
-        match r.get::<&str, _>("kind") {
-            "p" => payment_types.push(r.get("t1")),
+        match r.try_get::<&str, _>("kind")? {
+            "p" => payment_types.push(r.try_get("t1")?),
             "n" => notifications.push(NotificationRow {
-                id: r.get("id"),
-                kind: r.get("t1"),
-                channel: r.get("t2"),
-                period: r.get("n1"),
-                created_at: r.get("t3"),
+                id: r.try_get("id")?,
+                kind: r.try_get("t1")?,
+                channel: r.try_get("t2")?,
+                period: r.try_get("n1")?,
+                created_at: r.try_get("t3")?,
             }),
             "w" => webhooks.push(WebhookRow {
-                id: r.get("id"),
-                hook_type: r.get("t1"),
-                url: r.get("t2"),
-                created_at: r.get("t3"),
+                id: r.try_get("id")?,
+                hook_type: r.try_get("t1")?,
+                url: r.try_get("t2")?,
+                created_at: r.try_get("t3")?,
             }),
             _ => notification_sends.push((
-                r.get("id"),
+                r.try_get("id")?,
                 paylink_model::NotificationSend {
-                    installment: r.get::<Option<i64>, _>("n1").map(|n| n as u32),
-                    due_at: r.get("t2"),
-                    status: r.get("t1"),
-                    sent_at: r.get("t3"),
+                    installment: r.try_get::<Option<i64>, _>("n1")?.map(|n| n as u32),
+                    due_at: r.try_get("t2")?,
+                    status: r.try_get("t1")?,
+                    sent_at: r.try_get("t3")?,
                 },
             )),
         }
     }
-    let installments = rows
-        .iter()
-        .filter(|r| r.get::<Option<&str>, _>("i_id").is_some())
-        .cloned()
-        .collect();
+    let mut installments = Vec::with_capacity(rows.len());
+    for r in &rows {
+        if r.try_get::<Option<&str>, _>("i_id")?.is_some() {
+            installments.push(r.clone());
+        }
+    }
     let invoice = rows.into_iter().next().expect("at least one row");
     let terms = terms_of(&invoice)?;
     Ok(InvoiceRows {
+        id: invoice.try_get("id")?,
         terms,
         invoice,
         customer,

@@ -45,36 +45,36 @@ use crate::store::{now_iso, Db, DbError, DbRow};
 
 // ---- Storage ----
 
-fn from_row(r: &DbRow) -> Link {
-    let types: String = r.get("payment_types");
-    Link {
-        slug: r.get("slug"),
-        name: r.get("name"),
-        description: r.get("description"),
-        price_cents: r.get("price_cents"),
+fn from_row(r: &DbRow) -> Result<Link, DbError> {
+    let types: String = r.try_get("payment_types")?;
+    Ok(Link {
+        slug: r.try_get("slug")?,
+        name: r.try_get("name")?,
+        description: r.try_get("description")?,
+        price_cents: r.try_get("price_cents")?,
         payment_types: types
             .split(',')
             .filter_map(|t| PaymentType::parse(t.trim()))
             .collect(),
-        invoice_type: InvoiceType::parse(&r.get::<String, _>("invoice_type"))
+        invoice_type: InvoiceType::parse(&r.try_get::<String, _>("invoice_type")?)
             .unwrap_or(InvoiceType::Single),
-        max_installments: r.get::<i64, _>("max_installments").clamp(1, 120) as u32,
+        max_installments: r.try_get::<i64, _>("max_installments")?.clamp(1, 120) as u32,
         due_in_days: r
-            .get::<i64, _>("due_in_days")
+            .try_get::<i64, _>("due_in_days")?
             .clamp(0, MAX_DUE_IN_DAYS as i64) as u32,
-        redirect_to: r.get("redirect_to"),
-        active: r.get::<i64, _>("active") != 0,
-        created_at: r.get("created_at"),
+        redirect_to: r.try_get("redirect_to")?,
+        active: r.try_get::<i64, _>("active")? != 0,
+        created_at: r.try_get("created_at")?,
         terms: LinkTerms {
-            fine: stored_value(r.get("fine_type"), r.get("fine_value")),
-            interest_monthly_bp: r.get("interest_monthly_bp"),
-            discount: stored_value(r.get("discount_type"), r.get("discount_value")),
+            fine: stored_value(r.try_get("fine_type")?, r.try_get("fine_value")?),
+            interest_monthly_bp: r.try_get("interest_monthly_bp")?,
+            discount: stored_value(r.try_get("discount_type")?, r.try_get("discount_value")?),
             discount_days_before_due: r
-                .get::<Option<i64>, _>("discount_days_before_due")
+                .try_get::<Option<i64>, _>("discount_days_before_due")?
                 .unwrap_or(0)
                 .clamp(0, MAX_DUE_IN_DAYS as i64) as u32,
         },
-    }
+    })
 }
 
 const COLUMNS: &str =
@@ -134,7 +134,7 @@ pub async fn find(db: &Db, slug: &str) -> Result<Option<Link>, DbError> {
     .bind(slug)
     .fetch_optional(&db.pool)
     .await?;
-    Ok(row.as_ref().map(from_row))
+    row.as_ref().map(from_row).transpose()
 }
 
 pub async fn list(db: &Db) -> Result<Vec<Link>, DbError> {
@@ -143,7 +143,7 @@ pub async fn list(db: &Db) -> Result<Vec<Link>, DbError> {
     ))
     .fetch_all(&db.pool)
     .await?;
-    Ok(rows.iter().map(from_row).collect())
+    rows.iter().map(from_row).collect()
 }
 
 /// Records a customer created through the link (a replayed creation records it again: no-op).

@@ -219,21 +219,22 @@ impl Db {
                 f.limit,
             )
             .await?;
-        let (rows, next_cursor) = split_page(rows, f.limit, |r| (r.get("id"), r.get("created_at")));
+        let keys = rows
+            .iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("created_at")?)))
+            .collect::<Result<Vec<(String, String)>, DbError>>()?;
+        let (keys, next_cursor) = split_page(keys, f.limit, Clone::clone);
         // The whole page in two statements (one by one, 50 rows were 100).
-        let ids: Vec<String> = rows.iter().map(|r| r.get("id")).collect();
+        let ids: Vec<String> = keys.into_iter().map(|(id, _)| id).collect();
         let mut loaded = self.load_invoices(app_id, &ids, true).await?;
         let mut data = Vec::with_capacity(ids.len());
         for id in &ids {
             // Deleted between the two reads? Then it is no longer on the page.
-            let Some(at) = loaded
-                .iter()
-                .position(|r| r.invoice.get::<&str, _>("id") == id)
-            else {
+            let Some(at) = loaded.iter().position(|r| r.id == *id) else {
                 continue;
             };
             let rows = loaded.swap_remove(at);
-            data.push(detail_from_rows(rows, &pay_url(id)).map_err(|e| DbError::Decode(e.into()))?);
+            data.push(detail_from_rows(rows, &pay_url(id))?);
         }
         Ok(InvoicePage { data, next_cursor })
     }
@@ -258,7 +259,10 @@ impl Db {
                 f.limit,
             )
             .await?;
-        let data: Vec<CustomerDetail> = rows.iter().map(customer_detail).collect();
+        let data = rows
+            .iter()
+            .map(customer_detail)
+            .collect::<Result<Vec<CustomerDetail>, DbError>>()?;
         let (data, next_cursor) =
             split_page(data, f.limit, |c| (c.id.clone(), c.created_at.clone()));
         Ok(CustomerPage { data, next_cursor })
@@ -311,22 +315,7 @@ impl Db {
         loop {
             let item = match rows.try_next().await {
                 Ok(None) => return,
-                Ok(Some(r)) => Ok(ExportRow {
-                    invoice_id: r.get("id"),
-                    external_id: r.get("external_id"),
-                    full_name: r.get("full_name"),
-                    document: r.get("document"),
-                    email: r.get("email"),
-                    invoice_type: r.get("invoice_type"),
-                    number: r.get("number"),
-                    installment_count: r.get("installment_count"),
-                    due_date: Date::parse_iso(r.get::<&str, _>("due_date")),
-                    price_cents: r.get("price_cents"),
-                    paid_cents: r.get("price_paid_cents"),
-                    status: r.get("status"),
-                    paid_at: r.get("paid_at"),
-                    cancelled: r.get::<Option<String>, _>("deleted_at").is_some(),
-                }),
+                Ok(Some(r)) => export_row(&r),
                 Err(e) => Err(e),
             };
             let failed = item.is_err();
@@ -335,4 +324,24 @@ impl Db {
             }
         }
     }
+}
+
+/// One line of the export from its row.
+fn export_row(r: &DbRow) -> Result<ExportRow, DbError> {
+    Ok(ExportRow {
+        invoice_id: r.try_get("id")?,
+        external_id: r.try_get("external_id")?,
+        full_name: r.try_get("full_name")?,
+        document: r.try_get("document")?,
+        email: r.try_get("email")?,
+        invoice_type: r.try_get("invoice_type")?,
+        number: r.try_get("number")?,
+        installment_count: r.try_get("installment_count")?,
+        due_date: Date::parse_iso(r.try_get::<&str, _>("due_date")?),
+        price_cents: r.try_get("price_cents")?,
+        paid_cents: r.try_get("price_paid_cents")?,
+        status: r.try_get("status")?,
+        paid_at: r.try_get("paid_at")?,
+        cancelled: r.try_get::<Option<String>, _>("deleted_at")?.is_some(),
+    })
 }

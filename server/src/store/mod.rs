@@ -64,6 +64,13 @@ impl Backend {
     }
 }
 
+/// Stored data that does not read as what it should be (text that names no
+/// known value, a date that does not parse): a storage fault, the same
+/// kind of error as a column that does not decode.
+pub fn stored_fault(what: String) -> DbError {
+    sqlx::Error::Decode(what.into())
+}
+
 /// Whether a write broke a unique constraint: the one test of it, for both
 /// backends (an idempotency key or a name already taken, a row already there).
 pub fn is_unique_violation(e: &DbError) -> bool {
@@ -295,6 +302,43 @@ mod tests {
             assert_eq!((journal.as_str(), sync, fk, busy), ("wal", 1, 1, 10_000));
             conns.push(c);
         }
+    }
+
+    /// A stored value of the wrong type (here a blob where text belongs,
+    /// which SQLite's column affinity lets through) is an error from the
+    /// store's readers, typed (`FromRow`) and by hand alike, never a panic
+    /// that would take the request (or, built with `panic = "abort"`, the
+    /// process) down with it.
+    #[tokio::test]
+    async fn a_column_that_does_not_decode_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path().join("p.db").to_str().unwrap())
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
+             VALUES ('app', 'user', X'FF00', 'hash', '2026-01-01T00:00:00Z')",
+        )
+        .execute(&db.pool)
+        .await
+        .unwrap();
+        sqlx::query(
+            "INSERT INTO customers (id, application_id, user_id, full_name, created_at)
+             VALUES ('cus', 'app', 'user', X'FF00', '2026-01-01T00:00:00Z')",
+        )
+        .execute(&db.pool)
+        .await
+        .unwrap();
+        let app = db.find_application("app").await;
+        assert!(
+            matches!(app, Err(sqlx::Error::ColumnDecode { ref index, .. }) if index.contains("name")),
+            "{app:?}"
+        );
+        let customer = db.find_customer("app", "cus", false).await;
+        assert!(
+            matches!(customer, Err(sqlx::Error::ColumnDecode { ref index, .. }) if index.contains("full_name")),
+            "{customer:?}"
+        );
     }
 
     #[test]

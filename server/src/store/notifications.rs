@@ -53,22 +53,20 @@ async fn configs(
     invoice_id: &str,
     only: Option<NotificationType>,
 ) -> Result<Vec<Config>, DbError> {
-    let rows = sqlx::query(
+    let rows: Vec<(String, String, String, Option<i64>)> = sqlx::query_as(
         "SELECT id, type, channel, period FROM invoice_notifications WHERE invoice_id = $1 ORDER BY position",
     )
     .bind(invoice_id)
     .fetch_all(&mut **tx)
     .await?;
     Ok(rows
-        .iter()
-        .filter_map(|r| {
+        .into_iter()
+        .filter_map(|(id, kind, channel, period)| {
             Some(Config {
-                id: r.get("id"),
-                kind: NotificationType::parse(r.get::<&str, _>("type"))?,
-                channel: Channel::parse(r.get::<&str, _>("channel"))?,
-                period: r
-                    .get::<Option<i64>, _>("period")
-                    .map_or(DEFAULT_PERIOD_DAYS, |p| p as u32),
+                id,
+                kind: NotificationType::parse(&kind)?,
+                channel: Channel::parse(&channel)?,
+                period: period.map_or(DEFAULT_PERIOD_DAYS, |p| p as u32),
             })
         })
         .filter(|c| only.is_none_or(|k| k == c.kind))
@@ -80,13 +78,13 @@ async fn contact(
     tx: &mut Tx<'_>,
     invoice_id: &str,
 ) -> Result<(Option<String>, Option<String>), DbError> {
-    let row = sqlx::query(
+    let row = sqlx::query_as(
         "SELECT c.email, c.phone FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.id = $1",
     )
     .bind(invoice_id)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(row.map_or((None, None), |r| (r.get("email"), r.get("phone"))))
+    Ok(row.unwrap_or_default())
 }
 
 fn recipient_for(
@@ -307,24 +305,25 @@ pub async fn list_sends(
     .bind(invoice_id)
     .fetch_all(&db.pool)
     .await?;
-    Ok(rows
-        .iter()
-        .map(|r| SendRow {
-            id: r.get("id"),
-            notification_id: r.get("notification_id"),
-            invoice_id: r.get("invoice_id"),
-            installment: r.get::<Option<i64>, _>("number").map(|n| n as u32),
-            kind: r.get("type"),
-            channel: r.get("channel"),
-            recipient: r.get("recipient"),
-            due_at: r.get("due_at"),
-            status: r.get("status"),
-            attempts: r.get("attempts"),
-            next_attempt_at: r.get("next_attempt_at"),
-            last_error: r.get("last_error"),
-            sent_at: r.get("sent_at"),
+    rows.iter()
+        .map(|r| {
+            Ok(SendRow {
+                id: r.try_get("id")?,
+                notification_id: r.try_get("notification_id")?,
+                invoice_id: r.try_get("invoice_id")?,
+                installment: r.try_get::<Option<i64>, _>("number")?.map(|n| n as u32),
+                kind: r.try_get("type")?,
+                channel: r.try_get("channel")?,
+                recipient: r.try_get("recipient")?,
+                due_at: r.try_get("due_at")?,
+                status: r.try_get("status")?,
+                attempts: r.try_get("attempts")?,
+                next_attempt_at: r.try_get("next_attempt_at")?,
+                last_error: r.try_get("last_error")?,
+                sent_at: r.try_get("sent_at")?,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// Why a resend could not be queued.

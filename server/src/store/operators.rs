@@ -26,7 +26,7 @@ pub struct SessionRow {
 }
 
 /// One audit line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct AuditRow {
     pub operator_id: String,
     pub action: String,
@@ -37,15 +37,15 @@ pub struct AuditRow {
 
 const COLUMNS: &str = "o.id, o.email, o.name, o.password_hash, o.active, o.created_at";
 
-fn operator(r: &DbRow) -> OperatorRow {
-    OperatorRow {
-        id: r.get("id"),
-        email: r.get("email"),
-        name: r.get("name"),
-        password_hash: r.get("password_hash"),
-        active: r.get::<i64, _>("active") != 0,
-        created_at: r.get("created_at"),
-    }
+fn operator(r: &DbRow) -> Result<OperatorRow, DbError> {
+    Ok(OperatorRow {
+        id: r.try_get("id")?,
+        email: r.try_get("email")?,
+        name: r.try_get("name")?,
+        password_hash: r.try_get("password_hash")?,
+        active: r.try_get::<i64, _>("active")? != 0,
+        created_at: r.try_get("created_at")?,
+    })
 }
 
 /// Adds an account; a taken e-mail is a unique violation.
@@ -85,7 +85,7 @@ pub async fn find_by_email(db: &Db, email: &str) -> Result<Option<OperatorRow>, 
     .bind(email)
     .fetch_optional(&db.pool)
     .await?;
-    Ok(row.as_ref().map(operator))
+    row.as_ref().map(operator).transpose()
 }
 
 pub async fn list(db: &Db) -> Result<Vec<OperatorRow>, DbError> {
@@ -94,18 +94,17 @@ pub async fn list(db: &Db) -> Result<Vec<OperatorRow>, DbError> {
     ))
     .fetch_all(&db.pool)
     .await?;
-    Ok(rows.iter().map(operator).collect())
+    rows.iter().map(operator).collect()
 }
 
 /// Turns an account off and ends its sessions, in one transaction; false
 /// when there is no such account.
 pub async fn disable(db: &Db, email: &str) -> Result<bool, DbError> {
     let mut tx = db.begin_write().await?;
-    let id: Option<String> = sqlx::query("SELECT id FROM operators WHERE email = $1")
+    let id: Option<String> = sqlx::query_scalar("SELECT id FROM operators WHERE email = $1")
         .bind(email)
         .fetch_optional(&mut **tx)
-        .await?
-        .map(|r| r.get("id"));
+        .await?;
     let Some(id) = id else {
         return Ok(false);
     };
@@ -149,11 +148,14 @@ pub async fn find_session(db: &Db, id_hash: &str) -> Result<Option<SessionRow>, 
     .bind(id_hash)
     .fetch_optional(&db.pool)
     .await?;
-    Ok(row.map(|r| SessionRow {
-        operator: operator(&r),
-        created_ms: r.get("created_ms"),
-        last_seen_ms: r.get("last_seen_ms"),
-    }))
+    row.map(|r| {
+        Ok(SessionRow {
+            operator: operator(&r)?,
+            created_ms: r.try_get("created_ms")?,
+            last_seen_ms: r.try_get("last_seen_ms")?,
+        })
+    })
+    .transpose()
 }
 
 pub async fn touch_session(db: &Db, id_hash: &str, now_ms: i64) -> Result<(), DbError> {
@@ -204,7 +206,7 @@ pub async fn failures_since(
     .bind(since_ms)
     .fetch_one(&db.pool)
     .await?;
-    Ok((row.get("n"), row.get("oldest")))
+    Ok((row.try_get("n")?, row.try_get("oldest")?))
 }
 
 /// Records one failure under each key, and prunes what is older than `prune_before_ms`.
@@ -264,20 +266,10 @@ pub async fn insert_audit(
 
 /// The audit trail, oldest first.
 pub async fn list_audit(db: &Db) -> Result<Vec<AuditRow>, DbError> {
-    let rows = sqlx::query(
+    sqlx::query_as(
         "SELECT operator_id, action, target_id, at, client_addr FROM operator_audit
          ORDER BY at, id",
     )
     .fetch_all(&db.pool)
-    .await?;
-    Ok(rows
-        .iter()
-        .map(|r| AuditRow {
-            operator_id: r.get("operator_id"),
-            action: r.get("action"),
-            target_id: r.get("target_id"),
-            at: r.get("at"),
-            client_addr: r.get("client_addr"),
-        })
-        .collect())
+    .await
 }

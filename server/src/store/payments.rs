@@ -59,8 +59,8 @@ async fn invoice_head(
     .await?
     .ok_or(LifecycleError::InvoiceNotFound)?;
     Ok(InvoiceHead {
-        application_id: row.get("application_id"),
-        external_id: row.get("external_id"),
+        application_id: row.try_get("application_id")?,
+        external_id: row.try_get("external_id")?,
     })
 }
 
@@ -170,10 +170,10 @@ pub(crate) async fn confirm_in(
     .fetch_optional(&mut **tx)
     .await?
     .ok_or(LifecycleError::InstallmentNotFound(number))?;
-    if row.get::<&str, _>("status") != InstallmentStatus::WaitingPayment.as_str() {
+    if row.try_get::<&str, _>("status")? != InstallmentStatus::WaitingPayment.as_str() {
         return Err(LifecycleError::AlreadyPaid(number));
     }
-    let price: i64 = row.get("price_cents");
+    let price: i64 = row.try_get("price_cents")?;
     let paid = s.paid_cents.unwrap_or(price);
     sqlx::query(
         "UPDATE installments SET status = 'CONFIRMED', price_paid_cents = $1, paid_at = $2,
@@ -183,16 +183,16 @@ pub(crate) async fn confirm_in(
     .bind(s.paid_at)
     .bind(s.received_at)
     .bind(now_iso())
-    .bind(row.get::<&str, _>("id"))
+    .bind(row.try_get::<&str, _>("id")?)
     .execute(&mut **tx)
     .await?;
     let snapshot = InstallmentSnapshot {
-        id: row.get("id"),
+        id: row.try_get("id")?,
         installment: number,
         price,
         price_paid: paid,
         status: InstallmentStatus::Confirmed.as_str().into(),
-        due_date: due_iso(row.get("due_date")),
+        due_date: due_iso(row.try_get("due_date")?),
     };
     events::record(
         tx,
@@ -255,23 +255,24 @@ pub async fn simulate_reverse(
         .fetch_optional(&mut **tx)
         .await?
         .ok_or(LifecycleError::InstallmentNotFound(number))?;
-    if row.get::<&str, _>("status") != InstallmentStatus::Confirmed.as_str() {
+    if row.try_get::<&str, _>("status")? != InstallmentStatus::Confirmed.as_str() {
         return Err(LifecycleError::NotPaid(number));
     }
     sqlx::query("UPDATE installments SET status = 'REVERSED', updated_at = $1 WHERE id = $2")
         .bind(now_iso())
-        .bind(row.get::<&str, _>("id"))
+        .bind(row.try_get::<&str, _>("id")?)
         .execute(&mut **tx)
         .await?;
-    crate::store::notifications::on_installment_changed(&mut tx, invoice_id, row.get("id")).await?;
+    crate::store::notifications::on_installment_changed(&mut tx, invoice_id, row.try_get("id")?)
+        .await?;
     tx.commit().await?;
     Ok(InstallmentSnapshot {
-        id: row.get("id"),
+        id: row.try_get("id")?,
         installment: number,
-        price: row.get("price_cents"),
-        price_paid: row.get("price_paid_cents"),
+        price: row.try_get("price_cents")?,
+        price_paid: row.try_get("price_paid_cents")?,
         status: InstallmentStatus::Reversed.as_str().into(),
-        due_date: due_iso(row.get("due_date")),
+        due_date: due_iso(row.try_get("due_date")?),
     })
 }
 
@@ -296,9 +297,9 @@ pub async fn delete_invoice(db: &Db, invoice_id: &str) -> Result<(), LifecycleEr
     events::record(
         &mut tx,
         NewEvent {
-            application_id: row.get("application_id"),
+            application_id: row.try_get("application_id")?,
             invoice_id,
-            external_id: row.get("external_id"),
+            external_id: row.try_get("external_id")?,
             kind: HookType::InvoiceDeleted,
             installment: None,
             method: None,

@@ -120,7 +120,7 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
 
 /// Pending calls whose time has come and whose lease (if any) ran out, oldest first.
 pub async fn due(db: &Db) -> Result<Vec<String>, DbError> {
-    let rows = sqlx::query(
+    sqlx::query_scalar(
         "SELECT id FROM pix_charges WHERE status = 'pending' AND next_attempt_at <= $1
            AND (locked_until IS NULL OR locked_until < $1)
          ORDER BY next_attempt_at LIMIT $2",
@@ -128,8 +128,7 @@ pub async fn due(db: &Db) -> Result<Vec<String>, DbError> {
     .bind(now_iso())
     .bind(BATCH)
     .fetch_all(&db.pool)
-    .await?;
-    Ok(rows.iter().map(|r| r.get("id")).collect())
+    .await
 }
 
 /// What one call for a charge needs.
@@ -168,21 +167,21 @@ pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
     .bind(id)
     .fetch_one(&db.pool)
     .await?;
-    let date = |col: &str| Date::parse_iso_prefix(r.get::<&str, _>(col));
+    let date = |col: &str| r.try_get::<&str, _>(col).map(Date::parse_iso_prefix);
     Ok(Work {
-        txid: r.get("txid"),
-        operation: r.get("operation"),
-        kind: r.get("kind"),
-        attempts: r.get("attempts"),
-        open: r.get::<&str, _>("installment_status") == "WAITING_PAYMENT",
-        price_cents: r.get("price_cents"),
-        due: date("due_date"),
-        first_due: date("first_due"),
-        number: r.get("number"),
-        count: r.get("installment_count"),
-        external_id: r.get("external_id"),
-        customer_name: r.get("full_name"),
-        customer_document: r.get("document"),
+        txid: r.try_get("txid")?,
+        operation: r.try_get("operation")?,
+        kind: r.try_get("kind")?,
+        attempts: r.try_get("attempts")?,
+        open: r.try_get::<&str, _>("installment_status")? == "WAITING_PAYMENT",
+        price_cents: r.try_get("price_cents")?,
+        due: date("due_date")?,
+        first_due: date("first_due")?,
+        number: r.try_get("number")?,
+        count: r.try_get("installment_count")?,
+        external_id: r.try_get("external_id")?,
+        customer_name: r.try_get("full_name")?,
+        customer_document: r.try_get("document")?,
         terms: crate::store::invoices::terms_of(&r)?,
     })
 }
@@ -289,6 +288,7 @@ pub fn charge_of(
 }
 
 /// The bank's code of an installment's active charge, for the payer page.
+#[derive(sqlx::FromRow)]
 pub struct BankCode {
     pub copia_e_cola: String,
     pub location: Option<String>,
@@ -296,7 +296,7 @@ pub struct BankCode {
 
 /// `None` while the charge is not at the bank yet (or not active there, or no longer payable).
 pub async fn bank_code(db: &Db, installment_id: &str) -> Result<Option<BankCode>, DbError> {
-    let row = sqlx::query(
+    sqlx::query_as(
         "SELECT copia_e_cola, location FROM pix_charges
          WHERE id = $1 AND operation = 'create' AND copia_e_cola IS NOT NULL
            AND bank_status = 'ATIVA' AND (expires_at IS NULL OR expires_at > $2)",
@@ -304,11 +304,7 @@ pub async fn bank_code(db: &Db, installment_id: &str) -> Result<Option<BankCode>
     .bind(installment_id)
     .bind(now_iso())
     .fetch_optional(&db.pool)
-    .await?;
-    Ok(row.map(|r| BankCode {
-        copia_e_cola: r.get("copia_e_cola"),
-        location: r.get("location"),
-    }))
+    .await
 }
 
 /// A charge row as tests and operators see it: (operation, status, attempts, last_error, bank_status).
@@ -316,19 +312,10 @@ pub async fn state(
     db: &Db,
     installment_id: &str,
 ) -> Result<Option<(String, String, i64, Option<String>, Option<String>)>, DbError> {
-    let row = sqlx::query(
+    sqlx::query_as(
         "SELECT operation, status, attempts, last_error, bank_status FROM pix_charges WHERE id = $1",
     )
     .bind(installment_id)
     .fetch_optional(&db.pool)
-    .await?;
-    Ok(row.map(|r| {
-        (
-            r.get("operation"),
-            r.get("status"),
-            r.get("attempts"),
-            r.get("last_error"),
-            r.get("bank_status"),
-        )
-    }))
+    .await
 }

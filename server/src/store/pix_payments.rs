@@ -3,7 +3,6 @@
 //! endToEndId however often a callback or a reconciliation pass brings it; refunds.
 
 use paylink_model::PaymentType;
-use sqlx::Row;
 
 use crate::store::events::InstallmentSnapshot;
 use crate::store::payments::{confirm_in, LifecycleError, Settlement};
@@ -36,15 +35,14 @@ async fn installment_of(
     tx: &mut crate::store::Tx<'_>,
     txid: &str,
 ) -> Result<Option<(String, String, i64)>, DbError> {
-    let row = sqlx::query(
+    sqlx::query_as(
         "SELECT c.id, c.invoice_id, i.number FROM pix_charges c JOIN installments i ON i.id = c.id
          WHERE c.txid = $1
             OR c.id = (SELECT r.installment_id FROM pix_retired_txids r WHERE r.txid = $1)",
     )
     .bind(txid)
     .fetch_optional(&mut **tx)
-    .await?;
-    Ok(row.map(|r| (r.get("id"), r.get("invoice_id"), r.get("number"))))
+    .await
 }
 
 pub async fn apply(db: &Db, p: &Confirmed<'_>) -> Result<Applied, DbError> {
@@ -97,32 +95,26 @@ pub async fn apply(db: &Db, p: &Confirmed<'_>) -> Result<Applied, DbError> {
 }
 
 /// A Pix paylink recorded, for a refund: (installment id, invoice id, number, amount, refunded, paid at).
+#[derive(sqlx::FromRow)]
 pub struct Recorded {
     pub installment_id: String,
     pub invoice_id: String,
     pub number: i64,
+    #[sqlx(rename = "amount_cents")]
     pub cents: i64,
     pub refunded_cents: i64,
     pub paid_at: String,
 }
 
 pub async fn recorded(db: &Db, e2eid: &str) -> Result<Option<Recorded>, DbError> {
-    let row = sqlx::query(
+    sqlx::query_as(
         "SELECT p.installment_id, i.invoice_id, i.number, p.amount_cents, p.refunded_cents, p.paid_at
          FROM pix_payments p JOIN installments i ON i.id = p.installment_id
          WHERE p.end_to_end_id = $1",
     )
     .bind(e2eid)
     .fetch_optional(&db.pool)
-    .await?;
-    Ok(row.map(|r| Recorded {
-        installment_id: r.get("installment_id"),
-        invoice_id: r.get("invoice_id"),
-        number: r.get("number"),
-        cents: r.get("amount_cents"),
-        refunded_cents: r.get("refunded_cents"),
-        paid_at: r.get("paid_at"),
-    }))
+    .await
 }
 
 /// The amount of refund `refund_id` of Pix `e2eid`, when paylink recorded it.

@@ -32,11 +32,11 @@ impl Db {
     /// Instances starting together may key a row twice, with one value.
     pub(super) async fn fill_search_keys(&self) -> Result<(), DbError> {
         self.fill_keys("customers", "full_name, email", |r| {
-            customer_key(r.get("full_name"), r.get("email"))
+            Ok(customer_key(r.try_get("full_name")?, r.try_get("email")?))
         })
         .await?;
         self.fill_keys("invoices", "external_id", |r| {
-            invoice_key(r.get("external_id"))
+            Ok(invoice_key(r.try_get("external_id")?))
         })
         .await
     }
@@ -47,7 +47,7 @@ impl Db {
         &self,
         table: &str,
         columns: &str,
-        key: impl Fn(&DbRow) -> String,
+        key: impl Fn(&DbRow) -> Result<String, DbError>,
     ) -> Result<(), DbError> {
         loop {
             let rows = sqlx::query(&format!(
@@ -55,7 +55,10 @@ impl Db {
             ))
             .fetch_all(&self.pool)
             .await?;
-            let keys: Vec<(String, String)> = rows.iter().map(|r| (r.get("id"), key(r))).collect();
+            let keys = rows
+                .iter()
+                .map(|r| Ok((r.try_get("id")?, key(r)?)))
+                .collect::<Result<Vec<(String, String)>, DbError>>()?;
             if !self.set_keys(table, &keys).await? {
                 return Ok(());
             }

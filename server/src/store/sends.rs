@@ -27,7 +27,7 @@ pub async fn due_sends(db: &Db, email: bool, http: bool) -> Result<Vec<String>, 
     .bind(BATCH)
     .fetch_all(&db.pool)
     .await?;
-    Ok(rows.iter().map(|r| r.get("id")).collect())
+    rows.iter().map(|r| r.try_get("id")).collect()
 }
 
 /// The facts of one send a message is made of (`domain::messages` renders them).
@@ -82,19 +82,19 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
     .bind(send_id)
     .fetch_one(&db.pool)
     .await?;
-    let channel = Channel::parse(row.get::<&str, _>("channel"));
-    let kind = NotificationType::parse(row.get::<&str, _>("type"));
+    let channel = Channel::parse(row.try_get::<&str, _>("channel")?);
+    let kind = NotificationType::parse(row.try_get::<&str, _>("type")?);
     let recipient: Option<String> = match channel {
-        Some(Channel::Email) => row.get("email"),
-        Some(_) => row.get("phone"),
+        Some(Channel::Email) => row.try_get("email")?,
+        Some(_) => row.try_get("phone")?,
         None => None,
     };
-    let invoice_id: String = row.get("invoice_id");
+    let invoice_id: String = row.try_get("invoice_id")?;
     let due = row
-        .get::<Option<String>, _>("due_date")
+        .try_get::<Option<String>, _>("due_date")?
         .and_then(|d| Date::parse_iso(&d));
     let terms = crate::store::invoices::terms_of(&row)?;
-    let terms = match (Date::parse_iso_prefix(row.get("first_due_date")), due) {
+    let terms = match (Date::parse_iso_prefix(row.try_get("first_due_date")?), due) {
         (Some(first), Some(due)) => terms.for_due(first, due),
         _ => terms,
     };
@@ -103,19 +103,20 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
             send_id: send_id.to_string(),
             kind,
             channel,
-            notification_id: row.get("notification_id"),
-            invoice_type: row.get("invoice_type"),
-            installment_count: row.get("installment_count"),
-            description: row.get("description"),
-            full_name: row.get("full_name"),
-            number: row.get("number"),
-            price: row
-                .get::<Option<i64>, _>("price_cents")
-                .unwrap_or_else(|| row.get("invoice_price")),
-            price_paid: row.get::<Option<i64>, _>("price_paid_cents").unwrap_or(0),
+            notification_id: row.try_get("notification_id")?,
+            invoice_type: row.try_get("invoice_type")?,
+            installment_count: row.try_get("installment_count")?,
+            description: row.try_get("description")?,
+            full_name: row.try_get("full_name")?,
+            number: row.try_get("number")?,
+            price: match row.try_get::<Option<i64>, _>("price_cents")? {
+                Some(cents) => cents,
+                None => row.try_get("invoice_price")?,
+            },
+            price_paid: row.try_get::<Option<i64>, _>("price_paid_cents")?.unwrap_or(0),
             due,
             terms,
-            status: row.get("installment_status"),
+            status: row.try_get("installment_status")?,
             payment_types: sqlx::query_scalar(
                 "SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position",
             )
@@ -129,10 +130,12 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
     Ok(PendingSend {
         facts,
         recipient,
-        attempts: row.get("attempts"),
-        invoice_deleted: row.get::<Option<String>, _>("invoice_deleted_at").is_some(),
+        attempts: row.try_get("attempts")?,
+        invoice_deleted: row
+            .try_get::<Option<String>, _>("invoice_deleted_at")?
+            .is_some(),
         installment_deleted: row
-            .get::<Option<String>, _>("installment_deleted_at")
+            .try_get::<Option<String>, _>("installment_deleted_at")?
             .is_some(),
     })
 }

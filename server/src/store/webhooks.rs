@@ -42,7 +42,7 @@ pub struct DeliveryRow {
 }
 
 /// One attempt of a delivery.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, sqlx::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct AttemptRow {
     pub at: String,
@@ -62,32 +62,24 @@ pub async fn list_deliveries(db: &Db, event_id: Option<&str>) -> Result<Vec<Deli
     .await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in &rows {
-        let id: String = r.get("id");
-        let attempt_log = sqlx::query(
-            "SELECT attempted_at, status_code, error, duration_ms FROM delivery_attempts
+        let id: String = r.try_get("id")?;
+        let attempt_log = sqlx::query_as(
+            "SELECT attempted_at AS at, status_code, error, duration_ms FROM delivery_attempts
              WHERE delivery_id = $1 ORDER BY attempted_at, id",
         )
         .bind(&id)
         .fetch_all(&db.pool)
-        .await?
-        .iter()
-        .map(|a| AttemptRow {
-            at: a.get("attempted_at"),
-            status_code: a.get("status_code"),
-            error: a.get("error"),
-            duration_ms: a.get("duration_ms"),
-        })
-        .collect();
+        .await?;
         out.push(DeliveryRow {
             id,
-            event_id: r.get("event_id"),
-            event_type: r.get("type"),
-            url: r.get("url"),
-            status: r.get("status"),
-            attempts: r.get("attempts"),
-            next_attempt_at: r.get("next_attempt_at"),
-            last_status_code: r.get("last_status_code"),
-            last_error: r.get("last_error"),
+            event_id: r.try_get("event_id")?,
+            event_type: r.try_get("type")?,
+            url: r.try_get("url")?,
+            status: r.try_get("status")?,
+            attempts: r.try_get("attempts")?,
+            next_attempt_at: r.try_get("next_attempt_at")?,
+            last_status_code: r.try_get("last_status_code")?,
+            last_error: r.try_get("last_error")?,
             attempt_log,
         });
     }
@@ -110,9 +102,9 @@ pub async fn redeliver(db: &Db, event_id: &str) -> Result<usize, DbError> {
         crate::store::events::insert_delivery(
             &mut tx,
             event_id,
-            t.get("webhook_source"),
-            t.get("webhook_id"),
-            t.get("url"),
+            t.try_get("webhook_source")?,
+            t.try_get("webhook_id")?,
+            t.try_get("url")?,
             &now,
         )
         .await?;
