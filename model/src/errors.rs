@@ -71,6 +71,9 @@ pub enum Msg {
     NotAFilter,
     /// A day after today (a payment received tomorrow).
     DateInFuture,
+    /// An installment plan whose last due date would be past 31/12/9999, the
+    /// last day a `YYYY-MM-DD` date can name.
+    PlanPastCalendar,
 }
 
 /// Minimum days for `notifications[].period`.
@@ -246,6 +249,11 @@ impl Msg {
                 pt,
                 "Informe uma URL http(s) válida.",
                 "Enter a valid http(s) URL.",
+            ),
+            PlanPastCalendar => t(
+                pt,
+                "A última parcela venceria depois de 31/12/9999: escolha um vencimento anterior.",
+                "The last installment would fall due after 31/12/9999: choose an earlier due date.",
             ),
             EndDateAfterDue => t(
                 pt,

@@ -417,6 +417,13 @@ impl InvoiceRequest {
             // SINGLE, and each charge of RECURRING / SUBSCRIPTION, is one installment.
             Some(n) => int_in(&mut v, "installmentCount", n, 1, 1),
         };
+        // The plan's last due date must be a date (`installment_plan` has no
+        // answer past 9999-12-31).
+        if let (Some(due), Some(count)) = (due_date, installment_count) {
+            if due.add_months(count.saturating_sub(1)).is_none() {
+                v.add("dueDate", Msg::PlanPastCalendar);
+            }
+        }
         if let (Some(count), Some(cents)) = (installment_count, price_cents) {
             if count > 1
                 && !price_by_customer

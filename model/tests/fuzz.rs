@@ -492,3 +492,158 @@ proptest! {
         let _ = Lang::from_accept_language(&header);
     }
 }
+
+// --------------------------------------------------------------- dates and counts at the edges --
+
+/// A date near an end of what `YYYY-MM-DD` can name (0001-01-01, 9999-12-31),
+/// near today, or not a date at all (day 0, 31 February, year 10000).
+fn edge_date() -> BoxedStrategy<Value> {
+    let last = Date::new(9999, 12, 31).unwrap().days_since_epoch();
+    let first = Date::new(1, 1, 1).unwrap().days_since_epoch();
+    let day = |d: i64| Value::String(Date::from_days_since_epoch(d).unwrap().to_string());
+    prop_oneof![
+        // The last ten years of the calendar: a plan of up to 120 months may run off its end.
+        4 => (0i64..3700).prop_map(move |back| day(last - back)),
+        1 => (0i64..400).prop_map(move |d| day(first + d)),
+        1 => (20_000i64..22_000).prop_map(day),
+        1 => select(vec![
+            "9999-12-32",
+            "9999-02-29",
+            "10000-01-01",
+            "0000-12-31",
+            "9999-13-01",
+            "+9999-12-31",
+        ])
+        .prop_map(|s| Value::String(s.to_string())),
+    ]
+    .boxed()
+}
+
+/// A whole number near each rule's bounds (installmentCount 2..=120, endInstallment), or far out.
+fn edge_count() -> BoxedStrategy<Value> {
+    prop_oneof![
+        3 => (0i64..=(MAX_INSTALLMENTS as i64 + 2)).prop_map(Value::from),
+        1 => select(vec![i64::MIN, -1, 1000, 1001, i64::from(u32::MAX), i64::MAX]).prop_map(Value::from),
+    ]
+    .boxed()
+}
+
+/// A price in reais near its bounds: R$ 5,00 an installment, the boleto maximum, and past them.
+fn edge_price() -> BoxedStrategy<Value> {
+    let max = MAX_CENTS as f64 / 100.0;
+    prop_oneof![
+        (0i64..=MAX_CENTS).prop_map(|c| Value::from(c as f64 / 100.0)),
+        select(vec![
+            0.0,
+            0.01,
+            4.99,
+            5.0,
+            10.0,
+            600.0,
+            max,
+            max + 0.01,
+            1e15,
+            1e300,
+            -0.01,
+            f64::MIN_POSITIVE,
+        ])
+        .prop_map(Value::from),
+    ]
+    .boxed()
+}
+
+/// An invoice whose dates, counts and price sit at the edges, every other field valid.
+fn edge_invoice() -> BoxedStrategy<(Value, Option<Date>)> {
+    (
+        select(InvoiceType::ALL.to_vec()),
+        select(Frequency::ALL.to_vec()),
+        edge_date(),
+        prop::option::of(edge_date()),
+        edge_count(),
+        prop::option::of(edge_count()),
+        edge_price(),
+        prop::option::of((edge_date(), select(vec!["FIXED", "PERCENTAGE"]), 0.01f64..50.0)),
+        any::<bool>(),
+        // Today as the server passes it, near either end too (or no date rule at all).
+        prop::option::of(edge_date()),
+    )
+        .prop_map(|(kind, freq, due, end, count, end_n, price, discount, fine, today)| {
+            let mut o = Map::new();
+            o.insert("customerId".into(), UUIDS[0].into());
+            o.insert("externalId".into(), "pedido-1".into());
+            o.insert("paymentTypes".into(), serde_json::json!(["PIX", "BOLETO"]));
+            o.insert("invoiceType".into(), kind.as_str().into());
+            o.insert("dueDate".into(), due);
+            o.insert("installmentCount".into(), count);
+            o.insert("price".into(), price);
+            if kind.is_periodic() {
+                o.insert("frequency".into(), freq.as_str().into());
+            }
+            if let Some(end) = end {
+                o.insert("endDate".into(), end);
+            }
+            if let Some(n) = end_n {
+                o.insert("endInstallment".into(), n);
+            }
+            if let Some((until, kind, value)) = discount {
+                o.insert(
+                    "discount".into(),
+                    serde_json::json!({ "type": kind, "value": (value * 100.0).round() / 100.0, "untilDate": until }),
+                );
+            }
+            if fine {
+                o.insert("fine".into(), serde_json::json!({ "type": "PERCENTAGE", "value": 2.0 }));
+                o.insert("interest".into(), serde_json::json!({ "value": 1.0 }));
+            }
+            let today = today.and_then(|t| t.as_str().and_then(Date::parse_iso));
+            (Value::Object(o), today)
+        })
+        .boxed()
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Dates, counts and prices at the edges go through the server's own steps (check with
+    /// today, the payer's terms, the plan, each installment's terms and amount due on its due
+    /// date and on the calendar's last day) without a panic: a request is refused with field
+    /// errors, or accepted with a plan of exactly `installmentCount` dated installments.
+    #[test]
+    fn dates_and_counts_at_the_edges_are_field_errors_or_a_whole_plan(
+        (value, today) in edge_invoice()
+    ) {
+        let text = value.to_string();
+        let req: InvoiceRequest = serde_json::from_str(&text).unwrap();
+        invoice_path(&text);
+        let opts = CheckOptions { today, ..CheckOptions::default() };
+        match req.check_with(opts) {
+            Err(v) => {
+                prop_assert!(!v.is_empty());
+                for lang in [Lang::PtBr, Lang::En] {
+                    let errors = v.render(lang);
+                    prop_assert!(errors.keys().all(|k| !k.is_empty() && k != "."), "{errors:?}");
+                }
+            }
+            Ok(mut inv) => {
+                inv.terms = inv.check_terms_for_payer(&req, Some("52998224725")).unwrap_or(inv.terms);
+                let _ = inv.terms.to_wire();
+                assert_plan(&inv);
+                let last_day = Date::new(9999, 12, 31).unwrap();
+                for p in installment_plan(inv.price_cents, inv.installment_count, inv.due_date) {
+                    let _ = p.due_date.to_iso_midnight_utc();
+                    let terms = inv.terms.for_due(inv.due_date, p.due_date);
+                    for day in [p.due_date, last_day] {
+                        let due = charges::amount_due(p.price_cents, p.due_date, day, &terms);
+                        prop_assert!(due.total >= 0);
+                    }
+                    let _ = charges::instructions(p.price_cents, p.due_date, &terms, Lang::PtBr);
+                }
+                if let Some(freq) = inv.frequency {
+                    for i in 0..3 {
+                        let _ = periodic_due(inv.due_date, freq, i);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1483,6 +1483,40 @@ fn dates_are_real_iso_calendar_dates() {
     assert_invoice_errors(&req, &["endDate"], "an impossible end date");
 }
 
+/// A plan must end on a date: 3 installments from 9999-11-01 would need 10000-01-01 (no
+/// `YYYY-MM-DD` names it), which once left the plan empty and the server answering 500.
+#[test]
+fn a_plan_past_the_last_nameable_day_is_a_due_date_error() {
+    for (due, count, expected) in [
+        ("9999-10-31", 3, &[][..]),
+        ("9999-11-01", 3, &["dueDate"][..]),
+        ("9999-12-31", 2, &["dueDate"][..]),
+        ("9990-01-31", 120, &[][..]),
+        ("9990-02-01", 120, &["dueDate"][..]),
+    ] {
+        let req = InvoiceRequest {
+            due_date: s(due),
+            installment_count: Some(count),
+            price: Some(1000.0),
+            ..installment()
+        };
+        let why = format!("{count} installments from {due}");
+        assert_invoice_errors(&req, expected, &why);
+        if let Ok(inv) = req.check() {
+            let plan = installment_plan(inv.price_cents, inv.installment_count, inv.due_date);
+            assert_eq!(plan.len(), count as usize, "{why}");
+        }
+    }
+    let req = InvoiceRequest {
+        due_date: s("9999-12-31"),
+        ..installment()
+    };
+    assert_eq!(
+        req.validate(Lang::En)["dueDate"],
+        ["The last installment would fall due after 31/12/9999: choose an earlier due date."]
+    );
+}
+
 #[test]
 fn recurring_needs_a_frequency_and_an_end() {
     for (req, why) in [
