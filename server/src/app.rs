@@ -14,7 +14,6 @@ use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::domain::payer;
 use crate::error::{AppError, Reason};
-use crate::http::extract::lang_of;
 use crate::http::{self, openapi};
 use crate::proxy::{self, cors, ratelimit};
 use crate::web;
@@ -152,20 +151,20 @@ fn drop_unfit_request_id(mut req: Request) -> Request {
 }
 
 /// Turns the last non-envelope answers (wrong method, panics, over-limit
-/// bodies) into envelopes, and caps body size.
+/// bodies) into envelopes, caps body size, and puts every envelope in the
+/// request's language (outermost, so a caught panic's 500 is in it too).
 pub fn envelope_layers(router: Router) -> Router {
     router
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CatchPanicLayer::custom(
-            |_: Box<dyn std::any::Any + Send>| {
-                AppError::new(Reason::Internal, paylink_model::Lang::PtBr).into_response()
-            },
+            |_: Box<dyn std::any::Any + Send>| AppError::new(Reason::Internal).into_response(),
         ))
+        .layer(axum::middleware::from_fn(crate::error::with_request_lang))
 }
 
-async fn method_not_allowed(req: Request) -> Response {
-    let mut res = AppError::new(Reason::MethodNotAllowed, lang_of(req.headers())).into_response();
+async fn method_not_allowed() -> Response {
+    let mut res = AppError::new(Reason::MethodNotAllowed).into_response();
     *res.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
     res
 }

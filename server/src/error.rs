@@ -1,20 +1,42 @@
-//! One error type for every route. Whatever goes wrong, a client gets the
-//! spec's envelope `{code, message, errors?}` with the real HTTP status, in
-//! the language it asked for; axum's plain-text rejections never leak out.
+//! One error type for every route, and the one place its messages are put into words.
+//! Whatever goes wrong, a client gets the spec's envelope `{code, message, errors?}` with
+//! the real HTTP status, in the language it asked for; axum's plain-text rejections never
+//! leak out. An [`AppError`] is a [`Reason`] (or field errors, or an upstream's envelope)
+//! plus its cause, which is logged and never shown. `?` converts the causes handlers meet
+//! (the database, I/O, JSON, the store's and domain's refusals); the request's language
+//! is applied once, when the error becomes a response ([`with_request_lang`]).
 
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::Request;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use paylink_model::{ErrorEnvelope, Errors, Lang, Violations};
+use paylink_model::{ErrorEnvelope, Lang, Msg, Violations};
 
+use crate::domain::payer::BoletoRefusal;
+use crate::store::notifications::ResendError;
+use crate::store::payments::LifecycleError;
+
+/// What caused an error, for the log.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A refusal or a failure, as the client will get it, and why (for the log).
 #[derive(Debug)]
 pub struct AppError {
-    pub status: StatusCode,
-    pub message: String,
-    pub errors: Option<Errors>,
-    /// Ask for credentials (`WWW-Authenticate`): only this service's own 401,
-    /// never one relayed by the proxy, which would make the browser prompt.
-    pub challenge: bool,
+    answer: Answer,
+    /// Logged when the answer is made; never in the answer: it can name tables, hosts or
+    /// the request's own data.
+    source: Option<BoxError>,
+}
+
+#[derive(Debug)]
+enum Answer {
+    Reason(Reason),
+    /// A 422 keyed by API field path.
+    Invalid(Violations),
+    /// An upstream's refusal, answered as it gave it (its status, its message already in
+    /// the caller's language, since the proxy forwards `Accept-Language`).
+    Relayed(StatusCode, ErrorEnvelope),
 }
 
 /// The fixed messages of the envelope, in both languages.
@@ -25,6 +47,7 @@ pub enum Reason {
     MethodNotAllowed,
     InvoiceNotFound,
     InvalidInvoiceId,
+    MalformedPath,
     MalformedJson,
     MalformedQuery,
     NotAnObject,
@@ -50,6 +73,9 @@ pub enum Reason {
     InvoiceCancelled,
     NothingOpen,
     NoChannel,
+    NothingToPay,
+    NotPaid,
+    MethodNotAccepted,
 }
 
 impl Reason {
@@ -60,12 +86,12 @@ impl Reason {
             RouteNotFound | InvoiceNotFound | LinkNotFound | InstallmentNotFound => {
                 StatusCode::NOT_FOUND
             }
-            NoOpenBoleto | AlreadyPaid | NothingOpen | NoChannel => StatusCode::CONFLICT,
+            NoOpenBoleto | AlreadyPaid | NothingOpen | NoChannel | NothingToPay | NotPaid
+            | MethodNotAccepted => StatusCode::CONFLICT,
             InvoiceCancelled => StatusCode::GONE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            InvalidInvoiceId | MalformedJson | MalformedQuery | NotAnObject | BadIdempotencyKey => {
-                StatusCode::BAD_REQUEST
-            }
+            InvalidInvoiceId | MalformedPath | MalformedJson | MalformedQuery | NotAnObject
+            | BadIdempotencyKey => StatusCode::BAD_REQUEST,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Validation | IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
@@ -91,6 +117,10 @@ impl Reason {
             InvalidInvoiceId => (
                 "O id da fatura deve ser um UUID.",
                 "The invoice id must be a UUID.",
+            ),
+            MalformedPath => (
+                "Caminho da URL malformado (um trecho não é UTF-8 válido?).",
+                "Malformed URL path (a segment that is not valid UTF-8?).",
             ),
             MalformedJson => (
                 "JSON malformado no corpo da requisição.",
@@ -188,6 +218,18 @@ impl Reason {
                 "A fatura não tem notificações (e-mail, WhatsApp ou SMS) por onde reenviar.",
                 "The invoice has no notifications (e-mail, WhatsApp or SMS) to send it again through.",
             ),
+            NothingToPay => (
+                "Todas as parcelas já estão pagas.",
+                "Every installment is already paid.",
+            ),
+            NotPaid => (
+                "Esta parcela não está paga: não há pagamento a estornar.",
+                "This installment is not paid: there is no payment to reverse.",
+            ),
+            MethodNotAccepted => (
+                "Esta fatura não aceita essa forma de pagamento.",
+                "This invoice does not accept that payment method.",
+            ),
             InvoiceCancelled => (
                 "Esta cobrança foi cancelada pelo lojista: não há nada a pagar.",
                 "This charge was cancelled by the merchant: there is nothing to pay.",
@@ -200,70 +242,214 @@ impl Reason {
     }
 }
 
+impl Reason {
+    /// Whether the answer asks for credentials (`WWW-Authenticate`): only this service's
+    /// own 401, never one relayed by the proxy, which would make the browser prompt.
+    fn challenges(self) -> bool {
+        matches!(self, Reason::Unauthorized)
+    }
+}
+
 impl AppError {
-    pub fn new(reason: Reason, lang: Lang) -> Self {
+    pub fn new(reason: Reason) -> Self {
         AppError {
-            status: reason.status(),
-            message: reason.message(lang).to_string(),
-            errors: None,
-            challenge: matches!(reason, Reason::Unauthorized),
+            answer: Answer::Reason(reason),
+            source: None,
         }
     }
 
-    pub fn validation(violations: &Violations, lang: Lang) -> Self {
-        AppError {
-            errors: Some(violations.render(lang)),
-            ..AppError::new(Reason::Validation, lang)
-        }
+    /// A 422 with one field error.
+    pub fn field(path: impl Into<String>, msg: Msg) -> Self {
+        let mut v = Violations::default();
+        v.add(path, msg);
+        v.into()
     }
 
-    /// An upstream service's refusal, answered as it gave it: its status, and
-    /// its envelope's message and field errors (a 502 if it is not one).
-    pub fn from_envelope(status: StatusCode, body: &[u8], lang: Lang) -> Self {
+    /// A 500 for a failure that is a bug of ours; `cause` is logged.
+    pub fn internal(cause: impl Into<BoxError>) -> Self {
+        AppError::new(Reason::Internal).because(cause)
+    }
+
+    /// Keeps `cause` for the log.
+    pub fn because(mut self, cause: impl Into<BoxError>) -> Self {
+        self.source = Some(cause.into());
+        self
+    }
+
+    /// An upstream service's refusal, answered as it gave it: its status, and its
+    /// envelope's message and field errors (a 502 if it is not one).
+    pub fn relayed(status: StatusCode, body: &[u8]) -> Self {
         match serde_json::from_slice::<ErrorEnvelope>(body) {
-            Ok(e) => AppError {
-                status,
-                message: e.message,
-                errors: e.errors,
-                challenge: false,
+            Ok(e) if !status.is_success() => AppError {
+                answer: Answer::Relayed(status, e),
+                source: None,
             },
-            Err(_) => AppError::new(Reason::UpstreamUnreachable, lang),
+            Ok(_) => AppError::new(Reason::UpstreamUnreachable),
+            Err(e) => AppError::new(Reason::UpstreamUnreachable).because(e),
         }
     }
 
-    /// A storage failure: the one place that maps the database's errors to
-    /// answers. The pool out of connections, or a database that went away,
-    /// is a 503 the client may retry; a broken constraint or anything else
-    /// is a bug of ours (the rules in `model/` run before any write), a 500.
-    pub fn from_db(e: sqlx::Error, lang: Lang) -> Self {
-        match e {
+    pub fn status(&self) -> StatusCode {
+        match &self.answer {
+            Answer::Reason(r) => r.status(),
+            Answer::Invalid(_) => Reason::Validation.status(),
+            Answer::Relayed(status, _) => *status,
+        }
+    }
+
+    /// The field errors of a 422, if this is one.
+    pub fn violations(&self) -> Option<&Violations> {
+        match &self.answer {
+            Answer::Invalid(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The envelope in `lang`: the one place messages are chosen.
+    pub fn envelope(&self, lang: Lang) -> ErrorEnvelope {
+        let code = self.status().as_u16();
+        match &self.answer {
+            Answer::Reason(r) => ErrorEnvelope {
+                code,
+                message: r.message(lang).to_string(),
+                errors: None,
+            },
+            Answer::Invalid(v) => ErrorEnvelope {
+                code,
+                message: Reason::Validation.message(lang).to_string(),
+                errors: Some(v.render(lang)),
+            },
+            Answer::Relayed(_, e) => ErrorEnvelope { code, ..e.clone() },
+        }
+    }
+
+    /// The log line of an answer: a server error with its cause; a client's with its
+    /// cause only at debug level (a malformed body says what serde saw).
+    fn log(&self, status: StatusCode) {
+        let cause = self.source.as_deref().map(|e| Chain(e));
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            tracing::warn!(%status, cause = cause.map(tracing::field::display), "unavailable");
+        } else if status.is_server_error() {
+            tracing::error!(%status, cause = cause.map(tracing::field::display), "internal error");
+        } else if let Some(cause) = cause {
+            tracing::debug!(%status, %cause, "refused");
+        }
+    }
+}
+
+/// An error and its sources, one after the other.
+struct Chain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut next = self.0.source();
+        while let Some(e) = next {
+            write!(f, ": {e}")?;
+            next = e.source();
+        }
+        Ok(())
+    }
+}
+
+impl From<Reason> for AppError {
+    fn from(reason: Reason) -> Self {
+        AppError::new(reason)
+    }
+}
+
+impl From<Violations> for AppError {
+    fn from(v: Violations) -> Self {
+        AppError {
+            answer: Answer::Invalid(v),
+            source: None,
+        }
+    }
+}
+
+/// A storage failure: the one place that maps the database's errors to answers. The
+/// pool out of connections, or a database that went away, is a 503 the client may
+/// retry; a broken constraint or anything else is a bug of ours (the rules in `model/`
+/// run before any write), a 500.
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> Self {
+        let reason = match e {
             sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => {
-                tracing::warn!(error = %e, "database unavailable");
-                AppError::new(Reason::Unavailable, lang)
+                Reason::Unavailable
             }
-            e => AppError::internal(e, lang),
+            _ => Reason::Internal,
+        };
+        AppError::new(reason).because(e)
+    }
+}
+
+/// Our own values that fail to serialise, or an upstream's answer that is not what it
+/// should be. A client's body is read by the extractors, which answer 400 or 422.
+impl From<serde_json::Error> for AppError {
+    fn from(e: serde_json::Error) -> Self {
+        AppError::internal(e)
+    }
+}
+
+impl From<std::io::Error> for AppError {
+    fn from(e: std::io::Error) -> Self {
+        AppError::internal(e)
+    }
+}
+
+/// A header value we built (a file name in `Content-Disposition`) that is not one.
+impl From<header::InvalidHeaderValue> for AppError {
+    fn from(e: header::InvalidHeaderValue) -> Self {
+        AppError::internal(e)
+    }
+}
+
+impl From<LifecycleError> for AppError {
+    fn from(e: LifecycleError) -> Self {
+        match e {
+            LifecycleError::InvoiceNotFound => Reason::InvoiceNotFound.into(),
+            LifecycleError::InstallmentNotFound(_) => Reason::InstallmentNotFound.into(),
+            LifecycleError::NothingToPay => Reason::NothingToPay.into(),
+            LifecycleError::AlreadyPaid(_) => Reason::AlreadyPaid.into(),
+            LifecycleError::NotPaid(_) => Reason::NotPaid.into(),
+            LifecycleError::MethodNotAccepted(_) => Reason::MethodNotAccepted.into(),
+            LifecycleError::Db(e) => e.into(),
         }
     }
+}
 
-    /// Logs the cause (never the request's secrets) and answers a plain 500.
-    pub fn internal(cause: impl std::fmt::Display, lang: Lang) -> Self {
-        tracing::error!(%cause, "internal error");
-        AppError::new(Reason::Internal, lang)
+impl From<ResendError> for AppError {
+    fn from(e: ResendError) -> Self {
+        match e {
+            ResendError::NothingOpen => Reason::NothingOpen.into(),
+            ResendError::NoChannel => Reason::NoChannel.into(),
+            ResendError::Db(e) => e.into(),
+        }
+    }
+}
+
+impl From<BoletoRefusal> for AppError {
+    fn from(e: BoletoRefusal) -> Self {
+        match e {
+            BoletoRefusal::NotFound => Reason::InstallmentNotFound.into(),
+            BoletoRefusal::NotOpenBoleto => Reason::NoOpenBoleto.into(),
+        }
+    }
+}
+
+impl From<std::convert::Infallible> for AppError {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
     }
 }
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let mut res = (
-            self.status,
-            Json(ErrorEnvelope {
-                code: self.status.as_u16(),
-                message: self.message,
-                errors: self.errors,
-            }),
-        )
-            .into_response();
-        if self.challenge {
+        let status = self.status();
+        self.log(status);
+        let challenge = matches!(self.answer, Answer::Reason(r) if r.challenges());
+        let mut res = (status, Json(self.envelope(request_lang()))).into_response();
+        if challenge {
             res.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
                 HeaderValue::from_static("Basic realm=\"paylink\""),
@@ -273,21 +459,32 @@ impl IntoResponse for AppError {
     }
 }
 
-/// Storage failures are internal errors; the handler picks the language.
-pub trait OrInternal<T> {
-    fn or_internal(self, lang: Lang) -> Result<T, AppError>;
+tokio::task_local! {
+    /// The language of the request being answered, for its envelopes.
+    static REQUEST_LANG: Lang;
 }
 
-impl<T, E: std::fmt::Display> OrInternal<T> for Result<T, E> {
-    fn or_internal(self, lang: Lang) -> Result<T, AppError> {
-        self.map_err(|e| AppError::internal(e, lang))
-    }
+/// The caller's language from `Accept-Language`: pt-BR unless English is preferred.
+pub fn lang_of(headers: &HeaderMap) -> Lang {
+    headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map(Lang::from_accept_language)
+        .unwrap_or_default()
 }
 
-/// `?` on a storage call in a handler that has no language at hand answers in
-/// pt-BR, the default; handlers that know the caller's use [`AppError::from_db`].
-impl From<sqlx::Error> for AppError {
-    fn from(e: sqlx::Error) -> Self {
-        AppError::from_db(e, Lang::default())
-    }
+/// The language envelopes are rendered in: the request's, inside
+/// [`with_request_lang`]; pt-BR, the default, anywhere else.
+pub fn request_lang() -> Lang {
+    REQUEST_LANG.try_with(|l| *l).unwrap_or_default()
+}
+
+/// Middleware, outside every route and layer that can answer an error: the request's
+/// `Accept-Language` decides the language of every envelope made while it is answered,
+/// so errors are made without one and put into words once. A task-local rather than a
+/// response extension read by a later layer: the in-process proxy (`Upstream::Local`)
+/// reads its service's envelopes as bytes, and those must already be in words.
+pub async fn with_request_lang(req: Request, next: Next) -> Response {
+    let lang = lang_of(req.headers());
+    REQUEST_LANG.scope(lang, next.run(req)).await
 }

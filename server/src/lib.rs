@@ -6,7 +6,8 @@
 //! service's API), `proxy` (the widget's `/api/*`, links), `web` (the widget's
 //! files), `workers` (outbox and scheduler loops) → `domain` (rules not in
 //! `paylink_model`) → `store` (all SQL) → `paylink_model`. `error` is the one
-//! error type, shared by all. `bank` (the client of a bank's API Pix) sits
+//! error type, used by the layers that answer requests; it knows the refusals of
+//! `domain` and `store`, so `?` turns them into answers. `bank` (the client of a bank's API Pix) sits
 //! below `workers`, `http` and `cli`; `banksim` (a local bank for tests and demos) stands alone.
 
 pub mod app;

@@ -83,6 +83,8 @@ impl std::fmt::Display for BoletoPdfError {
     }
 }
 
+impl std::error::Error for BoletoPdfError {}
+
 /// FEBRABAN's Interleaved 2 of 5: narrow element 0.33 mm, wide 3× narrow,
 /// bars 13 mm tall, at least 5 mm of white either side (here the page margin
 /// and the gap to the text are wider). 405 modules → 133.65 mm.

@@ -4,43 +4,28 @@
 //! transfer, a check), with the same events as any payment; send the charge
 //! to the payer again.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use paylink_model::actions::{ManualPaymentRequest, Resent};
 use paylink_model::{br, ErrorEnvelope, InvoiceDetail};
 
-use crate::error::{AppError, OrInternal, Reason};
+use crate::error::{AppError, Reason};
 use crate::http::auth::Authed;
-use crate::http::extract::{ApiJson, ReqLang};
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::AppState;
-use crate::store::payments::{self, LifecycleError};
+use crate::store::payments;
 
 /// The caller's invoice `id` (lower-cased), or the 400/404 envelope.
-async fn own_invoice(
-    state: &AppState,
-    app_id: &str,
-    id: &str,
-    lang: paylink_model::Lang,
-) -> Result<String, AppError> {
+async fn own_invoice(state: &AppState, app_id: &str, id: &str) -> Result<String, AppError> {
     if !br::uuid_is_valid(id) {
-        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
+        return Err(Reason::InvalidInvoiceId.into());
     }
     let id = id.to_ascii_lowercase();
-    if !state.db.has_invoice(app_id, &id).await.or_internal(lang)? {
-        return Err(AppError::new(Reason::InvoiceNotFound, lang));
+    if !state.db.has_invoice(app_id, &id).await? {
+        return Err(Reason::InvoiceNotFound.into());
     }
     Ok(id)
-}
-
-fn lifecycle(e: LifecycleError, lang: paylink_model::Lang) -> AppError {
-    match e {
-        LifecycleError::InvoiceNotFound => AppError::new(Reason::InvoiceNotFound, lang),
-        LifecycleError::InstallmentNotFound(_) => AppError::new(Reason::InstallmentNotFound, lang),
-        LifecycleError::AlreadyPaid(_) => AppError::new(Reason::AlreadyPaid, lang),
-        LifecycleError::Db(e) => AppError::from_db(e, lang),
-        e => AppError::internal(e, lang),
-    }
 }
 
 /// Cancels an invoice: it leaves the lists (but `status=cancelled`), its
@@ -67,13 +52,10 @@ fn lifecycle(e: LifecycleError, lang: paylink_model::Lang) -> AppError {
 pub(super) async fn invoices_cancel(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<StatusCode, AppError> {
-    let id = own_invoice(&state, &app.id, &id, lang).await?;
-    payments::delete_invoice(&state.db, &id)
-        .await
-        .map_err(|e| lifecycle(e, lang))?;
+    let id = own_invoice(&state, &app.id, &id).await?;
+    payments::delete_invoice(&state.db, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -106,27 +88,19 @@ pub(super) async fn invoices_cancel(
 pub(super) async fn installments_pay(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
-    Path((id, n)): Path<(String, String)>,
+    ApiPath((id, n)): ApiPath<(String, String)>,
     ApiJson(req): ApiJson<ManualPaymentRequest>,
 ) -> Result<Json<InvoiceDetail>, AppError> {
-    let id = own_invoice(&state, &app.id, &id, lang).await?;
-    let n = n
-        .parse::<u32>()
-        .map_err(|_| AppError::new(Reason::InstallmentNotFound, lang))?;
-    let paid = req
-        .check(crate::domain::today())
-        .map_err(|v| AppError::validation(&v, lang))?;
-    payments::mark_paid(&state.db, &id, n, paid.cents, paid.paid_on)
-        .await
-        .map_err(|e| lifecycle(e, lang))?;
+    let id = own_invoice(&state, &app.id, &id).await?;
+    let n = n.parse::<u32>().map_err(|_| Reason::InstallmentNotFound)?;
+    let paid = req.check(crate::domain::today())?;
+    payments::mark_paid(&state.db, &id, n, paid.cents, paid.paid_on).await?;
     state
         .db
         .invoice_detail(&app.id, &id, &state.pay_url(&id))
-        .await
-        .or_internal(lang)?
+        .await?
         .map(Json)
-        .ok_or_else(|| AppError::new(Reason::InvoiceNotFound, lang))
+        .ok_or(Reason::InvoiceNotFound.into())
 }
 
 /// Sends the charge to the payer again, now: the next open installment, on
@@ -153,15 +127,9 @@ pub(super) async fn installments_pay(
 pub(super) async fn invoices_resend(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<(StatusCode, Json<Resent>), AppError> {
-    use crate::store::notifications::{resend_now, ResendError};
-    let id = own_invoice(&state, &app.id, &id, lang).await?;
-    match resend_now(&state.db, &id).await {
-        Ok(queued) => Ok((StatusCode::ACCEPTED, Json(Resent { queued }))),
-        Err(ResendError::NothingOpen) => Err(AppError::new(Reason::NothingOpen, lang)),
-        Err(ResendError::NoChannel) => Err(AppError::new(Reason::NoChannel, lang)),
-        Err(ResendError::Db(e)) => Err(AppError::from_db(e, lang)),
-    }
+    let id = own_invoice(&state, &app.id, &id).await?;
+    let queued = crate::store::notifications::resend_now(&state.db, &id).await?;
+    Ok((StatusCode::ACCEPTED, Json(Resent { queued })))
 }

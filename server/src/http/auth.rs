@@ -15,8 +15,7 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::error::{AppError, OrInternal, Reason};
-use crate::http::extract::lang_of;
+use crate::error::{AppError, Reason};
 use crate::http::AppState;
 use crate::store::{Application, Db};
 
@@ -118,8 +117,7 @@ impl FromRequestParts<AppState> for Authed {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let lang = lang_of(&parts.headers);
-        let unauthorized = || AppError::new(Reason::Unauthorized, lang);
+        let unauthorized = || AppError::new(Reason::Unauthorized);
         let header = parts
             .headers
             .get(header::AUTHORIZATION)
@@ -133,10 +131,7 @@ impl FromRequestParts<AppState> for Authed {
         if let Some(app) = state.tokens.get(token) {
             return Ok(Authed(app));
         }
-        let app = verify(&state.db, token)
-            .await
-            .or_internal(lang)?
-            .ok_or_else(unauthorized)?;
+        let app = verify(&state.db, token).await?.ok_or_else(unauthorized)?;
         state.tokens.put(token, &app);
         Ok(Authed(app))
     }

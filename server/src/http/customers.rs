@@ -7,7 +7,7 @@ use paylink_model::{Address, Customer, CustomerRequest, ErrorEnvelope};
 
 use crate::error::AppError;
 use crate::http::auth::Authed;
-use crate::http::extract::{ApiJson, ReqLang};
+use crate::http::extract::ApiJson;
 use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
 use crate::http::AppState;
 use crate::store::{new_id, now_iso};
@@ -52,11 +52,10 @@ pub fn router() -> Router<AppState> {
 async fn customers_create(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<CustomerRequest>,
 ) -> Result<Response, AppError> {
-    let new = req.check().map_err(|v| AppError::validation(&v, lang))?;
+    let new = req.check()?;
     let customer = Customer {
         id: new_id(),
         full_name: new.full_name,
@@ -85,7 +84,6 @@ async fn customers_create(
     create_once(
         db,
         &app.id,
-        lang,
         key,
         hash,
         StatusCode::CREATED,

@@ -1,25 +1,21 @@
-//! Extractors whose rejections are our envelope: the request's language and a
-//! JSON body that reports wrong types by API field path.
+//! Extractors whose rejections are our envelope: the request's language, the path's
+//! parameters, the query string, and a JSON body that reports wrong types by API field
+//! path. Every route takes these, never axum's own `Path`, `Query` or `Json`, whose
+//! rejections are plain text.
 
 use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
-use axum::http::{header, request::Parts};
+use axum::http::{header, request::Parts, StatusCode};
 use paylink_model::{Lang, Msg, Violations};
 use serde::de::DeserializeOwned;
 
+pub use crate::error::lang_of;
 use crate::error::{AppError, Reason};
 
 /// The caller's language from `Accept-Language`: pt-BR unless English is preferred.
 #[derive(Clone, Copy, Debug)]
 pub struct ReqLang(pub Lang);
-
-pub fn lang_of(headers: &axum::http::HeaderMap) -> Lang {
-    headers
-        .get(header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
-        .map(Lang::from_accept_language)
-        .unwrap_or_default()
-}
 
 impl<S: Send + Sync> FromRequestParts<S> for ReqLang {
     type Rejection = std::convert::Infallible;
@@ -29,21 +25,63 @@ impl<S: Send + Sync> FromRequestParts<S> for ReqLang {
     }
 }
 
+/// The path's parameters (`/invoices/{id}`); a segment that does not decode (`%FF`) → 400.
+pub struct ApiPath<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let axum::extract::Path(value) =
+            axum::extract::Path::from_request_parts(parts, state).await?;
+        Ok(ApiPath(value))
+    }
+}
+
+impl From<PathRejection> for AppError {
+    fn from(rejection: PathRejection) -> Self {
+        // Every route's parameters are text, so a rejection is a segment that is not
+        // UTF-8 once decoded; anything else (a parameter the route lacks) is ours.
+        match rejection {
+            PathRejection::MissingPathParams(e) => AppError::internal(e),
+            rejection => AppError::new(Reason::MalformedPath).because(rejection),
+        }
+    }
+}
+
+/// The query string's parameters; a malformed one (a parameter given twice) → 400.
+pub struct ApiQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let axum::extract::Query(value) =
+            axum::extract::Query::from_request_parts(parts, state).await?;
+        Ok(ApiQuery(value))
+    }
+}
+
+impl From<QueryRejection> for AppError {
+    fn from(rejection: QueryRejection) -> Self {
+        AppError::new(Reason::MalformedQuery).because(rejection)
+    }
+}
+
 /// A JSON request body. Missing/wrong Content-Type → 415, over the body
-/// limit → 413, unparsable → 400, a value of the wrong type → 422 keyed by
-/// its path (`notifications[0].period`).
+/// limit → 413, unparsable (or followed by anything but whitespace) → 400, a
+/// value of the wrong type → 422 keyed by its path (`notifications[0].period`).
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let lang = lang_of(req.headers());
         if !is_json(req.headers()) {
-            return Err(AppError::new(Reason::UnsupportedMediaType, lang));
+            return Err(Reason::UnsupportedMediaType.into());
         }
         let RawBody(bytes) = RawBody::from_request(req, state).await?;
-        parse_json(&bytes, lang).map(ApiJson)
+        parse_json(&bytes).map(ApiJson)
     }
 }
 
@@ -55,17 +93,18 @@ impl<S: Send + Sync> FromRequest<S> for RawBody {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let lang = lang_of(req.headers());
-        Bytes::from_request(req, state)
-            .await
-            .map(RawBody)
-            .map_err(|rejection| {
-                if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                    AppError::new(Reason::PayloadTooLarge, lang)
-                } else {
-                    AppError::new(Reason::MalformedJson, lang)
-                }
-            })
+        Ok(RawBody(Bytes::from_request(req, state).await?))
+    }
+}
+
+impl From<BytesRejection> for AppError {
+    fn from(rejection: BytesRejection) -> Self {
+        let reason = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            Reason::PayloadTooLarge
+        } else {
+            Reason::MalformedJson
+        };
+        AppError::new(reason).because(rejection)
     }
 }
 
@@ -77,24 +116,30 @@ pub fn is_json(headers: &axum::http::HeaderMap) -> bool {
         .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
 }
 
-pub fn parse_json<T: DeserializeOwned>(bytes: &[u8], lang: Lang) -> Result<T, AppError> {
+/// A request body as one JSON object of `T`: the body extractor's parser, and the
+/// proxy's for the bodies it reads before forwarding them.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
     // Derived structs would also accept a JSON array (by position): refuse
     // anything but an object up front.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        let valid = serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok();
-        return Err(AppError::new(
-            if valid {
-                Reason::NotAnObject
-            } else {
-                Reason::MalformedJson
+        return Err(
+            match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                Ok(_) => AppError::new(Reason::NotAnObject),
+                Err(e) => AppError::new(Reason::MalformedJson).because(e),
             },
-            lang,
-        ));
+        );
     }
-    let de = &mut serde_json::Deserializer::from_slice(bytes);
-    let parsed: Result<T, _> = serde_path_to_error::deserialize(de);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     let err = match parsed {
-        Ok(value) => return Ok(value),
+        // One value, then only whitespace: `{"fullName":"A"} xyz` is not JSON, and a
+        // second object after the first would be read by nobody.
+        Ok(value) => {
+            return de
+                .end()
+                .map(|()| value)
+                .map_err(|e| AppError::new(Reason::MalformedJson).because(e))
+        }
         Err(err) => err,
     };
     let path = err.path().to_string();
@@ -103,10 +148,10 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8], lang: Lang) -> Result<T, Ap
         serde_json::error::Category::Data if path != "." => {
             let mut v = Violations::default();
             v.add(path, Msg::WrongType(expected(&inner.to_string())));
-            Err(AppError::validation(&v, lang))
+            Err(AppError::from(v).because(inner))
         }
-        serde_json::error::Category::Data => Err(AppError::new(Reason::NotAnObject, lang)),
-        _ => Err(AppError::new(Reason::MalformedJson, lang)),
+        serde_json::error::Category::Data => Err(AppError::new(Reason::NotAnObject).because(inner)),
+        _ => Err(AppError::new(Reason::MalformedJson).because(inner)),
     }
 }
 
@@ -182,6 +227,22 @@ mod tests {
         ]
     }
 
+    #[test]
+    fn one_object_then_only_whitespace() {
+        let parse = |body: &str| parse_json::<CustomerRequest>(body.as_bytes()).map(|_| ());
+        assert!(parse("{\"fullName\":\"A B\"} \r\n\t").is_ok());
+        for body in [
+            "{\"fullName\":\"A B\"} xyz",
+            "{\"fullName\":\"A B\"}{}",
+            "{\"fullName\":\"A B\"},",
+            "{\"fullName\":\"A B\"}\u{0}",
+        ] {
+            let e = parse(body).unwrap_err();
+            assert_eq!(e.status(), 400, "{body}");
+            assert!(e.violations().is_none(), "{body}");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
 
@@ -190,13 +251,13 @@ mod tests {
         #[test]
         fn parse_json_refuses_with_a_4xx_and_never_panics(bytes in body()) {
             for result in [
-                parse_json::<CustomerRequest>(&bytes, Lang::PtBr).map(|_| ()),
-                parse_json::<InvoiceRequest>(&bytes, Lang::En).map(|_| ()),
+                parse_json::<CustomerRequest>(&bytes).map(|_| ()),
+                parse_json::<InvoiceRequest>(&bytes).map(|_| ()),
             ] {
                 if let Err(e) = result {
-                    prop_assert!(e.status == 400 || e.status == 422, "{e:?}");
-                    if e.status == 422 {
-                        let errors = e.errors.unwrap();
+                    prop_assert!(e.status() == 400 || e.status() == 422, "{e:?}");
+                    if e.status() == 422 {
+                        let errors = e.violations().unwrap().render(Lang::En);
                         prop_assert_eq!(errors.len(), 1);
                         prop_assert!(errors.keys().all(|k| !k.is_empty() && k != "."));
                     }

@@ -3,7 +3,6 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 
 use crate::error::{AppError, Reason};
-use crate::http::extract::ReqLang;
 use crate::http::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -13,12 +12,11 @@ pub fn router() -> Router<AppState> {
 /// 200 once the database answers; 503 envelope otherwise.
 async fn health_get(
     axum::extract::State(state): axum::extract::State<AppState>,
-    ReqLang(lang): ReqLang,
 ) -> Result<Json<Value>, AppError> {
     state
         .db
         .ping()
         .await
-        .map_err(|_| AppError::new(Reason::Unavailable, lang))?;
+        .map_err(|e| AppError::new(Reason::Unavailable).because(e))?;
     Ok(Json(json!({ "status": "ok" })))
 }

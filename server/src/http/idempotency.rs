@@ -9,12 +9,10 @@ use axum::body::Body;
 use axum::extract::FromRequestParts;
 use axum::http::{header, request::Parts, HeaderValue, StatusCode};
 use axum::response::Response;
-use paylink_model::Lang;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::error::{AppError, OrInternal, Reason};
-use crate::http::extract::lang_of;
+use crate::error::{AppError, Reason};
 use crate::store::{Db, DbError, Idem};
 
 pub const HEADER: &str = "idempotency-key";
@@ -35,10 +33,7 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
             });
         match key {
             Some(k) => Ok(IdempotencyKey(Some(k.to_string()))),
-            None => Err(AppError::new(
-                Reason::BadIdempotencyKey,
-                lang_of(&parts.headers),
-            )),
+            None => Err(Reason::BadIdempotencyKey.into()),
         }
     }
 }
@@ -69,9 +64,9 @@ fn json_response(status: StatusCode, body: String, replayed: bool) -> Response {
     res
 }
 
-fn replay(stored: Idem, request_hash: &str, lang: Lang) -> Result<Response, AppError> {
+fn replay(stored: Idem, request_hash: &str) -> Result<Response, AppError> {
     if stored.request_hash != request_hash {
-        return Err(AppError::new(Reason::IdempotencyKeyReused, lang));
+        return Err(Reason::IdempotencyKeyReused.into());
     }
     let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
     Ok(json_response(status, stored.body, true))
@@ -79,11 +74,9 @@ fn replay(stored: Idem, request_hash: &str, lang: Lang) -> Result<Response, AppE
 
 /// Answers `response` after `insert` stores it, or replays the stored answer
 /// of an earlier request with the same key.
-#[allow(clippy::too_many_arguments)]
 pub async fn create_once<T, F, Fut>(
     db: &Db,
     app_id: &str,
-    lang: Lang,
     key: Option<String>,
     request_hash: String,
     status: StatusCode,
@@ -95,7 +88,7 @@ where
     F: FnOnce(Option<Idem>) -> Fut,
     Fut: Future<Output = Result<(), DbError>>,
 {
-    let body = serde_json::to_string(response).or_internal(lang)?;
+    let body = serde_json::to_string(response)?;
     let idem = key.map(|key| Idem {
         key,
         request_hash,
@@ -103,8 +96,8 @@ where
         body: body.clone(),
     });
     if let Some(i) = &idem {
-        if let Some(stored) = db.find_idempotent(app_id, &i.key).await.or_internal(lang)? {
-            return replay(stored, &i.request_hash, lang);
+        if let Some(stored) = db.find_idempotent(app_id, &i.key).await? {
+            return replay(stored, &i.request_hash);
         }
     }
     match insert(idem.clone()).await {
@@ -112,12 +105,12 @@ where
         // A concurrent request with the same key committed first: answer as it did.
         Err(e) if crate::store::is_unique_violation(&e) && idem.is_some() => {
             let i = idem.expect("checked above");
-            match db.find_idempotent(app_id, &i.key).await.or_internal(lang)? {
-                Some(stored) => replay(stored, &i.request_hash, lang),
-                None => Err(AppError::internal(e, lang)),
+            match db.find_idempotent(app_id, &i.key).await? {
+                Some(stored) => replay(stored, &i.request_hash),
+                None => Err(AppError::internal(e)),
             }
         }
-        Err(e) => Err(AppError::internal(e, lang)),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -1,13 +1,13 @@
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use paylink_model::*;
 
-use crate::error::{AppError, OrInternal, Reason};
+use crate::error::{AppError, Reason};
 use crate::http::auth::Authed;
-use crate::http::extract::{ApiJson, ReqLang};
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
 use crate::http::AppState;
 use crate::store::{initial_plan, new_id, now_iso};
@@ -68,7 +68,6 @@ pub fn router() -> Router<AppState> {
 async fn invoices_create(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<InvoiceRequest>,
 ) -> Result<Response, AppError> {
@@ -77,9 +76,7 @@ async fn invoices_create(
         // A charge due before today (in Brasília) would be late at birth.
         today: Some(crate::domain::today()),
     };
-    let mut inv = req
-        .check_with(opts)
-        .map_err(|v| AppError::validation(&v, lang))?;
+    let mut inv = req.check_with(opts)?;
     // The webhooks' names as they resolve now (the model judged the text).
     let verdicts = futures_util::future::join_all(
         inv.webhooks
@@ -94,23 +91,18 @@ async fn invoices_create(
         }
     }
     if !v.is_empty() {
-        return Err(AppError::validation(&v, lang));
+        return Err(v.into());
     }
     // Rule 4: the customer must exist and be this application's.
     let Some(customer) = state
         .db
         .find_customer(&app.id, &inv.customer_id, false)
-        .await
-        .or_internal(lang)?
+        .await?
     else {
-        let mut v = Violations::default();
-        v.add("customerId", Msg::CustomerNotFound);
-        return Err(AppError::validation(&v, lang));
+        return Err(AppError::field("customerId", Msg::CustomerNotFound));
     };
     // The customer's document decides the fine's cap (2 % for a CPF).
-    inv.terms = inv
-        .check_terms_for_payer(&req, customer.document.as_deref())
-        .map_err(|v| AppError::validation(&v, lang))?;
+    inv.terms = inv.check_terms_for_payer(&req, customer.document.as_deref())?;
     let (fine, interest, discount) = inv.terms.to_wire();
     let id = new_id();
     let created_at = now_iso();
@@ -158,7 +150,6 @@ async fn invoices_create(
     create_once(
         db,
         &app.id,
-        lang,
         key,
         hash,
         StatusCode::OK,
@@ -194,18 +185,16 @@ async fn invoices_create(
 async fn invoices_get(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Json<InvoiceDetail>, AppError> {
     if !br::uuid_is_valid(&id) {
-        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
+        return Err(Reason::InvalidInvoiceId.into());
     }
     let id = id.to_ascii_lowercase();
     state
         .db
         .invoice_detail(&app.id, &id, &state.pay_url(&id))
-        .await
-        .or_internal(lang)?
+        .await?
         .map(Json)
-        .ok_or_else(|| AppError::new(Reason::InvoiceNotFound, lang))
+        .ok_or(Reason::InvoiceNotFound.into())
 }

@@ -5,8 +5,7 @@
 //! `paylink_model::list`, which the widget's list screens use too.
 
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -14,20 +13,10 @@ use paylink_model::list::ListParams;
 use paylink_model::{CustomerPage, ErrorEnvelope, InvoicePage};
 
 use crate::domain::export;
-use crate::error::{AppError, OrInternal, Reason};
+use crate::error::AppError;
 use crate::http::auth::Authed;
-use crate::http::extract::ReqLang;
+use crate::http::extract::ApiQuery;
 use crate::http::AppState;
-
-/// The query string, or the 400 envelope (a parameter given twice, bad encoding).
-fn params(
-    query: Result<Query<ListParams>, QueryRejection>,
-    lang: paylink_model::Lang,
-) -> Result<ListParams, AppError> {
-    query
-        .map(|Query(p)| p)
-        .map_err(|_| AppError::new(Reason::MalformedQuery, lang))
-}
 
 /// Lists the caller's invoices, newest first, each in the detail form.
 #[utoipa::path(
@@ -56,19 +45,15 @@ fn params(
 pub(super) async fn invoices_list(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
-    query: Result<Query<ListParams>, QueryRejection>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<InvoicePage>, AppError> {
-    let filter = params(query, lang)?
-        .invoice_filter()
-        .map_err(|v| AppError::validation(&v, lang))?;
+    let filter = params.invoice_filter()?;
     let pay_url = |id: &str| state.pay_url(id);
-    state
+    let page = state
         .db
         .invoice_page(&app.id, &filter, crate::domain::today(), &pay_url)
-        .await
-        .or_internal(lang)
-        .map(Json)
+        .await?;
+    Ok(Json(page))
 }
 
 /// Lists the caller's customers, newest first.
@@ -95,18 +80,11 @@ pub(super) async fn invoices_list(
 pub(super) async fn customers_list(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
-    query: Result<Query<ListParams>, QueryRejection>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<CustomerPage>, AppError> {
-    let filter = params(query, lang)?
-        .customer_filter()
-        .map_err(|v| AppError::validation(&v, lang))?;
-    state
-        .db
-        .customer_page(&app.id, &filter)
-        .await
-        .or_internal(lang)
-        .map(Json)
+    let filter = params.customer_filter()?;
+    let page = state.db.customer_page(&app.id, &filter).await?;
+    Ok(Json(page))
 }
 
 /// How many rows may wait between the database and a slow client: the
@@ -139,12 +117,9 @@ const EXPORT_BUFFER: usize = 256;
 pub(super) async fn invoices_export(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
-    query: Result<Query<ListParams>, QueryRejection>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Response, AppError> {
-    let filter = params(query, lang)?
-        .export_filter()
-        .map_err(|v| AppError::validation(&v, lang))?;
+    let filter = params.export_filter()?;
     let today = crate::domain::today();
     let (tx, rx) = tokio::sync::mpsc::channel(EXPORT_BUFFER);
     let db = state.db;
@@ -170,10 +145,7 @@ pub(super) async fn invoices_export(
                 HeaderValue::from_static("text/csv; charset=utf-8"),
             ),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-            (
-                header::CONTENT_DISPOSITION,
-                HeaderValue::from_str(&file).or_internal(lang)?,
-            ),
+            (header::CONTENT_DISPOSITION, HeaderValue::from_str(&file)?),
         ],
         Body::from_stream(futures_util::StreamExt::chain(header, lines)),
     )
@@ -198,12 +170,7 @@ pub(super) async fn invoices_export(
 pub(super) async fn dashboard_get(
     State(state): State<AppState>,
     Authed(app): Authed,
-    ReqLang(lang): ReqLang,
 ) -> Result<Json<paylink_model::Dashboard>, AppError> {
-    state
-        .db
-        .dashboard(&app.id, crate::domain::today())
-        .await
-        .or_internal(lang)
-        .map(Json)
+    let dashboard = state.db.dashboard(&app.id, crate::domain::today()).await?;
+    Ok(Json(dashboard))
 }

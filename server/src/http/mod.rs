@@ -38,11 +38,7 @@ impl AppState {
 
 /// The 404 envelope of a path nobody answers (the router's fallback, and the
 /// widget's file server's when a file is missing).
-pub async fn route_not_found(req: axum::extract::Request) -> axum::response::Response {
+pub async fn route_not_found() -> axum::response::Response {
     use axum::response::IntoResponse;
-    crate::error::AppError::new(
-        crate::error::Reason::RouteNotFound,
-        extract::lang_of(req.headers()),
-    )
-    .into_response()
+    crate::error::AppError::new(crate::error::Reason::RouteNotFound).into_response()
 }

@@ -6,8 +6,7 @@
 //! Unknown txids and unconfirmed Pix are logged and answered 200 (the bank must not retry
 //! forever); while the bank cannot be asked, 503, so it tries again.
 
-use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
 use axum::Router;
@@ -16,7 +15,7 @@ use serde_json::Value;
 use crate::bank::{BankError, PixClient};
 use crate::domain::pix_api;
 use crate::error::{AppError, Reason};
-use crate::http::extract::ReqLang;
+use crate::http::extract::{ApiPath, RawBody};
 use crate::store::Db;
 
 #[derive(Clone)]
@@ -33,20 +32,17 @@ pub fn router(state: PixWebhook) -> Router {
 
 async fn callback(
     State(s): State<PixWebhook>,
-    ReqLang(lang): ReqLang,
-    Path(token): Path<String>,
-    body: Bytes,
+    ApiPath(token): ApiPath<String>,
+    RawBody(body): RawBody,
 ) -> Result<StatusCode, AppError> {
     use subtle::ConstantTimeEq;
     let expected = s.bank.webhook_token();
     if !bool::from(token.as_bytes().ct_eq(expected.as_bytes())) {
-        return Err(AppError::new(Reason::RouteNotFound, lang));
+        return Err(Reason::RouteNotFound.into());
     }
-    let body: Value =
-        serde_json::from_slice(&body).map_err(|_| AppError::new(Reason::MalformedJson, lang))?;
-    let entries = body["pix"]
-        .as_array()
-        .ok_or_else(|| AppError::new(Reason::NotAnObject, lang))?;
+    let body: Value = serde_json::from_slice(&body)
+        .map_err(|e| AppError::new(Reason::MalformedJson).because(e))?;
+    let entries = body["pix"].as_array().ok_or(Reason::NotAnObject)?;
     for entry in entries {
         let Some(e2eid) = entry["endToEndId"].as_str() else {
             tracing::warn!("PIX callback: an entry without endToEndId, ignored");
@@ -60,7 +56,7 @@ async fn callback(
             }
             Err(e @ BankError::Unavailable(_)) => {
                 tracing::warn!(%e2eid, error = %e, "PIX callback: cannot confirm at the bank now");
-                return Err(AppError::new(Reason::Unavailable, lang));
+                return Err(Reason::Unavailable.into());
             }
             Err(e) => {
                 tracing::warn!(%e2eid, error = %e, "PIX callback: the bank refused the confirmation");
@@ -69,9 +65,7 @@ async fn callback(
         };
         match pix_api::check_confirmed(entry, &confirmed, s.bank.key()) {
             Ok(pix) => {
-                pix_api::apply(&s.db, &pix)
-                    .await
-                    .map_err(|e| AppError::internal(e, lang))?;
+                pix_api::apply(&s.db, &pix).await?;
             }
             Err(why) => {
                 tracing::warn!(%e2eid, why, "PIX callback: not what the bank says; nothing changed");

@@ -9,16 +9,16 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use paylink_model::{InvoiceRequest, Lang, Msg};
+use paylink_model::{InvoiceRequest, Msg};
 
-use crate::error::{AppError, OrInternal, Reason};
-use crate::http::extract::{is_json, lang_of, parse_json, RawBody, ReqLang};
+use crate::error::{AppError, Reason};
+use crate::http::extract::{is_json, parse_json, ApiPath, RawBody};
 use crate::proxy::ratelimit::RateLimiter;
 use crate::store::Db;
 
@@ -54,22 +54,21 @@ pub(crate) fn router(
 }
 
 /// The active link of this slug, or the 404 envelope.
-async fn active_link(db: &Db, slug: &str, lang: Lang) -> Result<Link, AppError> {
+async fn active_link(db: &Db, slug: &str) -> Result<Link, AppError> {
     if !slug_is_valid(slug) {
-        return Err(AppError::new(Reason::LinkNotFound, lang));
+        return Err(Reason::LinkNotFound.into());
     }
-    match find(db, slug).await.or_internal(lang)? {
+    match find(db, slug).await? {
         Some(l) if l.active => Ok(l),
-        _ => Err(AppError::new(Reason::LinkNotFound, lang)),
+        _ => Err(Reason::LinkNotFound.into()),
     }
 }
 
 async fn link_get(
     State(s): State<LinkState>,
-    ReqLang(lang): ReqLang,
-    Path(slug): Path<String>,
+    ApiPath(slug): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let link = active_link(&s.db, &slug, lang).await?;
+    let link = active_link(&s.db, &slug).await?;
     let mut res = Json(link.public(crate::domain::today())).into_response();
     // The due date changes with the day.
     res.headers_mut()
@@ -80,11 +79,10 @@ async fn link_get(
 async fn link_customers_create(
     State(s): State<LinkState>,
     headers: HeaderMap,
-    Path(slug): Path<String>,
+    ApiPath(slug): ApiPath<String>,
     RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(&headers);
-    let link = active_link(&s.db, &slug, lang).await?;
+    let link = active_link(&s.db, &slug).await?;
     let res = crate::proxy::upstream::forward(
         s.proxy,
         Method::POST,
@@ -99,32 +97,29 @@ async fn link_customers_create(
     let (parts, body) = res.into_parts();
     let bytes = axum::body::to_bytes(body, crate::http::BODY_LIMIT)
         .await
-        .map_err(|_| AppError::new(Reason::UpstreamUnreachable, lang))?;
+        .map_err(|e| AppError::new(Reason::UpstreamUnreachable).because(e))?;
     let id = serde_json::from_slice::<serde_json::Value>(&bytes)
         .ok()
         .and_then(|v| v["id"].as_str().map(str::to_ascii_lowercase))
         .filter(|id| paylink_model::br::uuid_is_valid(id))
-        .ok_or_else(|| AppError::internal("upstream customer without an id", lang))?;
+        .ok_or_else(|| AppError::internal("upstream customer without an id"))?;
     // If this fails the payer retries; with the same Idempotency-Key the
     // service answers with the same customer, recorded then.
-    add_customer(&s.db, &link.slug, &id)
-        .await
-        .or_internal(lang)?;
+    add_customer(&s.db, &link.slug, &id).await?;
     Ok(Response::from_parts(parts, Body::from(bytes)))
 }
 
 async fn link_invoices_create(
     State(s): State<LinkState>,
     headers: HeaderMap,
-    Path(slug): Path<String>,
+    ApiPath(slug): ApiPath<String>,
     RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(&headers);
-    let link = active_link(&s.db, &slug, lang).await?;
+    let link = active_link(&s.db, &slug).await?;
     if !is_json(&headers) {
-        return Err(AppError::new(Reason::UnsupportedMediaType, lang));
+        return Err(Reason::UnsupportedMediaType.into());
     }
-    let req: InvoiceRequest = parse_json(&body, lang)?;
+    let req: InvoiceRequest = parse_json(&body)?;
     let today = crate::domain::today();
     let mut bound = link.public(today).bind(&req);
     // A page opened before midnight still shows yesterday's due date.
@@ -143,20 +138,17 @@ async fn link_invoices_create(
             violations.add("customerId", Msg::Uuid);
         }
         Some(id) => {
-            if !has_customer(&s.db, &link.slug, &id.to_ascii_lowercase())
-                .await
-                .or_internal(lang)?
-            {
+            if !has_customer(&s.db, &link.slug, &id.to_ascii_lowercase()).await? {
                 violations.add("customerId", Msg::CustomerNotFromLink);
             }
         }
     }
     let mut bound = match bound {
         Ok(b) if violations.is_empty() => b,
-        _ => return Err(AppError::validation(&violations, lang)),
+        _ => return Err(violations.into()),
     };
     crate::domain::links::not_before_today(&mut bound, today);
-    let body = serde_json::to_vec(&bound).or_internal(lang)?;
+    let body = serde_json::to_vec(&bound)?;
     crate::proxy::upstream::forward(
         s.proxy,
         Method::POST,

@@ -13,15 +13,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
-use crate::domain::payer::{BoletoRefusal, OurNumbers};
-use crate::error::{AppError, OrInternal, Reason};
-use crate::http::extract::{lang_of, RawBody, ReqLang};
+use crate::domain::payer::OurNumbers;
+use crate::error::{AppError, Reason};
+use crate::http::extract::{ApiPath, RawBody};
 use upstream::{forward, Proxy, Upstream};
 pub use upstream::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
 
@@ -131,9 +131,8 @@ async fn payer_detail(
     headers: HeaderMap,
     id: &str,
 ) -> Result<paylink_model::InvoiceDetail, AppError> {
-    let lang = lang_of(&headers);
     if !paylink_model::br::uuid_is_valid(id) {
-        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
+        return Err(Reason::InvalidInvoiceId.into());
     }
     let res = forward(
         s.proxy.clone(),
@@ -146,43 +145,34 @@ async fn payer_detail(
     let status = res.status();
     let bytes = axum::body::to_bytes(res.into_body(), 16 * 1024 * 1024)
         .await
-        .map_err(|_| AppError::new(Reason::UpstreamUnreachable, lang))?;
+        .map_err(|e| AppError::new(Reason::UpstreamUnreachable).because(e))?;
     if !status.is_success() {
         // With paylink's own service, a cancelled charge says so (410).
         if status == StatusCode::NOT_FOUND {
             if let Some(db) = &s.db {
                 let id = id.to_ascii_lowercase();
-                if crate::store::views::is_cancelled(db, &id)
-                    .await
-                    .or_internal(lang)?
-                {
-                    return Err(AppError::new(Reason::InvoiceCancelled, lang));
+                if crate::store::views::is_cancelled(db, &id).await? {
+                    return Err(Reason::InvoiceCancelled.into());
                 }
             }
         }
-        return Err(AppError::from_envelope(status, &bytes, lang));
+        return Err(AppError::relayed(status, &bytes));
     }
-    serde_json::from_slice(&bytes)
-        .map_err(|e| AppError::internal(format!("upstream invoice detail: {e}"), lang))
+    Ok(serde_json::from_slice(&bytes)?)
 }
 
 /// The payer page's view of an invoice (no private data; PIX and boleto codes).
 async fn api_pay_get(
     State(s): State<PayerState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(&headers);
     let detail = payer_detail(&s, headers, &id).await?;
-    let numbers = OurNumbers::of(&detail, s.db.as_ref())
-        .await
-        .or_internal(lang)?;
+    let numbers = OurNumbers::of(&detail, s.db.as_ref()).await?;
     let mut view =
         crate::domain::payer::payer_view(&detail, &s.config, &numbers, crate::domain::today());
     if let (true, Some(db)) = (s.config.pix_api, &s.db) {
-        crate::domain::payer::with_bank_codes(&mut view, &detail, db)
-            .await
-            .or_internal(lang)?;
+        crate::domain::payer::with_bank_codes(&mut view, &detail, db).await?;
     }
     Ok(([NO_STORE], axum::Json(view)).into_response())
 }
@@ -191,50 +181,39 @@ async fn api_pay_get(
 /// (`?print=1`: shown inline, for the browser's print view).
 async fn api_pay_boleto_pdf(
     State(s): State<PayerState>,
-    ReqLang(lang): ReqLang,
     headers: HeaderMap,
-    Path((id, n)): Path<(String, String)>,
+    ApiPath((id, n)): ApiPath<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, AppError> {
     let detail = payer_detail(&s, headers, &id).await?;
-    let n = n
-        .parse::<u32>()
-        .map_err(|_| AppError::new(Reason::InstallmentNotFound, lang))?;
+    let n = n.parse::<u32>().map_err(|_| Reason::InstallmentNotFound)?;
     // With paylink's own service the address comes from its database; a
     // remote upstream's detail has none, and the boleto leaves it out.
     let address = match (&s.db, &detail.customer.address_id) {
-        (Some(db), Some(address_id)) => db.payer_address(address_id).await.or_internal(lang)?,
+        (Some(db), Some(address_id)) => db.payer_address(address_id).await?,
         _ => None,
     };
     let today = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
         .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64))
-        .ok_or_else(|| AppError::internal("the clock is before 1970", lang))?;
-    let numbers = OurNumbers::of(&detail, s.db.as_ref())
-        .await
-        .or_internal(lang)?;
+        .ok_or_else(|| AppError::internal("the clock is before 1970"))?;
+    let numbers = OurNumbers::of(&detail, s.db.as_ref()).await?;
     let mut input =
-        crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, &numbers, address, today)
-            .map_err(|refusal| match refusal {
-                BoletoRefusal::NotFound => AppError::new(Reason::InstallmentNotFound, lang),
-                BoletoRefusal::NotOpenBoleto => AppError::new(Reason::NoOpenBoleto, lang),
-            })?;
+        crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, &numbers, address, today)?;
     // The hybrid boleto: an invoice that also takes PIX prints the bank's code for the same
     // installment once the bank has it (never the static code, which the bank cannot match).
     if let (true, Some(db)) = (s.config.pix_api, &s.db) {
-        input.pix = crate::domain::payer::bank_pix_for_boleto(&detail, n, db)
-            .await
-            .or_internal(lang)?;
+        input.pix = crate::domain::payer::bank_pix_for_boleto(&detail, n, db).await?;
     }
-    let pdf = crate::domain::boleto_pdf::render(&input).or_internal(lang)?;
+    let pdf = crate::domain::boleto_pdf::render(&input).map_err(AppError::internal)?;
     let print = query.is_some_and(|q| q.split('&').any(|p| p == "print=1"));
     let disposition = format!(
         "{}; filename=\"boleto-{}-{n}.pdf\"",
         if print { "inline" } else { "attachment" },
         crate::domain::payer::file_name_part(&detail.external_id, &detail.id)
     );
-    let disposition = HeaderValue::from_str(&disposition).or_internal(lang)?;
+    let disposition = HeaderValue::from_str(&disposition)?;
     Ok((
         [
             (
@@ -252,18 +231,14 @@ async fn api_pay_boleto_pdf(
 /// Counts a view of the payer page (paylink's own service only).
 async fn api_pay_view(
     State(s): State<PayerState>,
-    ReqLang(lang): ReqLang,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<StatusCode, AppError> {
     let Some(db) = s.db.filter(|_| paylink_model::br::uuid_is_valid(&id)) else {
-        return Err(AppError::new(Reason::RouteNotFound, lang));
+        return Err(Reason::RouteNotFound.into());
     };
-    match crate::store::views::record_view(&db, &id.to_ascii_lowercase())
-        .await
-        .or_internal(lang)?
-    {
+    match crate::store::views::record_view(&db, &id.to_ascii_lowercase()).await? {
         true => Ok(StatusCode::NO_CONTENT),
-        false => Err(AppError::new(Reason::InvoiceNotFound, lang)),
+        false => Err(Reason::InvoiceNotFound.into()),
     }
 }
 
@@ -271,27 +246,16 @@ async fn api_pay_view(
 async fn api_pay_simulate(
     State(s): State<PayerState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(&headers);
     let Some(db) =
         s.db.clone()
             .filter(|_| s.config.sandbox && paylink_model::br::uuid_is_valid(&id))
     else {
-        return Err(AppError::new(Reason::RouteNotFound, lang));
+        return Err(Reason::RouteNotFound.into());
     };
-    use crate::store::payments::{simulate_pay, LifecycleError};
-    match simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await {
-        Ok(_) => api_pay_get(State(s), headers, Path(id)).await,
-        Err(LifecycleError::InvoiceNotFound) => Err(AppError::new(Reason::InvoiceNotFound, lang)),
-        Err(LifecycleError::Db(e)) => Err(AppError::internal(e, lang)),
-        Err(e) => Err(AppError {
-            status: StatusCode::CONFLICT,
-            message: e.to_string(),
-            errors: None,
-            challenge: false,
-        }),
-    }
+    crate::store::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await?;
+    api_pay_get(State(s), headers, ApiPath(id)).await
 }
 
 type ProxyState = State<Option<Arc<Proxy>>>;
@@ -360,13 +324,13 @@ async fn list(
 async fn api_invoices_get(
     State(p): ProxyState,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
     // The merchant's detail carries the customer's personal data and the
     // invoice's webhook URLs (which may hold the merchant's secrets): an
     // operator screen behind the session like the creations, while anyone
     // holding a payment link knows the id. The payer page reads `/api/pay/{id}`.
-    let path = action_path(&headers, &id, None)?;
+    let path = action_path(&id, None)?;
     forward(p, Method::GET, path, headers, Bytes::new()).await
 }
 
@@ -375,41 +339,36 @@ async fn api_invoices_get(
 async fn api_invoices_cancel(
     State(p): ProxyState,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let path = action_path(&headers, &id, None)?;
+    let path = action_path(&id, None)?;
     forward(p, Method::DELETE, path, headers, Bytes::new()).await
 }
 
 async fn api_invoices_resend(
     State(p): ProxyState,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let path = format!("{}/resend", action_path(&headers, &id, None)?);
+    let path = format!("{}/resend", action_path(&id, None)?);
     forward(p, Method::POST, path, headers, Bytes::new()).await
 }
 
 async fn api_installments_pay(
     State(p): ProxyState,
     headers: HeaderMap,
-    Path((id, n)): Path<(String, String)>,
+    ApiPath((id, n)): ApiPath<(String, String)>,
     RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
-    let path = action_path(&headers, &id, Some(&n))?;
+    let path = action_path(&id, Some(&n))?;
     forward(p, Method::POST, path, headers, body).await
 }
 
 /// The upstream path of an invoice's detail or of an action on it, built only
 /// from a UUID and digits (no `../` tricks), or the envelope that refuses it.
-fn action_path(
-    headers: &HeaderMap,
-    id: &str,
-    installment: Option<&str>,
-) -> Result<String, AppError> {
-    let lang = lang_of(headers);
+fn action_path(id: &str, installment: Option<&str>) -> Result<String, AppError> {
     if !paylink_model::br::uuid_is_valid(id) {
-        return Err(AppError::new(Reason::InvalidInvoiceId, lang));
+        return Err(Reason::InvalidInvoiceId.into());
     }
     let base = format!("/invoices/applications/invoices/{id}");
     match installment {
@@ -417,7 +376,7 @@ fn action_path(
         Some(n) if !n.is_empty() && n.len() <= 4 && n.bytes().all(|b| b.is_ascii_digit()) => {
             Ok(format!("{base}/installments/{n}/payments"))
         }
-        Some(_) => Err(AppError::new(Reason::InstallmentNotFound, lang)),
+        Some(_) => Err(Reason::InstallmentNotFound.into()),
     }
 }
 

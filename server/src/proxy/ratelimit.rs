@@ -13,7 +13,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{AppError, Reason};
-use crate::http::extract::lang_of;
 
 /// Requests per minute per client address; 0 turns the limit off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,8 +117,7 @@ pub async fn limit(State(limiter): State<Arc<RateLimiter>>, req: Request, next: 
     match limiter.check(ip, Instant::now()) {
         Ok(()) => next.run(req).await,
         Err(retry_after) => {
-            let mut res =
-                AppError::new(Reason::TooManyRequests, lang_of(req.headers())).into_response();
+            let mut res = AppError::new(Reason::TooManyRequests).into_response();
             res.headers_mut()
                 .insert("retry-after", HeaderValue::from(retry_after));
             res

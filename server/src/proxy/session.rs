@@ -15,11 +15,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use paylink_model::operator::{LoginRequest, SessionInfo};
-use paylink_model::Lang;
 
 use crate::domain::operators::{self, LoginError, SessionConfig};
-use crate::error::{AppError, OrInternal, Reason};
-use crate::http::extract::{lang_of, parse_json, RawBody};
+use crate::error::{AppError, Reason};
+use crate::http::extract::{parse_json, RawBody};
 use crate::store::operators as rows;
 use crate::store::Db;
 
@@ -169,32 +168,31 @@ fn peer_of(req: &Request) -> Option<SocketAddr> {
 /// `POST /api/session` {email, password}: 204 and the cookie, or one 401 for
 /// every wrong login (unknown e-mail, wrong password, disabled account).
 async fn login(State(s): State<Arc<Sessions>>, req: Request) -> Result<Response, AppError> {
-    let lang = lang_of(req.headers());
     if !s.same_origin(req.headers()) {
-        return Err(AppError::new(Reason::CrossOrigin, lang));
+        return Err(Reason::CrossOrigin.into());
     }
     let client_addr = s.client_addr(req.headers(), peer_of(&req));
     if !crate::http::extract::is_json(req.headers()) {
-        return Err(AppError::new(Reason::UnsupportedMediaType, lang));
+        return Err(Reason::UnsupportedMediaType.into());
     }
     let RawBody(body) = RawBody::from_request(req, &()).await?;
-    let form: LoginRequest = parse_json(&body, lang)?;
-    let (email, password) = form.check().map_err(|v| AppError::validation(&v, lang))?;
+    let form: LoginRequest = parse_json(&body)?;
+    let (email, password) = form.check()?;
     let session = match operators::login(&s.db, &s.config, &email, &password, &client_addr).await {
         Ok(session) => session,
         Err(LoginError::BadCredentials) => {
             tracing::info!(%client_addr, "failed operator login");
-            return Err(AppError::new(Reason::BadCredentials, lang));
+            return Err(Reason::BadCredentials.into());
         }
         Err(LoginError::Throttled(secs)) => {
             tracing::warn!(%client_addr, "operator login throttled");
-            let mut res = AppError::new(Reason::LoginThrottled, lang).into_response();
+            let mut res = AppError::new(Reason::LoginThrottled).into_response();
             res.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(secs));
             return Ok(res);
         }
-        Err(LoginError::Db(e)) => return Err(AppError::from_db(e, lang)),
-        Err(LoginError::Internal(e)) => return Err(AppError::internal(e, lang)),
+        Err(LoginError::Db(e)) => return Err(e.into()),
+        Err(LoginError::Internal(e)) => return Err(AppError::internal(e)),
     };
     audit(&s.db, &session.operator.id, "login", None, &client_addr).await;
     let cookie = s.cookie(&session.id, s.config.absolute.as_secs());
@@ -206,8 +204,7 @@ async fn who_is_logged_in(
     State(s): State<Arc<Sessions>>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(&headers);
-    let operator = live_operator(&s, &headers, lang).await?;
+    let operator = live_operator(&s, &headers).await?;
     let info = SessionInfo {
         id: operator.id,
         email: operator.email,
@@ -222,19 +219,15 @@ async fn who_is_logged_in(
 
 /// `DELETE /api/session`: ends the session (if any) and clears the cookie; 204 either way.
 async fn logout(State(s): State<Arc<Sessions>>, req: Request) -> Result<Response, AppError> {
-    let lang = lang_of(req.headers());
     if !s.same_origin(req.headers()) {
-        return Err(AppError::new(Reason::CrossOrigin, lang));
+        return Err(Reason::CrossOrigin.into());
     }
     if let Some(id) = s.session_id(req.headers()) {
-        if let Some(op) = operators::session_operator(&s.db, &s.config, &id)
-            .await
-            .or_internal(lang)?
-        {
+        if let Some(op) = operators::session_operator(&s.db, &s.config, &id).await? {
             let addr = s.client_addr(req.headers(), peer_of(&req));
             audit(&s.db, &op.id, "logout", None, &addr).await;
         }
-        operators::logout(&s.db, &id).await.or_internal(lang)?;
+        operators::logout(&s.db, &id).await?;
     }
     Ok((
         StatusCode::NO_CONTENT,
@@ -243,18 +236,13 @@ async fn logout(State(s): State<Arc<Sessions>>, req: Request) -> Result<Response
         .into_response())
 }
 
-async fn live_operator(
-    s: &Sessions,
-    headers: &HeaderMap,
-    lang: Lang,
-) -> Result<rows::OperatorRow, AppError> {
+async fn live_operator(s: &Sessions, headers: &HeaderMap) -> Result<rows::OperatorRow, AppError> {
     let Some(id) = s.session_id(headers) else {
-        return Err(AppError::new(Reason::LoginRequired, lang));
+        return Err(Reason::LoginRequired.into());
     };
     operators::session_operator(&s.db, &s.config, &id)
-        .await
-        .map_err(|e| AppError::from_db(e, lang))?
-        .ok_or_else(|| AppError::new(Reason::LoginRequired, lang))
+        .await?
+        .ok_or(Reason::LoginRequired.into())
 }
 
 /// In front of every merchant call: 401 without a live session, 403 for a
@@ -265,11 +253,10 @@ pub async fn require_operator(
     req: Request,
     next: Next,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(req.headers());
-    let row = live_operator(&s, req.headers(), lang).await?;
+    let row = live_operator(&s, req.headers()).await?;
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if changes_state && !s.same_origin(req.headers()) {
-        return Err(AppError::new(Reason::CrossOrigin, lang));
+        return Err(Reason::CrossOrigin.into());
     }
     let client_addr = s.client_addr(req.headers(), peer_of(&req));
     let action = Action::of(req.method(), req.uri().path());
@@ -325,7 +312,7 @@ async fn created_id(res: Response) -> (Response, Option<String>) {
         Err(e) => {
             tracing::warn!(error = %e, "cannot read a creation's answer for the audit");
             (
-                AppError::new(Reason::UpstreamUnreachable, Lang::PtBr).into_response(),
+                AppError::new(Reason::UpstreamUnreachable).into_response(),
                 None,
             )
         }

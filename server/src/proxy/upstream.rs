@@ -11,7 +11,6 @@ use axum::Router;
 use tower::ServiceExt;
 
 use crate::error::{AppError, Reason};
-use crate::http::extract::lang_of;
 
 /// Where the proxy sends requests, and with which token.
 #[derive(Clone)]
@@ -63,9 +62,8 @@ pub(crate) async fn forward(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let lang = lang_of(&headers);
     let Some(proxy) = proxy else {
-        return Err(AppError::new(Reason::ProxyNotConfigured, lang));
+        return Err(Reason::ProxyNotConfigured.into());
     };
     let result = match &proxy.upstream {
         Upstream::Local(service) => {
@@ -89,9 +87,7 @@ pub(crate) async fn forward(
             remote(client, base, method, &path, &headers, &proxy.token, body).await
         }
     };
-    result
-        .map(pass_through)
-        .map_err(|reason| AppError::new(reason, lang))
+    result.map(pass_through)
 }
 
 async fn remote(
@@ -102,7 +98,7 @@ async fn remote(
     headers: &HeaderMap,
     token: &HeaderValue,
     body: Bytes,
-) -> Result<Response, Reason> {
+) -> Result<Response, AppError> {
     let mut req = client
         .request(method, format!("{base}{path}"))
         .header(header::AUTHORIZATION, token.clone());
@@ -112,8 +108,8 @@ async fn remote(
         }
     }
     let res = req.body(body).send().await.map_err(upstream_reason)?;
-    let status =
-        StatusCode::from_u16(res.status().as_u16()).map_err(|_| Reason::UpstreamUnreachable)?;
+    let status = StatusCode::from_u16(res.status().as_u16())
+        .map_err(|e| AppError::new(Reason::UpstreamUnreachable).because(e))?;
     let kept: Vec<_> = [header::CONTENT_TYPE, header::CONTENT_DISPOSITION]
         .into_iter()
         .filter_map(|name| res.headers().get(&name).cloned().map(|v| (name, v)))
@@ -127,12 +123,13 @@ async fn remote(
     Ok(out)
 }
 
-fn upstream_reason(e: reqwest::Error) -> Reason {
-    if e.is_timeout() {
+fn upstream_reason(e: reqwest::Error) -> AppError {
+    let reason = if e.is_timeout() {
         Reason::UpstreamTimeout
     } else {
         Reason::UpstreamUnreachable
-    }
+    };
+    AppError::new(reason).because(e)
 }
 
 /// Status and body go back unchanged (envelopes included); of the headers

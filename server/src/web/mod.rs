@@ -73,7 +73,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
                         }
                         res
                     }
-                    _ => crate::http::route_not_found(req).await,
+                    _ => crate::http::route_not_found().await,
                 }
             }
         }));

@@ -1,7 +1,7 @@
 //! Every way a request can be malformed gets the envelope, never axum's plain
 //! text, never a 500.
 
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::json;
 
 use crate::helpers::*;
@@ -183,4 +183,174 @@ async fn healthz_answers_when_ready() {
     let res = app.get("/healthz").await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(body(res).await["status"], "ok");
+}
+
+/// A path segment that does not decode to UTF-8 (`%FF`), on every route that takes one
+/// (the service's, the proxy's, the payer page's and the payment links'): the 400
+/// envelope in the caller's language, never axum's `text/plain`.
+#[tokio::test]
+async fn undecodable_path_segments_get_the_envelope() {
+    let app = spawn_app_with(local_proxy).await;
+    let id = "6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11";
+    let service = "/invoices/applications/invoices";
+    let cases = [
+        (Method::GET, format!("{service}/%FF")),
+        (Method::DELETE, format!("{service}/%FF")),
+        (Method::POST, format!("{service}/%FF/resend")),
+        (
+            Method::POST,
+            format!("{service}/{id}/installments/%FF/payments"),
+        ),
+        (Method::GET, "/api/invoices/%FF".to_string()),
+        (Method::DELETE, "/api/invoices/%FF".to_string()),
+        (Method::POST, "/api/invoices/%FF/resend".to_string()),
+        (
+            Method::POST,
+            format!("/api/invoices/{id}/installments/%FF/payments"),
+        ),
+        (Method::GET, "/api/pay/%FF".to_string()),
+        (Method::POST, "/api/pay/%FF/view".to_string()),
+        (Method::POST, "/api/pay/%FF/simulate".to_string()),
+        (
+            Method::GET,
+            format!("/api/pay/{id}/installments/%FF/boleto.pdf"),
+        ),
+        (Method::GET, "/api/links/%FF".to_string()),
+        (Method::POST, "/api/links/%FF/customers".to_string()),
+        (Method::POST, "/api/links/%FF/invoices".to_string()),
+    ];
+    for (method, path) in cases {
+        for (lang, message) in [
+            ("pt-BR", "Caminho da URL malformado"),
+            ("en", "Malformed URL path"),
+        ] {
+            let res = app
+                .client
+                .request(method.clone(), app.url(&path))
+                .header("Authorization", format!("Basic {}", app.token))
+                .header("Accept-Language", lang)
+                .json(&json!({ "amount": 10.0 }))
+                .send()
+                .await
+                .unwrap();
+            let why = format!("{method} {path} ({lang})");
+            let v = body_of(res, StatusCode::BAD_REQUEST, &why).await;
+            assert!(
+                v["message"].as_str().unwrap().starts_with(message),
+                "{why}: {v}"
+            );
+        }
+    }
+}
+
+/// A query string serde cannot read (a parameter given twice) on the lists and the export,
+/// called directly and through the proxy: the 400 envelope.
+#[tokio::test]
+async fn malformed_query_strings_get_the_envelope() {
+    let app = spawn_app_with(local_proxy).await;
+    for path in [
+        "/invoices/applications/invoices?status=open&status=paid",
+        "/invoices/applications/customers?q=a&q=b",
+        "/invoices/applications/invoices.csv?dueFrom=2027-01-01&dueFrom=2027-02-01",
+        "/api/invoices?limit=1&limit=2",
+        "/api/customers?cursor=a&cursor=b",
+        "/api/invoices.csv?q=%FF&q=%FE",
+    ] {
+        let res = app
+            .client
+            .get(app.url(path))
+            .header("Authorization", format!("Basic {}", app.token))
+            .header("Accept-Language", "en")
+            .send()
+            .await
+            .unwrap();
+        let v = body_of(res, StatusCode::BAD_REQUEST, path).await;
+        assert_eq!(
+            v["message"], "Malformed query parameters (one given twice?).",
+            "{path}"
+        );
+    }
+}
+
+/// A JSON body followed by anything but whitespace is not JSON: refused as malformed on
+/// every route that reads one (before, `{"fullName":"A B"} xyz` created a customer).
+#[tokio::test]
+async fn trailing_text_after_a_json_body_is_malformed_json() {
+    let app = spawn_app_with(local_proxy).await;
+    let customer = app.customer_id().await;
+    let invoice = body(app.post_invoice(&invoice_body(&customer)).await).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let invoice_json = invoice_body(&customer).to_string();
+    let pay = format!("/invoices/applications/invoices/{invoice}/installments/1/payments");
+    let cases: Vec<(&str, String)> = vec![
+        (
+            "/invoices/applications/customers",
+            r#"{"fullName":"A B"} xyz"#.into(),
+        ),
+        (
+            "/invoices/applications/customers",
+            r#"{"fullName":"A B"}{"fullName":"C D"}"#.into(),
+        ),
+        (
+            "/invoices/applications/invoices",
+            format!("{invoice_json}]"),
+        ),
+        (&pay, r#"{"amount": 33.34} 1"#.into()),
+        ("/api/customers", r#"{"fullName":"A B"} xyz"#.into()),
+        (
+            "/api/session",
+            r#"{"email":"a@b.example","password":"x"} x"#.into(),
+        ),
+    ];
+    for (path, text) in cases {
+        let res = app
+            .client
+            .post(app.url(path))
+            .header("Authorization", format!("Basic {}", app.token))
+            .header("Content-Type", "application/json")
+            .header("Accept-Language", "en")
+            .body(text.clone())
+            .send()
+            .await
+            .unwrap();
+        let v = body_of(res, StatusCode::BAD_REQUEST, &format!("{path}: {text}")).await;
+        assert_eq!(
+            v["message"], "Malformed JSON in the request body.",
+            "{path}"
+        );
+    }
+    // Trailing whitespace is still JSON.
+    let res = app
+        .client
+        .post(app.url("/invoices/applications/customers"))
+        .header("Authorization", format!("Basic {}", app.token))
+        .header("Content-Type", "application/json")
+        .body("{\"fullName\":\"A B\"} \r\n\t")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    // Nothing was created by the refused bodies: the one customer above and this one.
+    let list = body(
+        app.client
+            .get(app.url("/invoices/applications/customers"))
+            .header("Authorization", format!("Basic {}", app.token))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(list["data"].as_array().unwrap().len(), 2, "{list}");
+}
+
+/// The envelope of `res`, which must have `status`, read whatever it is (`why` says which request).
+async fn body_of(res: reqwest::Response, status: StatusCode, why: &str) -> serde_json::Value {
+    assert_eq!(res.status(), status, "{why}");
+    let text = res.text().await.unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{why}: not JSON ({e}): {text}"));
+    assert_eq!(v["code"], status.as_u16(), "{why}");
+    v
 }

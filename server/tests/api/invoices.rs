@@ -248,6 +248,55 @@ async fn a_recurring_invoice_keeps_its_schedule_fields() {
     assert_eq!(d["price"], 89.9);
 }
 
+/// Installments that would run past 9999-12-31 (the last day `YYYY-MM-DD` names) are a
+/// `dueDate` field error; they once left the plan empty and the answer a 500. The last
+/// installment due on that very day is fine, and so is a single charge due then.
+#[tokio::test]
+async fn installments_past_the_calendar_are_a_due_date_error_not_a_500() {
+    let app = spawn_app().await;
+    let customer = app.customer_id().await;
+    for (due, count) in [("9999-12-01", 3), ("9999-12-31", 2), ("9990-02-01", 120)] {
+        let req = with(
+            invoice_body(&customer),
+            json!({ "dueDate": due, "installmentCount": count, "price": 5000.0 }),
+        );
+        let errors = envelope(
+            app.post_invoice(&req).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+        assert_eq!(
+            errors.as_object().unwrap().len(),
+            1,
+            "{due} x{count}: {errors}"
+        );
+        assert!(
+            errors["dueDate"][0]
+                .as_str()
+                .unwrap()
+                .contains("31/12/9999"),
+            "{due} x{count}: {errors}"
+        );
+    }
+    for (due, count, kind) in [
+        ("9999-10-31", 3, "INSTALLMENT"),
+        ("9999-12-31", 1, "SINGLE"),
+    ] {
+        let req = with(
+            invoice_body(&customer),
+            json!({ "dueDate": due, "installmentCount": count, "invoiceType": kind }),
+        );
+        let res = app.post_invoice(&req).await;
+        assert_eq!(res.status(), StatusCode::OK, "{due} x{count}");
+        let created = body(res).await;
+        let last = created["installments"].as_array().unwrap().last().unwrap()["dueDate"].clone();
+        assert!(
+            last.as_str().unwrap().starts_with("9999-12-31"),
+            "{created}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn rejects_each_bad_field_on_its_own_path() {
     let app = spawn_app().await;
