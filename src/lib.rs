@@ -25,6 +25,7 @@ use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::hooks::use_navigate;
 use leptos_router::path;
+use paylink_model::operator::return_path;
 use paylink_model::{CustomerRef, Lang};
 use wasm_bindgen::JsCast;
 
@@ -340,12 +341,16 @@ fn login_needed(ctx: Ctx, session: Session) {
     match ctx.host(Host::clone) {
         Host::Page => {
             let here = path + &location.search().unwrap_or_default();
-            session.return_to.set(pages::login::safe_return(&here));
+            session
+                .return_to
+                .set(return_path(&here).map(str::to_string));
             let next = String::from(js_sys::encode_uri_component(&here));
             ctx.navigate(&format!("/login?next={next}"));
         }
         _ => {
-            session.return_to.set(pages::login::safe_return(&path));
+            session
+                .return_to
+                .set(return_path(&path).map(str::to_string));
             ctx.navigate("/login");
         }
     }

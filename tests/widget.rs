@@ -783,6 +783,35 @@ async fn a_401_shows_the_login_screen() {
     );
 }
 
+/// After a login the widget goes back only to a path of paylink's own origin:
+/// a `next` a browser would read as another site (the open redirects of issue
+/// 30) goes to the default page instead, and a path of its own is kept.
+#[wasm_bindgen_test]
+async fn a_login_goes_back_only_to_a_path_of_paylink() {
+    let host = web_sys::window().unwrap().location().host().unwrap();
+    for (next, to) in [
+        ("%2F%5Cevil.example%2F", "/"),
+        ("/%09/evil.example/", "/"),
+        ("/%0A/evil.example/", "/"),
+        ("/%2509/evil.example/", "/"),
+        ("//evil.example", "/"),
+        ("https://evil.example", "/"),
+        ("%2Finvoices%3Fstatus%3Dopen", "/invoices"),
+    ] {
+        mock_fetch(200, "{}");
+        let app = mount_at(&format!("/login?next={next}")).await;
+        let r = &app.root;
+        type_text(r, "email", "ana@loja.example").await;
+        type_text(r, "password", "uma senha bem longa").await;
+        submit(r, "login-form").await;
+        sleep(50).await;
+        tick().await;
+        let location = web_sys::window().unwrap().location();
+        assert_eq!(location.host().unwrap(), host, "{next}");
+        assert_eq!(location.pathname().unwrap(), to, "{next}");
+    }
+}
+
 // ---------------------------------------------------------------- language
 
 /// A language switch renders the screen again in the other language; what

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
-use paylink_model::operator::LoginRequest;
+use paylink_model::operator::{return_path, LoginRequest};
 use paylink_model::Lang;
 
 use crate::api;
@@ -37,12 +37,6 @@ impl Default for Session {
     }
 }
 
-/// A place to go back to: a path of this app, never another site (`//x`).
-pub fn safe_return(path: &str) -> Option<String> {
-    (path.starts_with('/') && !path.starts_with("//") && !path.starts_with("/login"))
-        .then(|| path.to_string())
-}
-
 #[component]
 pub fn LoginPage() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -63,7 +57,7 @@ pub fn LoginPage() -> impl IntoView {
     let next = move || {
         query
             .with_untracked(|q| q.get("next"))
-            .and_then(|n| safe_return(&n))
+            .and_then(|n| return_path(&n).map(str::to_string))
             .or_else(|| session.return_to.get_untracked())
             .unwrap_or_else(|| "/".to_string())
     };
