@@ -10,6 +10,15 @@
 //! `domain` and `store`, so `?` turns them into answers. `bank` (the client of a bank's API Pix) sits
 //! below `workers`, `http` and `cli`; `banksim` (a local bank for tests and demos) stands alone.
 
+// A panic in a handler must be a 500 (CatchPanicLayer in `app`) and the process must live;
+// with `panic = "abort"` the first one would end every request in flight. So no profile
+// that aborts (the widget's, say) can build the server.
+#[cfg(panic = "abort")]
+compile_error!(
+    "paylink-server must unwind on panic: build it with a profile without panic = \"abort\" \
+     (`cargo build --profile server -p paylink-server`, or `--release`)"
+);
+
 pub mod app;
 pub mod bank;
 pub mod banksim;

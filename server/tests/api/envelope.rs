@@ -354,3 +354,42 @@ async fn body_of(res: reqwest::Response, status: StatusCode, why: &str) -> serde
     assert_eq!(v["code"], status.as_u16(), "{why}");
     v
 }
+
+/// A handler that panics is a 500 envelope (in the caller's language) and the server goes on
+/// answering, this request's connection included: the layers `app` wraps every route in. That
+/// the process unwinds rather than aborts in every profile, release included, is not left to
+/// this test build (which always unwinds): `server/src/lib.rs` refuses to compile the server
+/// with `panic = "abort"`.
+#[tokio::test]
+async fn a_panicking_handler_is_a_500_envelope_and_the_server_keeps_answering() {
+    use axum::routing::get;
+    async fn boom() -> &'static str {
+        panic!("a bug in a handler")
+    }
+    let router = paylink_server::envelope_layers(
+        axum::Router::new()
+            .route("/boom", get(boom))
+            .route("/ok", get(|| async { "ok" })),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let client = reqwest::Client::new();
+    for _ in 0..2 {
+        let res = client
+            .get(format!("http://{addr}/boom"))
+            .header("Accept-Language", "en")
+            .send()
+            .await
+            .unwrap();
+        let v = body_of(res, StatusCode::INTERNAL_SERVER_ERROR, "/boom").await;
+        assert_eq!(v["message"], "Internal error. Please try again.");
+        let res = client
+            .get(format!("http://{addr}/ok"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(res.text().await.unwrap(), "ok");
+    }
+}
