@@ -194,9 +194,10 @@ async fn internal_addresses_are_refused_without_the_insecure_flag() {
 
 #[tokio::test]
 async fn a_name_resolving_to_loopback_is_refused_when_sending() {
-    // "vm" and "runsc" resolve to 127.0.0.1 on this machine (/etc/hosts), the
-    // shape of a DNS-rebinding attack: the name passes creation, the send
-    // must still refuse to connect to it.
+    // "vm" and "runsc" resolve to 127.0.0.1 on this machine (/etc/hosts). A
+    // row stored before the registration checks: the send refuses the name
+    // (one label, `localhost.`) before connecting. A name that passes every
+    // check and resolves to loopback later (rebinding) is outbound.rs's.
     let app = spawn_app().await;
     let (app_id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     let rx = Receiver::start().await;
