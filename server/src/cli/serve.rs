@@ -41,6 +41,10 @@ pub(super) struct ServeArgs {
     /// Let webhooks use http:// and reach loopback/private addresses (local tests only).
     #[arg(long)]
     allow_insecure_webhooks: bool,
+    /// Send webhooks through this HTTP proxy (an egress proxy that refuses internal addresses):
+    /// it resolves the names, paylink still refuses internal addresses written in a URL.
+    #[arg(long, value_name = "URL")]
+    webhook_proxy: Option<String>,
     /// No longer needed: the merchant's screens need an operator's login on every address
     /// (`paylink operator add`). Accepted so existing command lines keep working.
     #[arg(long, hide = true)]
@@ -314,11 +318,14 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         args.notify_http_url.as_deref(),
     )?;
     let mut workers = Workers::new();
-    let outbound = if args.allow_insecure_webhooks {
+    let mut outbound = if args.allow_insecure_webhooks {
         Outbound::allow_private()
     } else {
         Outbound::public_only()
     };
+    if let Some(proxy) = &args.webhook_proxy {
+        outbound = outbound.through_proxy(proxy)?;
+    }
     let deliverer = Deliverer::new(db.clone(), outbound.clone());
     workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
     let notifier = Notifier::new(db.clone(), notify);

@@ -26,6 +26,9 @@ const REGISTRATION_LOOKUP: Duration = Duration::from_secs(2);
 pub struct Outbound {
     allow_private: bool,
     dns: Arc<dyn Resolve>,
+    /// `serve --webhook-proxy`: deliveries go through this HTTP proxy, which
+    /// resolves names itself (and must refuse internal addresses itself).
+    proxy: Option<String>,
 }
 
 impl Default for Outbound {
@@ -40,6 +43,7 @@ impl Outbound {
         Outbound {
             allow_private: false,
             dns: Arc::new(SystemDns),
+            proxy: None,
         }
     }
 
@@ -58,6 +62,20 @@ impl Outbound {
         Outbound { dns, ..self }
     }
 
+    /// Deliveries through the HTTP proxy at `url`, named by the operator (the
+    /// environment's `HTTPS_PROXY` is never used: it would take the names out
+    /// of the filter's reach unseen). The proxy resolves names, so paylink
+    /// does not: names are the proxy's to judge (an egress proxy that refuses
+    /// internal addresses, such as Smokescreen), addresses written in a URL
+    /// are still paylink's. `Err` when `url` is no proxy URL.
+    pub fn through_proxy(self, url: &str) -> Result<Outbound, String> {
+        reqwest::Proxy::all(url).map_err(|e| format!("--webhook-proxy {url:?}: {e}"))?;
+        Ok(Outbound {
+            proxy: Some(url.to_string()),
+            ..self
+        })
+    }
+
     pub fn allows_private(&self) -> bool {
         self.allow_private
     }
@@ -67,7 +85,7 @@ impl Outbound {
     /// written in the URL would be.
     pub async fn check_new(&self, url: &str) -> Result<(), Msg> {
         check_webhook_url(url, self.allow_private)?;
-        if self.allow_private {
+        if self.allow_private || self.proxy.is_some() {
             return Ok(());
         }
         let name = paylink_model::br::parse_http_url(url)
@@ -112,15 +130,16 @@ impl Outbound {
     /// redirect could point anywhere), and no proxy from the environment is
     /// used (a proxy would resolve the name itself, past the filter).
     pub fn client(&self, builder: reqwest::ClientBuilder) -> reqwest::Result<reqwest::Client> {
+        let builder = builder.redirect(reqwest::redirect::Policy::none());
+        if let Some(proxy) = &self.proxy {
+            // Only the proxy's own name is resolved here: the operator's, not a merchant's.
+            return builder.proxy(reqwest::Proxy::all(proxy)?).build();
+        }
         let resolver = PublicOnly {
             dns: self.dns.clone(),
             allow_private: self.allow_private,
         };
-        builder
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .dns_resolver(Arc::new(resolver))
-            .build()
+        builder.no_proxy().dns_resolver(Arc::new(resolver)).build()
     }
 }
 

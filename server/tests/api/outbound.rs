@@ -250,3 +250,26 @@ async fn an_address_written_in_a_stored_url_is_judged_when_connecting() {
         }
     }
 }
+
+#[tokio::test]
+async fn through_the_operators_proxy_names_are_the_proxys_to_resolve() {
+    // `serve --webhook-proxy`: the delivery connects to the proxy (here a
+    // listener that counts), and paylink resolves no merchant name, neither
+    // at registration nor when sending.
+    let proxy = Listener::start().await;
+    let dns = Rebinding::new("hooks.loja.example", &["127.0.0.1"]);
+    let outbound = Outbound::public_only()
+        .with_resolver(Arc::new(dns.clone()))
+        .through_proxy(&format!("http://127.0.0.1:{}", proxy.port))
+        .unwrap();
+    let app = spawn_app_outbound(outbound).await;
+    invoice_hooked_to(&app, "https://hooks.loja.example/h").await;
+    first_attempt_error(&app).await;
+    assert!(proxy.connections() > 0);
+    assert_eq!(dns.asked(), 0);
+    // Addresses written in a URL are still paylink's to refuse.
+    let customer = app.customer_id().await;
+    let res = create_with_hook(&app, &customer, "https://2130706433/h", "en").await;
+    envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert!(Outbound::public_only().through_proxy("not a url").is_err());
+}
