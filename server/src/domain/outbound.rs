@@ -97,12 +97,15 @@ impl Outbound {
         let Some(name) = name else {
             return Ok(());
         };
-        match tokio::time::timeout(REGISTRATION_LOOKUP, self.dns.resolve(name)).await {
-            Ok(Ok(mut addrs)) => match addrs.any(|a| !is_public(a.ip())) {
-                true => Err(Msg::InternalHost),
-                false => Ok(()),
-            },
-            _ => Ok(()),
+        let internal = match tokio::time::timeout(REGISTRATION_LOOKUP, self.dns.resolve(name)).await
+        {
+            Ok(Ok(mut addrs)) => addrs.any(|a| !is_public(a.ip())),
+            _ => false,
+        };
+        if internal {
+            Err(Msg::InternalHost)
+        } else {
+            Ok(())
         }
     }
 
