@@ -14,11 +14,25 @@ use crate::money::{self, MoneyError};
 #[serde(rename_all = "camelCase")]
 pub struct ManualPaymentRequest {
     /// The amount received, in reais (at most 2 decimals, more than zero).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            value_type = f64,
+            required = true,
+            exclusive_minimum = 0,
+            maximum = 99999999.99,
+            multiple_of = 0.01,
+            example = 33.34
+        )
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
-    /// The day it was received, YYYY-MM-DD: today or before.
+    /// The day it was received, YYYY-MM-DD: today or before (in Brasília).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(format = Date))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = String, required = true, format = Date, example = "2026-11-25")
+    )]
     pub paid_on: Option<String>,
 }
 

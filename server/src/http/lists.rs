@@ -29,7 +29,7 @@ use crate::http::AppState;
         ("status" = Option<paylink_model::InvoiceState>, Query, description = "open (an installment waiting, none overdue), paid (none waiting), overdue (an installment waiting past its due date, in Brasília) or cancelled (deleted)."),
         ("dueFrom" = Option<String>, Query, format = Date, description = "Due date (the first installment's) on or after, YYYY-MM-DD."),
         ("dueTo" = Option<String>, Query, format = Date, description = "Due date on or before, YYYY-MM-DD; not before dueFrom."),
-        ("q" = Option<String>, Query, max_length = 100, description = "Text found in the customer's name, document or e-mail, or the externalId (case- and accent-insensitive: joao finds João; at most 100 characters, no control characters)."),
+        ("q" = Option<String>, Query, max_length = 100, pattern = r"^[\s\u0085]*[^\u0000-\u001F\u007F-\u009F]*[\s\u0085]*$", description = "Text found in the customer's name, document or e-mail, or the externalId (case- and accent-insensitive: joao finds João; at most 100 characters, no control characters)."),
         ("cursor" = Option<String>, Query, description = "The nextCursor of the previous page."),
         ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Rows per page, 1 to 100 (default 50)."),
         crate::http::extract::AcceptLanguageHeader,
@@ -64,7 +64,7 @@ pub(super) async fn invoices_list(
     tag = "customers",
     summary = "List customers",
     params(
-        ("q" = Option<String>, Query, max_length = 100, description = "Text found in the name, document or e-mail (case- and accent-insensitive: joao finds João; at most 100 characters, no control characters)."),
+        ("q" = Option<String>, Query, max_length = 100, pattern = r"^[\s\u0085]*[^\u0000-\u001F\u007F-\u009F]*[\s\u0085]*$", description = "Text found in the name, document or e-mail (case- and accent-insensitive: joao finds João; at most 100 characters, no control characters)."),
         ("cursor" = Option<String>, Query, description = "The nextCursor of the previous page."),
         ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Rows per page, 1 to 100 (default 50)."),
         crate::http::extract::AcceptLanguageHeader,
@@ -103,7 +103,7 @@ const EXPORT_BUFFER: usize = 256;
         ("status" = Option<paylink_model::InvoiceState>, Query, description = "As in the list."),
         ("dueFrom" = Option<String>, Query, format = Date, description = "As in the list."),
         ("dueTo" = Option<String>, Query, format = Date, description = "As in the list."),
-        ("q" = Option<String>, Query, max_length = 100, description = "As in the list."),
+        ("q" = Option<String>, Query, max_length = 100, pattern = r"^[\s\u0085]*[^\u0000-\u001F\u007F-\u009F]*[\s\u0085]*$", description = "As in the list."),
         crate::http::extract::AcceptLanguageHeader,
     ),
     responses(

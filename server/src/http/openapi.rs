@@ -84,6 +84,7 @@ pub fn document_json() -> &'static str {
             serde_json::to_value(ApiDoc::openapi()).expect("an OpenAPI document serialises");
         camel_case_links(&mut doc);
         invoice_type_rules(&mut doc);
+        field_rules(&mut doc);
         let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value serialises");
         text.push('\n');
         text
@@ -152,6 +153,47 @@ fn invoice_type_rules(doc: &mut Value) {
                 json!([{"type": "string", "format": "date"}, blank]),
             );
         }
+    }
+}
+
+/// Rules of single fields the derive cannot write, as the model checks them, so that the
+/// document calls valid only what the service takes (short of what JSON Schema cannot say:
+/// docs/api.md lists it). A percentage fine or discount has its ceiling (`type` decides what
+/// `value` means); `address.state` is one of the 27 UFs in any case and `address.zipcode`
+/// 8 digits with the punctuation people type, each with blanks around or blank alone
+/// (absent). Whitespace as Rust's `trim` takes it (U+0085 is not in every regex's `\s`).
+fn field_rules(doc: &mut Value) {
+    use paylink_model::charges::{MAX_DISCOUNT_BP, MAX_FINE_BP};
+    use serde_json::json;
+    let percentage_at_most = |bp: i64| {
+        json!([{
+            "if": {"required": ["type"], "properties": {"type": {"const": "PERCENTAGE"}}},
+            "then": {"properties": {"value": {"maximum": bp as f64 / 100.0}}}
+        }])
+    };
+    if let Some(fine) = doc.pointer_mut("/components/schemas/Fine") {
+        fine["allOf"] = percentage_at_most(MAX_FINE_BP);
+    }
+    if let Some(discount) = doc.pointer_mut("/components/schemas/Discount") {
+        discount["allOf"] = percentage_at_most(MAX_DISCOUNT_BP);
+    }
+    const BLANK: &str = "[\\s\\u0085]*";
+    let either_case = |uf: &str| -> String {
+        uf.chars()
+            .map(|c| format!("[{}{}]", c, c.to_ascii_lowercase()))
+            .collect()
+    };
+    let ufs: Vec<String> = paylink_model::br::UFS
+        .iter()
+        .map(|uf| either_case(uf))
+        .collect();
+    let state = format!("^{BLANK}(?:{})?{BLANK}$", ufs.join("|"));
+    // `br::strip_formatting` drops these around and between the digits.
+    let punct = "[.\\-/ ()+]*";
+    let zipcode = format!("^{BLANK}(?:{punct}(?:[0-9]{punct}){{8}})?{BLANK}$");
+    if let Some(props) = doc.pointer_mut("/components/schemas/AddressRequest/properties") {
+        props["state"]["pattern"] = json!(state);
+        props["zipcode"]["pattern"] = json!(zipcode);
     }
 }
 

@@ -420,3 +420,71 @@ fn is_utc_date_time(s: &str) -> bool {
         && digits(17..19)
         && s.ends_with('Z')
 }
+
+/// The patterns the document gives `address.state`, `address.zipcode` and the lists' `q` call
+/// valid exactly what the model accepts (blank as absent), so neither schemathesis nor a
+/// client generator meets a schema-valid value refused, or a refused one documented valid.
+#[test]
+fn field_patterns_agree_with_the_model() {
+    use paylink_model::br::{check_cep, check_uf};
+    let doc: Value = serde_json::from_str(paylink_server::http::openapi::document_json()).unwrap();
+    let validator = |pointer: &str| {
+        let schema = doc.pointer(pointer).unwrap_or_else(|| panic!("{pointer}"));
+        let pattern = schema["pattern"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{pointer}: no pattern"));
+        jsonschema::validator_for(&json!({ "type": "string", "pattern": pattern })).unwrap()
+    };
+    let blank = |s: &str| s.trim().is_empty();
+    let state = |s: &str| blank(s) || check_uf(s.trim()).is_ok();
+    let zipcode = |s: &str| blank(s) || check_cep(s.trim()).is_ok();
+    let samples = [
+        "",
+        " ",
+        "\t",
+        "\u{85}",
+        "SP",
+        "sp",
+        " Sp\u{a0}",
+        "\u{85}rj\u{85}",
+        "XX",
+        "S P",
+        "SPX",
+        "\u{1c}SP",
+        "01310-100",
+        "01310100",
+        " (01310) 100 ",
+        "01.310/100+",
+        "0131010",
+        "013101000",
+        "01310\t100",
+        "\t01310100\n",
+        "٠١٣١٠١٠٠",
+        "0131O100",
+        "01310-10O",
+    ];
+    let address = "/components/schemas/AddressRequest/properties";
+    let (state_schema, zipcode_schema) = (
+        validator(&format!("{address}/state")),
+        validator(&format!("{address}/zipcode")),
+    );
+    for s in samples {
+        assert_eq!(state_schema.is_valid(&json!(s)), state(s), "state: {s:?}");
+        assert_eq!(
+            zipcode_schema.is_valid(&json!(s)),
+            zipcode(s),
+            "zipcode: {s:?}"
+        );
+    }
+    let q = validator("/paths/~1invoices~1applications~1invoices/get/parameters/3/schema");
+    for (s, ok) in [
+        ("maria", true),
+        (" joão silva ", true),
+        ("\tmaria\n", true),
+        ("ma\tria", false),
+        ("a\u{0}b", false),
+        ("a\u{9f}", false),
+    ] {
+        assert_eq!(q.is_valid(&json!(s)), ok, "q: {s:?}");
+    }
+}
