@@ -1,7 +1,9 @@
-//! The server's layers run one way (see `src/lib.rs`): each top-level module
-//! may use only the modules listed for it here, so no import cycle can come
-//! back unnoticed. Read from the sources: every `crate::<module>` path counts
-//! (`super::` never leaves a layer here: top-level modules do not use it).
+//! The server's source rules. Layers run one way (see `src/lib.rs`): each top-level module
+//! may use only the modules listed for it here, so no import cycle can come back unnoticed.
+//! Read from the sources: every `crate::<module>` path counts (`super::` never leaves a layer
+//! here: top-level modules do not use it). And routes take the envelope's extractors
+//! (`http::extract`), never axum's `Path`, `Query`, `Form` or `Json`, whose rejections are
+//! plain text.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -101,6 +103,46 @@ fn layers_depend_only_downwards() {
     assert!(
         broken.is_empty(),
         "layer rule broken:\n{}",
+        broken.join("\n")
+    );
+}
+
+/// The modules that answer requests take path, query and body through `http::extract`
+/// (`ApiPath`, `ApiQuery`, `ApiJson`, `RawBody`): axum's own extractors reject in
+/// `text/plain`, outside the envelope.
+#[test]
+fn routes_take_the_envelope_extractors() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for dir in ["http", "proxy", "web"] {
+        rust_files(&src.join(dir), &mut files);
+    }
+    files.push(src.join("app.rs"));
+    let mut broken = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("http/extract.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let imports = code
+                .split_once("axum::extract::")
+                .map_or("", |(_, rest)| rest.trim_start_matches('{'));
+            let imported = imports
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|name| matches!(name, "Path" | "Query" | "Form" | "Json"));
+            let axum_json = code.contains("): Json<") || code.contains("): axum::Json<");
+            if imported || axum_json {
+                broken.push(format!(
+                    "src/{}:{}: {}",
+                    file.strip_prefix(&src).unwrap().display(),
+                    n + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "axum's own extractor (use http::extract's):\n{}",
         broken.join("\n")
     );
 }
