@@ -197,6 +197,23 @@ pub fn brasilia_today_from_millis(ms: i64) -> Option<Date> {
     brasilia_date(ms.div_euclid(1000))
 }
 
+/// The day a stored stamp means to a person, in Brasília: the one way every
+/// date printed for people is made (the boleto PDF's dates, the CSV export,
+/// messages, the command line), so a charge made at 21:45 in Brasília
+/// (00:45 UTC the next day) is of that evening's date everywhere. A day
+/// (`2026-12-01`, or a day stored at midnight UTC as
+/// [`Date::to_iso_midnight_utc`] writes it: due dates, a boleto's retorno, a
+/// payment recorded by hand) is that day as it is; any other stamp is an
+/// instant, on its date in Brasília. An instant of exactly 00:00:00.000 UTC
+/// cannot be told from a day: it reads as its UTC date (one millisecond a
+/// day; nothing stored says which it was).
+pub fn brasilia_day(stamp: &str) -> Option<Date> {
+    if stamp.len() == 10 || stamp.get(10..) == Some(MIDNIGHT_UTC_TIME) {
+        return Date::parse_iso_prefix(stamp);
+    }
+    brasilia_today_from_millis(millis_from_rfc3339(stamp)?)
+}
+
 /// The rule for a new charge's due date: not before today in Brasília (a
 /// charge due yesterday is late the moment it is created). `path` is the
 /// field's API path (`dueDate`), so the error lands on that field.
@@ -305,6 +322,36 @@ fn num_of(s: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The boleto of issue 30: made at 21:45 in Brasília (00:45 UTC the next
+    /// day), its document date is that evening's, not the next day's.
+    #[test]
+    fn a_stamp_is_printed_as_its_day_in_brasilia() {
+        let day = |s: &str| brasilia_day(s).map(|d| d.to_string());
+        let is = |s: &str| Some(s.to_string());
+        assert_eq!(day("2026-11-27T00:45:00.000Z"), is("2026-11-26"));
+        assert_eq!(day("2026-11-26T21:45:00-03:00"), is("2026-11-26"));
+        // Brasília's day turns at 03:00 UTC, across months and years.
+        assert_eq!(day("2026-12-01T01:30:00.000Z"), is("2026-11-30"));
+        assert_eq!(day("2026-12-01T02:59:59.999Z"), is("2026-11-30"));
+        assert_eq!(day("2026-12-01T03:00:00.000Z"), is("2026-12-01"));
+        assert_eq!(day("2027-01-01T00:00:01.000Z"), is("2026-12-31"));
+        assert_eq!(day("2026-11-30T23:59:00.000Z"), is("2026-11-30"));
+        // Days (a due date, a day-only payment) are their day, not shifted.
+        assert_eq!(day("2026-12-01T00:00:00.000Z"), is("2026-12-01"));
+        assert_eq!(day("2026-12-01"), is("2026-12-01"));
+        let first = Date::parse_iso("2027-01-01").unwrap();
+        assert_eq!(day(&first.to_iso_midnight_utc()), is("2027-01-01"));
+        for bad in [
+            "",
+            "2026-12-1",
+            "2026-12-01 01:30",
+            "2026-12-01Tx",
+            "2026-13-01",
+        ] {
+            assert_eq!(day(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn rfc3339_times_read_as_the_same_instant_whatever_their_offset() {

@@ -83,14 +83,14 @@ pub async fn cli(command: PixCommand) -> Result<(), Failure> {
             reais(left)
         )));
     }
-    let paid_on = paylink_model::Date::parse_iso_prefix(&paid.paid_at);
-    if paid_on.is_some_and(|d| {
+    let paid_on = paylink_model::date::brasilia_day(&paid.paid_at);
+    if let Some(day) = paid_on.filter(|d| {
         d.add_days(REFUND_DAYS)
             .is_some_and(|last| last < crate::domain::today())
     }) {
         return Err(Failure::Usage(format!(
             "this Pix was received on {}: a refund is possible within {REFUND_DAYS} days only",
-            &paid.paid_at[..10]
+            day.format_br()
         )));
     }
     let refund = bank

@@ -64,7 +64,7 @@ pub fn line(row: &ExportRow, today: Date) -> String {
         field(
             &row.paid_at
                 .as_deref()
-                .and_then(paylink_model::dashboard::paid_day)
+                .and_then(paylink_model::date::brasilia_day)
                 .map(|d| d.format_for(Lang::PtBr))
                 .unwrap_or_default(),
         ),

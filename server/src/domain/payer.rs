@@ -4,6 +4,7 @@
 
 use paylink_model::boleto::{self, BoletoConfig};
 use paylink_model::charges::{self, ChargeTerms, TermsContext};
+use paylink_model::date::brasilia_day;
 use paylink_model::pix::{br_code, PixCharge};
 use paylink_model::{
     Address, BoletoCode, Date, Installment, InstallmentStatus, InvoiceDetail, Lang, PayerAmountDue,
@@ -321,7 +322,7 @@ pub fn boleto_pdf_input(
         // Banco do Brasil, 7-digit agreement: convênio + the 10-digit complement.
         our_number: boleto_our_number(&cfg.boleto, our_number),
         document_number: d.external_id.clone(),
-        document_date: Date::parse_iso_prefix(&d.created_at).unwrap_or(today),
+        document_date: brasilia_day(&d.created_at).unwrap_or(today),
         processing_date: today,
         due_date: due,
         amount_cents: i.price,

@@ -5,6 +5,7 @@
 
 use paylink_model::boleto::BoletoConfig;
 use paylink_model::charges::{ChargeTerms, DiscountTerm, Value, ValueType};
+use paylink_model::date::brasilia_day;
 use paylink_model::Date;
 
 use super::cnab240::{self, Amount, Beneficiary, Boleto, Payer, WriteOff};
@@ -67,7 +68,7 @@ pub fn boleto_of(u: &Unsent, cfg: &BoletoConfig, today: Date) -> Result<Boleto, 
         // The field holds 25 characters: the installment id's first 25.
         company_reference: u.installment_id.chars().take(25).collect(),
         due,
-        issued: Date::parse_iso_prefix(&u.invoice_created_at).unwrap_or(today),
+        issued: brasilia_day(&u.invoice_created_at).unwrap_or(today),
         amount_cents: u.price_cents,
         payer: Payer {
             document: u.payer_document.clone().unwrap_or_default(),

@@ -193,11 +193,7 @@ async fn api_pay_boleto_pdf(
         (Some(db), Some(address_id)) => db.payer_address(address_id).await?,
         _ => None,
     };
-    let today = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()
-        .and_then(|t| paylink_model::date::brasilia_date(t.as_secs() as i64))
-        .ok_or_else(|| AppError::internal("the clock is before 1970"))?;
+    let today = crate::domain::today();
     let numbers = OurNumbers::of(&detail, s.db.as_ref()).await?;
     let mut input =
         crate::domain::payer::boleto_pdf_input(&detail, n, &s.config, &numbers, address, today)?;

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use paylink_model::dashboard::{last_12_months, paid_day};
+use paylink_model::dashboard::last_12_months;
+use paylink_model::date::brasilia_day;
 use paylink_model::date::MIDNIGHT_UTC_TIME;
 use paylink_model::{Dashboard, Date, MonthTotal};
 use sqlx::Row;
@@ -13,7 +14,7 @@ use super::{Db, DbError};
 impl Db {
     /// This application's month of `today` (Brasília): received, open and
     /// overdue; and the last 12 months' received. A payment counts in the
-    /// month of its day in Brasília (`paid_day`).
+    /// month of its day in Brasília (`paylink_model::date::brasilia_day`).
     pub async fn dashboard(&self, app_id: &str, today: Date) -> Result<Dashboard, DbError> {
         let months = last_12_months(today.year(), today.month());
         let month = months.last().cloned().unwrap_or_default();
@@ -39,7 +40,7 @@ impl Db {
         .fetch_one(&self.pool)
         .await?;
         // Received per month of the day each payment counts on (the model's
-        // `paid_day`: an instant's day in Brasília, a day-only payment's own
+        // `brasilia_day`: an instant's day in Brasília, a day-only payment's own
         // day). Summed in SQL per UTC hour and per form (day-only or instant),
         // on each of which that day is one (Brasília's offset is whole
         // hours), so the rule stays in the model; one stamp of each group is
@@ -68,7 +69,7 @@ impl Db {
         .await?;
         let mut received: BTreeMap<String, i64> = BTreeMap::new();
         for r in &rows {
-            if let Some(day) = paid_day(r.try_get("stamp")?) {
+            if let Some(day) = brasilia_day(r.try_get("stamp")?) {
                 let month = format!("{:04}-{:02}", day.year(), day.month());
                 *received.entry(month).or_default() += r.try_get::<i64, _>("received")?;
             }

@@ -214,6 +214,31 @@ pub(crate) async fn pdf_text(res: reqwest::Response) -> String {
     run("pdftotext", &["-layout", file.to_str().unwrap(), "-"])
 }
 
+/// A boleto made at 21:45 in Brasília (00:45 UTC the next day) is dated that
+/// evening: its "Data do Documento" was the UTC day before (issue 30), one
+/// day after its "Data Processamento" when printed that same evening.
+#[tokio::test]
+async fn the_document_date_is_the_day_in_brasilia() {
+    let app = spawn_app_with(local_proxy).await;
+    let id = created(&app, json!({})).await;
+    sqlx::query("UPDATE invoices SET created_at = $1 WHERE id = $2")
+        .bind("2026-03-02T00:45:00.000Z")
+        .bind(&id)
+        .execute(&app.raw_pool().await)
+        .await
+        .unwrap();
+    let text = pdf_text(boleto(&app, &id, "1").await).await;
+    assert_eq!(
+        text.matches("01/03/2026").count(),
+        2,
+        "recibo and ficha:\n{text}"
+    );
+    assert!(
+        !text.contains("02/03/2026"),
+        "the UTC day is printed:\n{text}"
+    );
+}
+
 /// Outside the sandbox, with the merchant's CNPJ and the bank's code for
 /// them: the beneficiário box carries both and no test warning.
 #[tokio::test]
