@@ -4,6 +4,8 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::Request;
@@ -14,7 +16,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::domain::payer;
 use crate::error::{AppError, Reason};
-use crate::http::{self, openapi};
+use crate::http::{self, health, openapi};
 use crate::proxy::{self, cors, ratelimit};
 use crate::web;
 use crate::workers::Workers;
@@ -22,7 +24,7 @@ use crate::workers::Workers;
 pub use crate::http::{AppState, BODY_LIMIT};
 
 /// How `serve` is configured beyond the service itself.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Options {
     /// The proxy's upstream and token; `None` leaves `/api` answering 503.
     pub proxy: Option<proxy::ProxyConfig>,
@@ -38,10 +40,35 @@ pub struct Options {
     pub allowed_origins: Vec<String>,
     /// Payment links' creations per minute per client address.
     pub public_rate_limit: ratelimit::Budget,
+    /// The payer's requests (`/api/pay/*`, boleto PDFs) per minute per client address.
+    pub payer_rate_limit: ratelimit::Budget,
     /// Client address from `X-Forwarded-For` (behind a reverse proxy you run).
     pub trust_forwarded_for: bool,
     /// The bank's Pix callback (`serve --pix-api-url`); `None`: no such route.
     pub pix_webhook: Option<http::pix_webhook::PixWebhook>,
+    /// What `/readyz` answers; [`serve`] turns it off when it begins to stop.
+    pub readiness: health::Readiness,
+    /// How long a request may take before it is answered with the 503 envelope.
+    pub request_timeout: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            proxy: None,
+            dist: None,
+            sessions: Default::default(),
+            frame_ancestors: None,
+            payer: Default::default(),
+            allowed_origins: Vec::new(),
+            public_rate_limit: ratelimit::Budget::LINK_CREATIONS,
+            payer_rate_limit: ratelimit::Budget::PAYER,
+            trust_forwarded_for: false,
+            pix_webhook: None,
+            readiness: Default::default(),
+            request_timeout: REQUEST_TIMEOUT,
+        }
+    }
 }
 
 /// The invoicing service alone (what `--upstream` points at).
@@ -67,6 +94,7 @@ pub fn app(state: AppState, options: Options) -> Router {
     let payer = proxy::PayerOptions {
         config: options.payer,
         db: Some(db.clone()),
+        limiter: ratelimit::RateLimiter::new(options.payer_rate_limit, options.trust_forwarded_for),
     };
     let links = proxy::LinkOptions {
         db,
@@ -76,7 +104,9 @@ pub fn app(state: AppState, options: Options) -> Router {
         ),
     };
     let proxy = proxy::router(options.proxy, service.clone(), payer, sessions, links);
-    let router = service.merge(proxy);
+    let router = service
+        .merge(proxy)
+        .merge(health::ready_router(options.readiness));
     let router = match options.pix_webhook {
         Some(hook) => router.merge(http::pix_webhook::router(hook)),
         None => router,
@@ -90,7 +120,7 @@ pub fn app(state: AppState, options: Options) -> Router {
         )),
         None => router.fallback(http::route_not_found),
     };
-    let router = envelope_layers(router);
+    let router = envelope_layers_timed(router, options.request_timeout);
     let router = if options.allowed_origins.is_empty() {
         router
     } else {
@@ -151,16 +181,45 @@ fn drop_unfit_request_id(mut req: Request) -> Request {
 }
 
 /// Turns the last non-envelope answers (wrong method, panics, over-limit
-/// bodies) into envelopes, caps body size, and puts every envelope in the
-/// request's language (outermost, so a caught panic's 500 is in it too).
+/// bodies, requests past [`REQUEST_TIMEOUT`]) into envelopes, caps body size,
+/// and puts every envelope in the request's language (outermost, so a caught
+/// panic's 500 and a timeout's 503 are in it too).
 pub fn envelope_layers(router: Router) -> Router {
+    envelope_layers_timed(router, REQUEST_TIMEOUT)
+}
+
+/// [`envelope_layers`] with a request timeout of `limit`.
+pub fn envelope_layers_timed(router: Router, limit: Duration) -> Router {
     router
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| AppError::new(Reason::Internal).into_response(),
         ))
+        .layer(
+            tower::ServiceBuilder::new()
+                .layer(axum::error_handling::HandleErrorLayer::new(timed_out))
+                .timeout(limit),
+        )
         .layer(axum::middleware::from_fn(crate::error::with_request_lang))
+}
+
+/// How long a request may take. Above the upstream's and the bank's 15 s, so
+/// their own timeouts answer first with what went wrong; within
+/// [`SHUTDOWN_GRACE`], so a stop never cuts a request that could still end.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A request past the timeout is answered with the 503 envelope and its work
+/// dropped (tower's `TimeoutLayer` under axum's `HandleErrorLayer`, as axum's
+/// error-handling example has it), not tower's bare error.
+async fn timed_out(error: tower::BoxError) -> Response {
+    if error.is::<tower::timeout::error::Elapsed>() {
+        AppError::new(Reason::Unavailable)
+            .because(error)
+            .into_response()
+    } else {
+        AppError::internal(error).into_response()
+    }
 }
 
 async fn method_not_allowed() -> Response {
@@ -174,28 +233,54 @@ async fn method_not_allowed() -> Response {
 /// default 30 s termination grace period, so the exit is ours, not a SIGKILL.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 
-/// Serves `router` on `listener` until SIGTERM or Ctrl-C. Then it stops
-/// accepting connections, lets the requests in flight finish and the workers
+/// After SIGTERM, how long `serve` keeps accepting and answering while
+/// `/readyz` says 503, so a load balancer sees it and sends new clients
+/// elsewhere before the listener closes (`serve --drain-delay`). Load
+/// balancers poll readiness every few seconds; with [`SHUTDOWN_GRACE`] it
+/// stays under Kubernetes' 30 s.
+pub const DRAIN_DELAY: Duration = Duration::from_secs(5);
+
+/// A connection accepted before the stop that has not sent its request yet
+/// gets this long to send it: hyper's graceful shutdown would close it at
+/// once, unanswered, as an idle one.
+pub const FIRST_REQUEST_WAIT: Duration = Duration::from_secs(2);
+
+/// How `serve` stops: what `/readyz` reads, and the drain delay.
+#[derive(Clone)]
+pub struct Shutdown {
+    pub readiness: health::Readiness,
+    pub drain_delay: Duration,
+}
+
+/// Serves `router` on `listener` until SIGTERM or Ctrl-C. On SIGTERM,
+/// `/readyz` turns 503 and the listener keeps serving for the drain delay
+/// (Ctrl-C, a person at a terminal, skips it; a second signal ends it).
+/// Then it stops accepting (connections the kernel has already queued are
+/// still taken), answers every connection it has (one that has not sent its
+/// request yet gets [`FIRST_REQUEST_WAIT`] to send it), lets the workers
 /// finish their current pass (each at most [`SHUTDOWN_GRACE`]), and returns.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     router: Router,
     workers: Workers,
+    shutdown: Shutdown,
 ) -> std::io::Result<()> {
     let stop = tokio_util::sync::CancellationToken::new();
-    // Connection info gives the rate limiter each client's address.
-    let server = axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(stop.clone().cancelled_owned());
-    let mut server = tokio::spawn(std::future::IntoFuture::into_future(server));
-    tokio::select! {
+    let mut server = tokio::spawn(accept_loop(listener, router, stop.clone()));
+    let signal = tokio::select! {
         ended = &mut server => {
             workers.shutdown(SHUTDOWN_GRACE).await;
             return ended.unwrap_or_else(|e| Err(std::io::Error::other(e)));
         }
-        () = shutdown_signal() => {}
+        signal = shutdown_signal() => signal,
+    };
+    shutdown.readiness.set_draining();
+    if signal == Signal::Terminate && !shutdown.drain_delay.is_zero() {
+        tracing::info!(delay = ?shutdown.drain_delay, "draining: /readyz answers 503, still serving");
+        tokio::select! {
+            () = tokio::time::sleep(shutdown.drain_delay) => {}
+            _ = shutdown_signal() => {}
+        }
     }
     tracing::info!("shutting down: finishing the requests in flight and the workers' passes");
     stop.cancel();
@@ -214,8 +299,93 @@ pub async fn serve(
     Ok(())
 }
 
+/// Accepts connections until `stop`, then takes those the kernel has already
+/// queued, closes the listener and waits for every connection to be answered.
+/// `axum::serve` is not used because its graceful shutdown closes a connection
+/// whose request has not arrived yet, and drops the queued ones: clients that
+/// connected just before the stop got no answer.
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    stop: tokio_util::sync::CancellationToken,
+) -> std::io::Result<()> {
+    use axum::serve::Listener;
+    let mut listener = listener;
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        tokio::select! {
+            (io, peer) = Listener::accept(&mut listener) => {
+                connections.spawn(connection(io, peer, router.clone(), stop.clone()));
+            }
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            () = stop.cancelled() => break,
+        }
+    }
+    // Straight from the socket, not through the runtime's readiness, which
+    // may not have seen the last ones yet.
+    let listener = listener.into_std()?;
+    while let Ok((io, peer)) = listener.accept() {
+        if io.set_nonblocking(true).is_ok() {
+            if let Ok(io) = tokio::net::TcpStream::from_std(io) {
+                connections.spawn(connection(io, peer, router.clone(), stop.clone()));
+            }
+        }
+    }
+    drop(listener);
+    while connections.join_next().await.is_some() {}
+    Ok(())
+}
+
+/// One HTTP/1.1 connection, with its peer's address for the rate limiters
+/// (`ConnectInfo`, as `into_make_service_with_connect_info` gives it).
+async fn connection(
+    io: tokio::net::TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    stop: tokio_util::sync::CancellationToken,
+) {
+    use axum::extract::ConnectInfo;
+    use hyper_util::rt::TokioIo;
+    use tower::ServiceExt;
+    let begun = Arc::new((AtomicBool::new(false), tokio::sync::Notify::new()));
+    let marks = begun.clone();
+    let service = router.map_request(move |mut req: axum::http::Request<hyper::body::Incoming>| {
+        if !marks.0.swap(true, Ordering::Relaxed) {
+            marks.1.notify_one();
+        }
+        req.extensions_mut().insert(ConnectInfo(peer));
+        req.map(axum::body::Body::new)
+    });
+    let conn = hyper::server::conn::http1::Builder::new().serve_connection(
+        TokioIo::new(io),
+        hyper_util::service::TowerToHyperService::new(service),
+    );
+    let mut conn = std::pin::pin!(conn);
+    tokio::select! {
+        _ = conn.as_mut() => return,
+        () = stop.cancelled() => {}
+    }
+    if !begun.0.load(Ordering::Relaxed) {
+        // `notify_one` keeps its permit, so a request that began just now is not missed.
+        let first = tokio::time::timeout(FIRST_REQUEST_WAIT, begun.1.notified());
+        tokio::select! {
+            _ = conn.as_mut() => return,
+            _ = first => {}
+        }
+    }
+    conn.as_mut().graceful_shutdown();
+    let _ = conn.await;
+}
+
+/// Which signal stopped the server.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Signal {
+    Interrupt,
+    Terminate,
+}
+
 /// Ctrl-C, or SIGTERM (`docker stop`, Kubernetes).
-async fn shutdown_signal() {
+async fn shutdown_signal() -> Signal {
     let ctrl_c = async {
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::warn!(error = %e, "cannot listen for Ctrl-C");
@@ -238,7 +408,48 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     let terminate = std::future::pending::<()>();
     tokio::select! {
-        () = ctrl_c => {}
-        () = terminate => {}
+        () = ctrl_c => Signal::Interrupt,
+        () = terminate => Signal::Terminate,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt;
+
+    /// A request past the limit is answered with the 503 envelope in JSON,
+    /// not tower's bare error or plain text.
+    #[tokio::test]
+    async fn a_slow_request_gets_the_envelope() {
+        let slow = Router::new().route(
+            "/slow",
+            axum::routing::get(|| async {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                "late"
+            }),
+        );
+        let res = envelope_layers_timed(slow, Duration::from_millis(50))
+            .oneshot(
+                Request::get("/slow")
+                    .header("accept-language", "en")
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(res.headers()["content-type"], "application/json");
+        let body = axum::body::to_bytes(res.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["code"], 503, "{v}");
+        assert!(
+            v["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("Service")),
+            "in the request's language: {v}"
+        );
     }
 }

@@ -89,7 +89,9 @@ export async function startPaylink({ bin, dist, name = "e2e", args = [] }) {
   const child = spawn(
     bin,
     // --sandbox, like the README's run command: the payer page offers "simulate payment".
-    ["serve", "--listen", "127.0.0.1:0", "--db", db, "--dist", dist, "--token-file", tokenFile, "--sandbox", ...args],
+    // --drain-delay 0: no load balancer reads /readyz here, and stop() kills after 5 s.
+    ["serve", "--listen", "127.0.0.1:0", "--db", db, "--dist", dist, "--token-file", tokenFile, "--sandbox",
+     "--drain-delay", "0", ...args],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || "warn" } },
   );
   children.add(child);

@@ -79,3 +79,61 @@ impl BoletoArgs {
         })
     }
 }
+
+/// A duration as an operator writes it: a whole number and its unit, `500ms`,
+/// `5s`, `30m`, `24h`, `7d` (`0` alone is zero). For clap's `value_parser`.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    if text == "0" {
+        return Ok(std::time::Duration::ZERO);
+    }
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .filter(|&at| at > 0)
+        .ok_or_else(|| format!("{text:?} is not a duration like 5s, 30m, 24h or 7d"))?;
+    let (number, unit) = text.split_at(split);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is too long a duration"))?;
+    let millis = match unit {
+        "ms" => Some(n),
+        "s" => n.checked_mul(1000),
+        "m" => n.checked_mul(60_000),
+        "h" => n.checked_mul(3_600_000),
+        "d" => n.checked_mul(86_400_000),
+        _ => return Err(format!("{text:?}: the unit is one of ms, s, m, h, d")),
+    }
+    .ok_or_else(|| format!("{text:?} is too long a duration"))?;
+    Ok(std::time::Duration::from_millis(millis))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::parse_duration;
+
+    #[test]
+    fn durations_as_operators_write_them() {
+        assert_eq!(parse_duration("5s"), Ok(Duration::from_secs(5)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
+        assert_eq!(parse_duration("24h"), Ok(Duration::from_secs(86_400)));
+        assert_eq!(parse_duration("7d"), Ok(Duration::from_secs(7 * 86_400)));
+        for bad in [
+            "",
+            "s",
+            "5",
+            "5 s",
+            "-5s",
+            "5x",
+            "1.5h",
+            "99999999999999999999d",
+            "9999999999999999d",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+}

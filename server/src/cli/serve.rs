@@ -83,11 +83,19 @@ pub(super) struct ServeArgs {
     #[arg(long)]
     allowed_origin: Vec<String>,
     /// Payment links' creations allowed per minute per client address (0: no limit).
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = crate::proxy::ratelimit::Budget::LINK_CREATIONS.0)]
     public_rate_limit: u32,
+    /// The payer's requests (/api/pay/*, boleto PDFs) allowed per minute per client address
+    /// (0: no limit). A payer's page needs under 30.
+    #[arg(long, default_value_t = crate::proxy::ratelimit::Budget::PAYER.0)]
+    payer_rate_limit: u32,
     /// Take the client address from X-Forwarded-For (only behind your own reverse proxy).
     #[arg(long)]
     trust_forwarded_for: bool,
+    /// After SIGTERM, how long to keep serving while /readyz answers 503, so a load
+    /// balancer moves new clients off first (e.g. 5s, 0 for none; Ctrl-C skips it).
+    #[arg(long, default_value = "5s", value_parser = super::common::parse_duration)]
+    drain_delay: std::time::Duration,
     #[command(flatten)]
     pix: PixArgs,
 }
@@ -317,7 +325,6 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         args.smtp_from.as_deref(),
         args.notify_http_url.as_deref(),
     )?;
-    let mut workers = Workers::new();
     let mut outbound = if args.allow_insecure_webhooks {
         Outbound::allow_private()
     } else {
@@ -326,30 +333,9 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(proxy) = &args.webhook_proxy {
         outbound = outbound.through_proxy(proxy)?;
     }
-    let deliverer = Deliverer::new(db.clone(), outbound.clone());
-    workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
-    let notifier = Notifier::new(db.clone(), notify);
-    workers.spawn("notifications", move |stop| notifier.clone().run(stop));
-    if let Some(bank) = &pix {
-        let charges = crate::workers::pix::PixCharges::new(db.clone(), bank.clone());
-        workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
-        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
-        workers.spawn("pix-webhook", move |stop| {
-            crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
-        });
-        let (rec_db, rec_bank) = (db.clone(), bank.clone());
-        let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
-        workers.spawn("pix-reconcile", move |stop| {
-            crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
-        });
-    }
-    let scheduler_db = db.clone();
-    workers.spawn("scheduler", move |stop| {
-        crate::workers::scheduler::run(scheduler_db.clone(), stop)
-    });
     let state_db = db.clone();
     let state = AppState {
-        outbound,
+        outbound: outbound.clone(),
         db,
         public_url: Arc::from(public_url.as_str()),
         tokens: Default::default(),
@@ -376,6 +362,7 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         sessions: Default::default(),
         allowed_origins: args.allowed_origin.clone(),
         public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
+        payer_rate_limit: crate::proxy::ratelimit::Budget(args.payer_rate_limit),
         trust_forwarded_for: args.trust_forwarded_for,
         pix_webhook: pix
             .clone()
@@ -383,15 +370,45 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
                 db: state_db.clone(),
                 bank,
             }),
+        ..Default::default()
     };
     if args.operator_ui {
         tracing::warn!("--operator-ui is no longer needed: merchant screens need an operator login (paylink operator add)");
     }
+    let readiness = options.readiness.clone();
     let router = app(state, options);
+    // Only now that every option has been checked: a refused configuration
+    // starts no delivery, send or bank call.
+    let mut workers = Workers::new();
+    let deliverer = Deliverer::new(state_db.clone(), outbound.clone());
+    workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
+    let notifier = Notifier::new(state_db.clone(), notify);
+    workers.spawn("notifications", move |stop| notifier.clone().run(stop));
+    if let Some(bank) = &pix {
+        let charges = crate::workers::pix::PixCharges::new(state_db.clone(), bank.clone());
+        workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
+        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
+        workers.spawn("pix-webhook", move |stop| {
+            crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
+        });
+        let (rec_db, rec_bank) = (state_db.clone(), bank.clone());
+        let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
+        workers.spawn("pix-reconcile", move |stop| {
+            crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
+        });
+    }
+    let scheduler_db = state_db.clone();
+    workers.spawn("scheduler", move |stop| {
+        crate::workers::scheduler::run(scheduler_db.clone(), stop)
+    });
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.
     println!("paylink listening on http://{addr}");
     tracing::info!(%addr, %public_url, sandbox = args.sandbox, "serving");
-    crate::app::serve(listener, router, workers)
+    let shutdown = crate::app::Shutdown {
+        readiness,
+        drain_delay: args.drain_delay,
+    };
+    crate::app::serve(listener, router, workers, shutdown)
         .await
         .map_err(|e| e.to_string())
 }

@@ -35,6 +35,8 @@ const NO_STORE: (header::HeaderName, HeaderValue) =
 pub struct PayerOptions {
     pub config: crate::domain::payer::PayerConfig,
     pub db: Option<crate::store::Db>,
+    /// Per client address: ids are not guessed by the thousand a second.
+    pub limiter: Arc<ratelimit::RateLimiter>,
 }
 
 /// What the payment links' routes need besides the proxy.
@@ -83,6 +85,10 @@ pub fn router(
             get(api_pay_boleto_pdf),
         )
         .route("/api/pay/{id}/simulate", post(api_pay_simulate))
+        .route_layer(axum::middleware::from_fn_with_state(
+            payer.limiter,
+            ratelimit::limit,
+        ))
         .with_state(payer_state);
     // Link-bound creations need no session: the link decides what they may create.
     let link_routes = crate::proxy::links::router(proxy.clone(), links.db, links.limiter);
@@ -202,7 +208,12 @@ async fn api_pay_boleto_pdf(
     if let (true, Some(db)) = (s.config.pix_api, &s.db) {
         input.pix = crate::domain::payer::bank_pix_for_boleto(&detail, n, db).await?;
     }
-    let pdf = crate::domain::boleto_pdf::render(&input).map_err(AppError::internal)?;
+    // Tens of milliseconds of CPU (the font subset, the barcode): off the
+    // async threads, which would otherwise stall every other request meanwhile.
+    let pdf = tokio::task::spawn_blocking(move || crate::domain::boleto_pdf::render(&input))
+        .await
+        .map_err(AppError::internal)?
+        .map_err(AppError::internal)?;
     let print = query.is_some_and(|q| q.split('&').any(|p| p == "print=1"));
     let disposition = format!(
         "{}; filename=\"boleto-{}-{n}.pdf\"",

@@ -1,6 +1,8 @@
-//! Per-address budget for public creations (the payment links' POSTs): a
-//! token bucket per client address, refilled continuously, so a burst of
-//! the whole budget is allowed and then one request per 60/N seconds.
+//! Per-address budgets for the public routes, which answer anyone: the
+//! payment links' creations and the payer's routes (`/api/pay/*`, the boleto
+//! PDFs). A token bucket per client address, refilled continuously, so a
+//! burst of the whole budget is allowed and then one request per 60/N
+//! seconds.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -18,9 +20,21 @@ use crate::error::{AppError, Reason};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget(pub u32);
 
+impl Budget {
+    /// Payment links' creations: a payer makes two (customer, invoice).
+    pub const LINK_CREATIONS: Budget = Budget(30);
+    /// The payer's routes. A payer's page reads its charge on opening, counts
+    /// a view, and then polls every 3 s at most (backing off to 30 s), so one
+    /// page needs well under 30 a minute; 600 leaves room for many payers
+    /// behind one address (an office, a carrier's NAT) while a guesser of
+    /// invoice ids gets 10 a second instead of the thousand or so the
+    /// server would answer.
+    pub const PAYER: Budget = Budget(600);
+}
+
 impl Default for Budget {
     fn default() -> Self {
-        Budget(30)
+        Budget::LINK_CREATIONS
     }
 }
 

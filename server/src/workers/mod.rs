@@ -82,7 +82,11 @@ impl Workers {
         let shutdown = self.shutdown.clone();
         self.tasks.spawn(async move {
             loop {
-                let outcome = tokio::spawn(run(shutdown.clone())).await;
+                // Its own task, so a panic is caught here; aborted with this
+                // supervisor (a shutdown past its grace), or it would run on.
+                let outcome =
+                    tokio_util::task::AbortOnDropHandle::new(tokio::spawn(run(shutdown.clone())))
+                        .await;
                 if shutdown.is_cancelled() {
                     return;
                 }
@@ -167,6 +171,33 @@ mod tests {
             after,
             "a worker ran after shutdown"
         );
+    }
+
+    /// A worker still busy when the grace period ends is stopped, not left
+    /// running behind the supervisor that was aborted.
+    #[tokio::test]
+    async fn a_worker_past_the_grace_is_stopped() {
+        let ticks = Arc::new(AtomicUsize::new(0));
+        let mut workers = Workers::new();
+        let t = ticks.clone();
+        workers.spawn("stubborn", move |_shutdown| {
+            let t = t.clone();
+            async move {
+                loop {
+                    t.fetch_add(1, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            }
+        });
+        while ticks.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        workers.shutdown(Duration::from_millis(50)).await;
+        // The abort lands at the worker's next await.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let after = ticks.load(Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(ticks.load(Ordering::SeqCst), after, "the worker still runs");
     }
 
     /// A pass in progress is finished, not cut, when shutdown comes, and no

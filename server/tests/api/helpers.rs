@@ -438,7 +438,9 @@ pub fn with(mut base: Value, patch: Value) -> Value {
 }
 
 /// `paylink serve --listen 127.0.0.1:0 ARGS` as a separate process (the real
-/// binary), and the address it prints once it listens.
+/// binary), and the address it prints once it listens. Without a drain delay
+/// unless ARGS give one: no load balancer waits for its `/readyz`, and each
+/// SIGTERM would cost the test the default 5 s.
 pub fn serve_binary<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, String) {
     serve_binary_logging(args, std::process::Stdio::null())
 }
@@ -452,6 +454,12 @@ pub fn serve_binary_logging<S: AsRef<std::ffi::OsStr>>(
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(args)
+        .args(
+            (!args.iter().any(|a| a.as_ref() == "--drain-delay"))
+                .then_some(["--drain-delay", "0"])
+                .into_iter()
+                .flatten(),
+        )
         .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::piped())
         .stderr(log)

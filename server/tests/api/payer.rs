@@ -214,3 +214,58 @@ async fn every_boleto_gets_a_nosso_numero_of_its_own() {
             .collect();
     assert_eq!(distinct, stored);
 }
+
+/// Guessing invoice ids: a burst of misses from one address is cut to 429
+/// envelopes with `Retry-After` once the default budget is spent, on the PDFs
+/// too; another address keeps its own budget, and a payer's page polling at
+/// the widget's pace is never near it.
+#[tokio::test]
+async fn a_burst_of_misses_from_one_address_is_429_and_others_are_unaffected() {
+    let app = spawn_app_options(|o| o.trust_forwarded_for = true).await;
+    let from = |ip: &'static str, path: String| {
+        app.client
+            .get(app.url(&path))
+            .header("x-forwarded-for", ip)
+            .send()
+    };
+    let miss = |i: usize| format!("/api/pay/0190a1b2-c3d4-7e5f-8a9b-{i:012x}");
+    let budget = paylink_server::proxy::ratelimit::Budget::PAYER.0 as usize;
+    // A second's refill at most while the burst runs: a few more than the budget.
+    let mut answered = 0;
+    let mut limited = None;
+    for i in 0..budget + 50 {
+        let res = from("203.0.113.7", miss(i)).await.unwrap();
+        match res.status() {
+            StatusCode::NOT_FOUND => answered += 1,
+            StatusCode::TOO_MANY_REQUESTS => {
+                limited = Some(res);
+                break;
+            }
+            other => panic!("{other}"),
+        }
+    }
+    let res = limited.expect("no 429 after a burst over the budget");
+    assert!((budget..budget + 50).contains(&answered), "{answered}");
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    envelope(res, StatusCode::TOO_MANY_REQUESTS).await;
+    let pdf = from(
+        "203.0.113.7",
+        format!("{}/installments/1/boleto.pdf", miss(0)),
+    )
+    .await
+    .unwrap();
+    envelope(pdf, StatusCode::TOO_MANY_REQUESTS).await;
+    // Another payer's address still gets its answers.
+    let other = from("198.51.100.20", miss(1)).await.unwrap();
+    envelope(other, StatusCode::NOT_FOUND).await;
+    let id = created(&app, json!({})).await;
+    let res = from("198.51.100.20", format!("/api/pay/{id}"))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+}

@@ -125,6 +125,95 @@ async fn sigterm_during_a_slow_request_answers_it_and_exits_0() {
     assert!(exit_status(&mut again, Duration::from_secs(25)).success());
 }
 
+/// Forty clients have just connected when SIGTERM arrives and send their
+/// requests after it: each is answered (hyper's graceful shutdown used to
+/// close a connection whose request had not come yet: 6 of 40 unanswered),
+/// then the server exits 0.
+#[tokio::test]
+async fn sigterm_answers_every_connection_just_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "opened.db").await;
+    let (mut child, addr) = serve_binary(&["--db", &db]);
+    let mut conns: Vec<TcpStream> = (0..40)
+        .map(|_| TcpStream::connect(host_port(&addr)).unwrap())
+        .collect();
+    signal(&child, "TERM");
+    // The stop is under way before any request is sent.
+    std::thread::sleep(Duration::from_millis(300));
+    for conn in &mut conns {
+        conn.set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        write!(conn, "GET /healthz HTTP/1.1\r\nHost: paylink\r\n\r\n").unwrap();
+    }
+    let unanswered: Vec<String> = conns
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(i, conn)| {
+            let mut answer = String::new();
+            let read = conn.read_to_string(&mut answer);
+            (!answer.starts_with("HTTP/1.1 200")).then(|| format!("{i}: {read:?} {answer:?}"))
+        })
+        .collect();
+    assert!(unanswered.is_empty(), "unanswered: {unanswered:#?}");
+    assert!(exit_status(&mut child, Duration::from_secs(25)).success());
+}
+
+/// With a drain delay, SIGTERM turns `/readyz` to 503 while new connections
+/// are still accepted and answered; once the delay is over the listener
+/// closes. Ctrl-C, a person at a terminal, stops without the delay.
+#[tokio::test]
+async fn sigterm_turns_readyz_503_and_keeps_serving_for_the_drain_delay() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "drain.db").await;
+    let (mut child, addr) = serve_binary(&["--db", &db, "--drain-delay", "3s"]);
+    // A fresh connection each time, as a load balancer's probe.
+    let client = || {
+        reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
+            .build()
+            .unwrap()
+    };
+    let ready = client().get(format!("{addr}/readyz")).send().await.unwrap();
+    assert_eq!(ready.status(), 200);
+    signal(&child, "TERM");
+    let signalled = Instant::now();
+    std::thread::sleep(Duration::from_millis(300));
+    let draining = client().get(format!("{addr}/readyz")).send().await.unwrap();
+    assert_eq!(draining.status(), 503);
+    let envelope: serde_json::Value = draining.json().await.unwrap();
+    assert!(envelope["message"].is_string(), "{envelope}");
+    let health = client()
+        .get(format!("{addr}/healthz"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200, "still serving while draining");
+    assert!(signalled.elapsed() < Duration::from_secs(3));
+    assert!(child.try_wait().unwrap().is_none());
+    while TcpStream::connect(host_port(&addr)).is_ok() {
+        assert!(
+            signalled.elapsed() < Duration::from_secs(10),
+            "still accepting connections long after the drain delay"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        signalled.elapsed() >= Duration::from_secs(3),
+        "closed before the delay"
+    );
+    assert!(exit_status(&mut child, Duration::from_secs(25)).success());
+
+    let (mut again, addr) = serve_binary(&["--db", &db, "--drain-delay", "30s"]);
+    signal(&again, "INT");
+    let interrupted = Instant::now();
+    assert!(exit_status(&mut again, Duration::from_secs(25)).success());
+    assert!(
+        interrupted.elapsed() < Duration::from_secs(10),
+        "Ctrl-C waited for the drain"
+    );
+    assert!(TcpStream::connect(host_port(&addr)).is_err());
+}
+
 /// Every answer has an `x-request-id` (a sane one from a proxy in front is
 /// kept), each request is one log line with that id, and the log holds
 /// neither the token nor the personal data the request carried.
