@@ -245,9 +245,9 @@ pub const DRAIN_DELAY: Duration = Duration::from_secs(5);
 /// once, unanswered, as an idle one.
 pub const FIRST_REQUEST_WAIT: Duration = Duration::from_secs(2);
 
-/// How `serve` stops: what `/readyz` reads, and the drain delay.
-#[derive(Clone)]
+/// How `serve` stops: the signals, what `/readyz` reads, and the drain delay.
 pub struct Shutdown {
+    pub signals: StopSignals,
     pub readiness: health::Readiness,
     pub drain_delay: Duration,
 }
@@ -267,19 +267,20 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let stop = tokio_util::sync::CancellationToken::new();
     let mut server = tokio::spawn(accept_loop(listener, router, stop.clone()));
+    let mut signals = shutdown.signals;
     let signal = tokio::select! {
         ended = &mut server => {
             workers.shutdown(SHUTDOWN_GRACE).await;
             return ended.unwrap_or_else(|e| Err(std::io::Error::other(e)));
         }
-        signal = shutdown_signal() => signal,
+        signal = signals.next() => signal,
     };
     shutdown.readiness.set_draining();
     if signal == Signal::Terminate && !shutdown.drain_delay.is_zero() {
         tracing::info!(delay = ?shutdown.drain_delay, "draining: /readyz answers 503, still serving");
         tokio::select! {
             () = tokio::time::sleep(shutdown.drain_delay) => {}
-            _ = shutdown_signal() => {}
+            _ = signals.next() => {}
         }
     }
     tracing::info!("shutting down: finishing the requests in flight and the workers' passes");
@@ -384,32 +385,47 @@ enum Signal {
     Terminate,
 }
 
-/// Ctrl-C, or SIGTERM (`docker stop`, Kubernetes).
-async fn shutdown_signal() -> Signal {
-    let ctrl_c = async {
-        if let Err(e) = tokio::signal::ctrl_c().await {
-            tracing::warn!(error = %e, "cannot listen for Ctrl-C");
-            std::future::pending::<()>().await;
-        }
-    };
+/// Ctrl-C (SIGINT) and SIGTERM (`docker stop`, Kubernetes), caught from the
+/// moment [`StopSignals::listen`] returns: `serve` makes them before it says
+/// it listens, so a SIGTERM right after that line is a drain, not the
+/// default action (an exit that answers no one).
+pub struct StopSignals {
     #[cfg(unix)]
-    let terminate = async {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                term.recv().await;
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    pub fn listen() -> std::io::Result<StopSignals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            Ok(StopSignals {
+                interrupt: signal(SignalKind::interrupt())?,
+                terminate: signal(SignalKind::terminate())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(StopSignals {})
+    }
+
+    /// The next stop signal.
+    async fn next(&mut self) -> Signal {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.interrupt.recv() => Signal::Interrupt,
+                _ = self.terminate.recv() => Signal::Terminate,
             }
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot listen for SIGTERM");
+        }
+        #[cfg(not(unix))]
+        {
+            if tokio::signal::ctrl_c().await.is_err() {
                 std::future::pending::<()>().await;
             }
+            Signal::Interrupt
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => Signal::Interrupt,
-        () = terminate => Signal::Terminate,
     }
 }
 

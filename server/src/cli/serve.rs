@@ -401,10 +401,13 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     workers.spawn("scheduler", move |stop| {
         crate::workers::scheduler::run(scheduler_db.clone(), stop)
     });
+    let signals = crate::app::StopSignals::listen()
+        .map_err(|e| format!("cannot listen for SIGTERM and Ctrl-C: {e}"))?;
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.
     println!("paylink listening on http://{addr}");
     tracing::info!(%addr, %public_url, sandbox = args.sandbox, "serving");
     let shutdown = crate::app::Shutdown {
+        signals,
         readiness,
         drain_delay: args.drain_delay,
     };
