@@ -171,6 +171,30 @@ enum TokenCommand {
         #[arg(long)]
         name: String,
     },
+    /// List every token: id, application, state, created, last used (never a secret).
+    List {
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Refuse a token from now on, on every server using this database.
+    Revoke {
+        /// The token's id (`paylink token list`).
+        token_id: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Give an application a new token (last line of stdout); its other tokens
+    /// keep working for the grace period, then are refused.
+    Rotate {
+        /// The application (`token create --name`).
+        #[arg(long)]
+        name: String,
+        /// How long the old tokens keep working: 24h, 30m, 7d, 0 for not at all.
+        #[arg(long, default_value = "24h", value_parser = common::parse_duration)]
+        grace: std::time::Duration,
+        #[command(flatten)]
+        db: DbArg,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -206,28 +230,7 @@ pub fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
-        Command::Token {
-            command: TokenCommand::Create { db, name },
-        } => {
-            let db = open(&db).await?;
-            let name = name.trim();
-            if name.is_empty() {
-                return Err(Failure::Usage("--name must not be empty".into()));
-            }
-            let (app, token) = auth::create_token(&db, name).await.map_err(|e| {
-                if crate::store::is_unique_violation(&e) {
-                    format!("an application named {name:?} already exists")
-                } else {
-                    format!("cannot create the token: {e}")
-                }
-            })?;
-            println!("application: {name}");
-            println!("applicationId: {}", app.id);
-            println!("userId: {}", app.user_id);
-            println!("Use it as `Authorization: Basic <token>`. It is shown only now:");
-            println!("{token}");
-            Ok(())
-        }
+        Command::Token { command } => token(command).await,
         Command::Serve(args) => Ok(serve::serve(*args).await?),
         Command::Simulate { command } => Ok(simulate(command).await?),
         Command::Invoice {
@@ -247,6 +250,107 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Operator { command } => crate::cli::operators::cli(command).await,
         Command::BankSim(args) => Ok(banksim::run(args).await?),
         Command::Pix { command } => pix::cli(command).await,
+    }
+}
+
+/// `token create | list | revoke | rotate`.
+async fn token(command: TokenCommand) -> Result<(), Failure> {
+    use crate::store::tokens::{self, Revoked};
+    match command {
+        TokenCommand::Create { db, name } => {
+            let db = open(&db).await?;
+            let name = name.trim();
+            if name.is_empty() {
+                return Err(Failure::Usage("--name must not be empty".into()));
+            }
+            let (app, token) = auth::create_token(&db, name).await.map_err(|e| {
+                if crate::store::is_unique_violation(&e) {
+                    format!("an application named {name:?} already exists")
+                } else {
+                    format!("cannot create the token: {e}")
+                }
+            })?;
+            println!("application: {name}");
+            println!("applicationId: {}", app.id);
+            println!("userId: {}", app.user_id);
+            println!("token id: {}", app.id);
+            println!("Use it as `Authorization: Basic <token>`. It is shown only now:");
+            println!("{token}");
+            Ok(())
+        }
+        TokenCommand::List { db } => {
+            let db = open(&db).await?;
+            let now = crate::store::now_iso();
+            let rows = tokens::list(&db).await.map_err(|e| e.to_string())?;
+            println!("id\tapplication\tstate\tcreated\tlast used");
+            for t in rows {
+                let state = match (&t.revoked_at, &t.expires_at) {
+                    (Some(at), _) => format!("revoked {at}"),
+                    (None, Some(at)) if *at <= now => format!("expired {at}"),
+                    (None, Some(at)) => format!("expires {at}"),
+                    (None, None) => "active".to_string(),
+                };
+                println!(
+                    "{}\t{}\t{state}\t{}\t{}",
+                    t.id,
+                    t.application,
+                    t.created_at,
+                    t.last_used_at.as_deref().unwrap_or("never")
+                );
+            }
+            Ok(())
+        }
+        TokenCommand::Revoke { token_id, db } => {
+            let db = open(&db).await?;
+            match tokens::revoke(&db, token_id.trim(), &crate::store::now_iso())
+                .await
+                .map_err(|e| e.to_string())?
+            {
+                Revoked::Now => {
+                    println!("token {token_id} revoked: refused from now on");
+                    Ok(())
+                }
+                Revoked::Already => {
+                    println!("token {token_id} was already revoked");
+                    Ok(())
+                }
+                Revoked::NoSuchToken => Err(Failure::Usage(format!(
+                    "no token {token_id:?} (see `paylink token list`)"
+                ))),
+            }
+        }
+        TokenCommand::Rotate { name, grace, db } => {
+            let db = open(&db).await?;
+            let app = application(&db, name.trim()).await?;
+            let rotated = auth::rotate_token(&db, &app, grace)
+                .await
+                .map_err(|e| format!("cannot rotate the token: {e}"))?;
+            println!("application: {}", app.name);
+            println!("new token id: {}", rotated.token_id);
+            if rotated.old_tokens > 0 {
+                println!(
+                    "the {} older token(s) keep working until {} (grace {}), then are refused",
+                    rotated.old_tokens,
+                    rotated.old_until,
+                    describe(grace)
+                );
+            }
+            println!("Use it as `Authorization: Basic <token>`. It is shown only now:");
+            println!("{}", rotated.token);
+            Ok(())
+        }
+    }
+}
+
+/// A grace period as it was given: `24h`, `90s`.
+fn describe(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0 => "none".into(),
+        _ if s % 86_400 == 0 => format!("{}d", s / 86_400),
+        _ if s % 3600 == 0 => format!("{}h", s / 3600),
+        _ if s % 60 == 0 => format!("{}m", s / 60),
+        _ => format!("{s}s"),
     }
 }
 

@@ -338,7 +338,6 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         outbound: outbound.clone(),
         db,
         public_url: Arc::from(public_url.as_str()),
-        tokens: Default::default(),
     };
     for o in &args.allowed_origin {
         check_origin(o, "--allowed-origin")?;

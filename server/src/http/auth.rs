@@ -3,10 +3,13 @@
 //! application id as user name). The secret is 32 random bytes; only its
 //! SHA-256 is stored. A fast hash is right for a high-entropy secret, and it
 //! keeps authentication off the hot path's budget (a password hash would not).
+//!
+//! An application may hold several tokens (a rotation keeps the old one for a
+//! grace period); each is checked against the database on every request,
+//! with no cache, so a token revoked by `paylink token revoke` is refused at
+//! once by every server on that database. The cost is one indexed query.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::FromRequestParts;
 use axum::http::{header, request::Parts};
@@ -17,24 +20,66 @@ use subtle::ConstantTimeEq;
 
 use crate::error::{AppError, Reason};
 use crate::http::AppState;
-use crate::store::{Application, Db};
+use crate::store::{tokens, Application, Db, DbError};
 
 pub fn hash_secret(secret: &str) -> String {
     let digest = Sha256::digest(secret.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Creates an application and returns it with its token (shown once).
-pub async fn create_token(
-    db: &Db,
-    name: &str,
-) -> Result<(Application, String), crate::store::DbError> {
+/// 32 random bytes, URL-safe base64.
+fn new_secret() -> String {
     let mut raw = [0u8; 32];
     getrandom::getrandom(&mut raw).expect("the OS random source is available");
-    let secret = URL_SAFE_NO_PAD.encode(raw);
+    URL_SAFE_NO_PAD.encode(raw)
+}
+
+fn token_of(application_id: &str, secret: &str) -> String {
+    STANDARD.encode(format!("{application_id}:{secret}"))
+}
+
+/// Creates an application and returns it with its token (shown once).
+pub async fn create_token(db: &Db, name: &str) -> Result<(Application, String), DbError> {
+    let secret = new_secret();
     let app = db.create_application(name, &hash_secret(&secret)).await?;
-    let token = STANDARD.encode(format!("{}:{}", app.id, secret));
+    let token = token_of(&app.id, &secret);
     Ok((app, token))
+}
+
+/// A rotation's outcome: the new token (shown once) and until when the old ones work.
+pub struct Rotated {
+    pub token: String,
+    pub token_id: String,
+    pub old_until: String,
+    pub old_tokens: u64,
+}
+
+/// Rotation's default grace: a day to put the new token everywhere the old one is.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(24 * 3600);
+
+/// A new token for `app`; its other tokens keep working for `grace`, then are refused.
+pub async fn rotate_token(db: &Db, app: &Application, grace: Duration) -> Result<Rotated, DbError> {
+    let secret = new_secret();
+    let now_ms = crate::domain::now_ms();
+    let iso = paylink_model::date::iso_utc_from_millis;
+    let grace_ms = i64::try_from(grace.as_millis()).unwrap_or(i64::MAX);
+    let old_until = iso(now_ms.saturating_add(grace_ms));
+    let token_id = crate::store::new_id();
+    let old_tokens = tokens::rotate(
+        db,
+        &app.id,
+        &token_id,
+        &hash_secret(&secret),
+        &iso(now_ms),
+        &old_until,
+    )
+    .await?;
+    Ok(Rotated {
+        token: token_of(&app.id, &secret),
+        token_id,
+        old_until,
+        old_tokens,
+    })
 }
 
 /// Splits a token into (application id, secret) without touching storage.
@@ -46,65 +91,39 @@ pub fn parse_token(token: &str) -> Option<(String, String)> {
         .then(|| (id.to_string(), secret.to_string()))
 }
 
-/// Tokens verified recently, so a repeated token costs no database query
-/// (that lookup was most of authentication's cost: a round trip to the
-/// database, against well under a microsecond for the hash). Keyed by the
-/// SHA-256 of the whole token, so only the exact token that was verified
-/// hits, and a lookup's timing says nothing about a stored token; any other
-/// token, a wrong secret included, is checked against the database every
-/// time. Bounded, and each entry lives `TTL`: there is no command that
-/// revokes or rotates a token (applications are never changed or deleted),
-/// and if one is added, a revoked token keeps working at most that long in a
-/// running server unless it also clears this cache.
-#[derive(Clone, Default)]
-pub struct TokenCache(Arc<Mutex<HashMap<TokenDigest, (Application, Instant)>>>);
+/// A token's last use is written when the stored one is older than this:
+/// at most one write a minute per token, however many requests it makes.
+pub const LAST_USED_EVERY: Duration = Duration::from_secs(60);
 
-type TokenDigest = [u8; 32];
-
-impl TokenCache {
-    pub const TTL: Duration = Duration::from_secs(30);
-    /// Far above the applications one server sees; bounds memory if many
-    /// valid tokens are presented within one TTL.
-    pub const MAX: usize = 1024;
-
-    fn key(token: &str) -> TokenDigest {
-        Sha256::digest(token.as_bytes()).into()
-    }
-
-    fn get(&self, token: &str) -> Option<Application> {
-        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        match map.get(&Self::key(token)) {
-            Some((app, at)) if at.elapsed() < Self::TTL => Some(app.clone()),
-            _ => None,
-        }
-    }
-
-    fn put(&self, token: &str, app: &Application) {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= Self::MAX {
-            map.retain(|_, (_, at)| at.elapsed() < Self::TTL);
-            if map.len() >= Self::MAX {
-                map.clear();
-            }
-        }
-        map.insert(Self::key(token), (app.clone(), Instant::now()));
-    }
-}
-
-/// The application a token belongs to, if its secret is right.
-async fn verify(db: &Db, token: &str) -> Result<Option<Application>, crate::store::DbError> {
+/// The application a token belongs to, if its secret is that of one of the
+/// application's tokens still in force (not revoked, not past a rotation's grace).
+async fn verify(db: &Db, token: &str) -> Result<Option<Application>, DbError> {
     let Some((id, secret)) = parse_token(token) else {
         return Ok(None);
     };
-    let Some(app) = db.find_application(&id).await? else {
+    let now_ms = crate::domain::now_ms();
+    let iso = paylink_model::date::iso_utc_from_millis;
+    let now = iso(now_ms);
+    let presented = hash_secret(&secret);
+    let live = tokens::live(db, &id, &now).await?;
+    let Some(found) = live
+        .iter()
+        .find(|t| bool::from(presented.as_bytes().ct_eq(t.secret_hash.as_bytes())))
+    else {
         return Ok(None);
     };
-    let presented = hash_secret(&secret);
-    let right: bool = presented
-        .as_bytes()
-        .ct_eq(app.secret_hash.as_bytes())
-        .into();
-    Ok(right.then_some(app))
+    let stale_before = iso(now_ms - LAST_USED_EVERY.as_millis() as i64);
+    if found
+        .last_used_at
+        .as_deref()
+        .is_none_or(|at| at < stale_before.as_str())
+    {
+        // Bookkeeping: a failed write must not refuse a good token.
+        if let Err(e) = tokens::touch(db, &found.token_id, &now, &stale_before).await {
+            tracing::warn!(error = %e, "cannot record the token's last use");
+        }
+    }
+    Ok(Some(found.application()))
 }
 
 /// The authenticated application of a request to the invoicing service.
@@ -127,61 +146,9 @@ impl FromRequestParts<AppState> for Authed {
         if !scheme.eq_ignore_ascii_case("basic") {
             return Err(unauthorized());
         }
-        let token = token.trim();
-        if let Some(app) = state.tokens.get(token) {
-            return Ok(Authed(app));
-        }
-        let app = verify(&state.db, token).await?.ok_or_else(unauthorized)?;
-        state.tokens.put(token, &app);
+        let app = verify(&state.db, token.trim())
+            .await?
+            .ok_or_else(unauthorized)?;
         Ok(Authed(app))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn app(id: &str) -> Application {
-        Application {
-            id: id.into(),
-            user_id: "u".into(),
-            name: "n".into(),
-            secret_hash: "h".into(),
-        }
-    }
-
-    #[test]
-    fn only_the_exact_token_hits_the_cache() {
-        let cache = TokenCache::default();
-        cache.put("dG9rZW4=", &app("a"));
-        assert_eq!(cache.get("dG9rZW4=").map(|a| a.id), Some("a".into()));
-        assert!(cache.get("dG9rZW5=").is_none());
-        assert!(cache.get("dG9rZW4").is_none());
-    }
-
-    #[test]
-    fn the_cache_stays_bounded() {
-        let cache = TokenCache::default();
-        for i in 0..TokenCache::MAX + 10 {
-            cache.put(&format!("t{i}"), &app("a"));
-        }
-        assert!(cache.0.lock().unwrap().len() <= TokenCache::MAX);
-        // The newest entry is always kept.
-        assert!(cache.get(&format!("t{}", TokenCache::MAX + 9)).is_some());
-    }
-
-    #[test]
-    fn an_entry_expires_after_the_ttl() {
-        let cache = TokenCache::default();
-        cache.put("t", &app("a"));
-        let old = Instant::now().checked_sub(TokenCache::TTL).unwrap();
-        cache
-            .0
-            .lock()
-            .unwrap()
-            .get_mut(&TokenCache::key("t"))
-            .unwrap()
-            .1 = old;
-        assert!(cache.get("t").is_none());
     }
 }

@@ -26,8 +26,6 @@ pub struct AppState {
     /// Where webhook URLs may lead (public HTTPS addresses unless
     /// `--allow-insecure-webhooks`), judged when they are registered.
     pub outbound: crate::domain::outbound::Outbound,
-    /// Tokens verified in the last few seconds (authentication without a query).
-    pub tokens: auth::TokenCache,
 }
 
 impl AppState {

@@ -3,16 +3,17 @@
 use super::*;
 use base64::Engine;
 
-/// A stored application (the owner of a token).
+/// A stored application (the owner of tokens, `store::tokens`).
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct Application {
     pub id: String,
     pub user_id: String,
     pub name: String,
-    pub secret_hash: String,
 }
 
 impl Db {
+    /// A new application and its first token (whose id is the application's),
+    /// of which only `secret_hash` is stored.
     pub async fn create_application(
         &self,
         name: &str,
@@ -22,22 +23,25 @@ impl Db {
             id: new_id(),
             user_id: new_id(),
             name: name.to_string(),
-            secret_hash: secret_hash.to_string(),
         };
-        let _w = self.lock_writes().await;
-        sqlx::query("INSERT INTO applications (id, user_id, name, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(&app.id)
-            .bind(&app.user_id)
-            .bind(&app.name)
-            .bind(&app.secret_hash)
-            .bind(now_iso())
-            .execute(&self.pool)
-            .await?;
+        let now = now_iso();
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "INSERT INTO applications (id, user_id, name, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&app.id)
+        .bind(&app.user_id)
+        .bind(&app.name)
+        .bind(&now)
+        .execute(&mut **tx)
+        .await?;
+        super::tokens::insert(&mut tx, &app.id, &app.id, secret_hash, &now).await?;
+        tx.commit().await?;
         Ok(app)
     }
 
     pub async fn find_application(&self, id: &str) -> Result<Option<Application>, DbError> {
-        sqlx::query_as("SELECT id, user_id, name, secret_hash FROM applications WHERE id = $1")
+        sqlx::query_as("SELECT id, user_id, name FROM applications WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await

@@ -24,6 +24,7 @@ pub mod pix_charges;
 pub mod pix_payments;
 mod search_keys;
 pub mod sends;
+pub mod tokens;
 pub mod views;
 pub mod webhooks;
 
@@ -316,8 +317,8 @@ mod tests {
             .await
             .unwrap();
         sqlx::query(
-            "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
-             VALUES ('app', 'user', X'FF00', 'hash', '2026-01-01T00:00:00Z')",
+            "INSERT INTO applications (id, user_id, name, created_at)
+             VALUES ('app', 'user', X'FF00', '2026-01-01T00:00:00Z')",
         )
         .execute(&db.pool)
         .await

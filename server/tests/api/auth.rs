@@ -125,13 +125,20 @@ async fn the_token_is_stored_only_as_a_hash() {
     let app = spawn_app().await;
     let (_, secret) = paylink_server::http::auth::parse_token(&app.token).unwrap();
     let hay = if crate::helpers::on_postgres() {
-        // Every stored value of the applications table, as text.
-        let rows: Vec<(String, String, String, String)> =
-            sqlx::query_as("SELECT id, user_id, name, secret_hash FROM applications")
-                .fetch_all(&app.raw_pool().await)
+        // Every stored value of the applications and tokens tables, as text.
+        let pool = app.raw_pool().await;
+        let apps: Vec<(String, String, String, String)> =
+            sqlx::query_as("SELECT id, user_id, name, created_at FROM applications")
+                .fetch_all(&pool)
                 .await
                 .unwrap();
-        format!("{rows:?}")
+        let tokens: Vec<(String, String, String, String)> =
+            sqlx::query_as("SELECT id, application_id, secret_hash, created_at FROM tokens")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        assert_eq!(tokens.len(), 1);
+        format!("{apps:?} {tokens:?}")
     } else {
         let db_file = std::path::Path::new(&app.db_target);
         let mut bytes = std::fs::read(db_file).unwrap();

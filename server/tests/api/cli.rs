@@ -567,3 +567,127 @@ fn every_command_reads_paylink_db_and_never_prints_its_password() {
     );
     assert!(file.is_file(), "link list did not open PAYLINK_DB");
 }
+
+/// `paylink` with `args`, its exit code and stderr.
+fn paylink_fails(args: &[&str], db: &str) -> (Option<i32>, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A token's whole life with a server running on the same database (SQLite,
+/// or PostgreSQL under `PAYLINK_TEST_DATABASE_URL`): listed without its
+/// secret and with its last use, rotated with a grace period during which
+/// both work, revoked and refused by the running server at its very next
+/// request, rotated with no grace; the last use is written once a minute,
+/// not on every request.
+#[tokio::test]
+async fn token_list_revoke_and_rotate_reach_the_running_server_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = crate::helpers::test_database(dir.path(), "tokens.db").await;
+    let made = paylink(&["token", "create", "--name", "loja"], &db);
+    let first = made.lines().last().unwrap().trim().to_string();
+    let first_id = made
+        .lines()
+        .find_map(|l| l.strip_prefix("token id: "))
+        .unwrap()
+        .to_string();
+    let (mut child, addr) = serve_binary(&["--db", &db]);
+    let client = reqwest::Client::new();
+    let status = |token: String| {
+        let (client, addr) = (client.clone(), addr.clone());
+        async move {
+            client
+                .get(format!("{addr}/invoices/applications/customers"))
+                .header("Authorization", format!("Basic {token}"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    let last_used = || async {
+        let pool = crate::helpers::raw_pool(&db).await;
+        let at: Option<String> =
+            sqlx::query_scalar("SELECT last_used_at FROM tokens WHERE id = $1")
+                .bind(&first_id)
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        at
+    };
+    assert_eq!(last_used().await, None);
+    assert_eq!(status(first.clone()).await, StatusCode::OK);
+    let used = last_used().await.expect("the use is recorded");
+    assert_eq!(status(first.clone()).await, StatusCode::OK);
+    assert_eq!(
+        last_used().await.as_ref(),
+        Some(&used),
+        "a write on every request"
+    );
+
+    let list = paylink(&["token", "list"], &db);
+    let (_, secret) = paylink_server::http::auth::parse_token(&first).unwrap();
+    assert!(!list.contains(&secret) && !list.contains(&first), "{list}");
+    let line = list.lines().find(|l| l.starts_with(&first_id)).unwrap();
+    assert!(
+        line.contains("\tloja\tactive\t") && line.ends_with(&used),
+        "{line}"
+    );
+
+    // Rotation with a grace period: both work meanwhile.
+    let rotated = paylink(&["token", "rotate", "--name", "loja", "--grace", "1h"], &db);
+    let second = rotated.lines().last().unwrap().trim().to_string();
+    let second_id = rotated
+        .lines()
+        .find_map(|l| l.strip_prefix("new token id: "))
+        .unwrap()
+        .to_string();
+    assert!(rotated.contains("keep working until"), "{rotated}");
+    assert_eq!(status(second.clone()).await, StatusCode::OK);
+    assert_eq!(status(first.clone()).await, StatusCode::OK);
+    let list = paylink(&["token", "list"], &db);
+    let line = list.lines().find(|l| l.starts_with(&first_id)).unwrap();
+    assert!(line.contains("\texpires "), "{line}");
+
+    // Revoked: the running server refuses it at its next request.
+    let revoked = paylink(&["token", "revoke", &first_id], &db);
+    assert!(revoked.contains("revoked"), "{revoked}");
+    assert_eq!(status(first.clone()).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(status(second.clone()).await, StatusCode::OK);
+    let again = paylink(&["token", "revoke", &first_id], &db);
+    assert!(again.contains("already revoked"), "{again}");
+    let list = paylink(&["token", "list"], &db);
+    let line = list.lines().find(|l| l.starts_with(&first_id)).unwrap();
+    assert!(line.contains("\trevoked "), "{line}");
+
+    // No grace: the old one is refused at once.
+    let third = paylink(&["token", "rotate", "--name", "loja", "--grace", "0"], &db);
+    let third = third.lines().last().unwrap().trim().to_string();
+    assert_eq!(status(second.clone()).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(status(third.clone()).await, StatusCode::OK);
+    let list = paylink(&["token", "list"], &db);
+    let line = list.lines().find(|l| l.starts_with(&second_id)).unwrap();
+    assert!(line.contains("\texpired "), "{line}");
+
+    // Bad input: clear usage errors (exit 2), nothing changed.
+    let (code, err) = paylink_fails(&["token", "revoke", "no-such-token"], &db);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no token \"no-such-token\""), "{err}");
+    let (code, err) = paylink_fails(&["token", "rotate", "--name", "loja", "--grace", "5x"], &db);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, err) = paylink_fails(&["token", "rotate", "--name", "nenhuma"], &db);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(err.contains("no application named"), "{err}");
+    assert_eq!(status(third).await, StatusCode::OK);
+
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -196,7 +196,6 @@ async fn spawn_full(
         db: db.clone(),
         public_url: Arc::from(addr.as_str()),
         outbound: outbound.clone(),
-        tokens: Default::default(),
     };
     // The workers run until the test's runtime ends (no shutdown signal).
     let never = tokio_util::sync::CancellationToken::new();

@@ -375,3 +375,69 @@ async fn charges_made_before_0018_expire_when_they_were_made_to() {
         ]
     );
 }
+
+/// A token made before 0019 (its hash on the application row) is the
+/// application's first token after it, under the application's id, and still
+/// authenticates; the application row keeps no hash.
+#[tokio::test]
+async fn a_token_made_before_0019_keeps_working() {
+    let (_dir, target, pool) = database_before(19).await;
+    let app_id = "0190a1b2-c3d4-7e5f-8a9b-0123456789ab";
+    let secret = "segredo-antigo";
+    sqlx::query(
+        "INSERT INTO applications (id, user_id, name, secret_hash, created_at)
+         VALUES ($1, 'user', 'loja', $2, '2026-01-01T00:00:00.000Z')",
+    )
+    .bind(app_id)
+    .bind(paylink_server::http::auth::hash_secret(secret))
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+
+    let db = Db::open(&target).await.unwrap();
+    let live = paylink_server::store::tokens::live(&db, app_id, "2026-11-27T00:00:00.000Z")
+        .await
+        .unwrap();
+    assert_eq!(live.len(), 1);
+    assert_eq!(
+        (live[0].token_id.as_str(), live[0].name.as_str()),
+        (app_id, "loja")
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = format!("http://{}", listener.local_addr().unwrap());
+    let state = paylink_server::AppState {
+        db,
+        public_url: std::sync::Arc::from(addr.as_str()),
+        outbound: Default::default(),
+    };
+    let app = paylink_server::service(state);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    use base64::Engine;
+    let token = base64::engine::general_purpose::STANDARD.encode(format!("{app_id}:{secret}"));
+    let res = reqwest::Client::new()
+        .get(format!("{addr}/invoices/applications/customers"))
+        .header("Authorization", format!("Basic {token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), reqwest::StatusCode::OK);
+    let columns: Vec<String> = if on_postgres() {
+        sqlx::query_scalar(
+            "SELECT column_name::text FROM information_schema.columns
+             WHERE table_name = 'applications' AND table_schema = current_schema()",
+        )
+        .fetch_all(&raw_pool(&target).await)
+        .await
+        .unwrap()
+    } else {
+        sqlx::query_scalar("SELECT name FROM pragma_table_info('applications')")
+            .fetch_all(&raw_pool(&target).await)
+            .await
+            .unwrap()
+    };
+    assert!(
+        !columns.is_empty() && !columns.iter().any(|c| c == "secret_hash"),
+        "{columns:?}"
+    );
+}

@@ -60,7 +60,6 @@ async fn spawn_dist_with(
         db,
         public_url: Arc::from(addr.as_str()),
         outbound: Default::default(),
-        tokens: Default::default(),
     };
     let options = Options {
         dist: Some(dist),
