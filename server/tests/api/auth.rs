@@ -158,3 +158,31 @@ async fn the_token_is_stored_only_as_a_hash() {
         StatusCode::CREATED
     );
 }
+
+/// Two servers on one database (two processes' worth: their own pools), each
+/// having just accepted the token: revoked, it is refused by both at their
+/// next request, on SQLite and on PostgreSQL. No server keeps a token it has
+/// verified.
+#[tokio::test]
+async fn a_revoked_token_is_refused_at_once_by_every_server() {
+    let a = spawn_app().await;
+    let b = spawn_second(&a).await;
+    let status = |app: &TestApp| {
+        app.client
+            .get(app.url("/invoices/applications/customers"))
+            .header("authorization", format!("Basic {}", a.token))
+            .send()
+    };
+    for app in [&a, &b] {
+        assert_eq!(status(app).await.unwrap().status(), StatusCode::OK);
+    }
+    let (id, _) = paylink_server::http::auth::parse_token(&a.token).unwrap();
+    let now = paylink_server::store::now_iso();
+    let revoked = paylink_server::store::tokens::revoke(&a.db, &id, &now)
+        .await
+        .unwrap();
+    assert_eq!(revoked, paylink_server::store::tokens::Revoked::Now);
+    for app in [&a, &b] {
+        envelope(status(app).await.unwrap(), StatusCode::UNAUTHORIZED).await;
+    }
+}
