@@ -91,10 +91,18 @@ pub fn app(state: AppState, options: Options) -> Router {
         options.trust_forwarded_for,
     );
     let service = service(state);
+    let page = proxy::pages::PageConfig {
+        assets: web::payer_assets(options.dist.as_deref()),
+        frame_ancestors: options
+            .frame_ancestors
+            .clone()
+            .unwrap_or_else(|| "'self'".into()),
+    };
     let payer = proxy::PayerOptions {
         config: options.payer,
         db: Some(db.clone()),
         limiter: ratelimit::RateLimiter::new(options.payer_rate_limit, options.trust_forwarded_for),
+        page: std::sync::Arc::new(page),
     };
     let links = proxy::LinkOptions {
         db,

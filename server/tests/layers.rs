@@ -23,7 +23,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("http", &["bank", "domain", "store", "error"]),
-    ("proxy", &["http", "domain", "store", "error"]),
+    // The server-rendered payer pages take the widget pages' CSP rule from `web`.
+    ("proxy", &["http", "web", "domain", "store", "error"]),
     ("web", &["http"]),
     ("workers", &["bank", "domain", "store"]),
     // The client of a bank's API Pix: the workers (charges), the callback receiver (confirming a

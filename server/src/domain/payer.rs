@@ -148,6 +148,20 @@ fn installment_terms(d: &InvoiceDetail, i: &Installment, terms: &ChargeTerms) ->
     }
 }
 
+/// The terms of the next open installment (discount, fine, interest), one
+/// sentence each in `lang`, as the payer page states them beside the
+/// amounts; empty when the invoice has none or nothing is open.
+pub fn next_open_terms(d: &InvoiceDetail, next_open: Option<u32>, lang: Lang) -> Vec<String> {
+    let Some(i) = next_open.and_then(|n| d.installments.iter().find(|i| i.installment == n)) else {
+        return Vec::new();
+    };
+    let Some(due) = Date::parse_iso_prefix(&i.due_date) else {
+        return Vec::new();
+    };
+    let terms = installment_terms(d, i, &detail_terms(d));
+    charges::instructions(i.price, due, &terms, lang)
+}
+
 /// What installment `i` costs when paid on `today`: `None` unless it is
 /// open (waiting for payment, with an amount) and its due date reads.
 fn installment_amount_due(

@@ -5,6 +5,7 @@
 
 pub mod cors;
 pub mod links;
+pub mod pages;
 pub mod ratelimit;
 pub mod session;
 pub mod upstream;
@@ -37,6 +38,8 @@ pub struct PayerOptions {
     pub db: Option<crate::store::Db>,
     /// Per client address: ids are not guessed by the thousand a second.
     pub limiter: Arc<ratelimit::RateLimiter>,
+    /// The server-rendered pages' stylesheet, islands' bundle and CSP.
+    pub page: Arc<pages::PageConfig>,
 }
 
 /// What the payment links' routes need besides the proxy.
@@ -76,8 +79,11 @@ pub fn router(
         proxy: proxy.clone(),
         db: if local { payer.db } else { None },
         config: Arc::new(payer.config),
+        page: payer.page,
     };
     let payer_routes = Router::new()
+        .route("/pay/{id}", get(pages::pay_page))
+        .route("/pay/{id}/simulate", post(pages::simulate_form))
         .route("/api/pay/{id}", get(api_pay_get))
         .route("/api/pay/{id}/view", post(api_pay_view))
         .route(
@@ -128,6 +134,7 @@ struct PayerState {
     proxy: Option<Arc<Proxy>>,
     db: Option<crate::store::Db>,
     config: Arc<crate::domain::payer::PayerConfig>,
+    page: Arc<pages::PageConfig>,
 }
 
 /// The invoice detail the payer routes are built from; the upstream's
@@ -167,19 +174,31 @@ async fn payer_detail(
     Ok(serde_json::from_slice(&bytes)?)
 }
 
-/// The payer page's view of an invoice (no private data; PIX and boleto codes).
-async fn api_pay_get(
-    State(s): State<PayerState>,
+/// The payer's view of invoice `id` (no private data; PIX and boleto
+/// codes), and the detail it was made from.
+async fn payer_view(
+    s: &PayerState,
     headers: HeaderMap,
-    ApiPath(id): ApiPath<String>,
-) -> Result<Response, AppError> {
-    let detail = payer_detail(&s, headers, &id).await?;
+    id: &str,
+) -> Result<(paylink_model::PayerView, paylink_model::InvoiceDetail), AppError> {
+    let detail = payer_detail(s, headers, id).await?;
     let numbers = OurNumbers::of(&detail, s.db.as_ref()).await?;
     let mut view =
         crate::domain::payer::payer_view(&detail, &s.config, &numbers, crate::domain::today());
     if let (true, Some(db)) = (s.config.pix_api, &s.db) {
         crate::domain::payer::with_bank_codes(&mut view, &detail, db).await?;
     }
+    Ok((view, detail))
+}
+
+/// The payer page's view of an invoice, as JSON (the page's live status and
+/// the widget read it).
+async fn api_pay_get(
+    State(s): State<PayerState>,
+    headers: HeaderMap,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, AppError> {
+    let (view, _) = payer_view(&s, headers, &id).await?;
     Ok(([NO_STORE], axum::Json(view)).into_response())
 }
 
@@ -250,18 +269,24 @@ async fn api_pay_view(
 }
 
 /// Sandbox only: pays the next open installment as the bank would.
+async fn simulate(s: &PayerState, id: &str) -> Result<(), AppError> {
+    let Some(db) =
+        s.db.clone()
+            .filter(|_| s.config.sandbox && paylink_model::br::uuid_is_valid(id))
+    else {
+        return Err(Reason::RouteNotFound.into());
+    };
+    crate::store::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await?;
+    Ok(())
+}
+
+/// The sandbox's payment as an API call: the payer view after it.
 async fn api_pay_simulate(
     State(s): State<PayerState>,
     headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let Some(db) =
-        s.db.clone()
-            .filter(|_| s.config.sandbox && paylink_model::br::uuid_is_valid(&id))
-    else {
-        return Err(Reason::RouteNotFound.into());
-    };
-    crate::store::payments::simulate_pay(&db, &id.to_ascii_lowercase(), None, None).await?;
+    simulate(&s, &id).await?;
     api_pay_get(State(s), headers, ApiPath(id)).await
 }
 

@@ -1,7 +1,7 @@
 //! The built widget (`dist/`): hashed assets with a year of cache, the SPA's
 //! pages (`/`, `/invoices`, `/customers`, `/invoices/{id}`, `/l/{slug}`)
-//! answered with `index.html` and the payer's (`/pay/{id}`) with `pay.html`,
-//! the payer page alone, when the build has one (`page`), responses
+//! answered with `index.html` (`page`), the payer pages' islands bundle
+//! found for the server-rendered pages (`payer_assets`), responses
 //! compressed (brotli or gzip) as the browser accepts (`compress`), every
 //! answer with the page's CSP (`csp`). A browser sent to an address no page
 //! answers gets the widget's "not found" screen as a 404; programs get the
@@ -26,6 +26,30 @@ pub use compress::precompress;
 pub use csp::content_security_policy;
 use page::Pages;
 
+/// What the server-rendered payer pages load: the shared stylesheet, and the
+/// islands' bundle under `dist/payer/` when `build_widget` made one
+/// (`paylink-payer-<hash>.js` beside its `_bg.wasm`). Without it the pages
+/// still show everything and work without JavaScript.
+pub fn payer_assets(dist: Option<&std::path::Path>) -> paylink_payer::shell::Assets {
+    let css = paylink_payer::STYLE.to_string();
+    let name = dist
+        .and_then(|d| std::fs::read_dir(d.join("payer")).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .find_map(|f| {
+            let stem = f.strip_suffix(".js")?;
+            stem.starts_with("paylink-payer-").then(|| stem.to_string())
+        });
+    match name {
+        Some(name) => paylink_payer::shell::Assets::islands_named(css, &name),
+        None => {
+            tracing::info!("no islands bundle in dist/payer: payer pages are served without it");
+            paylink_payer::shell::Assets { css, islands: None }
+        }
+    }
+}
+
 /// A browser's navigation (a `GET` that prefers HTML), not a script's or a
 /// program's request, which get the JSON envelope.
 fn is_navigation(req: &Request) -> bool {
@@ -45,9 +69,6 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
             None
         }
     };
-    // The payer's page; a build without one (an older build, `trunk build`
-    // alone) answers the payer's route with index.html, which has it too.
-    let payer = Pages::load(&dist, "pay.html", frame_ancestors).ok();
     // The assets' CSP: the current page's (a page response carries its own).
     let fallback_csp = HeaderValue::from_str(&content_security_policy("", frame_ancestors))
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
@@ -79,9 +100,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
         }));
     let mut routes = Router::new();
     if let Some(pages) = pages {
-        let payer = payer.unwrap_or_else(|| pages.clone());
         let index = get(move |req: HeaderMap| async move { pages.get().await.respond(&req) });
-        let pay = get(move |req: HeaderMap| async move { payer.get().await.respond(&req) });
         routes = routes
             .route("/", index.clone())
             .route("/painel", index.clone())
@@ -90,8 +109,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
             .route("/invoices", index.clone())
             .route("/customers", index.clone())
             .route("/invoices/{id}", index.clone())
-            .route("/l/{slug}", index)
-            .route("/pay/{id}", pay);
+            .route("/l/{slug}", index);
     }
     routes
         .fallback_service(assets)

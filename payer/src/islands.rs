@@ -1,0 +1,244 @@
+//! The payer page's interactive parts, the only code the browser gets
+//! (`#[island]`; the rest of the crate is server-only HTML): a copy button,
+//! and the payment status that keeps the page current while an installment
+//! is open.
+
+use leptos::prelude::*;
+use paylink_model::Lang;
+
+use crate::i18n::T;
+
+/// Copies `text` and says whether it worked, beside the button. Without
+/// JavaScript a copy button could do nothing, so it stays `hidden` until the
+/// island runs (the code itself is on the page, selectable).
+#[island]
+pub fn CopyButton(l: Lang, text: String, label: String) -> impl IntoView {
+    let copied = RwSignal::new(None::<bool>);
+    let live = RwSignal::new(false);
+    Effect::new(move |_| live.set(true));
+    view! {
+        <button
+            type="button"
+            class="secondary"
+            hidden=move || !live.get()
+            on:click=move |_| copy(text.clone(), copied)
+        >
+            {label}
+        </button>
+        <span role="status" class="muted copy-status">
+            {move || match copied.get() {
+                Some(true) => T::Copied.t(l),
+                Some(false) => T::CopyFailed.t(l),
+                None => "",
+            }}
+        </span>
+    }
+}
+
+#[cfg(feature = "hydrate")]
+fn copy(text: String, done: RwSignal<Option<bool>>) {
+    use wasm_bindgen::JsValue;
+    leptos::task::spawn_local(async move {
+        let nav = window().navigator();
+        let has_clipboard = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
+            .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+        let ok = has_clipboard
+            && wasm_bindgen_futures::JsFuture::from(nav.clipboard().write_text(&text))
+                .await
+                .is_ok();
+        done.try_set(Some(ok));
+    });
+}
+
+/// On the server nothing is clicked.
+#[cfg(not(feature = "hydrate"))]
+fn copy(_text: String, _done: RwSignal<Option<bool>>) {}
+
+/// What the payer should do now: while an installment is open, `children`
+/// (how to pay it, rendered by the server), asked again with backoff (3 s,
+/// then ×1.5 up to 30 s) from `GET /api/pay/{id}`; once the last one is
+/// paid, the thanks and the way back to the merchant's site, followed after
+/// 4 s. Each installment seen paid here is announced to the page
+/// (`paylink:paid`); one paid with more to go reloads the page, whose server
+/// renders the next installment's codes.
+#[island]
+pub fn PaymentStatus(
+    l: Lang,
+    id: String,
+    /// An installment is waiting for payment (the server's `nextOpen`).
+    open: bool,
+    /// The installments already paid when the page was rendered.
+    paid: Vec<u32>,
+    /// The open installment's PIX code is still being made at the bank.
+    pending: bool,
+    redirect_to: Option<String>,
+    children: Children,
+) -> impl IntoView {
+    let done = RwSignal::new(!open);
+    let leaving = RwSignal::new(false);
+    if open || pending {
+        watch(id, paid, pending, redirect_to.clone(), done, leaving);
+    }
+    let back = redirect_to.map(|href| {
+        view! {
+            <p hidden=move || !done.get()>
+                <a href=href target="_top">{T::BackToSite.t(l)}</a>
+            </p>
+        }
+    });
+    view! {
+        <div class="how" hidden=move || done.get()>{children()}</div>
+        <p class="note" hidden=move || !done.get()>{T::AllPaid.t(l)}</p>
+        <p role="status" class="muted">{move || leaving.get().then(|| T::PaidNow.t(l))}</p>
+        {back}
+    }
+}
+
+#[cfg(feature = "hydrate")]
+mod watch {
+    use leptos::prelude::*;
+    use paylink_model::InstallmentStatus;
+    use serde::Deserialize;
+    use std::time::Duration;
+
+    /// The part of `GET /api/pay/{id}` (the model's `PayerView`) this reads.
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Seen {
+        next_open: Option<u32>,
+        installments: Vec<SeenInstallment>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct SeenInstallment {
+        installment: u32,
+        status: InstallmentStatus,
+        #[serde(default)]
+        pix_pending: bool,
+    }
+
+    async fn fetch(id: &str) -> Option<Seen> {
+        let res = gloo_net::http::Request::get(&format!("/api/pay/{id}"))
+            .send()
+            .await
+            .ok()?;
+        if !res.ok() {
+            return None;
+        }
+        let json = js_sys::JSON::parse(&res.text().await.ok()?).ok()?;
+        serde_wasm_bindgen::from_value(json).ok()
+    }
+
+    pub fn watch(
+        id: String,
+        paid: Vec<u32>,
+        pending: bool,
+        redirect_to: Option<String>,
+        done: RwSignal<bool>,
+        leaving: RwSignal<bool>,
+    ) {
+        Effect::new(move |_| {
+            schedule(
+                3000.0,
+                id.clone(),
+                paid.clone(),
+                pending,
+                redirect_to.clone(),
+                done,
+                leaving,
+            );
+        });
+    }
+
+    fn schedule(
+        delay: f64,
+        id: String,
+        paid: Vec<u32>,
+        pending: bool,
+        redirect_to: Option<String>,
+        done: RwSignal<bool>,
+        leaving: RwSignal<bool>,
+    ) {
+        set_timeout(
+            move || {
+                leptos::task::spawn_local(async move {
+                    let next = (delay * 1.5).min(30_000.0);
+                    let Some(seen) = fetch(&id).await else {
+                        return schedule(next, id, paid, pending, redirect_to, done, leaving);
+                    };
+                    let now: Vec<u32> = seen
+                        .installments
+                        .iter()
+                        .filter(|i| i.status == InstallmentStatus::Confirmed)
+                        .map(|i| i.installment)
+                        .collect();
+                    let new: Vec<u32> = now.iter().copied().filter(|n| !paid.contains(n)).collect();
+                    let all_paid = seen.next_open.is_none();
+                    for n in &new {
+                        announce(&id, *n, all_paid);
+                    }
+                    let code_ready = pending && !seen.installments.iter().any(|i| i.pix_pending);
+                    if all_paid && !new.is_empty() {
+                        done.set(true);
+                        if let Some(to) = redirect_to.filter(|_| !framed()) {
+                            leaving.set(true);
+                            set_timeout(
+                                move || {
+                                    let _ = window().location().assign(&to);
+                                },
+                                Duration::from_secs(4),
+                            );
+                        }
+                    } else if !new.is_empty() || code_ready {
+                        // The server renders the next installment's codes.
+                        let _ = window().location().reload();
+                    } else {
+                        schedule(next, id, paid, pending, redirect_to, done, leaving);
+                    }
+                });
+            },
+            Duration::from_millis(delay as u64),
+        );
+    }
+
+    /// In a frame the merchant's page decides where to go (`paylink:paid`).
+    fn framed() -> bool {
+        let w = window();
+        w.top().ok().flatten().is_some_and(|top| top != w)
+    }
+
+    /// `paylink:paid` on the document, for a script of the page that listens.
+    fn announce(id: &str, installment: u32, all_paid: bool) {
+        use wasm_bindgen::JsValue;
+        let detail = js_sys::Object::new();
+        for (k, v) in [
+            ("invoiceId", JsValue::from_str(id)),
+            ("installment", JsValue::from(installment)),
+            ("allPaid", JsValue::from(all_paid)),
+        ] {
+            let _ = js_sys::Reflect::set(&detail, &JsValue::from_str(k), &v);
+        }
+        let init = web_sys::CustomEventInit::new();
+        init.set_bubbles(true);
+        init.set_detail(&detail);
+        if let Ok(ev) = web_sys::CustomEvent::new_with_event_init_dict("paylink:paid", &init) {
+            let _ = document().dispatch_event(&ev);
+        }
+    }
+}
+
+#[cfg(feature = "hydrate")]
+use watch::watch;
+
+/// On the server the page is not watched.
+#[cfg(not(feature = "hydrate"))]
+fn watch(
+    _id: String,
+    _paid: Vec<u32>,
+    _pending: bool,
+    _redirect_to: Option<String>,
+    _done: RwSignal<bool>,
+    _leaving: RwSignal<bool>,
+) {
+}

@@ -1,0 +1,37 @@
+//! The payer's pages, written once as Leptos components: rendered to HTML by
+//! the server (feature `ssr`, `paylink-server`), so the page a payer opens
+//! already shows every amount and code, and hydrated in the browser as
+//! islands (feature `hydrate`, the small wasm trunk builds from
+//! `payer/index.html`): only the copy buttons and the live payment status
+//! run there. Everything else is server-only HTML that works without
+//! JavaScript (the language switch and the sandbox payment are links and
+//! forms).
+
+// The page's view types nest deeply (tachys types each element).
+#![recursion_limit = "256"]
+
+#[cfg(all(feature = "ssr", feature = "hydrate"))]
+compile_error!(
+    "paylink-payer: `ssr` and `hydrate` must never meet in one build (leptos-rs/leptos#4586): \
+     build the server and the islands' wasm with separate cargo invocations (-p)"
+);
+
+pub mod i18n;
+pub mod islands;
+pub mod pay;
+#[cfg(feature = "ssr")]
+pub mod shell;
+
+/// The islands' entry: trunk's loader instantiates the wasm, then leptos's
+/// island script (in the page's `<head>`, see [`shell`]) calls this and
+/// hydrates each `<leptos-island>` it finds.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    leptos::mount::hydrate_islands();
+}
+
+/// The stylesheet every paylink page shares, inlined into the payer pages'
+/// `<head>` by [`shell`].
+#[cfg(feature = "ssr")]
+pub const STYLE: &str = include_str!("../../style/main.css");

@@ -1,0 +1,110 @@
+//! The document around a payer page: `<head>` with the stylesheet inline
+//! (no request before the first paint) and, when the islands' bundle is
+//! built, leptos's island script (which loads the wasm once the page is idle,
+//! after the content is painted); the top bar with the language switch as
+//! plain links (`?lang=`), so it works without JavaScript.
+
+use leptos::config::LeptosOptions;
+use leptos::prelude::*;
+use paylink_model::Lang;
+
+use crate::i18n::T;
+
+/// What every payer page loads besides its HTML.
+#[derive(Clone, Debug, Default)]
+pub struct Assets {
+    /// The stylesheet, inlined in `<head>`.
+    pub css: String,
+    /// The islands' bundle as trunk named it (`/payer/paylink-payer-HASH.js`
+    /// and `…_bg.wasm`): `output_name` = `paylink-payer-HASH`, `site_pkg_dir`
+    /// = `payer`. `None`: no bundle built; the pages work without it.
+    pub islands: Option<LeptosOptions>,
+}
+
+impl Assets {
+    /// The islands' bundle named `name` (without `.js`) under `/payer/`.
+    pub fn islands_named(css: String, name: &str) -> Assets {
+        Assets {
+            css,
+            islands: Some(
+                LeptosOptions::builder()
+                    .output_name(name)
+                    .site_pkg_dir("payer")
+                    .build(),
+            ),
+        }
+    }
+}
+
+/// The whole page, as HTML: `body` rendered under a fresh reactive owner,
+/// in language `l`; `path` is the page's own path (for the language links).
+#[cfg(feature = "ssr")]
+pub fn render<V: IntoView + 'static>(
+    l: Lang,
+    title: &str,
+    path: &str,
+    assets: &Assets,
+    body: impl FnOnce() -> V + 'static,
+) -> String {
+    // A root with the server's shared context, as leptos_axum renders a page.
+    let owner = Owner::new_root(Some(std::sync::Arc::new(
+        hydration_context::SsrSharedContext::new(),
+    )));
+    let html = owner.with(|| {
+        let scripts = assets
+            .islands
+            .clone()
+            .map(|options| view! { <HydrationScripts options islands=true /> });
+        view! {
+            <!DOCTYPE html>
+            <html lang=l.code() translate="no">
+                <head>
+                    <meta charset="utf-8" />
+                    <meta name="google" content="notranslate" />
+                    <meta name="viewport" content="width=device-width, initial-scale=1" />
+                    <title>{title.to_string()}</title>
+                    <link rel="icon" href="data:," />
+                    <style inner_html=assets.css.clone()></style>
+                    {scripts}
+                </head>
+                <body>
+                    <div class="paylink-widget" translate="no" lang=l.code()>
+                        <header class="topbar">
+                            <span class="brand">"paylink"</span>
+                            <span class="tagline">{T::Tagline.t(l)}</span>
+                            <LangLinks l path=path.to_string() />
+                        </header>
+                        <main>{body()}</main>
+                    </div>
+                </body>
+            </html>
+        }
+        .to_html()
+    });
+    drop(owner);
+    html
+}
+
+/// pt-BR / English as two links to the same page in the other language.
+#[component]
+fn LangLinks(l: Lang, path: String) -> impl IntoView {
+    let link = move |to: Lang, text: &'static str, title: &'static str| {
+        view! {
+            <a
+                href=format!("{path}?lang={}", to.code())
+                hreflang=to.code()
+                lang=to.code()
+                title=title
+                aria-current=(l == to).then_some("true")
+            >
+                {text}
+            </a>
+        }
+    };
+    view! {
+        <nav class="lang" aria-label=T::Language.t(l)>
+            {link(Lang::PtBr, "PT", "Português (Brasil)")}
+            {link(Lang::En, "EN", "English")}
+        </nav>
+    }
+}

@@ -1,0 +1,161 @@
+//! The payer page, `/pay/{id}`, as HTML rendered here by Leptos
+//! (`paylink-payer`, feature `ssr`) from the same view `/api/pay/{id}`
+//! answers: the response itself carries every amount and code, in the
+//! language asked for (`?lang=`, remembered in a cookie; then
+//! `Accept-Language`), and works without JavaScript. The sandbox's payment
+//! is a plain form posted here.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use paylink_model::Lang;
+use paylink_payer::shell::{render, Assets};
+
+use super::PayerState;
+use crate::error::{lang_of, AppError};
+use crate::http::extract::{ApiPath, ApiQuery};
+
+/// What every payer page carries besides its content.
+pub struct PageConfig {
+    pub assets: Assets,
+    /// CSP `frame-ancestors`, as for the widget's pages.
+    pub frame_ancestors: String,
+}
+
+/// Where a payer's choice of language is kept (a year; not a secret).
+const LANG_COOKIE: &str = "paylink_lang";
+
+#[derive(serde::Deserialize)]
+pub(super) struct PageQuery {
+    lang: Option<String>,
+}
+
+/// The page's language: `?lang=`, else the cookie, else `Accept-Language`.
+fn page_lang(q: &PageQuery, headers: &HeaderMap) -> Lang {
+    if let Some(l) = q.lang.as_deref() {
+        return Lang::from_accept_language(l);
+    }
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| c.trim().strip_prefix(LANG_COOKIE)?.strip_prefix('='));
+    match cookie {
+        Some(code) => Lang::from_accept_language(code),
+        None => lang_of(headers),
+    }
+}
+
+/// `GET /pay/{id}`: the payer page, or why there is none (404, 410, ...)
+/// as a page. Counts the visit.
+pub(super) async fn pay_page(
+    State(s): State<PayerState>,
+    mut headers: HeaderMap,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<PageQuery>,
+) -> Response {
+    let l = page_lang(&q, &headers);
+    // The service's messages (an unknown invoice, ...) in the page's language.
+    headers.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static(l.code()));
+    let path = format!("/pay/{id}");
+    let page = &s.page;
+    let (status, html) = match super::payer_view(&s, headers, &id).await {
+        Ok((view, detail)) => {
+            if let Some(db) = &s.db {
+                // Best effort: a visit that cannot be counted is still shown.
+                let _ = crate::store::views::record_view(db, &view.id).await;
+            }
+            let terms = crate::domain::payer::next_open_terms(&detail, view.next_open, l);
+            let title = format!(
+                "{} · {}",
+                paylink_payer::i18n::T::Payment.t(l),
+                view.merchant_name
+            );
+            let html = render(l, &title, &path, &page.assets, move || {
+                leptos::view! { <paylink_payer::pay::PayPage l p=view terms /> }
+            });
+            (StatusCode::OK, html)
+        }
+        Err(e) => (e.status(), unavailable(l, &path, page, &e)),
+    };
+    html_response(
+        status,
+        html,
+        &page.frame_ancestors,
+        q.lang.is_some().then_some(l),
+    )
+}
+
+/// Why there is no page, as a page; the error's cause is logged, never shown.
+fn unavailable(l: Lang, path: &str, page: &PageConfig, e: &AppError) -> String {
+    let title = paylink_payer::i18n::T::NotFoundTitle.t(l);
+    let message = e.envelope(l).message;
+    render(l, title, path, &page.assets, move || {
+        leptos::view! { <paylink_payer::pay::Unavailable l message /> }
+    })
+}
+
+/// An HTML page about one person's charge: never kept by a shared cache,
+/// its CSP allowing exactly its own inline script (by hash); `chosen`, a
+/// language picked with `?lang=`, is remembered.
+fn html_response(
+    status: StatusCode,
+    html: String,
+    frame_ancestors: &str,
+    chosen: Option<Lang>,
+) -> Response {
+    let csp = crate::web::content_security_policy(&html, frame_ancestors);
+    let mut res = (status, html).into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&csp) {
+        h.insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    if let Some(l) = chosen {
+        let cookie = format!(
+            "{LANG_COOKIE}={}; Path=/; Max-Age=31536000; SameSite=Lax",
+            l.code()
+        );
+        if let Ok(v) = HeaderValue::from_str(&cookie) {
+            h.insert(header::SET_COOKIE, v);
+        }
+    }
+    res
+}
+
+/// `POST /pay/{id}/simulate` (sandbox only): the form of the page's
+/// "simulate payment" button pays the next open installment, then the payer
+/// is sent back to the page (303), which shows the result.
+pub(super) async fn simulate_form(
+    State(s): State<PayerState>,
+    headers: HeaderMap,
+    ApiPath(id): ApiPath<String>,
+) -> Response {
+    match super::simulate(&s, &id).await {
+        Ok(()) => {}
+        // Paid meanwhile (a second click): the page says how it stands.
+        Err(e) if e.status() == StatusCode::CONFLICT => {}
+        Err(e) => {
+            let page: &Arc<PageConfig> = &s.page;
+            let html = unavailable(lang_of(&headers), &format!("/pay/{id}"), page, &e);
+            return html_response(e.status(), html, &page.frame_ancestors, None);
+        }
+    }
+    let to = format!("/pay/{}", id.to_ascii_lowercase());
+    (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
+}
