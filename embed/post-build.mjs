@@ -12,7 +12,6 @@
 // 4. writes mount.js. Merchants import `https://PAYLINK/mount.js`, whose name never changes, and
 //    it imports the content-hashed module of this build, so a new release reaches them without
 //    touching their page.
-// It runs for both of trunk's targets, index.html and pay.html (see `page` below).
 import { createHash } from "node:crypto";
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,11 +31,9 @@ const one = (re, what) => {
   if (found.length !== 1) throw new Error(`post-build: expected one ${what} in ${dir}, found ${JSON.stringify(found)}`);
   return found[0];
 };
-// Two trunk targets run this: index.html (the `paylink-widget` bin, every screen) and pay.html
-// (the `paylink-pay` bin, the payer's screens; built by `build_widget` with
-// `--html-output pay.html`). Only index.html's build has embed.js and writes mount.js.
-const page = one(/^(index|pay)\.html$/, "page");
-const bin = page === "index.html" ? "paylink-widget" : "paylink-pay";
+// The widget's page (the payer pages' islands have their own trunk config, payer/Trunk.toml).
+const page = one(/^index\.html$/, "page");
+const bin = "paylink-widget";
 const js = one(new RegExp(`^${bin}-[0-9a-f]+\\.js$`), "widget module");
 const wasm = one(new RegExp(`^${bin}-[0-9a-f]+_bg\\.wasm$`), "wasm");
 const css = one(/^main-[0-9a-f]+\.css$/, "stylesheet");

@@ -31,9 +31,10 @@ widget_nightly() {
 # -14 KB brotli of wasm (bench/widget-size). The widget never unwinds either way
 # (profile.release has panic = "abort"). RUSTFLAGS replaces .cargo/config.toml's
 # target rustflags, so it repeats `--cfg erase_components`. Stable builds the same app.
-# Two trunk targets: index.html (every screen) and pay.html (the payer's screens alone, the
-# `paylink-pay` bin, which the server answers /pay/* with). trunk empties its dist
-# dir, so pay.html is built into target/trunk-pay and copied beside index.html.
+# Two trunk targets: index.html (every screen) and payer/index.html, the islands of the
+# server-rendered payer pages (the `paylink-payer` crate with `hydrate`; payer/Trunk.toml).
+# trunk empties its dist dir, so the islands are built into target/trunk-payer and copied
+# to dist/payer/, where the server finds them.
 build_widget() {
     local dist=dist prev=
     for a in "$@"; do
@@ -47,9 +48,9 @@ build_widget() {
         echo "build_widget: no nightly with rust-src (scripts/setup); building on stable" >&2
     fi
     _trunk_release "$@" || return
-    local pay="$REPO/target/trunk-pay"
-    _trunk_release pay.html --html-output pay.html --dist "$pay" || return
-    cp "$pay"/pay.html "$pay"/paylink-pay-* "$dist"/
+    (cd "$REPO/payer" && _trunk_release) || return
+    rm -rf "$dist/payer" && mkdir -p "$dist/payer" &&
+        cp "$REPO"/target/trunk-payer/paylink-payer-* "$dist/payer/"
 }
 
 # `trunk build "$@" --release --offline` (the target first: `--offline` takes an optional

@@ -8,13 +8,14 @@
 //! * `/invoices/:id` — the invoice detail (merchant), with its actions;
 //! * `/l/:slug` — a payment link's page (the payer fills it in);
 //! * `/pay/:id` — the payer's page (`/api/pay/{id}`: no private data; PIX
-//!   and boleto codes of the next open installment);
+//!   and boleto codes of the next open installment), as the link page's next
+//!   step in the iframe and in a merchant's element. Opened by its address,
+//!   `/pay/{id}` is rendered by the server (the `paylink-payer` crate), so a
+//!   payer never downloads this app for it;
 //! * `/login` — the operator's login, shown when a merchant call answers 401.
 //!
 //! The same [`App`] runs on paylink's page, in embed.js's iframe and mounted
-//! in a merchant's element: see [`embed`]. [`PayerApp`] (the `paylink-pay`
-//! bin, `pay.html`) is the payer page alone, which the server answers
-//! `/pay/:id` with. Mounted in a merchant's element
+//! in a merchant's element: see [`embed`]. Mounted in a merchant's element
 //! the URL is theirs, so there is no `<Router>` there: the app starts on the
 //! link's page and shows the payer page in place once the invoice exists.
 //!
@@ -35,7 +36,6 @@ pub mod embed;
 pub mod form;
 pub mod i18n;
 pub mod pages;
-pub mod payer;
 
 use components::lang_switch::LangSwitch;
 use components::nav::MerchantNav;
@@ -50,7 +50,6 @@ use pages::invoice_view::InvoicePage;
 use pages::link_form::{LinkPage, LinkView};
 use pages::login::{LoginPage, Session};
 use pages::pay_view::{PayPage, PayView};
-pub use payer::PayerApp;
 
 /// The navigation function of the `<Router>` (see [`Ctx::navigate`]).
 type Navigate = Box<dyn Fn(&str)>;

@@ -1005,33 +1005,6 @@ async fn payer_page_shows_how_to_pay_and_no_private_data() {
         .contains("Copiado"));
 }
 
-/// The payer's bundle (`PayerApp`, pay.html): the payer page as the full app
-/// shows it, without the merchant's navigation; the merchant's screens are
-/// not in it. (The e2e tests check that it asks for no session.)
-#[wasm_bindgen_test]
-async fn the_payer_app_has_the_payer_page_alone() {
-    use leptos::prelude::IntoAny;
-    let payer = || leptos::view! { <paylink_widget::PayerApp /> }.into_any();
-    mock_fetch(200, PAYER);
-    let app = mount_app_at("/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001", payer).await;
-    sleep(50).await;
-    let page = text(&app.root);
-    assert!(page.contains("00020101021226PIXPAYLOAD6304ABCD"), "{page}");
-    assert!(page.contains("R$ 33,33"), "{page}");
-    assert!(q_opt(&app.root, "nav.merchant-nav").is_none(), "{page}");
-    let calls = all_calls();
-    assert!(
-        calls.contains(r#""url":"/api/pay/7d1e0c9a-1111-4b2b-9c3d-000000000001","method":"GET""#),
-        "{calls}"
-    );
-    drop(app);
-
-    let app = mount_app_at("/", payer).await;
-    sleep(20).await;
-    assert!(q_opt(&app.root, "[name=fullName]").is_none());
-    assert!(text(&app.root).contains("Página não encontrada."));
-}
-
 /// An open installment whose amount today differs from its price (a
 /// discount here) says so in one line; a boleto installment links its PDF
 /// and a print view.

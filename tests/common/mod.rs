@@ -87,7 +87,7 @@ pub async fn mount_at(path: &str) -> Mounted {
     mount_app_at(path, || view! { <paylink_widget::App /> }.into_any()).await
 }
 
-/// [`mount_at`] with another app (the payer's: `PayerApp`).
+/// [`mount_at`] with another app.
 pub async fn mount_app_at(path: &str, app: fn() -> leptos::prelude::AnyView) -> Mounted {
     // Each test starts as a first visit: no language remembered from another.
     if let Ok(Some(s)) = window().local_storage() {

@@ -21,6 +21,7 @@ mod notifications;
 mod openapi;
 mod operators;
 mod outbound;
+mod pay_page;
 mod payer;
 mod process;
 mod proxy;

@@ -142,7 +142,6 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
         "/customers",
         "/customers?q=ana&cursor=2026-11-25T12:00:00.000Z~6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
         "/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
-        "/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
         "/l/curso-de-rust",
     ] {
         let res = reqwest::get(format!("{addr}{path}")).await.unwrap();
@@ -198,50 +197,6 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
     );
 }
 
-/// A build with the payer's page (`pay.html`, its own bundle) answers
-/// `/pay/{id}` with it, each page with its own CSP; the other routes keep
-/// index.html.
-#[tokio::test]
-async fn payer_routes_answer_with_the_payer_page_when_the_build_has_one() {
-    use base64::Engine;
-    use sha2::Digest;
-    let pay = "<!doctype html><title>paylink pay</title><script>start()</script>";
-    let (addr, _dir) = spawn_dist_with(false, &[("pay.html", pay)]).await;
-    let hash = |s: &str| {
-        format!(
-            "'sha256-{}'",
-            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(s.as_bytes()))
-        )
-    };
-    for (path, page, script) in [
-        ("/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11", pay, "start()"),
-        (
-            "/l/curso-de-rust?embed=1",
-            INDEX,
-            "\nimport init from '/paylink-widget-0123456789abcdef.js';\nawait init();\n",
-        ),
-        (
-            "/",
-            INDEX,
-            "\nimport init from '/paylink-widget-0123456789abcdef.js';\nawait init();\n",
-        ),
-        (
-            "/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
-            INDEX,
-            "\nimport init from '/paylink-widget-0123456789abcdef.js';\nawait init();\n",
-        ),
-    ] {
-        let res = reqwest::get(format!("{addr}{path}")).await.unwrap();
-        assert_eq!(res.status(), StatusCode::OK, "{path}");
-        let csp = res.headers()["content-security-policy"]
-            .to_str()
-            .unwrap()
-            .to_string();
-        assert!(csp.contains(&hash(script)), "{path}: {csp}");
-        assert_eq!(res.text().await.unwrap(), page, "{path}");
-    }
-}
-
 /// The page is kept in memory and sent precompressed: brotli or gzip as
 /// the browser accepts, plain otherwise, and a revalidation with its ETag is
 /// a 304 without a body.
@@ -267,12 +222,9 @@ async fn pages_are_sent_precompressed_and_revalidated_by_etag() {
     ];
     let mut etags = Vec::new();
     for (accept, encoding) in cases {
-        let res = get(
-            "/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
-            vec![("Accept-Encoding", accept.into())],
-        )
-        .await
-        .unwrap();
+        let res = get("/l/curso-de-rust", vec![("Accept-Encoding", accept.into())])
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{accept}");
         let h = res.headers().clone();
         assert_eq!(h["content-type"], "text/html; charset=utf-8", "{accept}");
@@ -353,7 +305,7 @@ async fn a_rebuilt_page_is_served_with_its_own_csp() {
     std::fs::write(&index, &rebuilt).unwrap();
     let hash =
         base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script.as_bytes()));
-    for path in ["/", "/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"] {
+    for path in ["/", "/l/curso-de-rust"] {
         let res = reqwest::get(format!("{addr}{path}")).await.unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{path}");
         assert_ne!(res.headers()["etag"], old_etag, "{path}");
@@ -405,7 +357,7 @@ async fn pages_carry_a_csp_that_allows_only_our_scripts() {
     use base64::Engine;
     use sha2::Digest;
     let (addr, _dir) = spawn_with_dist().await;
-    let res = reqwest::get(format!("{addr}/pay/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"))
+    let res = reqwest::get(format!("{addr}/l/curso-de-rust"))
         .await
         .unwrap();
     let csp = res.headers()["content-security-policy"]
