@@ -14,6 +14,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { launchBrowser, startPaylink, startStatic, withTimeout } from "./harness.mjs";
+import jsQR from "jsqr";
 
 const BIN = process.env.PAYLINK_BIN;
 const DIST = process.env.PAYLINK_DIST && resolve(process.env.PAYLINK_DIST);
@@ -889,15 +890,17 @@ test("operators: without a session every merchant call answers 401 and /login sh
     });
     await page.goto(`${server.url}/pay/${inv.id}`);
     await page.locator("[data-pix-payload]").first().waitFor({ timeout: WAIT });
+    // Its islands load once the page is idle (their copy buttons then show).
+    await page.getByRole("button", { name: "Copiar código PIX" }).waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, `/pay/${inv.id}`, "no login for the payer");
     await page.goto(`${server.url}/l/${LINK}`);
     await byName(page, "fullName").waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, `/l/${LINK}`, "no login on a payment link");
     assertEqual(api.filter((e) => e.url.includes("/api/session")).length, 0, "the payers' pages never ask for a session");
     const calls = api.map((e) => `${e.method} ${new URL(e.url).pathname}`);
-    assert(calls.length >= 2 && calls.every((c) => /^(GET|POST) \/api\/(pay|links)\//.test(c)), `the payers' pages called: ${JSON.stringify(calls)}`);
-    // The payer page is pay.html (the payer's bundle alone); the link's page is index.html.
-    assertEqual(wasms, ["/paylink-pay-HASH_bg.wasm", "/paylink-widget-HASH_bg.wasm"], "wasm files the payer page and the link page loaded");
+    assert(calls.length >= 1 && calls.every((c) => /^(GET|POST) \/api\/(pay|links)\//.test(c)), `the payers' pages called: ${JSON.stringify(calls)}`);
+    // The payer page is rendered by the server and loads only its islands; the link's page is index.html.
+    assertEqual(wasms, ["/payer/paylink-payer-HASH_bg.wasm", "/paylink-widget-HASH_bg.wasm"], "wasm files the payer page and the link page loaded");
   }, { login: false });
 });
 // ---------------------------------------------------------------- actions and dashboard (issue 20)
@@ -1172,8 +1175,15 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
     const pix = page.locator("[data-pix-payload]");
     const line = page.locator("[data-boleto-line]");
     await pix.first().waitFor({ timeout: WAIT });
-    // The payer's page is pay.html: the payer's bundle alone, none of the merchant's screens.
-    assertEqual(wasms, ["/paylink-pay-HASH_bg.wasm"], "wasm files the payer page loaded");
+    // The page is the server's HTML; its islands (the copy buttons, the live status) hydrate
+    // once it is idle, from their own small bundle: none of the merchant's screens.
+    const copyPix = page.getByRole("button", { name: "Copiar código PIX" });
+    await copyPix.waitFor({ timeout: WAIT });
+    assertEqual(wasms, ["/payer/paylink-payer-HASH_bg.wasm"], "wasm files the payer page loaded");
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await copyPix.click();
+    await page.getByRole("status").filter({ hasText: "Copiado." }).first().waitFor({ timeout: WAIT });
+    assertEqual(await page.evaluate(() => navigator.clipboard.readText()), (await pix.textContent()).trim(), "the copied PIX code");
     assertEqual(await pix.count(), 1, "one PIX code (the next open installment)");
     assertEqual(await line.count(), 1, "one boleto line (the next open installment)");
 
@@ -1212,9 +1222,72 @@ test("payer page: PIX and boleto codes decode and cross-check, sandbox payment t
     assertEqual(detail.installments.map((i) => i._status), ["CONFIRMED", "WAITING_PAYMENT", "WAITING_PAYMENT"], "statuses after the sandbox payment");
     assert(detail.installments[0].viewsCount >= 1, "the page view was counted");
     assertEqual(dialogs, 0, "dialogs opened (script ran)");
+    assertEqual(s.problems.filter((p) => !p.startsWith("request failed")), [], "console warnings (hydration) and errors on the payer page");
     await s.snapshot("payer page after a sandbox payment");
   } finally {
     await s.close();
+  }
+});
+
+/** Reads a QR code drawn as SVG the way a phone's camera would: rasterized in a browser, decoded by jsQR. */
+async function scanQr(browserPage, svg) {
+  const size = 480;
+  const rgba = await browserPage.evaluate(async ({ svg, size }) => {
+    const img = new Image();
+    img.src = "data:image/svg+xml;base64," + btoa(svg);
+    await img.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = size;
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, size, size);
+    ctx.drawImage(img, 24, 24, size - 48, size - 48);
+    return Array.from(ctx.getImageData(0, 0, size, size).data);
+  }, { svg, size });
+  const code = jsQR(Uint8ClampedArray.from(rgba), size, size);
+  assert(code, "the QR code could not be read");
+  return code.data;
+}
+
+test("payer page without JavaScript: the server's HTML has every code, its QR scans to the copia e cola (CRC checked), the language switch and the sandbox payment work", async () => {
+  const s = await openPage(browser, { login: false, javaScriptEnabled: false });
+  const reader = await openPage(browser, { login: false });
+  const { page } = s;
+  try {
+    const inv = await apiCreate(
+      { fullName: "Sem Script" },
+      { externalId: "e2e-nojs", dueDate: DUE, paymentTypes: ["PIX", "BOLETO"], invoiceType: "INSTALLMENT", installmentCount: 2, price: 50 },
+    );
+    // What a `curl` of the page gets: the QR's SVG and the copia e cola, with no script run.
+    const html = await (await fetch(`${server.url}/pay/${inv.id}`)).text();
+    const svg = /class="qr">([\s\S]*?)<\/div>/.exec(html)?.[1];
+    assert(svg && svg.includes("<svg"), "the QR code's SVG is in the server's HTML");
+    const scanned = await scanQr(reader.page, svg);
+    const f = decodeBrCode(scanned);
+    assertEqual([f["53"], f["54"], f["58"]], ["986", "25.00", "BR"], "the scanned BR Code's fields");
+
+    await page.goto(`${server.url}/pay/${inv.id}`);
+    const pix = page.locator("[data-pix-payload]");
+    await pix.waitFor({ timeout: WAIT });
+    assertEqual((await pix.textContent()).trim(), scanned, "the copia e cola is what the QR code says");
+    assert(await page.locator("[data-boleto-line]").isVisible(), "the boleto line");
+    assert(await page.getByRole("link", { name: "Baixar boleto (PDF)" }).isVisible(), "the boleto PDF link");
+    assertEqual(await page.getByRole("button", { name: "Copiar código PIX" }).count(), 0, "a copy button that could not work");
+
+    await page.getByRole("link", { name: "EN" }).click();
+    await page.getByRole("heading", { name: "Payment" }).waitFor({ timeout: WAIT });
+    await page.getByRole("link", { name: "PT" }).click();
+    await page.getByRole("heading", { name: "Pagamento" }).waitFor({ timeout: WAIT });
+
+    await page.getByRole("button", { name: /Simular pagamento/ }).click();
+    await until(async () => (await pix.textContent().catch(() => "")).includes("540525.00") && /\/pay\//.test(page.url()), "the page shows installment 2 after the form's payment");
+    assert((await page.locator("main").textContent()).includes("Parcela 2 ·"), "installment 2 is the one to pay");
+    const detail = await (await fetch(`${server.url}/invoices/applications/invoices/${inv.id}`, { headers: { Authorization: `Basic ${server.token}` } })).json();
+    assertEqual(detail.installments.map((i) => i._status), ["CONFIRMED", "WAITING_PAYMENT"], "statuses after the form's payment");
+    assertEqual(s.problems.filter((p) => !p.startsWith("request failed")), [], "console problems");
+  } finally {
+    await s.close();
+    await reader.close();
   }
 });
 
@@ -1242,7 +1315,7 @@ test("live: the detail and the payer page turn to paid after `paylink simulate p
     execFileSync(BIN, ["simulate", "pay", inv.id, "--db", join(server.dir, "e2e.db")]);
 
     await b.page.getByText(/Todas as parcelas estão pagas/).waitFor({ timeout: WAIT });
-    assertEqual(await b.page.locator("[data-pix-payload]").count(), 0, "PIX code after payment");
+    assertEqual(await b.page.locator("[data-pix-payload]").isVisible(), false, "PIX code shown after payment");
     const statusCell = a.page.getByRole("table", { name: /^Parcelas$/ }).locator("tbody tr").first();
     await until(async () => /Pago/.test(await statusCell.textContent()), "the detail's installment shows Pago", async () => statusCell.textContent());
     for (const p of [a.page, b.page]) assertEqual(await p.evaluate(() => window.__stillHere === true), true, "no reload happened");
