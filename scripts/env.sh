@@ -48,20 +48,25 @@ build_widget() {
         echo "build_widget: no nightly with rust-src (scripts/setup); building on stable" >&2
     fi
     _trunk_release "$@" || return
-    (cd "$REPO/payer" && _trunk_release) || return
+    (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release) || return
     rm -rf "$dist/payer" && mkdir -p "$dist/payer" &&
         cp "$REPO"/target/trunk-payer/paylink-payer-* "$dist/payer/"
 }
 
 # `trunk build "$@" --release --offline` (the target first: `--offline` takes an optional
-# value), on nightly with std rebuilt when there is one.
+# value), on nightly with std rebuilt when there is one. `PAYLINK_ERASE=0`: without
+# `--cfg erase_components` (.cargo/config.toml's for wasm32), for the payer islands, which must
+# hydrate the server's HTML: the server renders without it, and an erased island finds other
+# hydration markers than the server wrote (an "Unrecoverable hydration error").
 _trunk_release() {
+    local erase="--cfg erase_components"
+    [ "${PAYLINK_ERASE:-1}" = 0 ] && erase=""
     if widget_nightly; then
         RUSTUP_TOOLCHAIN=nightly CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-            RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+            RUSTFLAGS="$erase -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
             trunk build "$@" --release --offline
     else
-        trunk build "$@" --release --offline
+        RUSTFLAGS="$erase" trunk build "$@" --release --offline
     fi
 }
 

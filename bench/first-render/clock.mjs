@@ -53,8 +53,10 @@ export function readyProbe(selector = '[name="fullName"]') {
 /** `expectDocument`: the customer form's liveness check (the CPF mask); `probe`: the selector
  * whose element ends the clock (the form's first field by default; the payer page's PIX code);
  * `login`: an operator's session (`{ Cookie }` from the harness's `login()`), which the merchant's
- * screens need (without one the widget turns to its login screen). */
-export async function measure(browser, url, expectDocument, probe, login) {
+ * screens need (without one the widget turns to its login screen); `phone`: a slow phone on a
+ * weak connection, set through the DevTools protocol (CPU 4× slower, 1.6 Mbit/s down, 750 kbit/s
+ * up, 150 ms round trip). */
+export async function measure(browser, url, expectDocument, probe, login, phone = false) {
   const context = await browser.newContext();
   try {
     if (login) {
@@ -65,6 +67,15 @@ export async function measure(browser, url, expectDocument, probe, login) {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    if (phone) {
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 150,
+        downloadThroughput: 1.6e6 / 8,
+        uploadThroughput: 750e3 / 8,
+      });
+    }
     await page.addInitScript(readyProbe, probe);
     await page.goto(url, { waitUntil: "commit" });
     // Waits with one raw CDP evaluate of the probe's promise. Playwright's waitForFunction would

@@ -11,10 +11,10 @@
 // `[name="document"]` must give the mask `529.982.247-25`, proving the form is live.
 // Every run uses a fresh browser context with the HTTP cache disabled.
 //
-// Then the payer page (`/pay/{id}` of a 3-installment PIX + boleto invoice), next to a static
-// copy of the same page as the widget drew it (its HTML once rendered, scripts removed: same
-// markup, same inline stylesheet, same QR code); the clock stops when `[data-pix-payload]` holds
-// the PIX code.
+// Then the payer page (`/pay/{id}` of a 3-installment PIX + boleto invoice, rendered by the
+// server, islands hydrated after), next to a static copy of the same page (its HTML once
+// rendered, scripts removed: same markup, same inline stylesheet, same QR code); the clock stops
+// when `[data-pix-payload]` holds the PIX code. Both again on a throttled phone profile.
 import { createServer } from "node:http";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -183,8 +183,22 @@ doc.addEventListener("input", () => {
     row("static-pay", pay.static);
     row("widget", pay.widget);
     const [plo, phi] = ratioInterval(pay.widget, pay.static);
-    console.log(`ratio       ${(median(pay.widget) / median(pay.static)).toFixed(2).padStart(8)}   (widget / static, payer page: target <= 2.0, issue 22)`);
+    console.log(`ratio       ${(median(pay.widget) / median(pay.static)).toFixed(2).padStart(8)}   (widget / static, payer page: target <= 1.3, moonshot 1.1, issue 29)`);
     console.log(`  95% interval ${plo.toFixed(2)}-${phi.toFixed(2)} (bootstrap of the ${RUNS} rounds)`);
+    const PHONE_RUNS = Math.max(3, Math.ceil(RUNS / 4));
+    const phone = { static: [], widget: [] };
+    for (let i = 0; i < 1 + PHONE_RUNS; i++) {
+      const s = await measure(browser, staticUrl + "pay-static", null, PROBE, undefined, true);
+      const w = await measure(browser, payUrl, null, PROBE, undefined, true);
+      if (i >= 1) {
+        phone.static.push(s.ms);
+        phone.widget.push(w.ms);
+      }
+    }
+    console.log(`\nthe same on a throttled phone (CPU 4x, 1.6 Mbit/s down, 150 ms RTT), ms (${PHONE_RUNS} runs)`);
+    row("static-pay", phone.static);
+    row("widget", phone.widget);
+    console.log(`ratio       ${(median(phone.widget) / median(phone.static)).toFixed(2).padStart(8)}   (widget / static, payer page on the phone profile)`);
   } finally {
     await browser?.close().catch(() => {});
     await paylink?.stop();

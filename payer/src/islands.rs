@@ -3,6 +3,10 @@
 //! and the payment status that keeps the page current while an installment
 //! is open.
 
+// `#[island]`'s hydration entry (leptos's macro) forgets the mounted view on purpose: an
+// island lives as long as the page.
+#![allow(clippy::mem_forget)]
+
 use leptos::prelude::*;
 use paylink_model::Lang;
 
@@ -126,8 +130,8 @@ mod watch {
         if !res.ok() {
             return None;
         }
-        let json = js_sys::JSON::parse(&res.text().await.ok()?).ok()?;
-        serde_wasm_bindgen::from_value(json).ok()
+        // serde_json is in the bundle anyway: leptos reads each island's props with it.
+        leptos::serde_json::from_str(&res.text().await.ok()?).ok()
     }
 
     pub fn watch(

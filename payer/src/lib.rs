@@ -28,6 +28,10 @@ pub mod shell;
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
+    // A debug build says why it panicked (a hydration mismatch names the element); a release
+    // build aborts at once (panic=immediate-abort) and carries no formatting for it.
+    #[cfg(debug_assertions)]
+    console_error_panic_hook::set_once();
     leptos::mount::hydrate_islands();
 }
 

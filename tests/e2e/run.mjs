@@ -1275,9 +1275,9 @@ test("payer page without JavaScript: the server's HTML has every code, its QR sc
     assertEqual(await page.getByRole("button", { name: "Copiar código PIX" }).count(), 0, "a copy button that could not work");
 
     await page.getByRole("link", { name: "EN" }).click();
-    await page.getByRole("heading", { name: "Payment" }).waitFor({ timeout: WAIT });
+    await page.getByRole("heading", { name: "Payment", exact: true }).waitFor({ timeout: WAIT });
     await page.getByRole("link", { name: "PT" }).click();
-    await page.getByRole("heading", { name: "Pagamento" }).waitFor({ timeout: WAIT });
+    await page.getByRole("heading", { name: "Pagamento", exact: true }).waitFor({ timeout: WAIT });
 
     await page.getByRole("button", { name: /Simular pagamento/ }).click();
     await until(async () => (await pix.textContent().catch(() => "")).includes("540525.00") && /\/pay\//.test(page.url()), "the page shows installment 2 after the form's payment");
