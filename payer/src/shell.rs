@@ -85,7 +85,9 @@ pub fn render<V: IntoView + 'static>(
     html
 }
 
-/// pt-BR / English as two links to the same page in the other language.
+/// pt-BR / English as two links to the same page in the other language, grouped
+/// as the widget's two buttons are (not a navigation landmark: the payers'
+/// pages have none).
 #[component]
 fn LangLinks(l: Lang, path: String) -> impl IntoView {
     let link = move |to: Lang, text: &'static str, title: &'static str| {
@@ -102,9 +104,9 @@ fn LangLinks(l: Lang, path: String) -> impl IntoView {
         }
     };
     view! {
-        <nav class="lang" aria-label=T::Language.t(l)>
+        <div class="lang" role="group" aria-label=T::Language.t(l)>
             {link(Lang::PtBr, "PT", "Português (Brasil)")}
             {link(Lang::En, "EN", "English")}
-        </nav>
+        </div>
     }
 }
