@@ -21,6 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchBrowser, startPaylink } from "../../tests/e2e/harness.mjs";
 import { measure, median } from "./clock.mjs";
+import { samplePayerInvoice } from "../payer-invoice.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.argv[2] || 20);
@@ -141,23 +142,7 @@ doc.addEventListener("input", () => {
     console.log(`floor       ${(median(times.jsForm) / median(times.static)).toFixed(2).padStart(8)}   (js-form / static: the same form inserted by a plain JS module, no wasm)`);
 
     // The payer page.
-    const api = async (path, body) => {
-      const r = await fetch(paylink.url + path, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Basic ${paylink.token}` },
-        body: JSON.stringify(body),
-      });
-      const j = await r.json();
-      if (!r.ok) throw new Error(`POST ${path}: ${r.status} ${JSON.stringify(j)}`);
-      return j;
-    };
-    const customer = await api("/invoices/applications/customers", { fullName: "Maria da Silva", document: "52998224725", email: "maria@example.com" });
-    // Due in 60 days: a due date in the past is refused.
-    const dueDate = new Date(Date.now() + 60 * 86400e3).toISOString().slice(0, 10);
-    const invoice = await api("/invoices/applications/invoices", {
-      customerId: customer.id, externalId: "bench-pay", dueDate, paymentTypes: ["PIX", "BOLETO"],
-      invoiceType: "INSTALLMENT", installmentCount: 3, price: 100, description: "Curso de violão",
-    });
+    const invoice = await samplePayerInvoice(paylink);
     const payUrl = `${paylink.url}/pay/${invoice.id}`;
     const PROBE = "[data-pix-payload]";
     {

@@ -81,7 +81,14 @@ pub fn PaymentStatus(
     let done = RwSignal::new(!open);
     let leaving = RwSignal::new(false);
     if open || pending {
-        watch(id, paid, pending, redirect_to.clone(), done, leaving);
+        watch(Watch {
+            id,
+            paid,
+            pending,
+            redirect_to: redirect_to.clone(),
+            done,
+            leaving,
+        });
     }
     let back = redirect_to.map(|href| {
         view! {
@@ -98,12 +105,29 @@ pub fn PaymentStatus(
     }
 }
 
+/// What the payment status watches for, and what it changes on the page
+/// (read only in the browser).
+#[derive(Clone)]
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+struct Watch {
+    id: String,
+    /// Installments already seen paid: a new one is announced.
+    paid: Vec<u32>,
+    /// Waiting for the bank's PIX code: its arrival reloads the page.
+    pending: bool,
+    redirect_to: Option<String>,
+    done: RwSignal<bool>,
+    leaving: RwSignal<bool>,
+}
+
 #[cfg(feature = "hydrate")]
 mod watch {
     use leptos::prelude::*;
     use paylink_model::InstallmentStatus;
     use serde::Deserialize;
     use std::time::Duration;
+
+    use super::Watch;
 
     /// The part of `GET /api/pay/{id}` (the model's `PayerView`) this reads.
     #[derive(Deserialize)]
@@ -134,76 +158,53 @@ mod watch {
         leptos::serde_json::from_str(&res.text().await.ok()?).ok()
     }
 
-    pub fn watch(
-        id: String,
-        paid: Vec<u32>,
-        pending: bool,
-        redirect_to: Option<String>,
-        done: RwSignal<bool>,
-        leaving: RwSignal<bool>,
-    ) {
-        Effect::new(move |_| {
-            schedule(
-                3000.0,
-                id.clone(),
-                paid.clone(),
-                pending,
-                redirect_to.clone(),
-                done,
-                leaving,
-            );
-        });
+    /// Starts asking once the island is hydrated (effects run only in the browser).
+    pub fn watch(w: Watch) {
+        Effect::new(move |_| schedule(3000.0, w.clone()));
     }
 
-    fn schedule(
-        delay: f64,
-        id: String,
-        paid: Vec<u32>,
-        pending: bool,
-        redirect_to: Option<String>,
-        done: RwSignal<bool>,
-        leaving: RwSignal<bool>,
-    ) {
+    fn schedule(delay: f64, w: Watch) {
         set_timeout(
-            move || {
-                leptos::task::spawn_local(async move {
-                    let next = (delay * 1.5).min(30_000.0);
-                    let Some(seen) = fetch(&id).await else {
-                        return schedule(next, id, paid, pending, redirect_to, done, leaving);
-                    };
-                    let now: Vec<u32> = seen
-                        .installments
-                        .iter()
-                        .filter(|i| i.status == InstallmentStatus::Confirmed)
-                        .map(|i| i.installment)
-                        .collect();
-                    let new: Vec<u32> = now.iter().copied().filter(|n| !paid.contains(n)).collect();
-                    let all_paid = seen.next_open.is_none();
-                    for n in &new {
-                        announce(&id, *n, all_paid);
-                    }
-                    let code_ready = pending && !seen.installments.iter().any(|i| i.pix_pending);
-                    if all_paid && !new.is_empty() {
-                        done.set(true);
-                        if let Some(to) = redirect_to.filter(|_| !framed()) {
-                            leaving.set(true);
-                            set_timeout(
-                                move || {
-                                    let _ = window().location().assign(&to);
-                                },
-                                Duration::from_secs(4),
-                            );
-                        }
-                    } else if !new.is_empty() || code_ready {
-                        // The server renders the next installment's codes.
-                        let _ = window().location().reload();
-                    } else {
-                        schedule(next, id, paid, pending, redirect_to, done, leaving);
-                    }
-                });
-            },
+            move || leptos::task::spawn_local(check(delay, w)),
             Duration::from_millis(delay as u64),
         );
+    }
+
+    async fn check(delay: f64, w: Watch) {
+        let next = (delay * 1.5).min(30_000.0);
+        let Some(seen) = fetch(&w.id).await else {
+            return schedule(next, w);
+        };
+        let new: Vec<u32> = seen
+            .installments
+            .iter()
+            .filter(|i| {
+                i.status == InstallmentStatus::Confirmed && !w.paid.contains(&i.installment)
+            })
+            .map(|i| i.installment)
+            .collect();
+        let all_paid = seen.next_open.is_none();
+        for n in &new {
+            announce(&w.id, *n, all_paid);
+        }
+        let code_ready = w.pending && !seen.installments.iter().any(|i| i.pix_pending);
+        if all_paid && !new.is_empty() {
+            w.done.set(true);
+            if let Some(to) = w.redirect_to.filter(|_| !framed()) {
+                w.leaving.set(true);
+                set_timeout(
+                    move || {
+                        let _ = window().location().assign(&to);
+                    },
+                    Duration::from_secs(4),
+                );
+            }
+        } else if !new.is_empty() || code_ready {
+            // The server renders the next installment's codes.
+            let _ = window().location().reload();
+        } else {
+            schedule(next, w);
+        }
     }
 
     /// In a frame the merchant's page decides where to go (`paylink:paid`).
@@ -237,12 +238,4 @@ use watch::watch;
 
 /// On the server the page is not watched.
 #[cfg(not(feature = "hydrate"))]
-fn watch(
-    _id: String,
-    _paid: Vec<u32>,
-    _pending: bool,
-    _redirect_to: Option<String>,
-    _done: RwSignal<bool>,
-    _leaving: RwSignal<bool>,
-) {
-}
+fn watch(_: Watch) {}

@@ -50,6 +50,20 @@ pub fn payer_assets(dist: Option<&std::path::Path>) -> paylink_payer::shell::Ass
     }
 }
 
+/// What every page and file of paylink's is sent with besides its CSP: no
+/// `Referer` to other sites (a payer page's URL is a capability), and no
+/// content sniffing.
+pub fn page_headers(h: &mut HeaderMap) {
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+}
+
 /// A browser's navigation (a `GET` that prefers HTML), not a script's or a
 /// program's request, which get the JSON envelope.
 fn is_navigation(req: &Request) -> bool {
@@ -122,14 +136,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
                 let mut res = next.run(req).await;
                 let h = res.headers_mut();
                 h.entry(header::CONTENT_SECURITY_POLICY).or_insert(csp);
-                h.insert(
-                    header::REFERRER_POLICY,
-                    HeaderValue::from_static("same-origin"),
-                );
-                h.insert(
-                    header::X_CONTENT_TYPE_OPTIONS,
-                    HeaderValue::from_static("nosniff"),
-                );
+                page_headers(h);
                 res
             }
         }))
