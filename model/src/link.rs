@@ -189,6 +189,9 @@ impl PaymentLink {
     }
 }
 
+/// The longest `due_in_days` a link may have.
+pub const MAX_DUE_IN_DAYS: u32 = 365;
+
 /// The due date of an invoice created through a link on `today`.
 pub fn link_due_date(today: Date, due_in_days: u32) -> Option<Date> {
     today.add_days(due_in_days as i64)

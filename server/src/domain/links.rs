@@ -2,8 +2,9 @@
 //! price are read, and what `paylink link create` accepts. The comparison of a
 //! payer's request with the link is `paylink_model::link`.
 
-pub use crate::store::links::{Link, LinkTerms, MAX_DUE_IN_DAYS};
+pub use crate::store::links::{Link, LinkTerms};
 use paylink_model::charges::{self, ChargeTerms, DiscountTerm, TermsContext, Value};
+pub use paylink_model::link::MAX_DUE_IN_DAYS;
 use paylink_model::{money, Date, InvoiceType, Lang, PaymentLink, PaymentType};
 
 use crate::store::now_iso;

@@ -10,7 +10,7 @@ use paylink_model::Date;
 
 use super::cnab240::{self, Amount, Beneficiary, Boleto, Payer, WriteOff};
 use super::payer::boleto_our_number;
-use crate::store::boletos::{self, Applied, Decided, Item, News, ToWriteOff, Unsent, Written};
+use crate::store::boletos::{self, Applied, Decided, Item, Movement, ToWriteOff, Unsent, Written};
 use crate::store::Db;
 
 /// The fine, interest and discount of one installment from the invoice's
@@ -165,25 +165,11 @@ pub async fn retorno(db: &Db, bytes: &[u8]) -> Result<Applied, String> {
         .map(|n| Item {
             line: n.line,
             our_number: n.our_number,
-            news: match n.movement {
-                cnab240::Movement::Registered => News::Registered,
-                cnab240::Movement::Rejected { reasons } => News::Rejected { reasons },
-                cnab240::Movement::Paid {
-                    paid_cents,
-                    paid_on,
-                    credited_on,
-                } => News::Paid {
-                    paid_cents,
-                    paid_on,
-                    credited_on,
-                },
-                cnab240::Movement::WrittenOff => News::WrittenOff,
-                cnab240::Movement::Other(code) => News::Other(code),
-            },
+            movement: n.movement,
         })
         .collect();
     for i in &items {
-        if let News::Paid { paid_cents, .. } = i.news {
+        if let Movement::Paid { paid_cents, .. } = i.movement {
             if paid_cents <= 0 {
                 return Err(format!(
                     "line {}: a liquidação of R$ 0,00 (valor pago, segment U positions 78-92): \

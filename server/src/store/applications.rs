@@ -33,7 +33,7 @@ impl Db {
         .bind(&app.user_id)
         .bind(&app.name)
         .bind(&now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
         super::tokens::insert(&mut tx, &app.id, &app.id, secret_hash, &now).await?;
         tx.commit().await?;
@@ -50,15 +50,15 @@ impl Db {
     /// The application's webhook signing secret, created on first use.
     pub async fn webhook_secret(&self, app_id: &str) -> Result<String, DbError> {
         // Set only where still empty, so two callers racing agree on one secret.
-        let w = self.lock_writes().await;
+        let mut tx = self.begin_write().await?;
         sqlx::query(
             "UPDATE applications SET webhook_secret = $1 WHERE id = $2 AND webhook_secret IS NULL",
         )
         .bind(new_secret())
         .bind(app_id)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        drop(w);
+        tx.commit().await?;
         sqlx::query_scalar("SELECT webhook_secret FROM applications WHERE id = $1")
             .bind(app_id)
             .fetch_one(&self.pool)

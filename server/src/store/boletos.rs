@@ -99,7 +99,7 @@ where
     let mut tx = db.begin_write().await.map_err(db_err)?;
     // Serialises remessas: the first statement writes (SQLite's write lock).
     sqlx::query("UPDATE remessa_files SET id = id WHERE sequence = -1")
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await
         .map_err(db_err)?;
     let unsent: Vec<Unsent> = sqlx::query_as(
@@ -122,7 +122,7 @@ where
          ORDER BY i.created_at, v.id, i.number",
     )
     .bind(since)
-    .fetch_all(&mut **tx)
+    .fetch_all(&mut *tx)
     .await
     .map_err(db_err)?;
     // Sent or registered, not paid at the bank, and no longer payable here:
@@ -138,14 +138,14 @@ where
                 OR i.status <> 'WAITING_PAYMENT')
          ORDER BY r.created_at, r.our_number",
     )
-    .fetch_all(&mut **tx)
+    .fetch_all(&mut *tx)
     .await
     .map_err(db_err)?;
     if unsent.is_empty() && write_offs.is_empty() {
         return Ok(None);
     }
     let last: Option<i64> = sqlx::query_scalar("SELECT MAX(sequence) FROM remessa_files")
-        .fetch_one(&mut **tx)
+        .fetch_one(&mut *tx)
         .await
         .map_err(db_err)?;
     let sequence = last.unwrap_or(0) + 1;
@@ -167,7 +167,7 @@ where
     .bind(decided.total_cents)
     .bind(&decided.content)
     .bind(&now)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await
     .map_err(db_err)?;
     for (u, our_number) in unsent.iter().zip(&decided.our_numbers) {
@@ -175,7 +175,7 @@ where
             "SELECT installment_id FROM boleto_registrations WHERE our_number = $1",
         )
         .bind(our_number)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await
         .map_err(db_err)?;
         if let Some(other) = taken {
@@ -194,7 +194,7 @@ where
         .bind(our_number)
         .bind(&file_id)
         .bind(&now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await
         .map_err(|e| match e {
             e if crate::store::is_unique_violation(&e) => format!(
@@ -213,7 +213,7 @@ where
         .bind(&file_id)
         .bind(&now)
         .bind(&w.installment_id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await
         .map_err(db_err)?;
     }
@@ -236,20 +236,25 @@ pub async fn our_numbers(db: &Db, invoice_id: &str) -> Result<Vec<(String, u64)>
     Ok(rows.into_iter().map(|(id, n)| (id, n as u64)).collect())
 }
 
-/// One boleto's news from a retorno, as the store applies it.
-#[derive(Clone, Debug)]
-pub enum News {
+/// What the bank reports of a boleto in a retorno (segment T's "código de movimento"):
+/// read from the file by `domain::cnab240`, applied here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Movement {
+    /// 02: entrada confirmada (registered).
     Registered,
-    Rejected {
-        reasons: String,
-    },
+    /// 03: entrada rejeitada, with the bank's reason codes (positions 214-223 of segment T).
+    Rejected { reasons: String },
+    /// 06 (liquidação) or 17 (liquidação após baixa): paid.
     Paid {
         paid_cents: i64,
+        /// Data da ocorrência: when the payer paid.
         paid_on: Date,
+        /// Data do crédito: when the money reaches the merchant's account.
         credited_on: Option<Date>,
     },
+    /// 09: baixa (written off).
     WrittenOff,
-    /// A movement paylink does not act on (its code).
+    /// Any other movement code (tariffs, instructions confirmed, ...): reported, not applied.
     Other(String),
 }
 
@@ -258,7 +263,7 @@ pub struct Item {
     /// The line of the file the news is on (segment T).
     pub line: usize,
     pub our_number: String,
-    pub news: News,
+    pub movement: Movement,
 }
 
 /// What applying a retorno did.
@@ -311,7 +316,7 @@ async fn set_state(
     .bind(state)
     .bind(now)
     .bind(installment_id)
-    .execute(&mut ***tx)
+    .execute(&mut **tx)
     .await?;
     Ok(())
 }
@@ -325,12 +330,12 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
     // Writing first takes SQLite's write lock before anything is read.
     sqlx::query("UPDATE retorno_files SET notices = notices WHERE sha256 = $1")
         .bind(sha256)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     let before: Option<String> =
         sqlx::query_scalar("SELECT applied_at FROM retorno_files WHERE sha256 = $1")
             .bind(sha256)
-            .fetch_optional(&mut **tx)
+            .fetch_optional(&mut *tx)
             .await?;
     if let Some(at) = before {
         return Ok(Applied::Before(at));
@@ -344,7 +349,7 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
              WHERE r.our_number = $1",
         )
         .bind(&item.our_number)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?
         .ok_or_else(|| RetornoError::UnknownOurNumber {
             line: item.line,
@@ -358,8 +363,8 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
             "line {}: nosso número {} (installment {number} of invoice {invoice_id})",
             item.line, item.our_number
         );
-        let line = match &item.news {
-            News::Registered if state == "SENT" || state == "REJECTED" => {
+        let line = match &item.movement {
+            Movement::Registered if state == "SENT" || state == "REJECTED" => {
                 set_state(
                     &mut tx,
                     &installment_id,
@@ -370,8 +375,8 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
                 .await?;
                 format!("{who}: registered")
             }
-            News::Registered => format!("{who}: registered already ({state}), unchanged"),
-            News::Rejected { reasons } if state == "SENT" => {
+            Movement::Registered => format!("{who}: registered already ({state}), unchanged"),
+            Movement::Rejected { reasons } if state == "SENT" => {
                 sqlx::query(
                     "UPDATE boleto_registrations SET state = 'REJECTED', rejected_reasons = $1,
                             updated_at = $2 WHERE installment_id = $3",
@@ -379,12 +384,12 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
                 .bind(reasons)
                 .bind(&now)
                 .bind(&installment_id)
-                .execute(&mut **tx)
+                .execute(&mut *tx)
                 .await?;
                 format!("{who}: REJECTED by the bank (reasons {reasons})")
             }
-            News::Rejected { .. } => format!("{who}: rejection ignored, the boleto is {state}"),
-            News::Paid {
+            Movement::Rejected { .. } => format!("{who}: rejection ignored, the boleto is {state}"),
+            Movement::Paid {
                 paid_cents,
                 paid_on,
                 credited_on,
@@ -429,7 +434,7 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
                 }
                 line
             }
-            News::WrittenOff if state != "WRITTEN_OFF" && state != "PAID" => {
+            Movement::WrittenOff if state != "WRITTEN_OFF" && state != "PAID" => {
                 set_state(
                     &mut tx,
                     &installment_id,
@@ -440,8 +445,8 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
                 .await?;
                 format!("{who}: written off (baixa) at the bank")
             }
-            News::WrittenOff => format!("{who}: write-off ignored, the boleto is {state}"),
-            News::Other(code) => format!("{who}: movement {code}, nothing to apply"),
+            Movement::WrittenOff => format!("{who}: write-off ignored, the boleto is {state}"),
+            Movement::Other(code) => format!("{who}: movement {code}, nothing to apply"),
         };
         report.push(line);
     }
@@ -449,7 +454,7 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
         .bind(sha256)
         .bind(items.len() as i64)
         .bind(&now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     tx.commit().await?;
     Ok(Applied::Now(report))

@@ -103,12 +103,12 @@ async fn create_charge(db: &Db, inv: &Periodic, number: u32, due: Date) -> Resul
     .bind(price)
     .bind(due.to_string())
     .bind(&now)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     sqlx::query("UPDATE invoices SET installment_count = $1 WHERE id = $2")
         .bind(number as i64)
         .bind(invoice_id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     events::record(
         &mut tx,

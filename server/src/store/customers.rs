@@ -36,7 +36,7 @@ impl Db {
         .bind(&c.observations)
         .bind(&c.created_at)
         .bind(customer_key(&c.full_name, c.email.as_deref()))
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
         if let Some(a) = &c.address {
             sqlx::query(
@@ -52,7 +52,7 @@ impl Db {
             .bind(&a.city)
             .bind(&a.state)
             .bind(&a.zipcode)
-            .execute(&mut **tx)
+            .execute(&mut *tx)
             .await?;
         }
         tx.commit().await

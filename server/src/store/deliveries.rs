@@ -76,7 +76,7 @@ pub async fn record(
     .bind(code)
     .bind(attempt.error)
     .bind(attempt.duration_ms)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     sqlx::query(
         "UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, locked_until = NULL,
@@ -89,7 +89,7 @@ pub async fn record(
     .bind(attempt.error)
     .bind(&now)
     .bind(delivery_id)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     if attempt.gone {
         // 410: the endpoint (this URL, for this application) asked never
@@ -99,7 +99,7 @@ pub async fn record(
             .bind(&now)
             .bind(app_id)
             .bind(url)
-            .execute(&mut **tx)
+            .execute(&mut *tx)
             .await?;
         sqlx::query(
             "UPDATE invoice_webhooks SET disabled_at = $1 WHERE url = $3 AND disabled_at IS NULL
@@ -108,7 +108,7 @@ pub async fn record(
         .bind(&now)
         .bind(app_id)
         .bind(url)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
         sqlx::query(
             "UPDATE deliveries SET status = 'disabled', updated_at = $1 WHERE url = $3 AND status = 'pending'
@@ -117,7 +117,7 @@ pub async fn record(
         .bind(&now)
         .bind(app_id)
         .bind(url)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     }
     tx.commit().await

@@ -2,7 +2,7 @@
 //! written inside the caller's transaction, so an event exists exactly when
 //! the change that caused it was committed (a transactional outbox).
 
-use crate::store::Tx;
+use crate::store::WriteTx;
 use paylink_model::{HookType, PaymentType};
 use serde::Serialize;
 use serde_json::json;
@@ -60,7 +60,7 @@ const HOOKS: &str = "RETURNING
 /// of three per event: the events, their target webhooks, the deliveries;
 /// one when no webhook takes them.
 /// Returns the event ids.
-pub async fn record_all(tx: &mut Tx<'_>, evs: &[NewEvent<'_>]) -> Result<Vec<String>, DbError> {
+pub async fn record_all(tx: &mut WriteTx, evs: &[NewEvent<'_>]) -> Result<Vec<String>, DbError> {
     let Some(first) = evs.first() else {
         return Ok(Vec::new());
     };
@@ -175,7 +175,7 @@ fn payload(ev: &NewEvent<'_>, id: &str, now: &str) -> String {
 /// Records the event and one pending delivery per target webhook: the
 /// invoice's own webhooks of that type if it has any, otherwise the
 /// application's (spec rule 3). Returns the event id.
-pub async fn record(tx: &mut Tx<'_>, ev: NewEvent<'_>) -> Result<String, DbError> {
+pub async fn record(tx: &mut WriteTx, ev: NewEvent<'_>) -> Result<String, DbError> {
     let id = new_id();
     let now = now_iso();
     let payload = payload(&ev, &id, &now);
@@ -221,7 +221,7 @@ pub async fn record(tx: &mut Tx<'_>, ev: NewEvent<'_>) -> Result<String, DbError
 }
 
 pub async fn insert_delivery(
-    tx: &mut Tx<'_>,
+    tx: &mut WriteTx,
     event_id: &str,
     source: &str,
     webhook_id: &str,

@@ -17,7 +17,7 @@ pub struct Idem {
 /// Records the key as the transaction's first write. A concurrent request
 /// with the same key waits on the row lock and then fails on the primary key,
 /// so only one of them creates anything. A record older than 24 h is replaced.
-pub(super) async fn claim_key(tx: &mut Tx<'_>, app_id: &str, idem: &Idem) -> Result<(), DbError> {
+pub(super) async fn claim_key(tx: &mut WriteTx, app_id: &str, idem: &Idem) -> Result<(), DbError> {
     sqlx::query(
         "DELETE FROM idempotency_keys WHERE application_id = $1 AND key = $2 AND created_at <= $3",
     )

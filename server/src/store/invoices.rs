@@ -135,7 +135,7 @@ impl Db {
         .bind(inv.terms.discount.map(|d| d.value.stored()))
         .bind(inv.terms.discount.map(|d| d.until.to_string()))
         .bind(super::search_keys::invoice_key(&inv.external_id))
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
         // Each list in one multi-row INSERT: a statement is a round trip.
         use crate::store::events::values_placeholders as values;
@@ -156,7 +156,7 @@ impl Db {
                 .bind("WAITING_PAYMENT")
                 .bind(created_at);
         }
-        q.execute(&mut **tx).await?;
+        q.execute(&mut *tx).await?;
         if !inv.payment_types.is_empty() {
             let sql = format!(
                 "INSERT INTO invoice_payment_types (invoice_id, position, payment_type) VALUES {}",
@@ -166,7 +166,7 @@ impl Db {
             for (pos, t) in inv.payment_types.iter().enumerate() {
                 q = q.bind(id).bind(pos as i64).bind(t.as_str());
             }
-            q.execute(&mut **tx).await?;
+            q.execute(&mut *tx).await?;
         }
         if !inv.notifications.is_empty() {
             let sql = format!(
@@ -185,7 +185,7 @@ impl Db {
                     .bind(n.period.map(|p| p as i64))
                     .bind(created_at);
             }
-            q.execute(&mut **tx).await?;
+            q.execute(&mut *tx).await?;
         }
         if !inv.webhooks.is_empty() {
             let sql = format!(
@@ -202,7 +202,7 @@ impl Db {
                     .bind(&w.url)
                     .bind(created_at);
             }
-            q.execute(&mut **tx).await?;
+            q.execute(&mut *tx).await?;
         }
         // The outbox: INVOICE_CREATED, and PAYMENT_GENERATED for each
         // installment's charge, committed with the invoice itself.

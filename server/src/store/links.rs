@@ -1,11 +1,9 @@
 //! Payment links in the database (`payment_links`, `payment_link_customers`).
 
 use paylink_model::charges::{Value, ValueType};
-use paylink_model::{InvoiceType, PaymentType};
+use paylink_model::link::MAX_DUE_IN_DAYS;
+use paylink_model::{InvoiceType, PaymentType, MAX_INSTALLMENTS};
 use sqlx::Row;
-
-/// The longest `due_in_days` a link may have.
-pub const MAX_DUE_IN_DAYS: u32 = 365;
 
 /// A stored link.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,7 +56,9 @@ fn from_row(r: &DbRow) -> Result<Link, DbError> {
             .collect(),
         invoice_type: InvoiceType::parse(&r.try_get::<String, _>("invoice_type")?)
             .unwrap_or(InvoiceType::Single),
-        max_installments: r.try_get::<i64, _>("max_installments")?.clamp(1, 120) as u32,
+        max_installments: r
+            .try_get::<i64, _>("max_installments")?
+            .clamp(1, i64::from(MAX_INSTALLMENTS)) as u32,
         due_in_days: r
             .try_get::<i64, _>("due_in_days")?
             .clamp(0, MAX_DUE_IN_DAYS as i64) as u32,
@@ -84,7 +84,7 @@ const COLUMNS: &str =
 
 pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
     let types: Vec<&str> = l.payment_types.iter().map(|t| t.as_str()).collect();
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(&format!(
         "INSERT INTO payment_links ({COLUMNS})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
@@ -111,19 +111,20 @@ pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
             .discount
             .map(|_| l.terms.discount_days_before_due as i64),
     )
-    .execute(&db.pool)
-    .await
-    .map(|_| ())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
 }
 
 /// Turns a link on or off; false when there is no such link.
 pub async fn set_active(db: &Db, slug: &str, active: bool) -> Result<bool, DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     let done = sqlx::query("UPDATE payment_links SET active = $1 WHERE slug = $2")
         .bind(active as i64)
         .bind(slug)
-        .execute(&db.pool)
+        .execute(&mut *tx)
         .await?;
+    tx.commit().await?;
     Ok(done.rows_affected() > 0)
 }
 
@@ -148,7 +149,7 @@ pub async fn list(db: &Db) -> Result<Vec<Link>, DbError> {
 
 /// Records a customer created through the link (a replayed creation records it again: no-op).
 pub async fn add_customer(db: &Db, slug: &str, customer_id: &str) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "INSERT INTO link_customers (slug, customer_id, created_at) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING",
@@ -156,9 +157,9 @@ pub async fn add_customer(db: &Db, slug: &str, customer_id: &str) -> Result<(), 
     .bind(slug)
     .bind(customer_id)
     .bind(now_iso())
-    .execute(&db.pool)
-    .await
-    .map(|_| ())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
 }
 
 pub async fn has_customer(db: &Db, slug: &str, customer_id: &str) -> Result<bool, DbError> {

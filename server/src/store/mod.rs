@@ -11,6 +11,7 @@ mod customers;
 mod dashboard;
 pub mod deliveries;
 pub mod events;
+mod gate;
 mod idempotency;
 mod invoice_detail;
 mod invoices;
@@ -29,22 +30,17 @@ pub mod views;
 pub mod webhooks;
 
 pub use applications::Application;
+pub use gate::{Db, WriteTx};
 pub use idempotency::Idem;
 pub use invoices::{initial_plan, InvoiceRows, NotificationRow, WebhookRow};
 
-use std::sync::Arc;
 use std::time::Duration;
-
-use sqlx::any::AnyPoolOptions;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
-use sqlx::{ConnectOptions, Connection, Executor};
 
 pub type DbError = sqlx::Error;
 
 /// The backend types every module uses, named once here: `sqlx::Any`, so one
 /// set of queries runs on SQLite and on PostgreSQL.
 pub type Pool = sqlx::AnyPool;
-pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Any>;
 pub type DbRow = sqlx::any::AnyRow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,49 +85,6 @@ pub fn redacted(target: &str) -> String {
     }
 }
 
-#[derive(Clone)]
-pub struct Db {
-    pool: Pool,
-    /// SQLite only: one writer at a time inside this process. SQLite allows
-    /// one writer per file; without this gate a second writer sleeps in the
-    /// busy handler (1, 2, 5 … 100 ms steps) instead of queueing, which
-    /// gave create invoice a p99 of ~1 s under load. `None` on PostgreSQL,
-    /// whose row locks let writers run concurrently (and other instances
-    /// would not share an in-process gate anyway).
-    write_gate: Option<Arc<tokio::sync::Mutex<()>>>,
-}
-
-/// Held while writing; releases the write gate (if any) when dropped.
-pub struct WriteGuard(#[allow(dead_code)] Option<tokio::sync::OwnedMutexGuard<()>>);
-
-/// A write transaction that holds the write gate until it is committed or
-/// dropped. Derefs to the transaction (`&mut **tx` is the connection).
-pub struct WriteTx {
-    // Declared first: dropped (rolled back) before the gate opens.
-    tx: Tx<'static>,
-    _gate: WriteGuard,
-}
-
-impl WriteTx {
-    pub async fn commit(self) -> Result<(), DbError> {
-        let WriteTx { tx, _gate } = self;
-        tx.commit().await
-    }
-}
-
-impl std::ops::Deref for WriteTx {
-    type Target = Tx<'static>;
-    fn deref(&self) -> &Self::Target {
-        &self.tx
-    }
-}
-
-impl std::ops::DerefMut for WriteTx {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.tx
-    }
-}
-
 pub fn now_iso() -> String {
     paylink_model::date::iso_utc_from_millis(now_millis())
 }
@@ -159,108 +112,6 @@ fn now_millis() -> i64 {
 
 fn iso_hours_ago(hours: i64) -> String {
     paylink_model::date::iso_utc_from_millis(now_millis() - hours * 3_600_000)
-}
-
-impl Db {
-    /// Opens the database and applies its backend's migrations. `target` is a
-    /// SQLite file path (created if needed; or a `sqlite:` URL) or a
-    /// `postgres://user:pass@host/db` URL (the database must exist).
-    pub async fn open(target: &str) -> Result<Db, DbError> {
-        sqlx::any::install_default_drivers();
-        let backend = Backend::of(target);
-        let pool = match backend {
-            Backend::Postgres => {
-                // One plain connection first: a wrong URL or a server that is
-                // down fails at once, where the pool would retry for 30 s.
-                sqlx::AnyConnection::connect(target).await?.close().await?;
-                AnyPoolOptions::new()
-                    .max_connections(8)
-                    .connect(target)
-                    .await?
-            }
-            Backend::Sqlite => open_sqlite(target).await?,
-        };
-        match backend {
-            Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
-            Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
-        }
-        let write_gate =
-            (backend == Backend::Sqlite).then(|| Arc::new(tokio::sync::Mutex::new(())));
-        let db = Db { pool, write_gate };
-        db.fill_search_keys().await?;
-        Ok(db)
-    }
-
-    /// Waits for the write gate (SQLite; a no-op on PostgreSQL). Every write
-    /// takes it, transaction or single statement, and always before it
-    /// checks out a connection: a task that held a connection while waiting
-    /// here could starve the gate's holder of one.
-    pub async fn lock_writes(&self) -> WriteGuard {
-        match &self.write_gate {
-            Some(gate) => WriteGuard(Some(gate.clone().lock_owned().await)),
-            None => WriteGuard(None),
-        }
-    }
-
-    /// Begins a write transaction: every transaction that writes starts
-    /// here, so none bypasses the write gate.
-    pub async fn begin_write(&self) -> Result<WriteTx, DbError> {
-        let gate = self.lock_writes().await;
-        let tx = self.pool.begin().await?;
-        Ok(WriteTx { tx, _gate: gate })
-    }
-
-    pub async fn ping(&self) -> Result<(), DbError> {
-        sqlx::query("SELECT 1")
-            .execute(&self.pool)
-            .await
-            .map(|_| ())
-    }
-}
-
-/// The SQLite file through the Any driver, which takes only a URL: the file
-/// is created and switched to WAL once by a native connection (journal mode
-/// is stored in the file), and every pooled connection sets the per-connection
-/// settings when it opens.
-async fn open_sqlite(target: &str) -> Result<Pool, DbError> {
-    let url = if target.starts_with("sqlite:") {
-        target.to_string()
-    } else {
-        let path = std::path::absolute(target).map_err(|e| DbError::Configuration(e.into()))?;
-        // `%`, `?` and `#` would be read as URL syntax.
-        let path = path
-            .to_string_lossy()
-            .replace('%', "%25")
-            .replace('?', "%3F")
-            .replace('#', "%23");
-        format!("sqlite://{path}")
-    };
-    let native: SqliteConnectOptions = url.parse()?;
-    native
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .connect()
-        .await?
-        .close()
-        .await?;
-    AnyPoolOptions::new()
-        .max_connections(8)
-        // A local file cannot drop a connection: the ping sqlx sends on every
-        // checkout by default is a wasted round trip to the connection's
-        // worker thread (measured: +10-30 % requests/s).
-        .test_before_acquire(false)
-        .after_connect(|conn, _| {
-            Box::pin(async move {
-                // WAL + NORMAL: a commit survives a process crash; only an OS
-                // crash can lose the last transactions, never corrupt the file.
-                conn.execute("PRAGMA synchronous = NORMAL").await?;
-                conn.execute("PRAGMA foreign_keys = ON").await?;
-                conn.execute("PRAGMA busy_timeout = 10000").await?;
-                Ok(())
-            })
-        })
-        .connect(&url)
-        .await
 }
 
 /// ISO timestamp `after` from now.
@@ -316,20 +167,22 @@ mod tests {
         let db = Db::open(dir.path().join("p.db").to_str().unwrap())
             .await
             .unwrap();
+        let mut tx = db.begin_write().await.unwrap();
         sqlx::query(
             "INSERT INTO applications (id, user_id, name, created_at)
              VALUES ('app', 'user', X'FF00', '2026-01-01T00:00:00Z')",
         )
-        .execute(&db.pool)
+        .execute(&mut *tx)
         .await
         .unwrap();
         sqlx::query(
             "INSERT INTO customers (id, application_id, user_id, full_name, created_at)
              VALUES ('cus', 'app', 'user', X'FF00', '2026-01-01T00:00:00Z')",
         )
-        .execute(&db.pool)
+        .execute(&mut *tx)
         .await
         .unwrap();
+        tx.commit().await.unwrap();
         let app = db.find_application("app").await;
         assert!(
             matches!(app, Err(sqlx::Error::ColumnDecode { ref index, .. }) if index.contains("name")),
@@ -340,6 +193,29 @@ mod tests {
             matches!(customer, Err(sqlx::Error::ColumnDecode { ref index, .. }) if index.contains("full_name")),
             "{customer:?}"
         );
+    }
+
+    /// The read pool refuses to write: a store function that wrote on it,
+    /// past the write gate, would fail its tests on every backend rather
+    /// than race another writer. Through the gate the same write is taken.
+    #[tokio::test]
+    async fn only_the_write_gate_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path().join("p.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let insert = "INSERT INTO applications (id, user_id, name, created_at)
+                      VALUES ('app', 'user', 'loja', '2026-01-01T00:00:00Z')";
+        for _ in 0..3 {
+            match sqlx::query(insert).execute(&db.pool).await {
+                Err(e) => assert!(e.to_string().contains("readonly"), "{e}"),
+                Ok(done) => panic!("written on the read pool: {done:?}"),
+            }
+        }
+        let mut tx = db.begin_write().await.unwrap();
+        sqlx::query(insert).execute(&mut *tx).await.unwrap();
+        tx.commit().await.unwrap();
+        assert!(db.find_application("app").await.unwrap().is_some());
     }
 
     #[test]

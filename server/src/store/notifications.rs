@@ -20,7 +20,7 @@
 //!
 //! This file holds the scheduling (inside the caller's transaction) and the reading of sends.
 
-use crate::store::Tx;
+use crate::store::WriteTx;
 use paylink_model::{Channel, Date, NotificationType};
 use serde::Serialize;
 use sqlx::Row;
@@ -49,7 +49,7 @@ struct Config {
 }
 
 async fn configs(
-    tx: &mut Tx<'_>,
+    tx: &mut WriteTx,
     invoice_id: &str,
     only: Option<NotificationType>,
 ) -> Result<Vec<Config>, DbError> {
@@ -75,7 +75,7 @@ async fn configs(
 
 /// The customer's e-mail and phone.
 async fn contact(
-    tx: &mut Tx<'_>,
+    tx: &mut WriteTx,
     invoice_id: &str,
 ) -> Result<(Option<String>, Option<String>), DbError> {
     let row = sqlx::query_as(
@@ -101,7 +101,7 @@ fn recipient_for(
 /// notification already has a send for this installment, so scheduling the
 /// same installment twice never sends twice.
 async fn insert_send(
-    tx: &mut Tx<'_>,
+    tx: &mut WriteTx,
     invoice_id: &str,
     c: &Config,
     installment_id: Option<&str>,
@@ -131,7 +131,7 @@ async fn insert_send(
     .map(|_| ())
 }
 
-async fn has_sends(tx: &mut Tx<'_>, notification_id: &str) -> Result<bool, DbError> {
+async fn has_sends(tx: &mut WriteTx, notification_id: &str) -> Result<bool, DbError> {
     let n: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM notification_sends WHERE notification_id = $1")
             .bind(notification_id)
@@ -144,7 +144,7 @@ async fn has_sends(tx: &mut Tx<'_>, notification_id: &str) -> Result<bool, DbErr
 /// date)`: at invoice creation (every installment of the new invoice) and
 /// when the scheduler generates a later charge. Idempotent per installment.
 pub async fn schedule_for_new_installments(
-    tx: &mut Tx<'_>,
+    tx: &mut WriteTx,
     invoice_id: &str,
     installments: &[(&str, u32, Date)],
 ) -> Result<(), DbError> {
@@ -208,7 +208,7 @@ pub async fn schedule_for_new_installments(
 }
 
 async fn on_event(
-    tx: &mut Tx<'_>,
+    tx: &mut WriteTx,
     invoice_id: &str,
     installment_id: &str,
     kind: NotificationType,
@@ -237,7 +237,7 @@ async fn on_event(
 
 /// `INVOICE_CONFIRM_PAYMENT`, due now: called in the payment's transaction.
 pub async fn on_payment_confirmed(
-    tx: &mut Tx<'_>,
+    tx: &mut WriteTx,
     invoice_id: &str,
     installment_id: &str,
 ) -> Result<(), DbError> {
@@ -253,7 +253,7 @@ pub async fn on_payment_confirmed(
 /// `INVOICE_CHANGED`, due now: called in the transaction of a change other
 /// than a payment (a reversal).
 pub async fn on_installment_changed(
-    tx: &mut Tx<'_>,
+    tx: &mut WriteTx,
     invoice_id: &str,
     installment_id: &str,
 ) -> Result<(), DbError> {
@@ -353,7 +353,7 @@ pub async fn resend_now(db: &Db, invoice_id: &str) -> Result<usize, ResendError>
            AND deleted_at IS NULL ORDER BY number LIMIT 1",
     )
     .bind(invoice_id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(&mut *tx)
     .await?;
     let open = open.ok_or(ResendError::NothingOpen)?;
     let mut channels = Vec::new();

@@ -63,7 +63,7 @@ pub async fn insert(
         active: true,
         created_at: now_iso(),
     };
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "INSERT INTO operators (id, email, name, password_hash, active, created_at)
          VALUES ($1, $2, $3, $4, 1, $5)",
@@ -73,8 +73,9 @@ pub async fn insert(
     .bind(&row.name)
     .bind(&row.password_hash)
     .bind(&row.created_at)
-    .execute(&db.pool)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(row)
 }
 
@@ -103,18 +104,18 @@ pub async fn disable(db: &Db, email: &str) -> Result<bool, DbError> {
     let mut tx = db.begin_write().await?;
     let id: Option<String> = sqlx::query_scalar("SELECT id FROM operators WHERE email = $1")
         .bind(email)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?;
     let Some(id) = id else {
         return Ok(false);
     };
     sqlx::query("UPDATE operators SET active = 0 WHERE id = $1")
         .bind(&id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     sqlx::query("DELETE FROM operator_sessions WHERE operator_id = $1")
         .bind(&id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     tx.commit().await?;
     Ok(true)
@@ -126,7 +127,7 @@ pub async fn insert_session(
     operator_id: &str,
     now_ms: i64,
 ) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "INSERT INTO operator_sessions (id_hash, operator_id, created_ms, last_seen_ms)
          VALUES ($1, $2, $3, $3)",
@@ -134,9 +135,9 @@ pub async fn insert_session(
     .bind(id_hash)
     .bind(operator_id)
     .bind(now_ms)
-    .execute(&db.pool)
-    .await
-    .map(|_| ())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
 }
 
 pub async fn find_session(db: &Db, id_hash: &str) -> Result<Option<SessionRow>, DbError> {
@@ -159,22 +160,22 @@ pub async fn find_session(db: &Db, id_hash: &str) -> Result<Option<SessionRow>, 
 }
 
 pub async fn touch_session(db: &Db, id_hash: &str, now_ms: i64) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query("UPDATE operator_sessions SET last_seen_ms = $1 WHERE id_hash = $2")
         .bind(now_ms)
         .bind(id_hash)
-        .execute(&db.pool)
-        .await
-        .map(|_| ())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
 }
 
 pub async fn delete_session(db: &Db, id_hash: &str) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query("DELETE FROM operator_sessions WHERE id_hash = $1")
         .bind(id_hash)
-        .execute(&db.pool)
-        .await
-        .map(|_| ())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
 }
 
 /// Drops the sessions idle since `idle_before` or created before `created_before`.
@@ -183,13 +184,13 @@ pub async fn delete_expired_sessions(
     idle_before: i64,
     created_before: i64,
 ) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query("DELETE FROM operator_sessions WHERE last_seen_ms < $1 OR created_ms < $2")
         .bind(idle_before)
         .bind(created_before)
-        .execute(&db.pool)
-        .await
-        .map(|_| ())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
 }
 
 /// The failures under `key` since `since_ms`: how many, and the oldest.
@@ -221,24 +222,24 @@ pub async fn record_failure(
         sqlx::query("INSERT INTO login_failures (throttle_key, at_ms) VALUES ($1, $2)")
             .bind(*key)
             .bind(now_ms)
-            .execute(&mut **tx)
+            .execute(&mut *tx)
             .await?;
     }
     sqlx::query("DELETE FROM login_failures WHERE at_ms < $1")
         .bind(prune_before_ms)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     tx.commit().await
 }
 
 /// Forgets the failures under `key` (an account after a good login).
 pub async fn clear_failures(db: &Db, key: &str) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query("DELETE FROM login_failures WHERE throttle_key = $1")
         .bind(key)
-        .execute(&db.pool)
-        .await
-        .map(|_| ())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
 }
 
 pub async fn insert_audit(
@@ -248,7 +249,7 @@ pub async fn insert_audit(
     target_id: Option<&str>,
     client_addr: &str,
 ) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "INSERT INTO operator_audit (id, operator_id, action, target_id, at, client_addr)
          VALUES ($1, $2, $3, $4, $5, $6)",
@@ -259,9 +260,9 @@ pub async fn insert_audit(
     .bind(target_id)
     .bind(now_iso())
     .bind(client_addr)
-    .execute(&db.pool)
-    .await
-    .map(|_| ())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
 }
 
 /// The audit trail, oldest first.

@@ -39,16 +39,16 @@ where
         // changes nothing (READ COMMITTED); on SQLite writers are serialised.
         // Claiming row by row like this needs no `FOR UPDATE SKIP LOCKED`,
         // and the same statement serves both backends.
-        let w = db.lock_writes().await;
+        let mut tx = db.begin_write().await?;
         let won = sqlx::query(&claim)
             .bind(&lease)
             .bind(&id)
             .bind(&now)
-            .execute(&db.pool)
+            .execute(&mut *tx)
             .await?
             .rows_affected()
             == 1;
-        drop(w);
+        tx.commit().await?;
         if won {
             tasks.spawn(work(id));
         }

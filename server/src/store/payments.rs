@@ -48,7 +48,7 @@ struct InvoiceHead {
 }
 
 async fn invoice_head(
-    tx: &mut crate::store::Tx<'_>,
+    tx: &mut crate::store::WriteTx,
     invoice_id: &str,
 ) -> Result<InvoiceHead, LifecycleError> {
     let row = sqlx::query(
@@ -82,7 +82,7 @@ pub async fn simulate_pay(
         "SELECT payment_type FROM invoice_payment_types WHERE invoice_id = $1 ORDER BY position",
     )
     .bind(invoice_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(&mut *tx)
     .await?;
     let method = match method {
         Some(m) if !accepted.iter().any(|a| a == m.as_str()) => {
@@ -102,7 +102,7 @@ pub async fn simulate_pay(
                  WHERE invoice_id = $1 AND status = 'WAITING_PAYMENT' ORDER BY number LIMIT 1",
             )
             .bind(invoice_id)
-            .fetch_optional(&mut **tx)
+            .fetch_optional(&mut *tx)
             .await?
             .ok_or(LifecycleError::NothingToPay)?;
             n as u32
@@ -138,7 +138,7 @@ pub(crate) struct Settlement<'a> {
 /// Takes the invoice's row for this transaction (SQLite's write lock, a row
 /// lock on PostgreSQL), so that two payments of one invoice serialise.
 async fn lock_invoice(
-    tx: &mut crate::store::Tx<'_>,
+    tx: &mut crate::store::WriteTx,
     invoice_id: &str,
 ) -> Result<(), LifecycleError> {
     sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
@@ -154,7 +154,7 @@ async fn lock_invoice(
 /// confirmation notifications. The sandbox, a bank's retorno and a manual
 /// settlement all come here, so webhooks and notifications follow alike.
 pub(crate) async fn confirm_in(
-    tx: &mut crate::store::Tx<'_>,
+    tx: &mut crate::store::WriteTx,
     invoice_id: &str,
     number: u32,
     s: Settlement<'_>,
@@ -246,13 +246,13 @@ pub async fn simulate_reverse(
     let mut tx = db.begin_write().await?;
     sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
         .bind(invoice_id)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     invoice_head(&mut tx, invoice_id).await?;
     let row = sqlx::query("SELECT id, price_cents, price_paid_cents, status, due_date FROM installments WHERE invoice_id = $1 AND number = $2")
         .bind(invoice_id)
         .bind(number as i64)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?
         .ok_or(LifecycleError::InstallmentNotFound(number))?;
     if row.try_get::<&str, _>("status")? != InstallmentStatus::Confirmed.as_str() {
@@ -261,7 +261,7 @@ pub async fn simulate_reverse(
     sqlx::query("UPDATE installments SET status = 'REVERSED', updated_at = $1 WHERE id = $2")
         .bind(now_iso())
         .bind(row.try_get::<&str, _>("id")?)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     crate::store::notifications::on_installment_changed(&mut tx, invoice_id, row.try_get("id")?)
         .await?;
@@ -284,7 +284,7 @@ pub async fn delete_invoice(db: &Db, invoice_id: &str) -> Result<(), LifecycleEr
         sqlx::query("UPDATE invoices SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL")
             .bind(&now)
             .bind(invoice_id)
-            .execute(&mut **tx)
+            .execute(&mut *tx)
             .await?
             .rows_affected();
     if changed == 0 {
@@ -292,7 +292,7 @@ pub async fn delete_invoice(db: &Db, invoice_id: &str) -> Result<(), LifecycleEr
     }
     let row = sqlx::query("SELECT application_id, external_id FROM invoices WHERE id = $1")
         .bind(invoice_id)
-        .fetch_one(&mut **tx)
+        .fetch_one(&mut *tx)
         .await?;
     events::record(
         &mut tx,

@@ -59,7 +59,7 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
     let now = now_iso();
     let mut changed = 0;
     if found(format!("SELECT 1 AS x {NEW_CHARGES} LIMIT 1")).await? {
-        let _w = db.lock_writes().await;
+        let mut tx = db.begin_write().await?;
         changed += sqlx::query(&format!(
             "INSERT INTO pix_charges (id, invoice_id, txid, operation, status, attempts,
                                       next_attempt_at, created_at, updated_at)
@@ -67,9 +67,10 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
              {NEW_CHARGES} ON CONFLICT DO NOTHING"
         ))
         .bind(&now)
-        .execute(&db.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
+        tx.commit().await?;
     }
     let expired = sqlx::query(&format!("SELECT 1 AS x {EXPIRED} LIMIT 1"))
         .bind(&now)
@@ -83,7 +84,7 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
              SELECT c.txid, c.id, $1 {EXPIRED} ON CONFLICT DO NOTHING"
         ))
         .bind(&now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
         changed += sqlx::query(&format!(
             "UPDATE pix_charges SET renewals = renewals + 1,
@@ -94,7 +95,7 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
              WHERE id IN (SELECT c.id {EXPIRED})"
         ))
         .bind(&now)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
         tx.commit().await?;
@@ -104,16 +105,17 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
     ))
     .await?
     {
-        let _w = db.lock_writes().await;
+        let mut tx = db.begin_write().await?;
         changed += sqlx::query(&format!(
             "UPDATE pix_charges SET operation = 'remove', status = 'pending', attempts = 0,
                     next_attempt_at = $1, last_error = NULL, refusal = NULL, updated_at = $1
              {TO_REMOVE}"
         ))
         .bind(&now)
-        .execute(&db.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
+        tx.commit().await?;
     }
     Ok(changed)
 }
@@ -204,7 +206,7 @@ pub async fn record_done(
     operation: &str,
     a: &Answer<'_>,
 ) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "UPDATE pix_charges SET kind = COALESCE($1, kind), location = COALESCE($2, location),
                 copia_e_cola = COALESCE($3, copia_e_cola), bank_status = COALESCE($4, bank_status),
@@ -221,8 +223,9 @@ pub async fn record_done(
     .bind(now_iso())
     .bind(id)
     .bind(a.expires_at)
-    .execute(&db.pool)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -238,7 +241,7 @@ pub async fn record_failure(
     refusal: Option<&PixCharge>,
 ) -> Result<(), DbError> {
     let refusal = refusal.and_then(|r| serde_json::to_string(r).ok());
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "UPDATE pix_charges SET attempts = $1, last_error = $2, locked_until = NULL,
                 status = $3, next_attempt_at = COALESCE($4, next_attempt_at), updated_at = $5,
@@ -253,8 +256,9 @@ pub async fn record_failure(
     .bind(refusal)
     .bind(id)
     .bind(operation)
-    .execute(&db.pool)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(())
 }
 

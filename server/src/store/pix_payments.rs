@@ -32,7 +32,7 @@ pub enum Applied {
 /// The installment of `txid`, its charge's current one or one it gave up when the charge was
 /// made again (`pix_retired_txids`): (installment id, invoice id, number).
 async fn installment_of(
-    tx: &mut crate::store::Tx<'_>,
+    tx: &mut crate::store::WriteTx,
     txid: &str,
 ) -> Result<Option<(String, String, i64)>, DbError> {
     sqlx::query_as(
@@ -60,7 +60,7 @@ pub async fn apply(db: &Db, p: &Confirmed<'_>) -> Result<Applied, DbError> {
     .bind(p.cents)
     .bind(p.horario)
     .bind(now_iso())
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?
     .rows_affected();
     if inserted == 0 {
@@ -71,7 +71,7 @@ pub async fn apply(db: &Db, p: &Confirmed<'_>) -> Result<Applied, DbError> {
     // which `pix_charges::enqueue` then removes).
     sqlx::query("UPDATE pix_charges SET bank_status = 'CONCLUIDA' WHERE txid = $1")
         .bind(p.txid)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     let settled = confirm_in(
         &mut tx,
@@ -149,7 +149,7 @@ pub async fn add_refund(
     .bind(refund_id)
     .bind(cents)
     .bind(now_iso())
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     if inserted.rows_affected() == 0 {
         return Ok(None);
@@ -159,12 +159,12 @@ pub async fn add_refund(
     )
     .bind(cents)
     .bind(e2eid)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     let total =
         sqlx::query_scalar("SELECT refunded_cents FROM pix_payments WHERE end_to_end_id = $1")
             .bind(e2eid)
-            .fetch_one(&mut **tx)
+            .fetch_one(&mut *tx)
             .await?;
     tx.commit().await?;
     Ok(Some(total))

@@ -82,8 +82,9 @@ impl Db {
         let query = keys
             .iter()
             .fold(sqlx::query(&sql), |q, (id, key)| q.bind(id).bind(key));
-        let _gate = self.lock_writes().await;
-        query.execute(&self.pool).await?;
+        let mut tx = self.begin_write().await?;
+        query.execute(&mut *tx).await?;
+        tx.commit().await?;
         Ok(true)
     }
 }

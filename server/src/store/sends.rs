@@ -153,7 +153,7 @@ pub struct SendResult<'a> {
 
 /// Records a send's outcome and releases its lease.
 pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "UPDATE notification_sends SET status = $1, attempts = $2,
                 next_attempt_at = COALESCE($3, next_attempt_at), last_error = $4, sent_at = $5,
@@ -168,7 +168,8 @@ pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(
     .bind(r.recipient)
     .bind(now_iso())
     .bind(send_id)
-    .execute(&db.pool)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(())
 }

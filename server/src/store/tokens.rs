@@ -62,7 +62,7 @@ pub(crate) async fn insert(
     .bind(application_id)
     .bind(secret_hash)
     .bind(now)
-    .execute(&mut ***tx)
+    .execute(&mut **tx)
     .await?;
     Ok(())
 }
@@ -85,7 +85,7 @@ pub async fn live(db: &Db, application_id: &str, now: &str) -> Result<Vec<LiveTo
 /// Records a use at `now` when the stored one is older than `stale_before`
 /// (or absent): at most one write a minute per token, whatever the traffic.
 pub async fn touch(db: &Db, token_id: &str, now: &str, stale_before: &str) -> Result<(), DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "UPDATE tokens SET last_used_at = $1
          WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)",
@@ -93,8 +93,9 @@ pub async fn touch(db: &Db, token_id: &str, now: &str, stale_before: &str) -> Re
     .bind(now)
     .bind(token_id)
     .bind(stale_before)
-    .execute(&db.pool)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -112,14 +113,15 @@ pub async fn list(db: &Db) -> Result<Vec<TokenInfo>, DbError> {
 
 /// Revokes a token at `now`: refused from the next request on.
 pub async fn revoke(db: &Db, token_id: &str, now: &str) -> Result<Revoked, DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     let done =
         sqlx::query("UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
             .bind(now)
             .bind(token_id)
-            .execute(&db.pool)
+            .execute(&mut *tx)
             .await?
             .rows_affected();
+    tx.commit().await?;
     if done > 0 {
         return Ok(Revoked::Now);
     }
@@ -153,7 +155,7 @@ pub async fn rotate(
     )
     .bind(old_until)
     .bind(application_id)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?
     .rows_affected();
     insert(&mut tx, new_id, application_id, secret_hash, now).await?;

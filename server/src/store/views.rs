@@ -5,7 +5,7 @@ use super::{now_iso, Db, DbError};
 /// Counts a view of the payer page on the installment it highlights (the
 /// next open one, or the last when all are settled). `false`: no such invoice.
 pub async fn record_view(db: &Db, invoice_id: &str) -> Result<bool, DbError> {
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     let changed = sqlx::query(
         "UPDATE installments SET views_count = views_count + 1, last_view_at = $1
          WHERE id = COALESCE(
@@ -16,9 +16,10 @@ pub async fn record_view(db: &Db, invoice_id: &str) -> Result<bool, DbError> {
     )
     .bind(now_iso())
     .bind(invoice_id)
-    .execute(&db.pool)
+    .execute(&mut *tx)
     .await?
     .rows_affected();
+    tx.commit().await?;
     Ok(changed > 0)
 }
 

@@ -12,15 +12,16 @@ pub async fn add_app_webhook(
     url: &str,
 ) -> Result<String, DbError> {
     let id = new_id();
-    let _w = db.lock_writes().await;
+    let mut tx = db.begin_write().await?;
     sqlx::query("INSERT INTO app_webhooks (id, application_id, hook_type, url, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(&id)
         .bind(app_id)
         .bind(hook_type.as_str())
         .bind(url)
         .bind(now_iso())
-        .execute(&db.pool)
+        .execute(&mut *tx)
         .await?;
+    tx.commit().await?;
     Ok(id)
 }
 
@@ -95,7 +96,7 @@ pub async fn redeliver(db: &Db, event_id: &str) -> Result<usize, DbError> {
         "SELECT DISTINCT webhook_source, webhook_id, url FROM deliveries WHERE event_id = $1",
     )
     .bind(event_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(&mut *tx)
     .await?;
     let now = now_iso();
     for t in &targets {

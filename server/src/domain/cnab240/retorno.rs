@@ -3,26 +3,7 @@
 
 use paylink_model::Date;
 
-/// What the bank reports of a boleto in a retorno (segment T's "código de movimento").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Movement {
-    /// 02: entrada confirmada (registered).
-    Registered,
-    /// 03: entrada rejeitada, with the bank's reason codes (positions 214-223 of segment T).
-    Rejected { reasons: String },
-    /// 06 (liquidação) or 17 (liquidação após baixa): paid.
-    Paid {
-        paid_cents: i64,
-        /// Data da ocorrência: when the payer paid.
-        paid_on: Date,
-        /// Data do crédito: when the money reaches the merchant's account.
-        credited_on: Option<Date>,
-    },
-    /// 09: baixa (written off).
-    WrittenOff,
-    /// Any other movement code (tariffs, instructions confirmed, ...): reported, not applied.
-    Other(String),
-}
+pub use crate::store::boletos::Movement;
 
 /// One boleto's news in a retorno: segment T with its segment U.
 #[derive(Clone, Debug, PartialEq, Eq)]
