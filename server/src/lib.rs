@@ -8,7 +8,8 @@
 //! `paylink_model`) → `store` (all SQL) → `paylink_model`. `error` is the one
 //! error type, used by the layers that answer requests; it knows the refusals of
 //! `domain` and `store`, so `?` turns them into answers. `bank` (the client of a bank's API Pix) sits
-//! below `workers`, `http` and `cli`; `banksim` (a local bank for tests and demos) stands alone.
+//! below `workers`, `http` and `cli`. The local bank for tests and demos is its own crate
+//! (`banksim/`), so this one carries no TLS server and makes no certificates.
 
 // A panic in a handler must be a 500 (CatchPanicLayer in `app`) and the process must live;
 // with `panic = "abort"` the first one would end every request in flight. So no profile
@@ -21,7 +22,6 @@ compile_error!(
 
 pub mod app;
 pub mod bank;
-pub mod banksim;
 pub mod cli;
 pub mod domain;
 pub mod error;

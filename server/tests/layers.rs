@@ -13,7 +13,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "cli",
         &[
-            "app", "http", "proxy", "web", "workers", "bank", "banksim", "domain", "store", "error",
+            "app", "http", "proxy", "web", "workers", "bank", "domain", "store", "error",
         ],
     ),
     (
@@ -30,9 +30,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The client of a bank's API Pix: the workers (charges), the callback receiver (confirming a
     // Pix) and the CLI (refunds) call the bank; it needs only the bodies of domain::pix_api.
     ("bank", &["domain"]),
-    // The local bank for tests and demos: not part of paylink, so it uses none of its layers
-    // (only the model); the CLI's `bank-sim` runs it.
-    ("banksim", &[]),
     ("domain", &["store"]),
     ("store", &[]),
     // The one error type names the refusals of the layers below it, so `?` answers them.

@@ -1,12 +1,11 @@
 //! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`,
-//! `notifications`, `link`, `boleto`, `installment`, `operator`, `pix`, `bank-sim`.
+//! `notifications`, `link`, `boleto`, `installment`, `operator`, `pix`.
 
 use crate::cli::common::DbArg;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod banksim;
 mod common;
 pub mod links;
 pub mod notifications;
@@ -77,8 +76,6 @@ enum Command {
         #[command(subcommand)]
         command: pix::PixCommand,
     },
-    /// A local bank (API Pix over HTTPS with mutual TLS) for tests and demos.
-    BankSim(banksim::BankSimArgs),
     /// Installments settled outside paylink (cash, a transfer, a check).
     Installment {
         #[command(subcommand)]
@@ -248,7 +245,6 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Boleto { command } => settlement::boleto(command).await,
         Command::Installment { command } => settlement::installment(command).await,
         Command::Operator { command } => crate::cli::operators::cli(command).await,
-        Command::BankSim(args) => Ok(banksim::run(args).await?),
         Command::Pix { command } => pix::cli(command).await,
     }
 }

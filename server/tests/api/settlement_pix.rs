@@ -1,4 +1,4 @@
-//! PIX through a bank's API Pix (issue 24, item 1): the local bank (`paylink_server::banksim`)
+//! PIX through a bank's API Pix (issue 24, item 1): the local bank (`paylink_banksim`)
 //! and paylink's client of it (`paylink_server::bank`) over HTTPS with mutual TLS, every request
 //! body and every bank answer validated against BACEN's document (`server/pix-api/openapi.yaml`);
 //! and `paylink serve`'s `--pix-*` options refusing bad input with clear messages; then the
@@ -11,8 +11,8 @@
 
 use std::time::{Duration, Instant};
 
+use paylink_banksim::{Bank, Pki};
 use paylink_server::bank::{BankError, PixClient, PixConfig};
-use paylink_server::banksim::{Bank, Pki};
 use paylink_server::domain::pix_api::{self, CobV, Devedor};
 use serde_json::{json, Value};
 
@@ -619,39 +619,31 @@ async fn a_charge_the_bank_refuses_is_shown_to_the_merchant_with_its_reasons_not
     }
 }
 
-/// `paylink bank-sim`'s own options switch the same faults on: a repeated `PUT` refused with the
-/// document's 400 naming the txid, a payer document refused.
+/// `paylink-bank-sim`'s own options switch the same faults on: a repeated `PUT` refused with the
+/// document's 400 naming the txid, a payer document refused. The options are parsed and the bank
+/// started as the binary does (`paylink_banksim::cli`), its certificates made in `--dir`.
 #[tokio::test]
 async fn bank_sim_refuses_repeated_puts_and_a_document_when_told_to() {
-    use std::io::BufRead;
+    use clap::Parser;
     let dir = tempfile::tempdir().unwrap();
     let secret = dir.path().join("secret");
     std::fs::write(&secret, SECRET).unwrap();
     let certs = dir.path().join("certs");
-    let mut child = std::process::Command::new(BIN)
-        .args([
-            "bank-sim",
-            "--listen",
-            "127.0.0.1:0",
-            "--refuse-repeated-puts",
-        ])
-        .args(["--refuse-document", "11144477735"])
-        .arg("--dir")
-        .arg(&certs)
-        .arg("--client-secret-file")
-        .arg(&secret)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Kept open until the end: bank-sim prints more lines, and a closed pipe would stop it.
-    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("bank-sim listening on ")
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
+    let mut args: Vec<std::ffi::OsString> = [
+        "paylink-bank-sim",
+        "--listen",
+        "127.0.0.1:0",
+        "--refuse-repeated-puts",
+        "--refuse-document",
+        "11144477735",
+    ]
+    .map(Into::into)
+    .to_vec();
+    args.extend(["--dir".into(), certs.clone().into_os_string()]);
+    args.extend(["--client-secret-file".into(), secret.into_os_string()]);
+    let options = paylink_banksim::cli::Options::try_parse_from(args).unwrap();
+    let bank = options.start().await.unwrap();
+    let url = bank.url();
     let pki = Pki::read(&certs).unwrap();
     let client = PixClient::new(PixConfig {
         api_url: url.clone(),
@@ -672,9 +664,7 @@ async fn bank_sim_refuses_repeated_puts_and_a_document_when_told_to() {
     let refused = client
         .put_cobv("0c12042fd304437b9dc0c240401925f4", &other)
         .await;
-    let _ = child.kill();
-    let _ = child.wait();
-    drop(out);
+    bank.stop();
     match again {
         Err(BankError::Refused { status: 400, body }) => {
             assert_eq!(schema_errors("Problema", &body), Vec::<String>::new());

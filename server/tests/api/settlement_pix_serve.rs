@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use paylink_server::banksim::{Bank, Pki};
+use paylink_banksim::{Bank, Pki};
 use paylink_server::domain::pix_api;
 use serde_json::{json, Value};
 
@@ -374,7 +374,7 @@ async fn an_invoice_is_charged_at_the_bank_paid_by_callback_and_removed_when_del
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_callback_is_found_by_reconciliation() {
     let (bank, pki) = start_bank().await;
-    bank.set_callbacks(paylink_server::banksim::Callbacks::Lose);
+    bank.set_callbacks(paylink_banksim::Callbacks::Lose);
     let receiver = crate::receiver::Receiver::start().await;
     let dir = tempfile::tempdir().unwrap();
     let shop = Shop::start(&bank, &pki, dir.path(), &["--pix-reconcile-secs", "1"]).await;
@@ -494,7 +494,7 @@ async fn a_lost_callback_is_found_by_reconciliation() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_callback_that_fails_the_first_time_still_confirms_once() {
     let (bank, pki) = start_bank().await;
-    bank.set_callbacks(paylink_server::banksim::Callbacks::FailFirstTime);
+    bank.set_callbacks(paylink_banksim::Callbacks::FailFirstTime);
     let receiver = crate::receiver::Receiver::start().await;
     let dir = tempfile::tempdir().unwrap();
     let shop = Shop::start(&bank, &pki, dir.path(), &["--pix-reconcile-secs", "3600"]).await;

@@ -1,4 +1,4 @@
-//! A local bank for tests and demos (`paylink bank-sim`): the part of BACEN's API Pix
+//! A local bank for tests and demos (`paylink-bank-sim`): the part of BACEN's API Pix
 //! (`server/pix-api/openapi.yaml`, release 2.9.0) paylink uses, kept in memory. OAuth2 client
 //! credentials (`POST /oauth/token`), `PUT/GET/PATCH /cobv/{txid}`, `PUT /cob/{txid}`,
 //! `PUT /webhook/{chave}`, `GET /pix/{e2eid}`, `GET /pix?inicio&fim` and
@@ -6,11 +6,12 @@
 //! document's `application/problem+json` bodies. Tests drive the faults directly ([`Bank::pay`],
 //! [`Bank::down_for`], [`Bank::set_slow`], [`Bank::set_callbacks`], [`Bank::lose_answers`],
 //! [`Bank::set_refuse_repeated_puts`], [`Bank::refuse_document`]); a demo reaches the same
-//! through `POST /sim/pay/{txid}`, `POST /sim/down/{seconds}` and `paylink bank-sim`'s options.
+//! through `POST /sim/pay/{txid}`, `POST /sim/down/{seconds}` and `paylink-bank-sim`'s options.
 //! Every request is recorded with its body, so a test can validate each one against the document.
 //!
-//! Its own layer, using nothing of paylink's but the model: a bank is not part of paylink, and
-//! its errors are the bank's (problem+json), not paylink's envelope.
+//! Its own crate, using nothing of paylink's but the model: a bank is not part of paylink, its
+//! errors are the bank's (problem+json), not paylink's envelope, and the production server
+//! carries none of its TLS server or certificate making.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -25,6 +26,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 mod api;
+pub mod cli;
 mod problem;
 pub mod tls;
 
