@@ -144,3 +144,32 @@ fn routes_take_the_envelope_extractors() {
         broken.join("\n")
     );
 }
+
+/// The production server carries no TLS server and makes no certificates: those are the local
+/// bank's (the `banksim` crate), which the server's tests use as a dev-dependency only.
+#[test]
+fn the_server_carries_no_tls_server_or_certificate_making() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let normal: Vec<&str> = manifest
+        .split("\n[")
+        .filter(|table| table.starts_with("dependencies]") || table.contains(".dependencies]"))
+        .flat_map(str::lines)
+        .collect();
+    assert!(
+        normal.iter().any(|l| l.starts_with("reqwest ")),
+        "{normal:?}"
+    );
+    for krate in [
+        "rcgen",
+        "tokio-rustls",
+        "hyper",
+        "hyper-util",
+        "paylink-banksim",
+    ] {
+        assert!(
+            !normal.iter().any(|l| l.starts_with(&format!("{krate} "))),
+            "{krate} is a dependency of the production server"
+        );
+    }
+}
