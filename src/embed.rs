@@ -173,7 +173,7 @@ pub fn start() {
 }
 
 /// Mounts `app(host, options)` on the page's `<div id="paylink-app">` (see
-/// [`start`]; `pay.html` starts [`crate::PayerApp`] with it).
+/// [`start`]).
 pub fn start_app<V: IntoView + 'static>(app: fn(Host, Options) -> V) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;

@@ -1,7 +1,7 @@
 // Prints the HTML a payer's browser gets for `/pay/{id}` (rendered by the server) of the
 // invoice bench/first-render measures too (bench/payer-invoice.mjs). The payer page
 // is no file of dist/: its size is this answer plus the islands' files it loads.
-// Usage: PAYLINK_BIN=... PAYLINK_DIST=... node payer-html.mjs > pay.html
+// Usage: PAYLINK_BIN=... PAYLINK_DIST=... node payer-html.mjs > payer-page.html
 import { resolve } from "node:path";
 import { startPaylink } from "../../tests/e2e/harness.mjs";
 import { samplePayerInvoice } from "../payer-invoice.mjs";

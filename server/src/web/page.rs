@@ -1,7 +1,7 @@
-//! The SPA's pages (`index.html`, and `pay.html` for the payer): each kept in
-//! memory in its three encodings with its CSP and ETag, answered with 304
-//! when the browser has it, and read again when a new build replaces it
-//! under a running server.
+//! The SPA's page (`index.html`; the payer page is rendered by the server,
+//! `proxy::pages`): kept in memory in its three encodings with its CSP and
+//! ETag, answered with 304 when the browser has it, and read again when a new
+//! build replaces it under a running server.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -116,7 +116,7 @@ impl Page {
 /// page kept from before would load files that are gone.
 pub(super) struct Pages {
     dist: PathBuf,
-    /// `index.html` or `pay.html`.
+    /// `index.html`.
     file: &'static str,
     frame_ancestors: String,
     current: std::sync::RwLock<Arc<Page>>,
