@@ -379,7 +379,7 @@ async fn simulate(command: SimulateCommand) -> Result<(), String> {
 }
 
 async fn application(db: &Db, name: &str) -> Result<crate::store::Application, String> {
-    db.find_application_by_name(name)
+    crate::store::applications::find_by_name(db, name)
         .await
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no application named {name:?} (see `paylink token create`)"))
@@ -421,7 +421,7 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
             let app = application(&db, &token_name).await?;
             println!(
                 "{}",
-                db.webhook_secret(&app.id)
+                crate::store::applications::webhook_secret(&db, &app.id)
                     .await
                     .map_err(|e| e.to_string())?
             );

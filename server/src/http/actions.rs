@@ -22,7 +22,7 @@ async fn own_invoice(state: &AppState, app_id: &str, id: &str) -> Result<String,
         return Err(Reason::InvalidInvoiceId.into());
     }
     let id = id.to_ascii_lowercase();
-    if !state.db.has_invoice(app_id, &id).await? {
+    if !crate::store::invoices::exists(&state.db, app_id, &id).await? {
         return Err(Reason::InvoiceNotFound.into());
     }
     Ok(id)
@@ -95,9 +95,7 @@ pub(super) async fn installments_pay(
     let n = n.parse::<u32>().map_err(|_| Reason::InstallmentNotFound)?;
     let paid = req.check(crate::domain::today())?;
     payments::mark_paid(&state.db, &id, n, paid.cents, paid.paid_on).await?;
-    state
-        .db
-        .invoice_detail(&app.id, &id, &state.pay_url(&id))
+    crate::store::invoice_detail::find(&state.db, &app.id, &id, &state.pay_url(&id))
         .await?
         .map(Json)
         .ok_or(Reason::InvoiceNotFound.into())

@@ -41,7 +41,7 @@ fn token_of(application_id: &str, secret: &str) -> String {
 /// Creates an application and returns it with its token (shown once).
 pub async fn create_token(db: &Db, name: &str) -> Result<(Application, String), DbError> {
     let secret = new_secret();
-    let app = db.create_application(name, &hash_secret(&secret)).await?;
+    let app = crate::store::applications::create(db, name, &hash_secret(&secret)).await?;
     let token = token_of(&app.id, &secret);
     Ok((app, token))
 }

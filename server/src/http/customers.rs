@@ -88,7 +88,9 @@ async fn customers_create(
         hash,
         StatusCode::CREATED,
         &customer,
-        move |idem| async move { db.insert_customer(app, stored, idem.as_ref()).await },
+        move |idem| async move {
+            crate::store::customers::insert(db, app, stored, idem.as_ref()).await
+        },
     )
     .await
 }

@@ -96,7 +96,7 @@ where
         body: body.clone(),
     });
     if let Some(i) = &idem {
-        if let Some(stored) = db.find_idempotent(app_id, &i.key).await? {
+        if let Some(stored) = crate::store::idempotency::find(db, app_id, &i.key).await? {
             return replay(stored, &i.request_hash);
         }
     }
@@ -105,7 +105,7 @@ where
         // A concurrent request with the same key committed first: answer as it did.
         Err(e) if crate::store::is_unique_violation(&e) && idem.is_some() => {
             let i = idem.expect("checked above");
-            match db.find_idempotent(app_id, &i.key).await? {
+            match crate::store::idempotency::find(db, app_id, &i.key).await? {
                 Some(stored) => replay(stored, &i.request_hash),
                 None => Err(AppError::internal(e)),
             }

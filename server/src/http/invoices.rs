@@ -94,10 +94,8 @@ async fn invoices_create(
         return Err(v.into());
     }
     // Rule 4: the customer must exist and be this application's.
-    let Some(customer) = state
-        .db
-        .find_customer(&app.id, &inv.customer_id, false)
-        .await?
+    let Some(customer) =
+        crate::store::customers::find(&state.db, &app.id, &inv.customer_id, false).await?
     else {
         return Err(AppError::field("customerId", Msg::CustomerNotFound));
     };
@@ -155,8 +153,7 @@ async fn invoices_create(
         StatusCode::OK,
         &created,
         move |idem| async move {
-            db.insert_invoice(app, inv, stored, plan, idem.as_ref())
-                .await
+            crate::store::invoices::insert(db, app, inv, stored, plan, idem.as_ref()).await
         },
     )
     .await
@@ -191,9 +188,7 @@ async fn invoices_get(
         return Err(Reason::InvalidInvoiceId.into());
     }
     let id = id.to_ascii_lowercase();
-    state
-        .db
-        .invoice_detail(&app.id, &id, &state.pay_url(&id))
+    crate::store::invoice_detail::find(&state.db, &app.id, &id, &state.pay_url(&id))
         .await?
         .map(Json)
         .ok_or(Reason::InvoiceNotFound.into())

@@ -49,10 +49,14 @@ pub(super) async fn invoices_list(
 ) -> Result<Json<InvoicePage>, AppError> {
     let filter = params.invoice_filter()?;
     let pay_url = |id: &str| state.pay_url(id);
-    let page = state
-        .db
-        .invoice_page(&app.id, &filter, crate::domain::today(), &pay_url)
-        .await?;
+    let page = crate::store::lists::invoice_page(
+        &state.db,
+        &app.id,
+        &filter,
+        crate::domain::today(),
+        &pay_url,
+    )
+    .await?;
     Ok(Json(page))
 }
 
@@ -83,7 +87,7 @@ pub(super) async fn customers_list(
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<CustomerPage>, AppError> {
     let filter = params.customer_filter()?;
-    let page = state.db.customer_page(&app.id, &filter).await?;
+    let page = crate::store::lists::customer_page(&state.db, &app.id, &filter).await?;
     Ok(Json(page))
 }
 
@@ -123,7 +127,9 @@ pub(super) async fn invoices_export(
     let today = crate::domain::today();
     let (tx, rx) = tokio::sync::mpsc::channel(EXPORT_BUFFER);
     let db = state.db;
-    tokio::spawn(async move { db.export_installments(&app.id, &filter, today, tx).await });
+    tokio::spawn(async move {
+        crate::store::lists::export_installments(&db, &app.id, &filter, today, tx).await;
+    });
     let header = futures_util::stream::once(async { Ok(Bytes::from(export::header())) });
     let lines = futures_util::stream::unfold(rx, move |mut rx| async move {
         let line = match rx.recv().await? {
@@ -171,6 +177,7 @@ pub(super) async fn dashboard_get(
     State(state): State<AppState>,
     Authed(app): Authed,
 ) -> Result<Json<paylink_model::Dashboard>, AppError> {
-    let dashboard = state.db.dashboard(&app.id, crate::domain::today()).await?;
+    let dashboard =
+        crate::store::dashboard::load(&state.db, &app.id, crate::domain::today()).await?;
     Ok(Json(dashboard))
 }

@@ -215,7 +215,9 @@ async fn api_pay_boleto_pdf(
     // With paylink's own service the address comes from its database; a
     // remote upstream's detail has none, and the boleto leaves it out.
     let address = match (&s.db, &detail.customer.address_id) {
-        (Some(db), Some(address_id)) => db.payer_address(address_id).await?,
+        (Some(db), Some(address_id)) => {
+            crate::store::customers::payer_address(db, address_id).await?
+        }
         _ => None,
     };
     let today = crate::domain::today();

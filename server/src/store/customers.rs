@@ -7,77 +7,75 @@ use super::idempotency::claim_key;
 use super::search_keys::customer_key;
 use super::*;
 
-impl Db {
-    /// Stores a customer built by the handler (ids and timestamps included),
-    /// with its idempotency record when the request carried a key.
-    pub async fn insert_customer(
-        &self,
-        app: &Application,
-        c: &Customer,
-        idem: Option<&Idem>,
-    ) -> Result<(), DbError> {
-        let mut tx = self.begin_write().await?;
-        if let Some(idem) = idem {
-            claim_key(&mut tx, &app.id, idem).await?;
-        }
+/// Stores a customer built by the handler (ids and timestamps included),
+/// with its idempotency record when the request carried a key.
+pub async fn insert(
+    db: &Db,
+    app: &Application,
+    c: &Customer,
+    idem: Option<&Idem>,
+) -> Result<(), DbError> {
+    let mut tx = db.begin_write().await?;
+    if let Some(idem) = idem {
+        claim_key(&mut tx, &app.id, idem).await?;
+    }
+    sqlx::query(
+        "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations,
+            created_at, search_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(&c.id)
+    .bind(&app.id)
+    .bind(&app.user_id)
+    .bind(&c.full_name)
+    .bind(&c.document)
+    .bind(&c.business)
+    .bind(&c.email)
+    .bind(&c.phone)
+    .bind(&c.observations)
+    .bind(&c.created_at)
+    .bind(customer_key(&c.full_name, c.email.as_deref()))
+    .execute(&mut *tx)
+    .await?;
+    if let Some(a) = &c.address {
         sqlx::query(
-            "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations,
-                created_at, search_key)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            "INSERT INTO addresses (id, customer_id, address, number, complement, neighborhood, city, state, zipcode)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
+        .bind(&a.id)
         .bind(&c.id)
-        .bind(&app.id)
-        .bind(&app.user_id)
-        .bind(&c.full_name)
-        .bind(&c.document)
-        .bind(&c.business)
-        .bind(&c.email)
-        .bind(&c.phone)
-        .bind(&c.observations)
-        .bind(&c.created_at)
-        .bind(customer_key(&c.full_name, c.email.as_deref()))
+        .bind(&a.address)
+        .bind(&a.number)
+        .bind(&a.complement)
+        .bind(&a.neighborhood)
+        .bind(&a.city)
+        .bind(&a.state)
+        .bind(&a.zipcode)
         .execute(&mut *tx)
         .await?;
-        if let Some(a) = &c.address {
-            sqlx::query(
-                "INSERT INTO addresses (id, customer_id, address, number, complement, neighborhood, city, state, zipcode)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
-            .bind(&a.id)
-            .bind(&c.id)
-            .bind(&a.address)
-            .bind(&a.number)
-            .bind(&a.complement)
-            .bind(&a.neighborhood)
-            .bind(&a.city)
-            .bind(&a.state)
-            .bind(&a.zipcode)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await
     }
+    tx.commit().await
+}
 
-    /// The customer in its invoice-detail form, only if it belongs to
-    /// `app_id`. Deleted customers count only with `include_deleted` (an
-    /// existing invoice keeps its payer; a new one cannot pick a deleted one).
-    pub async fn find_customer(
-        &self,
-        app_id: &str,
-        id: &str,
-        include_deleted: bool,
-    ) -> Result<Option<CustomerDetail>, DbError> {
-        let row = sqlx::query(&format!(
-            "SELECT {DETAIL_COLUMNS} FROM {DETAIL_FROM}
-             WHERE c.id = $1 AND c.application_id = $2 AND ($3 OR c.deleted_at IS NULL)"
-        ))
-        .bind(id)
-        .bind(app_id)
-        .bind(include_deleted)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.as_ref().map(customer_detail).transpose()
-    }
+/// The customer in its invoice-detail form, only if it belongs to
+/// `app_id`. Deleted customers count only with `include_deleted` (an
+/// existing invoice keeps its payer; a new one cannot pick a deleted one).
+pub async fn find(
+    db: &Db,
+    app_id: &str,
+    id: &str,
+    include_deleted: bool,
+) -> Result<Option<CustomerDetail>, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {DETAIL_COLUMNS} FROM {DETAIL_FROM}
+         WHERE c.id = $1 AND c.application_id = $2 AND ($3 OR c.deleted_at IS NULL)"
+    ))
+    .bind(id)
+    .bind(app_id)
+    .bind(include_deleted)
+    .fetch_optional(&db.pool)
+    .await?;
+    row.as_ref().map(customer_detail).transpose()
 }
 
 /// A customer's columns in its detail form, read by [`customer_detail`]
@@ -104,30 +102,28 @@ pub(super) fn customer_detail(r: &DbRow) -> Result<CustomerDetail, DbError> {
     })
 }
 
-impl Db {
-    /// The payer's address for the boleto, from paylink's own database (the
-    /// invoice detail carries only its id).
-    pub async fn payer_address(&self, address_id: &str) -> Result<Option<Address>, DbError> {
-        let row: Option<AddressRow> = sqlx::query_as(
-            "SELECT address, number, complement, neighborhood, city, state, zipcode
-             FROM addresses WHERE id = $1",
-        )
-        .bind(address_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.map(
-            |(address, number, complement, neighborhood, city, state, zipcode)| Address {
-                id: address_id.to_string(),
-                address,
-                number,
-                complement,
-                neighborhood,
-                city,
-                state,
-                zipcode,
-            },
-        ))
-    }
+/// The payer's address for the boleto, from paylink's own database (the
+/// invoice detail carries only its id).
+pub async fn payer_address(db: &Db, address_id: &str) -> Result<Option<Address>, DbError> {
+    let row: Option<AddressRow> = sqlx::query_as(
+        "SELECT address, number, complement, neighborhood, city, state, zipcode
+         FROM addresses WHERE id = $1",
+    )
+    .bind(address_id)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(row.map(
+        |(address, number, complement, neighborhood, city, state, zipcode)| Address {
+            id: address_id.to_string(),
+            address,
+            number,
+            complement,
+            neighborhood,
+            city,
+            state,
+            zipcode,
+        },
+    ))
 }
 
 type AddressRow = (

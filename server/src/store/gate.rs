@@ -103,7 +103,7 @@ impl Db {
             writes,
             write_gate,
         };
-        db.fill_search_keys().await?;
+        crate::store::search_keys::fill(&db).await?;
         Ok(db)
     }
 

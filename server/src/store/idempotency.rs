@@ -41,26 +41,24 @@ pub(super) async fn claim_key(tx: &mut WriteTx, app_id: &str, idem: &Idem) -> Re
     .map(|_| ())
 }
 
-impl Db {
-    /// The stored answer to an earlier request with this key, if younger than 24 h.
-    pub async fn find_idempotent(&self, app_id: &str, key: &str) -> Result<Option<Idem>, DbError> {
-        let row = sqlx::query(
-            "SELECT key, request_hash, status_code, response_body FROM idempotency_keys
-             WHERE application_id = $1 AND key = $2 AND created_at > $3",
-        )
-        .bind(app_id)
-        .bind(key)
-        .bind(iso_hours_ago(24))
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| {
-            Ok(Idem {
-                key: r.try_get("key")?,
-                request_hash: r.try_get("request_hash")?,
-                status: r.try_get::<i64, _>("status_code")? as u16,
-                body: r.try_get("response_body")?,
-            })
+/// The stored answer to an earlier request with this key, if younger than 24 h.
+pub async fn find(db: &Db, app_id: &str, key: &str) -> Result<Option<Idem>, DbError> {
+    let row = sqlx::query(
+        "SELECT key, request_hash, status_code, response_body FROM idempotency_keys
+         WHERE application_id = $1 AND key = $2 AND created_at > $3",
+    )
+    .bind(app_id)
+    .bind(key)
+    .bind(iso_hours_ago(24))
+    .fetch_optional(&db.pool)
+    .await?;
+    row.map(|r| {
+        Ok(Idem {
+            key: r.try_get("key")?,
+            request_hash: r.try_get("request_hash")?,
+            status: r.try_get::<i64, _>("status_code")? as u16,
+            body: r.try_get("response_body")?,
         })
-        .transpose()
-    }
+    })
+    .transpose()
 }

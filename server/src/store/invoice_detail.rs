@@ -6,31 +6,29 @@ use sqlx::Row;
 
 use super::{stored_fault, Db, DbError, InvoiceRows};
 
-impl Db {
-    /// The detail form of this application's invoice `id`, with `url` as
-    /// its payment link; `None` if there is no such (undeleted) invoice.
-    /// Stored text that does not parse is a storage fault, an error.
-    pub async fn invoice_detail(
-        &self,
-        app_id: &str,
-        id: &str,
-        url: &str,
-    ) -> Result<Option<InvoiceDetail>, DbError> {
-        self.invoice_detail_of(app_id, id, url, false).await
-    }
+/// The detail form of this application's invoice `id`, with `url` as
+/// its payment link; `None` if there is no such (undeleted) invoice.
+/// Stored text that does not parse is a storage fault, an error.
+pub async fn find(
+    db: &Db,
+    app_id: &str,
+    id: &str,
+    url: &str,
+) -> Result<Option<InvoiceDetail>, DbError> {
+    crate::store::invoice_detail::find_including_deleted(db, app_id, id, url, false).await
+}
 
-    /// [`Db::invoice_detail`], deleted (cancelled) invoices included when asked.
-    pub(super) async fn invoice_detail_of(
-        &self,
-        app_id: &str,
-        id: &str,
-        url: &str,
-        include_deleted: bool,
-    ) -> Result<Option<InvoiceDetail>, DbError> {
-        match self.load_invoice(app_id, id, include_deleted).await? {
-            None => Ok(None),
-            Some(rows) => detail_from_rows(rows, url).map(Some),
-        }
+/// [`find`], deleted (cancelled) invoices included when asked.
+pub(super) async fn find_including_deleted(
+    db: &Db,
+    app_id: &str,
+    id: &str,
+    url: &str,
+    include_deleted: bool,
+) -> Result<Option<InvoiceDetail>, DbError> {
+    match crate::store::invoices::load(db, app_id, id, include_deleted).await? {
+        None => Ok(None),
+        Some(rows) => detail_from_rows(rows, url).map(Some),
     }
 }
 

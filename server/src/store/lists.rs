@@ -198,75 +198,72 @@ fn invoice_where(app_id: &str, f: &InvoiceFilter, today: Date) -> Where {
 const WAITING: &str = "EXISTS (SELECT 1 FROM installments i WHERE i.invoice_id = v.id
     AND i.deleted_at IS NULL AND i.status = 'WAITING_PAYMENT'";
 
-impl Db {
-    /// A page of this application's invoices matching `f`, each in the
-    /// detail form with its payment link from `pay_url`. `today` (in
-    /// Brasília) tells overdue from open.
-    pub async fn invoice_page(
-        &self,
-        app_id: &str,
-        f: &InvoiceFilter,
-        today: Date,
-        pay_url: &(dyn Fn(&str) -> String + Sync),
-    ) -> Result<InvoicePage, DbError> {
-        let mut w = invoice_where(app_id, f, today);
-        w.after("v", &f.cursor);
-        let rows = w
-            .page(
-                self,
-                "SELECT v.id, v.created_at FROM invoices v JOIN customers c ON c.id = v.customer_id",
-                "v",
-                f.limit,
-            )
-            .await?;
-        let keys = rows
-            .iter()
-            .map(|r| Ok((r.try_get("id")?, r.try_get("created_at")?)))
-            .collect::<Result<Vec<(String, String)>, DbError>>()?;
-        let (keys, next_cursor) = split_page(keys, f.limit, Clone::clone);
-        // The whole page in two statements (one by one, 50 rows were 100).
-        let ids: Vec<String> = keys.into_iter().map(|(id, _)| id).collect();
-        let mut loaded = self.load_invoices(app_id, &ids, true).await?;
-        let mut data = Vec::with_capacity(ids.len());
-        for id in &ids {
-            // Deleted between the two reads? Then it is no longer on the page.
-            let Some(at) = loaded.iter().position(|r| r.id == *id) else {
-                continue;
-            };
-            let rows = loaded.swap_remove(at);
-            data.push(detail_from_rows(rows, &pay_url(id))?);
-        }
-        Ok(InvoicePage { data, next_cursor })
+/// A page of this application's invoices matching `f`, each in the
+/// detail form with its payment link from `pay_url`. `today` (in
+/// Brasília) tells overdue from open.
+pub async fn invoice_page(
+    db: &Db,
+    app_id: &str,
+    f: &InvoiceFilter,
+    today: Date,
+    pay_url: &(dyn Fn(&str) -> String + Sync),
+) -> Result<InvoicePage, DbError> {
+    let mut w = invoice_where(app_id, f, today);
+    w.after("v", &f.cursor);
+    let rows = w
+        .page(
+            db,
+            "SELECT v.id, v.created_at FROM invoices v JOIN customers c ON c.id = v.customer_id",
+            "v",
+            f.limit,
+        )
+        .await?;
+    let keys = rows
+        .iter()
+        .map(|r| Ok((r.try_get("id")?, r.try_get("created_at")?)))
+        .collect::<Result<Vec<(String, String)>, DbError>>()?;
+    let (keys, next_cursor) = split_page(keys, f.limit, Clone::clone);
+    // The whole page in two statements (one by one, 50 rows were 100).
+    let ids: Vec<String> = keys.into_iter().map(|(id, _)| id).collect();
+    let mut loaded = crate::store::invoices::load_many(db, app_id, &ids, true).await?;
+    let mut data = Vec::with_capacity(ids.len());
+    for id in &ids {
+        // Deleted between the two reads? Then it is no longer on the page.
+        let Some(at) = loaded.iter().position(|r| r.id == *id) else {
+            continue;
+        };
+        let rows = loaded.swap_remove(at);
+        data.push(detail_from_rows(rows, &pay_url(id))?);
     }
+    Ok(InvoicePage { data, next_cursor })
+}
 
-    /// A page of this application's customers (not deleted) matching `f`.
-    pub async fn customer_page(
-        &self,
-        app_id: &str,
-        f: &CustomerFilter,
-    ) -> Result<CustomerPage, DbError> {
-        let mut w = Where::new(app_id, "c");
-        w.and("c.deleted_at IS NULL");
-        w.search(&f.q, &["c.search_key"], "c.document");
-        w.after("c", &f.cursor);
-        // The whole page in one statement, each row read as
-        // find_customer reads one (one by one, 50 rows were 51 statements).
-        let rows = w
-            .page(
-                self,
-                &format!("SELECT {DETAIL_COLUMNS} FROM {DETAIL_FROM}"),
-                "c",
-                f.limit,
-            )
-            .await?;
-        let data = rows
-            .iter()
-            .map(customer_detail)
-            .collect::<Result<Vec<CustomerDetail>, DbError>>()?;
-        let (data, next_cursor) =
-            split_page(data, f.limit, |c| (c.id.clone(), c.created_at.clone()));
-        Ok(CustomerPage { data, next_cursor })
-    }
+/// A page of this application's customers (not deleted) matching `f`.
+pub async fn customer_page(
+    db: &Db,
+    app_id: &str,
+    f: &CustomerFilter,
+) -> Result<CustomerPage, DbError> {
+    let mut w = Where::new(app_id, "c");
+    w.and("c.deleted_at IS NULL");
+    w.search(&f.q, &["c.search_key"], "c.document");
+    w.after("c", &f.cursor);
+    // The whole page in one statement, each row read as
+    // `customers::find` reads one (one by one, 50 rows were 51 statements).
+    let rows = w
+        .page(
+            db,
+            &format!("SELECT {DETAIL_COLUMNS} FROM {DETAIL_FROM}"),
+            "c",
+            f.limit,
+        )
+        .await?;
+    let data = rows
+        .iter()
+        .map(customer_detail)
+        .collect::<Result<Vec<CustomerDetail>, DbError>>()?;
+    let (data, next_cursor) = split_page(data, f.limit, |c| (c.id.clone(), c.created_at.clone()));
+    Ok(CustomerPage { data, next_cursor })
 }
 
 /// One line of the export: an installment of a matching invoice.
@@ -287,41 +284,39 @@ pub struct ExportRow {
     pub cancelled: bool,
 }
 
-impl Db {
-    /// Sends every installment of the invoices matching `f` (its cursor and
-    /// limit aside), newest invoice first, to `out` as it reads them: one
-    /// query, never all rows in memory; the channel's bound is the memory.
-    /// Stops early, without error, when the receiver is gone (the client
-    /// left). A read error is sent as the last item.
-    pub async fn export_installments(
-        &self,
-        app_id: &str,
-        f: &InvoiceFilter,
-        today: Date,
-        out: tokio::sync::mpsc::Sender<Result<ExportRow, DbError>>,
-    ) {
-        use futures_util::TryStreamExt;
-        let w = invoice_where(app_id, f, today);
-        let sql = format!(
-            "SELECT v.id, v.external_id, c.full_name, c.document, c.email, v.invoice_type,
-                    v.installment_count, v.deleted_at, i.number, i.due_date, i.price_cents,
-                    i.price_paid_cents, i.status, i.paid_at
-             FROM invoices v JOIN customers c ON c.id = v.customer_id
-             JOIN installments i ON i.invoice_id = v.id AND i.deleted_at IS NULL
-             WHERE {} ORDER BY v.created_at DESC, v.id DESC, i.number",
-            w.sql
-        );
-        let mut rows = w.query(&sql).fetch(&self.pool);
-        loop {
-            let item = match rows.try_next().await {
-                Ok(None) => return,
-                Ok(Some(r)) => export_row(&r),
-                Err(e) => Err(e),
-            };
-            let failed = item.is_err();
-            if out.send(item).await.is_err() || failed {
-                return;
-            }
+/// Sends every installment of the invoices matching `f` (its cursor and
+/// limit aside), newest invoice first, to `out` as it reads them: one
+/// query, never all rows in memory; the channel's bound is the memory.
+/// Stops early, without error, when the receiver is gone (the client
+/// left). A read error is sent as the last item.
+pub async fn export_installments(
+    db: &Db,
+    app_id: &str,
+    f: &InvoiceFilter,
+    today: Date,
+    out: tokio::sync::mpsc::Sender<Result<ExportRow, DbError>>,
+) {
+    use futures_util::TryStreamExt;
+    let w = invoice_where(app_id, f, today);
+    let sql = format!(
+        "SELECT v.id, v.external_id, c.full_name, c.document, c.email, v.invoice_type,
+                v.installment_count, v.deleted_at, i.number, i.due_date, i.price_cents,
+                i.price_paid_cents, i.status, i.paid_at
+         FROM invoices v JOIN customers c ON c.id = v.customer_id
+         JOIN installments i ON i.invoice_id = v.id AND i.deleted_at IS NULL
+         WHERE {} ORDER BY v.created_at DESC, v.id DESC, i.number",
+        w.sql
+    );
+    let mut rows = w.query(&sql).fetch(&db.pool);
+    loop {
+        let item = match rows.try_next().await {
+            Ok(None) => return,
+            Ok(Some(r)) => export_row(&r),
+            Err(e) => Err(e),
+        };
+        let failed = item.is_err();
+        if out.send(item).await.is_err() || failed {
+            return;
         }
     }
 }

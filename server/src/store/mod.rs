@@ -3,18 +3,22 @@
 //! SQL is portable (`$n` placeholders, no backend-only functions), integers
 //! are 64-bit on both sides, and each backend has its own migrations with the
 //! same schema (`migrations/sqlite`, `migrations/postgres`).
+//!
+//! One style: each module's operations are free functions (`customers::insert(db, ..)`,
+//! `invoices::load(db, ..)`) that take the `Db`, or the `WriteTx` of a caller's transaction;
+//! `Db`'s own methods are only opening, the write gate and the ping (`gate.rs`).
 
-mod applications;
+pub mod applications;
 pub mod boletos;
 pub mod charges;
-mod customers;
-mod dashboard;
+pub mod customers;
+pub mod dashboard;
 pub mod deliveries;
 pub mod events;
 mod gate;
-mod idempotency;
-mod invoice_detail;
-mod invoices;
+pub mod idempotency;
+pub mod invoice_detail;
+pub mod invoices;
 pub mod links;
 pub mod lists;
 pub mod notifications;
@@ -23,7 +27,7 @@ pub mod outbox;
 pub mod payments;
 pub mod pix_charges;
 pub mod pix_payments;
-mod search_keys;
+pub mod search_keys;
 pub mod sends;
 pub mod tokens;
 pub mod views;
@@ -183,12 +187,12 @@ mod tests {
         .await
         .unwrap();
         tx.commit().await.unwrap();
-        let app = db.find_application("app").await;
+        let app = crate::store::applications::find(&db, "app").await;
         assert!(
             matches!(app, Err(sqlx::Error::ColumnDecode { ref index, .. }) if index.contains("name")),
             "{app:?}"
         );
-        let customer = db.find_customer("app", "cus", false).await;
+        let customer = crate::store::customers::find(&db, "app", "cus", false).await;
         assert!(
             matches!(customer, Err(sqlx::Error::ColumnDecode { ref index, .. }) if index.contains("full_name")),
             "{customer:?}"
@@ -215,7 +219,10 @@ mod tests {
         let mut tx = db.begin_write().await.unwrap();
         sqlx::query(insert).execute(&mut *tx).await.unwrap();
         tx.commit().await.unwrap();
-        assert!(db.find_application("app").await.unwrap().is_some());
+        assert!(crate::store::applications::find(&db, "app")
+            .await
+            .unwrap()
+            .is_some());
     }
 
     #[test]

@@ -26,67 +26,65 @@ pub(super) fn invoice_key(external_id: &str) -> String {
 /// Rows keyed per statement while filling: one `UPDATE … CASE` each.
 const FILL_BATCH: usize = 500;
 
-impl Db {
-    /// Keys the rows written before migration 0016 (`search_key IS NULL`),
-    /// in batches; with none left it is one cheap query per table.
-    /// Instances starting together may key a row twice, with one value.
-    pub(super) async fn fill_search_keys(&self) -> Result<(), DbError> {
-        self.fill_keys("customers", "full_name, email", |r| {
-            Ok(customer_key(r.try_get("full_name")?, r.try_get("email")?))
-        })
+/// Keys the rows written before migration 0016 (`search_key IS NULL`),
+/// in batches; with none left it is one cheap query per table.
+/// Instances starting together may key a row twice, with one value.
+pub(super) async fn fill(db: &Db) -> Result<(), DbError> {
+    crate::store::search_keys::fill_keys(db, "customers", "full_name, email", |r| {
+        Ok(customer_key(r.try_get("full_name")?, r.try_get("email")?))
+    })
+    .await?;
+    crate::store::search_keys::fill_keys(db, "invoices", "external_id", |r| {
+        Ok(invoice_key(r.try_get("external_id")?))
+    })
+    .await
+}
+
+/// [`fill`] for one table: `key` reads a row's
+/// `columns` (and its id) and gives its key.
+async fn fill_keys(
+    db: &Db,
+    table: &str,
+    columns: &str,
+    key: impl Fn(&DbRow) -> Result<String, DbError>,
+) -> Result<(), DbError> {
+    loop {
+        let rows = sqlx::query(&format!(
+            "SELECT id, {columns} FROM {table} WHERE search_key IS NULL LIMIT {FILL_BATCH}"
+        ))
+        .fetch_all(&db.pool)
         .await?;
-        self.fill_keys("invoices", "external_id", |r| {
-            Ok(invoice_key(r.try_get("external_id")?))
-        })
-        .await
-    }
-
-    /// [`Self::fill_search_keys`] for one table: `key` reads a row's
-    /// `columns` (and its id) and gives its key.
-    async fn fill_keys(
-        &self,
-        table: &str,
-        columns: &str,
-        key: impl Fn(&DbRow) -> Result<String, DbError>,
-    ) -> Result<(), DbError> {
-        loop {
-            let rows = sqlx::query(&format!(
-                "SELECT id, {columns} FROM {table} WHERE search_key IS NULL LIMIT {FILL_BATCH}"
-            ))
-            .fetch_all(&self.pool)
-            .await?;
-            let keys = rows
-                .iter()
-                .map(|r| Ok((r.try_get("id")?, key(r)?)))
-                .collect::<Result<Vec<(String, String)>, DbError>>()?;
-            if !self.set_keys(table, &keys).await? {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Writes `(id, key)` pairs into `table`'s search_key in one statement;
-    /// false when there were none.
-    async fn set_keys(&self, table: &str, keys: &[(String, String)]) -> Result<bool, DbError> {
-        if keys.is_empty() {
-            return Ok(false);
-        }
-        let cases: String = (0..keys.len())
-            .map(|n| format!(" WHEN ${} THEN ${}", 2 * n + 1, 2 * n + 2))
-            .collect();
-        let ids: Vec<String> = (0..keys.len()).map(|n| format!("${}", 2 * n + 1)).collect();
-        let sql = format!(
-            "UPDATE {table} SET search_key = CASE id{cases} END WHERE id IN ({})",
-            ids.join(", ")
-        );
-        let query = keys
+        let keys = rows
             .iter()
-            .fold(sqlx::query(&sql), |q, (id, key)| q.bind(id).bind(key));
-        let mut tx = self.begin_write().await?;
-        query.execute(&mut *tx).await?;
-        tx.commit().await?;
-        Ok(true)
+            .map(|r| Ok((r.try_get("id")?, key(r)?)))
+            .collect::<Result<Vec<(String, String)>, DbError>>()?;
+        if !crate::store::search_keys::set_keys(db, table, &keys).await? {
+            return Ok(());
+        }
     }
+}
+
+/// Writes `(id, key)` pairs into `table`'s search_key in one statement;
+/// false when there were none.
+async fn set_keys(db: &Db, table: &str, keys: &[(String, String)]) -> Result<bool, DbError> {
+    if keys.is_empty() {
+        return Ok(false);
+    }
+    let cases: String = (0..keys.len())
+        .map(|n| format!(" WHEN ${} THEN ${}", 2 * n + 1, 2 * n + 2))
+        .collect();
+    let ids: Vec<String> = (0..keys.len()).map(|n| format!("${}", 2 * n + 1)).collect();
+    let sql = format!(
+        "UPDATE {table} SET search_key = CASE id{cases} END WHERE id IN ({})",
+        ids.join(", ")
+    );
+    let query = keys
+        .iter()
+        .fold(sqlx::query(&sql), |q, (id, key)| q.bind(id).bind(key));
+    let mut tx = db.begin_write().await?;
+    query.execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -76,7 +76,8 @@ impl Deliverer {
     async fn deliver(&self, delivery_id: &str) -> Result<(), DbError> {
         let pending = deliveries::pending(&self.db, delivery_id).await?;
         let attempts = pending.attempts + 1;
-        let secret = self.db.webhook_secret(&pending.application_id).await?;
+        let secret =
+            crate::store::applications::webhook_secret(&self.db, &pending.application_id).await?;
 
         let started = Instant::now();
         let outcome = self

@@ -213,7 +213,9 @@ async fn search_keys_are_filled_for_rows_written_before_them() {
         }
         .customer_filter()
         .unwrap();
-        let page = db.customer_page("app", &filter).await.unwrap();
+        let page = paylink_server::store::lists::customer_page(&db, "app", &filter)
+            .await
+            .unwrap();
         let ids: Vec<&str> = page.data.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, expected, "q={q}");
     }

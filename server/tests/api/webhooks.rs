@@ -40,7 +40,9 @@ async fn deliveries_when(
 
 async fn secret(app: &TestApp) -> String {
     let (app_id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
-    app.db.webhook_secret(&app_id).await.unwrap()
+    paylink_server::store::applications::webhook_secret(&app.db, &app_id)
+        .await
+        .unwrap()
 }
 
 #[tokio::test]
