@@ -82,13 +82,21 @@ pub fn CopyButton(
 }
 
 /// The payment link (an `<a>` to the invoice url) and its copy button.
+/// `server_page`: the link loads the page the server renders (what the payer
+/// gets), not this app's route (`rel="external"`, which leptos_router leaves
+/// to the browser); the merchant's detail sets it.
 #[component]
-pub fn PaymentLinkSection(l: Lang, url: String, copied: RwSignal<Option<bool>>) -> impl IntoView {
+pub fn PaymentLinkSection(
+    l: Lang,
+    url: String,
+    copied: RwSignal<Option<bool>>,
+    #[prop(optional)] server_page: bool,
+) -> impl IntoView {
     view! {
         <section aria-label=K::PaymentLink.t(l)>
             <h2>{K::PaymentLink.t(l)}</h2>
             <p class="paylink">
-                <a href=url.clone() class="url">{url.clone()}</a>
+                <a href=url.clone() class="url" rel=server_page.then_some("external")>{url.clone()}</a>
             </p>
             <p>
                 <CopyButton text=url label=K::CopyLink.t(l) copied />

@@ -223,7 +223,7 @@ fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
         <article class="card invoice">
             <h1>{K::Invoice.t(l)}</h1>
             <Facts items=facts />
-            <PaymentLinkSection l url copied />
+            <PaymentLinkSection l url copied server_page=true />
             <CopyStatus l copied />
             <Accepted l types />
             <Installments l rows />

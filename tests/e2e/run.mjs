@@ -377,6 +377,8 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     await link.first().click();
     await page.waitForURL(created.url, { timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, `/pay/${created.id}`, "payment link path");
+    // The merchant sees the page the payer gets: the server's, with its islands.
+    await page.locator("leptos-island").first().waitFor({ state: "attached", timeout: WAIT });
     await until(async () => (rows = await readInstallments(page)).length === 3, "3 installment rows on the payer view", async () => JSON.stringify(rows));
     assertEqual(rows.map((r) => r.amount), [3334, 3333, 3333], "payer view installment amounts");
     assertEqual(await page.getByRole("region", { name: /notifica/i }).count(), 0, "notification sections on the payer view");
