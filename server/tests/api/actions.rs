@@ -139,23 +139,9 @@ async fn bad_payments_get_the_envelope_and_change_nothing() {
 async fn a_cancelled_invoice_leaves_the_lists_and_its_payer_page_says_so() {
     let app = spawn_app_with(local_proxy).await;
     let id = new_invoice(&app).await;
-    let path = format!("/invoices/applications/invoices/{id}");
-    let res = app
-        .authed(reqwest::Method::DELETE, &path)
-        .await
-        .send()
-        .await
-        .unwrap();
+    let res = app.cancel_invoice(&id).await;
     assert_eq!(res.status(), StatusCode::NO_CONTENT);
-    envelope(
-        app.authed(reqwest::Method::DELETE, &path)
-            .await
-            .send()
-            .await
-            .unwrap(),
-        StatusCode::NOT_FOUND,
-    )
-    .await;
+    envelope(app.cancel_invoice(&id).await, StatusCode::NOT_FOUND).await;
     envelope(app.get_invoice(&id).await, StatusCode::NOT_FOUND).await;
     assert!(event_types(&app, &id)
         .await

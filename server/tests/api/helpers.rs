@@ -339,6 +339,18 @@ impl TestApp {
         self.get_invoice_as(&self.token, id).await
     }
 
+    /// Cancels invoice `id` through the service (`DELETE`, with the token).
+    pub async fn cancel_invoice(&self, id: &str) -> Response {
+        self.authed(
+            reqwest::Method::DELETE,
+            &format!("/invoices/applications/invoices/{id}"),
+        )
+        .await
+        .send()
+        .await
+        .unwrap()
+    }
+
     /// Creates a valid customer and returns its id.
     pub async fn customer_id(&self) -> String {
         let res = self

@@ -193,15 +193,7 @@ async fn an_unknown_malformed_or_cancelled_invoice_is_a_page_that_says_so() {
     assert!(html.contains("role=\"alert\""));
 
     let id = created(&app, "Maria da Silva", json!({})).await;
-    let res = app
-        .authed(
-            reqwest::Method::DELETE,
-            &format!("/invoices/applications/invoices/{id}"),
-        )
-        .await
-        .send()
-        .await
-        .unwrap();
+    let res = app.cancel_invoice(&id).await;
     assert!(res.status().is_success(), "{}", res.status());
     let (status, _, html) = page(&client, &app, &format!("/pay/{id}")).await;
     assert_eq!(status, StatusCode::GONE);

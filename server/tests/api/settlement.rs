@@ -534,13 +534,7 @@ async fn a_boleto_paid_another_way_or_cancelled_is_written_off_at_the_bank_once(
     );
 
     // The invoice cancelled: its other boleto is written off, the first not again.
-    let res = app
-        .client
-        .delete(app.url(&format!("/invoices/applications/invoices/{id}")))
-        .header("Authorization", format!("Basic {}", app.token))
-        .send()
-        .await
-        .unwrap();
+    let res = app.cancel_invoice(&id).await;
     assert!(res.status().is_success(), "{}", res.status());
     let printed = ok(&remessa_args(path(3).to_str().unwrap()), &app.db_target);
     assert!(printed.contains("1 written off"), "{printed}");

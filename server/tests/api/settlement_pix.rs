@@ -549,15 +549,7 @@ async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
     assert_eq!(page["installments"][0]["pixUnavailable"], true);
 
     // Cancelled: paylink removes its charges, not this one, which is not paylink's.
-    let res = app
-        .authed(
-            reqwest::Method::DELETE,
-            &format!("/invoices/applications/invoices/{id}"),
-        )
-        .await
-        .send()
-        .await
-        .unwrap();
+    let res = app.cancel_invoice(&id).await;
     assert!(res.status().is_success(), "{}", res.status());
     worker.pass().await.unwrap();
     assert_eq!(removals(&bank, &txid), 0);
