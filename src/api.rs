@@ -20,32 +20,8 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-/// Why a call failed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Error {
-    /// The service answered with its error envelope (or a bare HTTP error,
-    /// turned into an envelope with the status text).
-    Api(ErrorEnvelope),
-    /// No answer: offline, DNS, CORS, aborted.
-    Network,
-    /// A 2xx answer whose body is not what the contract says.
-    BadResponse,
-}
-
-/// The envelope's message, or what went wrong (the screens show it in the
-/// selected language: `components::sections::error_text`).
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Api(env) => f.write_str(&env.message),
-            Error::Network => f.write_str("network error"),
-            Error::BadResponse => f.write_str("bad response"),
-        }
-    }
-}
-
-/// So a failed load can be thrown to an `<ErrorBoundary>`.
-impl std::error::Error for Error {}
+/// Why a call failed (shared with the forms, which show it).
+pub use paylink_ui::Failure as Error;
 
 /// Reads one parsed JSON answer into a model type, as every call does.
 /// Public so tests prove the widget reads what the server writes.

@@ -33,7 +33,6 @@ use wasm_bindgen::JsCast;
 pub mod api;
 pub mod components;
 pub mod embed;
-pub mod form;
 pub mod i18n;
 pub mod pages;
 
@@ -41,7 +40,7 @@ use components::lang_switch::LangSwitch;
 use components::nav::MerchantNav;
 use embed::{Host, Options};
 use i18n::K;
-use pages::customer_form::{CustomerFields, CustomerForm};
+use pages::customer_form::CustomerForm;
 use pages::customer_list::CustomerListPage;
 use pages::dashboard::DashboardPage;
 use pages::invoice_form::{InvoiceFields, InvoiceForm};
@@ -50,6 +49,7 @@ use pages::invoice_view::InvoicePage;
 use pages::link_form::{LinkPage, LinkView};
 use pages::login::{LoginPage, Session};
 use pages::pay_view::{PayPage, PayView};
+use paylink_ui::customer::CustomerFields;
 
 /// The navigation function of the `<Router>` (see [`Ctx::navigate`]).
 type Navigate = Box<dyn Fn(&str)>;
@@ -167,13 +167,13 @@ pub enum Step {
 pub struct Merchant {
     pub step: RwSignal<Step>,
     pub customer: CustomerFields,
-    pub customer_form: form::Form,
+    pub customer_form: paylink_ui::form::Form,
     /// The customer the invoice form was opened for, named above it.
     pub created: RwSignal<Option<CustomerRef>>,
     /// Whether that customer was just created here (or picked from the list).
     pub customer_is_new: RwSignal<bool>,
     pub invoice: InvoiceFields,
-    pub invoice_form: form::Form,
+    pub invoice_form: paylink_ui::form::Form,
 }
 
 impl Merchant {

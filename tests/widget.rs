@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use paylink_model::ErrorEnvelope;
-use paylink_widget::form::{apply_envelope, shift_rows, ErrorMap, Shown};
+use paylink_ui::form::{apply_envelope, shift_rows, ErrorMap, Shown};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -48,7 +48,7 @@ async fn masks_document_cep_and_phone_while_typing() {
 
 #[wasm_bindgen_test]
 fn the_caret_stays_after_the_same_digits_when_the_mask_rewrites() {
-    use paylink_widget::components::field::caret_after_mask;
+    use paylink_ui::field::caret_after_mask;
     // Caret after five digits ("390.53|93"): after the same five once re-masked.
     assert_eq!(caret_after_mask("390.5393", 6, "390.539.3"), Some(6));
     // A digit deleted before "-": the caret stays after the eighth digit.

@@ -7,9 +7,9 @@ use paylink_model::{
     MAX_NOTIFICATIONS, MAX_WEBHOOKS,
 };
 
-use crate::components::field::{Field, Kind, Select};
-use crate::form::{field_id, shift_rows, Form};
 use crate::i18n::{self, K};
+use paylink_ui::field::{Field, Kind, Select};
+use paylink_ui::form::{field_id, shift_rows, Form};
 
 /// Trimmed text, `None` when blank.
 pub fn trimmed(v: &str) -> Option<String> {

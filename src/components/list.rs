@@ -10,9 +10,9 @@ use paylink_model::list::ListParams;
 use paylink_model::{Errors, Lang};
 
 use crate::api;
-use crate::components::field::{masked_input, DateHints};
-use crate::form::{error_id, field_id};
 use crate::i18n::lists::LK;
+use paylink_ui::field::{masked_input, DateHints};
+use paylink_ui::form::{error_id, field_id};
 
 /// The list parameters of the URL's query, as the proxy call takes them.
 pub fn use_list_params() -> Memo<ListParams> {

@@ -1,7 +1,6 @@
 //! Reusable pieces of the screens, one `#[component]` family per file.
 
 pub mod editors;
-pub mod field;
 pub mod installments;
 pub mod lang_switch;
 pub mod list;

@@ -15,11 +15,7 @@ use crate::i18n::{self, K};
 
 /// The text shown for a failed call.
 pub fn error_text(l: Lang, e: &api::Error) -> String {
-    match e {
-        api::Error::Api(env) => env.message.clone(),
-        api::Error::Network => K::Network.t(l).to_string(),
-        api::Error::BadResponse => K::BadResponse.t(l).to_string(),
-    }
+    e.text(l)
 }
 
 /// `<dl class="facts">`: (label, value, class) per line.

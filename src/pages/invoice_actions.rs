@@ -15,14 +15,14 @@ use paylink_model::money::{cents_to_reais, format_brl_input, parse_price_input};
 use paylink_model::{Date, Errors, InstallmentStatus, InvoiceDetail, Lang};
 
 use crate::api;
-use crate::components::field::{dates_follow_language, AlertBox, DateField, Field, SubmitButton};
 use crate::components::sections::error_text;
-use crate::form::Form;
 use crate::i18n::backoffice::{self, BK};
 use crate::i18n::K;
 use crate::pages::invoice_form::{brasilia_today, reformat_price};
 use crate::Ctx;
 use crate::{focus, focus_later};
+use paylink_ui::field::{dates_follow_language, AlertBox, DateField, Field, SubmitButton};
+use paylink_ui::form::Form;
 
 /// What the panel offers for an invoice in its current state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

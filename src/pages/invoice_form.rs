@@ -17,14 +17,14 @@ use crate::api;
 use crate::components::editors::{
     trimmed, whole, NotificationRow, NotificationsEditor, WebhookRow, WebhooksEditor,
 };
-use crate::components::field::{
+use crate::components::installments::{InstallmentTable, Row};
+use crate::i18n::{self, K};
+use crate::{Ctx, Merchant, Step};
+use paylink_ui::customer::text;
+use paylink_ui::field::{
     relang_date, AlertBox, Checkbox, DateField, ErrorText, Field, Kind, Select, SubmitButton,
 };
-use crate::components::installments::{InstallmentTable, Row};
-use crate::form::{flag_signal, text_signal, Form};
-use crate::i18n::{self, K};
-use crate::pages::customer_form::text;
-use crate::{Ctx, Merchant, Step};
+use paylink_ui::form::{flag_signal, text_signal, Form};
 
 /// What the person typed in the invoice form.
 #[derive(Clone, Copy)]

@@ -13,7 +13,6 @@ use paylink_model::{
 };
 
 use crate::api;
-use crate::components::field::dates_follow_language;
 use crate::components::list::{
     keyed_errors, query_of, use_list_params, FilterField, FilterSelect, Pager, RefusedQuery,
 };
@@ -21,6 +20,7 @@ use crate::components::sections::{failed, Loading};
 use crate::i18n::lists::{self, LK};
 use crate::i18n::K;
 use crate::Ctx;
+use paylink_ui::field::dates_follow_language;
 
 /// The filters with a control (their errors show next to it).
 const FILTERS: &[&str] = &["status", "dueFrom", "dueTo", "q"];

@@ -16,15 +16,15 @@ use paylink_model::{
 };
 
 use crate::api;
-use crate::components::field::{AlertBox, Checkbox, Field, Select, SubmitButton};
 use crate::components::installments::Row;
 use crate::components::sections::{error_text as api_error_text, failed, Loading};
 use crate::embed;
-use crate::form::{flag_signal, text_signal, Form};
 use crate::i18n::K;
-use crate::pages::customer_form::{text, CustomerFields, CustomerFieldset, CUSTOMER_FIELDS};
 use crate::pages::invoice_form::{reformat_price, PaymentTypes, Preview};
 use crate::Ctx;
+use paylink_ui::customer::{text, CustomerFields, CustomerFieldset, CUSTOMER_FIELDS};
+use paylink_ui::field::{AlertBox, Checkbox, Field, Select, SubmitButton};
+use paylink_ui::form::{flag_signal, text_signal, Form};
 
 /// The payer's state on a link page. Created once by the App, so what was
 /// typed survives a language switch (which re-renders the screen).

@@ -8,10 +8,10 @@ use paylink_model::operator::{return_path, LoginRequest};
 use paylink_model::Lang;
 
 use crate::api;
-use crate::components::field::{AlertBox, Field, Kind, SubmitButton};
-use crate::form::{text_signal, Alert, Form};
 use crate::i18n::session::SK;
 use crate::Ctx;
+use paylink_ui::field::{AlertBox, Field, Kind, SubmitButton};
+use paylink_ui::form::{text_signal, Alert, Form};
 
 /// The operator's session as the widget knows it: where to go back to after
 /// the login, and a counter bumped at each login and logout (the

@@ -8,7 +8,7 @@ use paylink_model::{Date, Lang};
 use web_sys::HtmlInputElement;
 
 use crate::form::{error_id, field_id, Alert, Form};
-use crate::i18n::K;
+use crate::i18n::U;
 
 /// Which native control a [`Field`] renders.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -406,7 +406,7 @@ pub fn SubmitButton(
 ) -> impl IntoView {
     view! {
         <button type="submit" class="primary" aria-disabled=move || busy.get().then_some("true")>
-            {move || if busy.get() { K::Sending.t(l) } else { label }}
+            {move || if busy.get() { U::Sending.t(l) } else { label }}
         </button>
     }
 }

@@ -15,8 +15,8 @@ use leptos::prelude::*;
 use paylink_model::{ErrorEnvelope, Errors, Lang};
 use wasm_bindgen::JsCast;
 
-use crate::api;
-use crate::i18n::K;
+use crate::i18n::U;
+use crate::Failure;
 
 /// Messages shown on one field; `server` when they came from the server
 /// (those stay until the field is edited, since the browser cannot re-check them).
@@ -300,7 +300,7 @@ impl Form {
         }
         self.errors.set(shown);
         self.alert.set((!ok).then(|| Alert {
-            message: K::FixErrors.t(self.lang.get_untracked()).to_string(),
+            message: U::FixErrors.t(self.lang.get_untracked()).to_string(),
             details: rest,
         }));
         if !ok {
@@ -310,21 +310,16 @@ impl Form {
     }
 
     /// Shows a failed call: field errors on their fields, the rest in the alert.
-    pub fn server_error(&self, err: &api::Error) {
-        let lang = self.lang.get_untracked();
+    pub fn server_error(&self, err: &Failure) {
         let alert = match err {
-            api::Error::Api(env) => {
+            Failure::Api(env) => {
                 let mut shown = self.errors.get_untracked();
                 let alert = apply_envelope(&mut shown, env, |p| self.field_of.run(p.to_string()));
                 self.errors.set(shown);
                 alert
             }
-            api::Error::Network => Some(Alert {
-                message: K::Network.t(lang).to_string(),
-                details: Vec::new(),
-            }),
-            api::Error::BadResponse => Some(Alert {
-                message: K::BadResponse.t(lang).to_string(),
+            other => Some(Alert {
+                message: other.text(self.lang.get_untracked()),
                 details: Vec::new(),
             }),
         };

@@ -1,0 +1,202 @@
+//! The customer's (payer's) fields: what was typed, the request it makes, and
+//! their controls, shown by the merchant's customer form and by a payment
+//! link's page.
+
+use leptos::prelude::*;
+use paylink_model::br::{self, UFS};
+use paylink_model::{AddressRequest, CustomerRequest, Lang};
+
+use crate::field::{Field, Kind, Select};
+use crate::form::{text_signal, Form};
+use crate::i18n::U;
+
+/// Every field path the form shows, in page order.
+pub const CUSTOMER_FIELDS: [&str; 13] = [
+    "fullName",
+    "document",
+    "business",
+    "email",
+    "phone",
+    "observations",
+    "address.zipcode",
+    "address.address",
+    "address.number",
+    "address.complement",
+    "address.neighborhood",
+    "address.city",
+    "address.state",
+];
+
+/// What the person typed (masked text for document, CEP and phone).
+#[derive(Clone, Copy)]
+pub struct CustomerFields {
+    pub full_name: RwSignal<String>,
+    pub document: RwSignal<String>,
+    pub business: RwSignal<String>,
+    pub email: RwSignal<String>,
+    pub phone: RwSignal<String>,
+    pub observations: RwSignal<String>,
+    pub street: RwSignal<String>,
+    pub number: RwSignal<String>,
+    pub complement: RwSignal<String>,
+    pub neighborhood: RwSignal<String>,
+    pub city: RwSignal<String>,
+    pub state: RwSignal<String>,
+    pub zipcode: RwSignal<String>,
+}
+
+/// Trimmed text, `None` when blank (an empty field is not sent).
+pub fn text(s: RwSignal<String>) -> Option<String> {
+    s.with_untracked(|v| {
+        let v = v.trim();
+        (!v.is_empty()).then(|| v.to_string())
+    })
+}
+
+impl Default for CustomerFields {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CustomerFields {
+    pub fn new() -> Self {
+        let s = || text_signal("");
+        CustomerFields {
+            full_name: s(),
+            document: s(),
+            business: s(),
+            email: s(),
+            phone: s(),
+            observations: s(),
+            street: s(),
+            number: s(),
+            complement: s(),
+            neighborhood: s(),
+            city: s(),
+            state: s(),
+            zipcode: s(),
+        }
+    }
+
+    /// The request to send: blanks left out, document/CEP/phone normalised
+    /// (document without punctuation, CEP digits only, phone digits with its
+    /// `+` kept when typed: `(11) 98765-4321` goes as `11987654321`, a
+    /// Brazilian number the model reads without a country code).
+    pub fn request(&self) -> CustomerRequest {
+        let address = AddressRequest {
+            address: text(self.street),
+            number: text(self.number),
+            complement: text(self.complement),
+            neighborhood: text(self.neighborhood),
+            city: text(self.city),
+            state: text(self.state),
+            zipcode: text(self.zipcode).map(|z| br::digits(&z)),
+        };
+        CustomerRequest {
+            full_name: text(self.full_name),
+            document: text(self.document).map(|d| br::strip_formatting(&d)),
+            business: text(self.business),
+            email: text(self.email),
+            phone: text(self.phone).map(|p| br::phone_for_request(&p)),
+            observations: text(self.observations),
+            address: (address != AddressRequest::default()).then_some(address),
+        }
+    }
+
+    /// The form's validation state; the rules are `CustomerRequest::validate`.
+    pub fn form(self, lang: RwSignal<Lang>) -> Form {
+        Form::new(
+            "customer-form",
+            lang,
+            move |l| self.request().validate(l),
+            |p| CUSTOMER_FIELDS.contains(&p).then(|| p.to_string()),
+        )
+    }
+}
+
+/// The customer's controls (the merchant form and a payment link's page);
+/// `observations` (internal notes) only for the merchant.
+#[component]
+pub fn CustomerFieldset(
+    form: Form,
+    f: CustomerFields,
+    l: Lang,
+    observations: bool,
+) -> impl IntoView {
+    let ufs: Vec<(&'static str, &'static str)> = UFS.iter().map(|u| (*u, *u)).collect();
+    let observations = observations.then(|| {
+        view! { <Field form name="observations" label=U::Observations.t(l) value=f.observations kind=Kind::Area /> }
+    });
+    view! {
+        <Field form name="fullName" label=U::FullName.t(l) value=f.full_name required=true autocomplete="name" />
+        <div class="cols">
+            <Field
+                form
+                name="document"
+                label=U::Document.t(l)
+                value=f.document
+                mask=br::mask_document
+                placeholder="000.000.000-00"
+            />
+            <Field form name="business" label=U::Business.t(l) value=f.business autocomplete="organization" />
+        </div>
+        <div class="cols">
+            <Field form name="email" label=U::Email.t(l) value=f.email kind=Kind::Email autocomplete="email" />
+            <Field
+                form
+                name="phone"
+                label=U::Phone.t(l)
+                value=f.phone
+                kind=Kind::Tel
+                mask=br::mask_phone
+                autocomplete="tel"
+                placeholder="(11) 98765-4321"
+            />
+        </div>
+        <fieldset class="group">
+            <legend>{U::AddressLegend.t(l)}</legend>
+            <div class="cols">
+                <Field
+                    form
+                    name="address.zipcode"
+                    label=U::Zipcode.t(l)
+                    value=f.zipcode
+                    mask=br::mask_cep
+                    inputmode="numeric"
+                    autocomplete="postal-code"
+                    placeholder="00000-000"
+                />
+                <Field
+                    form
+                    name="address.address"
+                    label=U::Street.t(l)
+                    value=f.street
+                    autocomplete="address-line1"
+                />
+            </div>
+            <div class="cols">
+                <Field form name="address.number" label=U::Number.t(l) value=f.number />
+                <Field
+                    form
+                    name="address.complement"
+                    label=U::Complement.t(l)
+                    value=f.complement
+                    autocomplete="address-line2"
+                />
+            </div>
+            <div class="cols">
+                <Field form name="address.neighborhood" label=U::Neighborhood.t(l) value=f.neighborhood />
+                <Field
+                    form
+                    name="address.city"
+                    label=U::City.t(l)
+                    value=f.city
+                    autocomplete="address-level2"
+                />
+                <Select form name="address.state" label=U::State.t(l) value=f.state options=ufs blank=U::Select.t(l) />
+            </div>
+        </fieldset>
+        {observations}
+    }
+}
