@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::Request;
+use axum::extract::{FromRef, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -16,12 +16,13 @@ use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::domain::payer;
 use crate::error::{AppError, Reason};
-use crate::http::{self, health, openapi};
+use crate::http::{self, health};
 use crate::proxy::{self, cors, ratelimit};
+use crate::store::Db;
 use crate::web;
 use crate::workers::Workers;
 
-pub use crate::http::{AppState, BODY_LIMIT};
+pub use crate::http::{Service, BODY_LIMIT};
 
 /// How `serve` is configured beyond the service itself.
 #[derive(Clone)]
@@ -71,26 +72,83 @@ impl Default for Options {
     }
 }
 
-/// The invoicing service alone (what `--upstream` points at).
-pub fn service(state: AppState) -> Router {
-    Router::new()
-        .merge(http::health::router())
-        .merge(http::customers::router())
-        .merge(http::invoices::router())
-        .merge(openapi::router())
-        .with_state(state)
+/// Everything the routes read, made once by [`app`]: one state, of which each
+/// route takes only the part it needs (`State<Db>`, `State<Service>`, ...)
+/// through the `FromRef` impls below (the shape of axum's `examples/oauth`).
+/// Routers below take any state with their parts (`Router<S>` where
+/// `Part: FromRef<S>`), so the layers under `app` never name this one.
+#[derive(Clone)]
+pub struct AppState {
+    /// The invoicing service's: database, public URL, outbound policy.
+    service: Service,
+    /// The proxy's upstream and token (`None`: `/api` answers 503).
+    proxy: proxy::Handle,
+    /// The payer routes': who is paid, the pages' assets.
+    payer: proxy::Payer,
+    /// Operators' sessions (login, and every merchant call's check).
+    sessions: Arc<proxy::session::Sessions>,
+    /// What `/readyz` answers.
+    readiness: health::Readiness,
+    /// The bank's Pix callback, when `serve --pix-api-url` set one.
+    pix_webhook: Option<http::pix_webhook::PixWebhook>,
+}
+
+impl FromRef<AppState> for Service {
+    fn from_ref(state: &AppState) -> Self {
+        state.service.clone()
+    }
+}
+
+impl FromRef<AppState> for Db {
+    fn from_ref(state: &AppState) -> Self {
+        state.service.db.clone()
+    }
+}
+
+impl FromRef<AppState> for proxy::Handle {
+    fn from_ref(state: &AppState) -> Self {
+        state.proxy.clone()
+    }
+}
+
+impl FromRef<AppState> for proxy::Payer {
+    fn from_ref(state: &AppState) -> Self {
+        state.payer.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<proxy::session::Sessions> {
+    fn from_ref(state: &AppState) -> Self {
+        state.sessions.clone()
+    }
+}
+
+impl FromRef<AppState> for health::Readiness {
+    fn from_ref(state: &AppState) -> Self {
+        state.readiness.clone()
+    }
+}
+
+impl FromRef<AppState> for Option<http::pix_webhook::PixWebhook> {
+    fn from_ref(state: &AppState) -> Self {
+        state.pix_webhook.clone()
+    }
+}
+
+/// The invoicing service alone (what `--upstream` points at, and what the
+/// proxy calls in-process when it is paylink's own).
+pub fn service(service: Service) -> Router {
+    http::routes().with_state(service)
 }
 
 /// Everything `paylink serve` answers: service, proxy, widget; every error an envelope.
-pub fn app(state: AppState, options: Options) -> Router {
-    let db = state.db.clone();
+pub fn app(service: Service, options: Options) -> Router {
     let sessions = proxy::session::Sessions::new(
-        db.clone(),
+        service.db.clone(),
         options.sessions,
-        &state.public_url,
+        &service.public_url,
         options.trust_forwarded_for,
     );
-    let service = service(state);
     let page = proxy::pages::PageConfig {
         assets: web::payer_assets(options.dist.as_deref()),
         frame_ancestors: options
@@ -98,27 +156,29 @@ pub fn app(state: AppState, options: Options) -> Router {
             .clone()
             .unwrap_or_else(|| "'self'".into()),
     };
-    let payer = proxy::PayerOptions {
-        config: options.payer,
-        db: Some(db.clone()),
-        limiter: ratelimit::RateLimiter::new(options.payer_rate_limit, options.trust_forwarded_for),
-        page: std::sync::Arc::new(page),
+    let upstream = proxy::handle(options.proxy, self::service(service.clone()));
+    let state = AppState {
+        payer: proxy::Payer::new(&upstream, service.db.clone(), options.payer, page),
+        proxy: upstream,
+        service,
+        sessions,
+        readiness: options.readiness,
+        pix_webhook: options.pix_webhook,
     };
-    let links = proxy::LinkOptions {
-        db,
-        limiter: ratelimit::RateLimiter::new(
-            options.public_rate_limit,
-            options.trust_forwarded_for,
-        ),
+    let payer_limiter =
+        ratelimit::RateLimiter::new(options.payer_rate_limit, options.trust_forwarded_for);
+    let link_limiter =
+        ratelimit::RateLimiter::new(options.public_rate_limit, options.trust_forwarded_for);
+    let router = Router::new()
+        .merge(http::routes())
+        .merge(proxy::router(&state, payer_limiter, link_limiter))
+        .merge(health::ready_router());
+    let router = if state.pix_webhook.is_some() {
+        router.merge(http::pix_webhook::router())
+    } else {
+        router
     };
-    let proxy = proxy::router(options.proxy, service.clone(), payer, sessions, links);
-    let router = service
-        .merge(proxy)
-        .merge(health::ready_router(options.readiness));
-    let router = match options.pix_webhook {
-        Some(hook) => router.merge(http::pix_webhook::router(hook)),
-        None => router,
-    };
+    let router = router.with_state(state);
     // The widget's file server is the fallback when there is a widget;
     // whatever it does not have is the 404 envelope.
     let router = match options.dist {

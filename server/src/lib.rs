@@ -31,5 +31,5 @@ pub mod store;
 pub mod web;
 pub mod workers;
 
-pub use app::{app, envelope_layers, service, AppState, Options, BODY_LIMIT};
+pub use app::{app, envelope_layers, service, AppState, Options, Service, BODY_LIMIT};
 pub use http::route_not_found;

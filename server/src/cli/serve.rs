@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::Parser;
 
 use super::common::open;
-use crate::app::{app, AppState, Options};
+use crate::app::{app, Options, Service};
 use crate::domain::outbound::Outbound;
 use crate::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
 use crate::workers::notifications::{Notifier, NotifyConfig};
@@ -334,7 +334,7 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         outbound = outbound.through_proxy(proxy)?;
     }
     let state_db = db.clone();
-    let state = AppState {
+    let state = Service {
         outbound: outbound.clone(),
         db,
         public_url: Arc::from(public_url.as_str()),

@@ -13,11 +13,11 @@ use paylink_model::{br, ErrorEnvelope, InvoiceDetail};
 use crate::error::{AppError, Reason};
 use crate::http::auth::Authed;
 use crate::http::extract::{ApiJson, ApiPath};
-use crate::http::AppState;
+use crate::http::Service;
 use crate::store::payments;
 
 /// The caller's invoice `id` (lower-cased), or the 400/404 envelope.
-async fn own_invoice(state: &AppState, app_id: &str, id: &str) -> Result<String, AppError> {
+async fn own_invoice(state: &Service, app_id: &str, id: &str) -> Result<String, AppError> {
     if !br::uuid_is_valid(id) {
         return Err(Reason::InvalidInvoiceId.into());
     }
@@ -50,7 +50,7 @@ async fn own_invoice(state: &AppState, app_id: &str, id: &str) -> Result<String,
     )
 )]
 pub(super) async fn invoices_cancel(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,
 ) -> Result<StatusCode, AppError> {
@@ -86,7 +86,7 @@ pub(super) async fn invoices_cancel(
     )
 )]
 pub(super) async fn installments_pay(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     ApiPath((id, n)): ApiPath<(String, String)>,
     ApiJson(req): ApiJson<ManualPaymentRequest>,
@@ -123,7 +123,7 @@ pub(super) async fn installments_pay(
     )
 )]
 pub(super) async fn invoices_resend(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,
 ) -> Result<(StatusCode, Json<Resent>), AppError> {

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRef, FromRequestParts};
 use axum::http::{header, request::Parts};
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
@@ -19,7 +19,6 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::error::{AppError, Reason};
-use crate::http::AppState;
 use crate::store::{tokens, Application, Db, DbError};
 
 pub fn hash_secret(secret: &str) -> String {
@@ -129,13 +128,14 @@ async fn verify(db: &Db, token: &str) -> Result<Option<Application>, DbError> {
 /// The authenticated application of a request to the invoicing service.
 pub struct Authed(pub Application);
 
-impl FromRequestParts<AppState> for Authed {
+impl<S> FromRequestParts<S> for Authed
+where
+    S: Send + Sync,
+    Db: FromRef<S>,
+{
     type Rejection = AppError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let unauthorized = || AppError::new(Reason::Unauthorized);
         let header = parts
             .headers
@@ -146,7 +146,7 @@ impl FromRequestParts<AppState> for Authed {
         if !scheme.eq_ignore_ascii_case("basic") {
             return Err(unauthorized());
         }
-        let app = verify(&state.db, token.trim())
+        let app = verify(&Db::from_ref(state), token.trim())
             .await?
             .ok_or_else(unauthorized)?;
         Ok(Authed(app))

@@ -1,4 +1,4 @@
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::post;
@@ -9,10 +9,15 @@ use crate::error::AppError;
 use crate::http::auth::Authed;
 use crate::http::extract::ApiJson;
 use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
-use crate::http::AppState;
+use crate::http::Service;
 use crate::store::{new_id, now_iso};
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Service: FromRef<S>,
+    crate::store::Db: FromRef<S>,
+{
     Router::new().route(
         "/invoices/applications/customers",
         post(customers_create).get(crate::http::lists::customers_list),
@@ -50,7 +55,7 @@ pub fn router() -> Router<AppState> {
     )
 )]
 async fn customers_create(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<CustomerRequest>,

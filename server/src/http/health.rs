@@ -4,20 +4,24 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
 use crate::error::{AppError, Reason};
-use crate::http::AppState;
+use crate::http::Service;
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Service: FromRef<S>,
+{
     Router::new().route("/healthz", get(health_get))
 }
 
 /// 200 once the database answers; 503 envelope otherwise.
-async fn health_get(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+async fn health_get(State(state): State<Service>) -> Result<Json<Value>, AppError> {
     state
         .db
         .ping()
@@ -48,10 +52,13 @@ impl Readiness {
     }
 }
 
-pub fn ready_router(readiness: Readiness) -> Router {
-    Router::new()
-        .route("/readyz", get(ready_get))
-        .with_state(readiness)
+/// `/readyz`, for a state with a [`Readiness`] part.
+pub fn ready_router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Readiness: FromRef<S>,
+{
+    Router::new().route("/readyz", get(ready_get))
 }
 
 /// 200 while serving; the 503 envelope once the server is stopping.

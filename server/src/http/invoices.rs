@@ -1,4 +1,4 @@
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -9,10 +9,15 @@ use crate::error::{AppError, Reason};
 use crate::http::auth::Authed;
 use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
-use crate::http::AppState;
+use crate::http::Service;
 use crate::store::{initial_plan, new_id, now_iso};
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Service: FromRef<S>,
+    crate::store::Db: FromRef<S>,
+{
     Router::new()
         .route(
             "/invoices/applications/invoices",
@@ -66,7 +71,7 @@ pub fn router() -> Router<AppState> {
     )
 )]
 async fn invoices_create(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<InvoiceRequest>,
@@ -180,7 +185,7 @@ async fn invoices_create(
     )
 )]
 async fn invoices_get(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Json<InvoiceDetail>, AppError> {

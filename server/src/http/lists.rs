@@ -16,7 +16,7 @@ use crate::domain::export;
 use crate::error::AppError;
 use crate::http::auth::Authed;
 use crate::http::extract::ApiQuery;
-use crate::http::AppState;
+use crate::http::Service;
 
 /// Lists the caller's invoices, newest first, each in the detail form.
 #[utoipa::path(
@@ -43,7 +43,7 @@ use crate::http::AppState;
     )
 )]
 pub(super) async fn invoices_list(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<InvoicePage>, AppError> {
@@ -82,7 +82,7 @@ pub(super) async fn invoices_list(
     )
 )]
 pub(super) async fn customers_list(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<CustomerPage>, AppError> {
@@ -119,7 +119,7 @@ const EXPORT_BUFFER: usize = 256;
     )
 )]
 pub(super) async fn invoices_export(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Response, AppError> {
@@ -174,7 +174,7 @@ pub(super) async fn invoices_export(
     )
 )]
 pub(super) async fn dashboard_get(
-    State(state): State<AppState>,
+    State(state): State<Service>,
     Authed(app): Authed,
 ) -> Result<Json<paylink_model::Dashboard>, AppError> {
     let dashboard =

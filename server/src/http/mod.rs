@@ -18,8 +18,11 @@ use crate::store as db;
 /// Request bodies above this are refused with a 413 envelope.
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
+/// The invoicing service's part of the application's state (`app::AppState`):
+/// what its routes read, as `State<Service>`. Alone, it is the whole state of
+/// the service served by itself (`app::service`).
 #[derive(Clone)]
-pub struct AppState {
+pub struct Service {
     pub db: db::Db,
     /// Base of payment links: `{public_url}/pay/{invoice id}`.
     pub public_url: Arc<str>,
@@ -28,10 +31,30 @@ pub struct AppState {
     pub outbound: crate::domain::outbound::Outbound,
 }
 
-impl AppState {
+impl Service {
     pub fn pay_url(&self, invoice_id: &str) -> String {
         format!("{}/pay/{invoice_id}", self.public_url.trim_end_matches('/'))
     }
+}
+
+impl axum::extract::FromRef<Service> for db::Db {
+    fn from_ref(service: &Service) -> db::Db {
+        service.db.clone()
+    }
+}
+
+/// Every route of the service, for any state that has its [`Service`] part.
+pub fn routes<S>() -> axum::Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Service: axum::extract::FromRef<S>,
+    db::Db: axum::extract::FromRef<S>,
+{
+    axum::Router::new()
+        .merge(health::router())
+        .merge(customers::router())
+        .merge(invoices::router())
+        .merge(openapi::router())
 }
 
 /// The 404 envelope of a path nobody answers (the router's fallback, and the

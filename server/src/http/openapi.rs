@@ -16,8 +16,6 @@ use serde_json::Value;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::http::AppState;
-
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -227,7 +225,7 @@ fn camel_case_links(doc: &mut Value) {
     }
 }
 
-pub fn router() -> Router<AppState> {
+pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new().route("/openapi.json", get(openapi_get))
 }
 

@@ -6,7 +6,7 @@
 //! Unknown txids and unconfirmed Pix are logged and answered 200 (the bank must not retry
 //! forever); while the bank cannot be asked, 503, so it tries again.
 
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::StatusCode;
 use axum::routing::post;
 use axum::Router;
@@ -24,18 +24,25 @@ pub struct PixWebhook {
     pub bank: PixClient,
 }
 
-pub fn router(state: PixWebhook) -> Router {
-    Router::new()
-        .route("/webhooks/pix/{token}/pix", post(callback))
-        .with_state(state)
+/// The callback's route, for a state whose `Option<PixWebhook>` part is set
+/// (`serve --pix-api-url`; without it the route is not mounted).
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Option<PixWebhook>: FromRef<S>,
+{
+    Router::new().route("/webhooks/pix/{token}/pix", post(callback))
 }
 
 async fn callback(
-    State(s): State<PixWebhook>,
+    State(hook): State<Option<PixWebhook>>,
     ApiPath(token): ApiPath<String>,
     RawBody(body): RawBody,
 ) -> Result<StatusCode, AppError> {
     use subtle::ConstantTimeEq;
+    let Some(s) = hook else {
+        return Err(Reason::RouteNotFound.into());
+    };
     let expected = s.bank.webhook_token();
     if !bool::from(token.as_bytes().ct_eq(expected.as_bytes())) {
         return Err(Reason::RouteNotFound.into());

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
@@ -27,29 +27,23 @@ use crate::store::links::{add_customer, find, has_customer};
 
 // ---- Public routes (mounted by the proxy) ----
 
-#[derive(Clone)]
-struct LinkState {
-    proxy: crate::proxy::upstream::Handle,
-    db: Db,
-}
-
-pub(crate) fn router(
-    proxy: crate::proxy::upstream::Handle,
-    db: Db,
-    limiter: Arc<RateLimiter>,
-) -> Router {
-    let state = LinkState { proxy, db };
+/// The links' routes, for a state with the proxy and paylink's own database
+/// (links live there whichever the upstream); `limiter` caps the creations.
+pub(crate) fn router<S>(limiter: Arc<RateLimiter>) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    crate::proxy::Handle: FromRef<S>,
+    Db: FromRef<S>,
+{
     let creations = Router::new()
         .route("/api/links/{slug}/customers", post(link_customers_create))
         .route("/api/links/{slug}/invoices", post(link_invoices_create))
         .route_layer(middleware::from_fn_with_state(
             limiter,
             crate::proxy::ratelimit::limit,
-        ))
-        .with_state(state.clone());
+        ));
     Router::new()
         .route("/api/links/{slug}", get(link_get))
-        .with_state(state)
         .merge(creations)
 }
 
@@ -65,10 +59,10 @@ async fn active_link(db: &Db, slug: &str) -> Result<Link, AppError> {
 }
 
 async fn link_get(
-    State(s): State<LinkState>,
+    State(db): State<Db>,
     ApiPath(slug): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let link = active_link(&s.db, &slug).await?;
+    let link = active_link(&db, &slug).await?;
     let mut res = Json(link.public(crate::domain::today())).into_response();
     // The due date changes with the day.
     res.headers_mut()
@@ -77,14 +71,15 @@ async fn link_get(
 }
 
 async fn link_customers_create(
-    State(s): State<LinkState>,
+    State(proxy): State<crate::proxy::Handle>,
+    State(db): State<Db>,
     headers: HeaderMap,
     ApiPath(slug): ApiPath<String>,
     RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
-    let link = active_link(&s.db, &slug).await?;
+    let link = active_link(&db, &slug).await?;
     let res = crate::proxy::upstream::forward(
-        s.proxy,
+        proxy,
         Method::POST,
         "/invoices/applications/customers".into(),
         headers,
@@ -105,17 +100,18 @@ async fn link_customers_create(
         .ok_or_else(|| AppError::internal("upstream customer without an id"))?;
     // If this fails the payer retries; with the same Idempotency-Key the
     // service answers with the same customer, recorded then.
-    add_customer(&s.db, &link.slug, &id).await?;
+    add_customer(&db, &link.slug, &id).await?;
     Ok(Response::from_parts(parts, Body::from(bytes)))
 }
 
 async fn link_invoices_create(
-    State(s): State<LinkState>,
+    State(proxy): State<crate::proxy::Handle>,
+    State(db): State<Db>,
     headers: HeaderMap,
     ApiPath(slug): ApiPath<String>,
     RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
-    let link = active_link(&s.db, &slug).await?;
+    let link = active_link(&db, &slug).await?;
     if !is_json(&headers) {
         return Err(Reason::UnsupportedMediaType.into());
     }
@@ -138,7 +134,7 @@ async fn link_invoices_create(
             violations.add("customerId", Msg::Uuid);
         }
         Some(id) => {
-            if !has_customer(&s.db, &link.slug, &id.to_ascii_lowercase()).await? {
+            if !has_customer(&db, &link.slug, &id.to_ascii_lowercase()).await? {
                 violations.add("customerId", Msg::CustomerNotFromLink);
             }
         }
@@ -150,7 +146,7 @@ async fn link_invoices_create(
     crate::domain::links::not_before_today(&mut bound, today);
     let body = serde_json::to_vec(&bound)?;
     crate::proxy::upstream::forward(
-        s.proxy,
+        proxy,
         Method::POST,
         "/invoices/applications/invoices".into(),
         headers,

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{RawQuery, State};
+use axum::extract::{FromRef, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -23,6 +23,7 @@ use axum::Router;
 use crate::domain::payer::OurNumbers;
 use crate::error::{AppError, Reason};
 use crate::http::extract::{ApiPath, RawBody};
+pub(crate) use upstream::Handle;
 use upstream::{forward, Proxy, Upstream};
 pub use upstream::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
 
@@ -30,33 +31,40 @@ pub use upstream::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
 const NO_STORE: (header::HeaderName, HeaderValue) =
     (header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
 
-/// The payer page's needs: who is paid, and (with paylink's own service
-/// as upstream) the database for view counts and sandbox payments.
+/// The payer routes' part of the application's state: the proxy, who is
+/// paid, the pages' assets, and (with paylink's own service as upstream,
+/// where the invoices are) the database for view counts and sandbox payments.
 #[derive(Clone)]
-pub struct PayerOptions {
-    pub config: crate::domain::payer::PayerConfig,
-    pub db: Option<crate::store::Db>,
-    /// Per client address: ids are not guessed by the thousand a second.
-    pub limiter: Arc<ratelimit::RateLimiter>,
-    /// The server-rendered pages' stylesheet, islands' bundle and CSP.
-    pub page: Arc<pages::PageConfig>,
+pub(crate) struct Payer {
+    proxy: Handle,
+    db: Option<crate::store::Db>,
+    config: Arc<crate::domain::payer::PayerConfig>,
+    page: Arc<pages::PageConfig>,
 }
 
-/// What the payment links' routes need besides the proxy.
-pub struct LinkOptions {
-    /// paylink's own database: links live there whichever the upstream.
-    pub db: crate::store::Db,
-    pub limiter: Arc<crate::proxy::ratelimit::RateLimiter>,
+impl Payer {
+    pub(crate) fn new(
+        proxy: &Handle,
+        db: crate::store::Db,
+        config: crate::domain::payer::PayerConfig,
+        page: pages::PageConfig,
+    ) -> Payer {
+        let local = proxy
+            .as_ref()
+            .is_some_and(|p| matches!(p.upstream, Upstream::Local(_)));
+        Payer {
+            proxy: proxy.clone(),
+            db: local.then_some(db),
+            config: Arc::new(config),
+            page: Arc::new(page),
+        }
+    }
 }
 
-pub fn router(
-    config: Option<ProxyConfig>,
-    service: Router,
-    payer: PayerOptions,
-    sessions: Arc<session::Sessions>,
-    links: LinkOptions,
-) -> Router {
-    let proxy = config.and_then(|c| {
+/// The proxy's upstream: `service` in-process, or the remote one `config`
+/// names; `None` (no token) leaves every proxied call a 503.
+pub(crate) fn handle(config: Option<ProxyConfig>, service: Router) -> Handle {
+    config.and_then(|c| {
         let mut token = HeaderValue::from_str(&format!("Basic {}", c.token.trim())).ok()?;
         token.set_sensitive(true);
         let upstream = match c.upstream {
@@ -71,16 +79,25 @@ pub fn router(
             },
         };
         Some(Arc::new(Proxy { token, upstream }))
-    });
-    let local = proxy
-        .as_ref()
-        .is_some_and(|p| matches!(p.upstream, Upstream::Local(_)));
-    let payer_state = PayerState {
-        proxy: proxy.clone(),
-        db: if local { payer.db } else { None },
-        config: Arc::new(payer.config),
-        page: payer.page,
-    };
+    })
+}
+
+/// Every route of the proxy, for a state with its parts (`state` is what
+/// the operator check reads its sessions from). Each limiter caps its routes
+/// per client address: the payer's (ids are not guessed by the thousand a
+/// second) and the payment links' creations.
+pub(crate) fn router<S>(
+    state: &S,
+    payer_limiter: Arc<ratelimit::RateLimiter>,
+    link_limiter: Arc<ratelimit::RateLimiter>,
+) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Handle: FromRef<S>,
+    Payer: FromRef<S>,
+    crate::store::Db: FromRef<S>,
+    Arc<session::Sessions>: FromRef<S>,
+{
     let payer_routes = Router::new()
         .route("/pay/{id}", get(pages::pay_page))
         .route("/pay/{id}/simulate", post(pages::simulate_form))
@@ -92,12 +109,11 @@ pub fn router(
         )
         .route("/api/pay/{id}/simulate", post(api_pay_simulate))
         .route_layer(axum::middleware::from_fn_with_state(
-            payer.limiter,
+            payer_limiter,
             ratelimit::limit,
-        ))
-        .with_state(payer_state);
+        ));
     // Link-bound creations need no session: the link decides what they may create.
-    let link_routes = crate::proxy::links::router(proxy.clone(), links.db, links.limiter);
+    let link_routes = links::router(link_limiter);
     Router::new()
         .route(
             "/api/customers",
@@ -118,29 +134,20 @@ pub fn router(
             post(api_installments_pay),
         )
         .route("/api/invoices/{id}/resend", post(api_invoices_resend))
-        .with_state(proxy)
         // Every merchant call above: an operator's session, same-origin writes, the audit.
         .route_layer(axum::middleware::from_fn_with_state(
-            sessions.clone(),
+            state.clone(),
             session::require_operator,
         ))
-        .merge(session::router(sessions))
+        .merge(session::router())
         .merge(payer_routes)
         .merge(link_routes)
-}
-
-#[derive(Clone)]
-struct PayerState {
-    proxy: Option<Arc<Proxy>>,
-    db: Option<crate::store::Db>,
-    config: Arc<crate::domain::payer::PayerConfig>,
-    page: Arc<pages::PageConfig>,
 }
 
 /// The invoice detail the payer routes are built from; the upstream's
 /// refusal (its envelope: 404, 401, ...) is the answer otherwise.
 async fn payer_detail(
-    s: &PayerState,
+    s: &Payer,
     headers: HeaderMap,
     id: &str,
 ) -> Result<paylink_model::InvoiceDetail, AppError> {
@@ -177,7 +184,7 @@ async fn payer_detail(
 /// The payer's view of invoice `id` (no private data; PIX and boleto
 /// codes), and the detail it was made from.
 async fn payer_view(
-    s: &PayerState,
+    s: &Payer,
     headers: HeaderMap,
     id: &str,
 ) -> Result<(paylink_model::PayerView, paylink_model::InvoiceDetail), AppError> {
@@ -194,7 +201,7 @@ async fn payer_view(
 /// The payer page's view of an invoice, as JSON (the page's live status and
 /// the widget read it).
 async fn api_pay_get(
-    State(s): State<PayerState>,
+    State(s): State<Payer>,
     headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
@@ -205,7 +212,7 @@ async fn api_pay_get(
 /// The printable boleto of one open BOLETO installment, as a PDF download
 /// (`?print=1`: shown inline, for the browser's print view).
 async fn api_pay_boleto_pdf(
-    State(s): State<PayerState>,
+    State(s): State<Payer>,
     headers: HeaderMap,
     ApiPath((id, n)): ApiPath<(String, String)>,
     RawQuery(query): RawQuery,
@@ -258,7 +265,7 @@ async fn api_pay_boleto_pdf(
 
 /// Counts a view of the payer page (paylink's own service only).
 async fn api_pay_view(
-    State(s): State<PayerState>,
+    State(s): State<Payer>,
     ApiPath(id): ApiPath<String>,
 ) -> Result<StatusCode, AppError> {
     let Some(db) = s.db.filter(|_| paylink_model::br::uuid_is_valid(&id)) else {
@@ -271,7 +278,7 @@ async fn api_pay_view(
 }
 
 /// Sandbox only: pays the next open installment as the bank would.
-async fn simulate(s: &PayerState, id: &str) -> Result<(), AppError> {
+async fn simulate(s: &Payer, id: &str) -> Result<(), AppError> {
     let Some(db) =
         s.db.clone()
             .filter(|_| s.config.sandbox && paylink_model::br::uuid_is_valid(id))
@@ -284,7 +291,7 @@ async fn simulate(s: &PayerState, id: &str) -> Result<(), AppError> {
 
 /// The sandbox's payment as an API call: the payer view after it.
 async fn api_pay_simulate(
-    State(s): State<PayerState>,
+    State(s): State<Payer>,
     headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
@@ -292,7 +299,7 @@ async fn api_pay_simulate(
     api_pay_get(State(s), headers, ApiPath(id)).await
 }
 
-type ProxyState = State<Option<Arc<Proxy>>>;
+type ProxyState = State<Handle>;
 
 async fn api_customers_create(
     State(p): ProxyState,

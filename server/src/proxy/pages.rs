@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use paylink_model::Lang;
 use paylink_payer::shell::{render, Assets};
 
-use super::PayerState;
+use super::Payer;
 use crate::error::{lang_of, AppError};
 use crate::http::extract::{ApiPath, ApiQuery};
 
@@ -52,7 +52,7 @@ fn page_lang(q: &PageQuery, headers: &HeaderMap) -> Lang {
 /// `GET /pay/{id}`: the payer page, or why there is none (404, 410, ...)
 /// as a page. Counts the visit.
 pub(super) async fn pay_page(
-    State(s): State<PayerState>,
+    State(s): State<Payer>,
     mut headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<PageQuery>,
@@ -135,7 +135,7 @@ fn html_response(
 /// "simulate payment" button pays the next open installment, then the payer
 /// is sent back to the page (303), which shows the result.
 pub(super) async fn simulate_form(
-    State(s): State<PayerState>,
+    State(s): State<Payer>,
     headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Response {

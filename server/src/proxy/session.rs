@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{ConnectInfo, FromRequest, Request, State};
+use axum::extract::{ConnectInfo, FromRef, FromRequest, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -150,13 +150,16 @@ impl Sessions {
     }
 }
 
-pub fn router(sessions: Arc<Sessions>) -> Router {
-    Router::new()
-        .route(
-            "/api/session",
-            post(login).get(who_is_logged_in).delete(logout),
-        )
-        .with_state(sessions)
+/// `/api/session`, for a state with the [`Sessions`] part.
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Sessions>: FromRef<S>,
+{
+    Router::new().route(
+        "/api/session",
+        post(login).get(who_is_logged_in).delete(logout),
+    )
 }
 
 fn peer_of(req: &Request) -> Option<SocketAddr> {

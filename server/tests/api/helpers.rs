@@ -2,7 +2,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use paylink_server::domain::outbound::Outbound;
-use paylink_server::{app, http::auth, proxy::ProxyConfig, store::Db, AppState, Options};
+use paylink_server::{app, http::auth, proxy::ProxyConfig, store::Db, Options, Service};
 use reqwest::{Client, Response, StatusCode};
 use serde_json::{json, Value};
 
@@ -192,7 +192,7 @@ async fn spawn_full(
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = format!("http://{}", listener.local_addr().unwrap());
-    let state = AppState {
+    let state = Service {
         db: db.clone(),
         public_url: Arc::from(addr.as_str()),
         outbound: outbound.clone(),

@@ -408,7 +408,7 @@ async fn a_token_made_before_0019_keeps_working() {
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = format!("http://{}", listener.local_addr().unwrap());
-    let state = paylink_server::AppState {
+    let state = paylink_server::Service {
         db,
         public_url: std::sync::Arc::from(addr.as_str()),
         outbound: Default::default(),

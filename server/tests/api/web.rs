@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use paylink_server::{app, http::auth, store::Db, AppState, Options};
+use paylink_server::{app, http::auth, store::Db, Options, Service};
 use reqwest::StatusCode;
 
 /// Like trunk's output: an inline module script that loads the bundle.
@@ -56,7 +56,7 @@ async fn spawn_dist_with(
     auth::create_token(&db, "t").await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = format!("http://{}", listener.local_addr().unwrap());
-    let state = AppState {
+    let state = Service {
         db,
         public_url: Arc::from(addr.as_str()),
         outbound: Default::default(),
