@@ -35,6 +35,63 @@ pub struct Db {
 /// makes one, after taking the write gate, which it holds until the
 /// transaction is committed or dropped. Derefs to the connection
 /// (`&mut **tx` where a function was given `&mut WriteTx`).
+///
+/// A store function that writes inside its caller's transaction takes
+/// `&mut WriteTx`, so its caller went through the gate:
+///
+/// ```
+/// use paylink_server::store::{events, Db, DbError};
+///
+/// async fn write(db: &Db) -> Result<(), DbError> {
+///     let mut tx = db.begin_write().await?;
+///     events::record_all(&mut tx, &[]).await?;
+///     tx.commit().await
+/// }
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let path = dir.path().join("gate.db");
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// #     write(&Db::open(path.to_str().unwrap()).await.unwrap()).await.unwrap();
+/// # });
+/// ```
+///
+/// Forgetting the gate does not compile (`cargo test --doc`; each block below
+/// is the one above with one line changed, so it fails for that line's reason
+/// alone: stable rustdoc does not check the error code): the database handle
+/// is not a write transaction,
+///
+/// ```compile_fail,E0308
+/// use paylink_server::store::{events, Db, DbError};
+///
+/// async fn write(db: &Db) -> Result<(), DbError> {
+///     events::record_all(db, &[]).await?;
+///     Ok(())
+/// }
+/// ```
+///
+/// nor is a transaction begun anywhere else (the write pool is the gate's
+/// alone),
+///
+/// ```compile_fail,E0616
+/// use paylink_server::store::{events, Db, DbError};
+///
+/// async fn write(db: &Db) -> Result<(), DbError> {
+///     let mut tx = db.writes.begin().await?;
+///     events::record_all(&mut tx, &[]).await?;
+///     tx.commit().await
+/// }
+/// ```
+///
+/// and no one but the gate can make one.
+///
+/// ```compile_fail,E0451
+/// use paylink_server::store::{events, Db, DbError, WriteTx};
+///
+/// async fn write(db: &Db) -> Result<(), DbError> {
+///     let mut tx = WriteTx { tx: todo!(), _gate: None };
+///     events::record_all(&mut tx, &[]).await?;
+///     tx.commit().await
+/// }
+/// ```
 pub struct WriteTx {
     // Declared first: dropped (rolled back) before the gate opens.
     tx: sqlx::Transaction<'static, sqlx::Any>,
