@@ -193,6 +193,13 @@ fn an_invoice_detail_round_trips() {
         fine: None,
         interest: None,
         discount: None,
+        pix_automatico: Some(PixAutomaticoDetail {
+            status: PixAutomaticoStatus::Approved,
+            id_rec: Some("RR1234567820261125abcdefghijk".into()),
+            periodicity: pix_automatico::Periodicidade::Mensal,
+            retry_policy: pix_automatico::RetryPolicy::Permite3r7d,
+            reasons: vec![],
+        }),
     });
 }
 

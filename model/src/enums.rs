@@ -48,6 +48,8 @@ macro_rules! wire_enum {
     };
 }
 
+pub(crate) use wire_enum;
+
 wire_enum!(InvoiceType {
     Single = "SINGLE",
     Installment = "INSTALLMENT",

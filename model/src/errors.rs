@@ -74,6 +74,8 @@ pub enum Msg {
     /// An installment plan whose last due date would be past 31/12/9999, the
     /// last day a `YYYY-MM-DD` date can name.
     PlanPastCalendar,
+    /// An invoice that cannot be charged through Pix Automático, and why.
+    PixAutomatico(crate::pix_automatico::Refusal),
 }
 
 /// Minimum days for `notifications[].period`.
@@ -316,6 +318,7 @@ impl Msg {
                 "O prazo do desconto não pode ser depois do vencimento.",
                 "The discount deadline cannot be after the due date.",
             ),
+            PixAutomatico(why) => why.render(pt),
             WrongType(expected) => {
                 if pt {
                     format!("Tipo inválido: esperado {}.", expected_pt(expected))

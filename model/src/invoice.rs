@@ -12,6 +12,7 @@ use crate::date::Date;
 use crate::enums::*;
 use crate::errors::{Errors, Msg, Violations, MAX_PERIOD_DAYS, MIN_PERIOD_DAYS};
 use crate::money::{self, MoneyError, MAX_CENTS, MIN_PRICE_CENTS};
+use crate::pix_automatico::{self, NewPixAutomatico, PixAutomaticoDetail, PixAutomaticoRequest};
 use crate::plan::MAX_INSTALLMENTS;
 use crate::Lang;
 
@@ -155,6 +156,14 @@ pub struct InvoiceRequest {
         deserialize_with = "crate::wire::optional_object"
     )]
     pub discount: Option<Discount>,
+    /// Pix Automático (RECURRING and SUBSCRIPTION accepting PIX): the payer authorizes the
+    /// recurrence once in their bank app, and their bank pays each cycle on its due date.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::optional_object"
+    )]
+    pub pix_automatico: Option<PixAutomaticoRequest>,
 }
 
 /// `paymentTypes` of the request: the derive has no `uniqueItems`.
@@ -221,6 +230,9 @@ pub struct NewInvoice {
     /// CPF's 2 % cap on the fine needs its document: see
     /// [`NewInvoice::check_terms_for_payer`]).
     pub terms: ChargeTerms,
+    /// Pix Automático as asked, checked against the request alone (the server's setup and the
+    /// customer are checked by [`NewInvoice::check_pix_automatico`]).
+    pub pix_automatico: Option<NewPixAutomatico>,
 }
 
 impl NewInvoice {
@@ -238,6 +250,17 @@ impl NewInvoice {
             req.discount.as_ref(),
             TermsContext::for_invoice(self, customer_document),
         )
+    }
+}
+
+impl NewInvoice {
+    /// The Pix Automático rules of the server's setup and of the customer (API Pix configured,
+    /// a company merchant, a payer with a CPF or CNPJ), when the invoice asks for it.
+    pub fn check_pix_automatico(&self, ctx: pix_automatico::Context<'_>) -> Result<(), Violations> {
+        match self.pix_automatico {
+            Some(_) => pix_automatico::check_context(ctx),
+            None => Ok(()),
+        }
     }
 }
 
@@ -603,6 +626,15 @@ impl InvoiceRequest {
             }
         }
 
+        let pix_automatico = pix_automatico::check_request(
+            &mut v,
+            self.pix_automatico.as_ref(),
+            type_ok.then_some(invoice_type),
+            frequency,
+            &payment_types,
+            price_by_customer,
+        );
+
         if !v.is_empty() {
             return Err(v);
         }
@@ -641,6 +673,7 @@ impl InvoiceRequest {
             redirect_to,
             price_by_customer,
             terms,
+            pix_automatico,
         })
     }
 
@@ -898,6 +931,10 @@ pub struct InvoiceDetail {
     /// The invoice's early-payment discount; null when none.
     #[serde(default)]
     pub discount: Option<Discount>,
+    /// paylink's own field: the invoice's Pix Automático recurrence at the bank; null when
+    /// the invoice did not ask for it (and from other invoicing services).
+    #[serde(default)]
+    pub pix_automatico: Option<PixAutomaticoDetail>,
 }
 
 /// The error envelope of every failed request.

@@ -21,6 +21,7 @@ pub mod operator;
 pub mod outbound;
 pub mod payer;
 pub mod pix;
+pub mod pix_automatico;
 pub mod plan;
 mod wire;
 
@@ -35,4 +36,5 @@ pub use lang::Lang;
 pub use link::PaymentLink;
 pub use list::{CustomerPage, InvoicePage};
 pub use payer::*;
+pub use pix_automatico::{PixAutomaticoDetail, PixAutomaticoRequest, PixAutomaticoStatus};
 pub use plan::{installment_plan, periodic_due, PlannedInstallment, MAX_INSTALLMENTS};

@@ -135,6 +135,7 @@ fn installment() -> InvoiceRequest {
         fine: None,
         interest: None,
         discount: None,
+        pix_automatico: None,
     }
 }
 
@@ -2118,4 +2119,191 @@ fn mask_phone_types_progressively() {
         let sent = br::phone_for_request(masked);
         assert_eq!(br::check_phone(&sent).as_deref(), Ok(stored), "{sent}");
     }
+}
+
+// ---------------------------------------------------------- pixAutomatico --
+
+fn pix_automatico(retries: Option<bool>) -> Option<PixAutomaticoRequest> {
+    Some(PixAutomaticoRequest { retries })
+}
+
+#[test]
+fn pix_automatico_on_a_recurring_or_subscription_pix_invoice_is_kept_with_its_policy() {
+    use paylink_model::pix_automatico::{Periodicidade, RetryPolicy};
+    let req = InvoiceRequest {
+        pix_automatico: pix_automatico(Some(true)),
+        ..recurring()
+    };
+    let inv = req.check().unwrap();
+    let p = inv.pix_automatico.unwrap();
+    assert_eq!(p.periodicidade, Periodicidade::Mensal);
+    assert_eq!(p.retry_policy, RetryPolicy::Permite3r7d);
+    let req = InvoiceRequest {
+        pix_automatico: pix_automatico(None),
+        ..subscription()
+    };
+    let p = req.check().unwrap().pix_automatico.unwrap();
+    assert_eq!(p.periodicidade, Periodicidade::Anual);
+    assert_eq!(p.retry_policy, RetryPolicy::NaoPermite);
+    assert_eq!(recurring().check().unwrap().pix_automatico, None);
+}
+
+#[test]
+fn pix_automatico_bad_requests_are_errors_on_pix_automatico() {
+    let cases: Vec<(&str, InvoiceRequest, &[&str])> = vec![
+        (
+            "a SINGLE invoice",
+            InvoiceRequest {
+                pix_automatico: pix_automatico(None),
+                ..single()
+            },
+            &["pixAutomatico"],
+        ),
+        (
+            "an INSTALLMENT invoice",
+            InvoiceRequest {
+                pix_automatico: pix_automatico(Some(true)),
+                ..installment()
+            },
+            &["pixAutomatico"],
+        ),
+        (
+            "every 14 days has no periodicity",
+            InvoiceRequest {
+                frequency: s("FORTWEEKLY"),
+                pix_automatico: pix_automatico(None),
+                ..recurring()
+            },
+            &["pixAutomatico"],
+        ),
+        (
+            "every 2 months has no periodicity",
+            InvoiceRequest {
+                frequency: s("BIMONTHLY"),
+                pix_automatico: pix_automatico(None),
+                ..subscription()
+            },
+            &["pixAutomatico"],
+        ),
+        (
+            "an invoice that does not accept PIX",
+            InvoiceRequest {
+                payment_types: Some(vec!["BOLETO".into()]),
+                pix_automatico: pix_automatico(None),
+                ..recurring()
+            },
+            &["pixAutomatico"],
+        ),
+        (
+            "the payer sets the amount",
+            InvoiceRequest {
+                price_by_customer: Some(true),
+                pix_automatico: pix_automatico(None),
+                ..recurring()
+            },
+            &["pixAutomatico", "priceByCustomer"],
+        ),
+    ];
+    for (why, req, expected) in cases {
+        assert_invoice_errors(&req, expected, why);
+        let errors = req.validate(Lang::En);
+        assert!(
+            errors["pixAutomatico"].iter().all(|m| !m.is_empty()),
+            "{why}: {errors:?}"
+        );
+    }
+    let en = InvoiceRequest {
+        frequency: s("BIMONTHLY"),
+        pix_automatico: pix_automatico(None),
+        ..recurring()
+    }
+    .validate(Lang::En);
+    assert_eq!(
+        en["pixAutomatico"],
+        ["Pix Automático has no BIMONTHLY frequency: use WEEKLY, MONTHLY, QUARTERLY, SEMESTER or YEARLY."]
+    );
+    let pt = InvoiceRequest {
+        price_by_customer: Some(true),
+        payment_types: Some(vec!["BOLETO".into()]),
+        pix_automatico: pix_automatico(None),
+        ..recurring()
+    }
+    .validate(Lang::PtBr);
+    assert_eq!(pt["pixAutomatico"].len(), 2, "{pt:?}");
+}
+
+#[test]
+fn pix_automatico_needs_the_api_pix_a_company_merchant_and_a_payer_document() {
+    use paylink_model::pix_automatico::Context;
+    let inv = InvoiceRequest {
+        pix_automatico: pix_automatico(None),
+        ..recurring()
+    }
+    .check()
+    .unwrap();
+    let cnpj = "11222333000181";
+    let cpf = "52998224725";
+    let ok = Context {
+        api_pix: true,
+        merchant_document: Some(cnpj),
+        payer_document: Some(cpf),
+    };
+    assert!(inv.check_pix_automatico(ok).is_ok());
+    assert!(inv
+        .check_pix_automatico(Context {
+            payer_document: Some(cnpj),
+            ..ok
+        })
+        .is_ok());
+    let cases: Vec<(&str, Context<'_>, &str, &str)> = vec![
+        (
+            "no API Pix",
+            Context {
+                api_pix: false,
+                ..ok
+            },
+            "--pix-api-url",
+            "--pix-api-url",
+        ),
+        (
+            "a merchant with a CPF",
+            Context {
+                merchant_document: Some(cpf),
+                ..ok
+            },
+            "precisa ser um CNPJ",
+            "must be a CNPJ",
+        ),
+        (
+            "a merchant without a document",
+            Context {
+                merchant_document: None,
+                ..ok
+            },
+            "precisa ser um CNPJ",
+            "must be a CNPJ",
+        ),
+        (
+            "a payer without a document",
+            Context {
+                payer_document: None,
+                ..ok
+            },
+            "CPF ou CNPJ",
+            "CPF or CNPJ",
+        ),
+    ];
+    for (why, ctx, pt, en) in cases {
+        let v = inv.check_pix_automatico(ctx).unwrap_err();
+        let errors = bilingual(|l| v.render(l), why);
+        assert_eq!(keys(&errors), ["pixAutomatico"], "{why}");
+        assert!(errors["pixAutomatico"][0].contains(pt), "{why}: {errors:?}");
+        assert!(v.render(Lang::En)["pixAutomatico"][0].contains(en), "{why}");
+    }
+    // An invoice that did not ask is never refused for the server's setup.
+    assert!(recurring()
+        .check()
+        .unwrap()
+        .check_pix_automatico(Context::default())
+        .is_ok());
 }

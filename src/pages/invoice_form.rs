@@ -323,6 +323,7 @@ impl InvoiceFields {
             fine,
             interest,
             discount,
+            pix_automatico: None,
         };
         (req, bad)
     }

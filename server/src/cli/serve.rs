@@ -334,10 +334,12 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         outbound = outbound.through_proxy(proxy)?;
     }
     let state_db = db.clone();
+    let payer = payer_config(&args)?;
     let state = Service {
         outbound: outbound.clone(),
         db,
         public_url: Arc::from(public_url.as_str()),
+        merchant: payer.merchant_setup(),
     };
     for o in &args.allowed_origin {
         check_origin(o, "--allowed-origin")?;
@@ -349,7 +351,7 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
             timeout: DEFAULT_UPSTREAM_TIMEOUT,
         }),
         dist,
-        payer: payer_config(&args)?,
+        payer,
         frame_ancestors: frame_ancestors(
             &args
                 .frame_ancestors

@@ -12,6 +12,7 @@ use paylink_model::{
 };
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::boleto_pdf::BoletoPdf;
 
@@ -47,6 +48,39 @@ impl Default for PayerConfig {
             boleto_beneficiary_code: None,
             pix_api: false,
             sandbox: false,
+        }
+    }
+}
+
+/// The merchant as `serve` was configured: whether its PIX goes through a bank's API Pix
+/// (`--pix-api-url`) and its document (`--merchant-document`, bare), which must be a CNPJ to
+/// receive through Pix Automático.
+#[derive(Clone, Debug, Default)]
+pub struct MerchantSetup {
+    pub api_pix: bool,
+    pub document: Option<Arc<str>>,
+}
+
+impl MerchantSetup {
+    /// The model's context for an invoice whose customer has `payer_document`.
+    pub fn pix_automatico<'a>(
+        &'a self,
+        payer_document: Option<&'a str>,
+    ) -> paylink_model::pix_automatico::Context<'a> {
+        paylink_model::pix_automatico::Context {
+            api_pix: self.api_pix,
+            merchant_document: self.document.as_deref(),
+            payer_document,
+        }
+    }
+}
+
+impl PayerConfig {
+    /// What the invoicing API needs of this configuration to judge a Pix Automático request.
+    pub fn merchant_setup(&self) -> MerchantSetup {
+        MerchantSetup {
+            api_pix: self.pix_api,
+            document: self.merchant_document.as_deref().map(Arc::from),
         }
     }
 }

@@ -67,7 +67,7 @@ where
          headers(("WWW-Authenticate" = String))),
         (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
-        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages, including the rules the schema cannot state (an unknown or other application's `customerId`, each installment at least R$ 5,00, `endDate` after `dueDate`, a `dueDate` or `discount.untilDate` before today in Brasília, `discount.untilDate` after `dueDate`, a fine above 2 % when the customer's document is a CPF or above 20 % otherwise, a fixed discount not below the smallest installment). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
+        (status = 422, description = "Validation failure: `errors` maps each API field path to its messages, including the rules the schema cannot state (an unknown or other application's `customerId`, each installment at least R$ 5,00, `endDate` after `dueDate`, a `dueDate` or `discount.untilDate` before today in Brasília, `discount.untilDate` after `dueDate`, a fine above 2 % when the customer's document is a CPF or above 20 % otherwise, a fixed discount not below the smallest installment; `pixAutomatico` when the server has no API Pix, the merchant's `--merchant-document` is not a CNPJ or the customer has no CPF or CNPJ). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
     )
 )]
 async fn invoices_create(
@@ -106,6 +106,8 @@ async fn invoices_create(
     };
     // The customer's document decides the fine's cap (2 % for a CPF).
     inv.terms = inv.check_terms_for_payer(&req, customer.document.as_deref())?;
+    // Pix Automático needs a bank, a company receiving it and a payer with a document.
+    inv.check_pix_automatico(state.merchant.pix_automatico(customer.document.as_deref()))?;
     let (fine, interest, discount) = inv.terms.to_wire();
     let id = new_id();
     let created_at = now_iso();

@@ -29,6 +29,8 @@ pub struct Service {
     /// Where webhook URLs may lead (public HTTPS addresses unless
     /// `--allow-insecure-webhooks`), judged when they are registered.
     pub outbound: crate::domain::outbound::Outbound,
+    /// What decides whether an invoice may ask for Pix Automático beyond its own request.
+    pub merchant: crate::domain::payer::MerchantSetup,
 }
 
 impl Service {

@@ -135,6 +135,22 @@ fn invoice_type_rules(doc: &mut Value) {
             "else": {"properties": {"installmentCount": {"const": 1}}}
         },
         {
+            "if": {"required": ["pixAutomatico"], "properties": {"pixAutomatico": {"type": "object"}}},
+            "then": {
+                "required": ["invoiceType", "frequency", "paymentTypes"],
+                "properties": {
+                    "invoiceType": {"enum": ["RECURRING", "SUBSCRIPTION"]},
+                    "frequency": {"enum": paylink_model::Frequency::ALL
+                        .iter()
+                        .filter(|f| f.periodicidade().is_some())
+                        .map(|f| f.as_str())
+                        .collect::<Vec<_>>()},
+                    "paymentTypes": {"contains": {"const": "PIX"}},
+                    "priceByCustomer": not_chosen_by_payer,
+                }
+            }
+        },
+        {
             "if": {"required": ["priceByCustomer"], "properties": {"priceByCustomer": {"const": true}}},
             "else": {"required": ["price"], "properties": {"price": {"type": "number"}}}
         }

@@ -158,6 +158,7 @@ pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDe
         fine,
         interest,
         discount,
+        pix_automatico: super::pix_recurrences::detail_of(r)?,
         id,
     })
 }

@@ -156,6 +156,9 @@ pub async fn insert(
             .bind(created_at);
     }
     q.execute(&mut *tx).await?;
+    if let Some(p) = &inv.pix_automatico {
+        super::pix_recurrences::insert(&mut tx, id, p, created_at).await?;
+    }
     if !inv.payment_types.is_empty() {
         let sql = format!(
             "INSERT INTO invoice_payment_types (invoice_id, position, payment_type) VALUES {}",
@@ -312,12 +315,16 @@ pub(super) async fn load_many(
                 i.last_view_at AS i_last_view_at, i.paid_at AS i_paid_at,
                 i.payment_received_at AS i_payment_received_at, i.views_count AS i_views_count,
                 pc.operation AS p_operation, pc.status AS p_status, pc.refusal AS p_refusal,
-                pc.last_error AS p_last_error
+                pc.last_error AS p_last_error,
+                r.periodicity AS r_periodicity, r.retry_policy AS r_retry_policy,
+                r.operation AS r_operation, r.status AS r_status, r.id_rec AS r_id_rec,
+                r.bank_status AS r_bank_status, r.refusal AS r_refusal, r.closing AS r_closing
          FROM invoices v
          JOIN customers c ON c.id = v.customer_id AND c.application_id = v.application_id
          LEFT JOIN addresses a ON a.customer_id = c.id
          LEFT JOIN installments i ON i.invoice_id = v.id
          LEFT JOIN pix_charges pc ON pc.id = i.id
+         LEFT JOIN pix_recurrences r ON r.id = v.id
          WHERE v.id IN ({list}) AND (v.application_id || '') = $1 AND ($2 OR v.deleted_at IS NULL)
          ORDER BY v.id, i.number"
     );

@@ -27,6 +27,7 @@ pub mod outbox;
 pub mod payments;
 pub mod pix_charges;
 pub mod pix_payments;
+pub mod pix_recurrences;
 pub mod search_keys;
 pub mod sends;
 pub mod tokens;

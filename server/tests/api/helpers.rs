@@ -192,15 +192,11 @@ async fn spawn_full(
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = format!("http://{}", listener.local_addr().unwrap());
-    let state = Service {
-        db: db.clone(),
-        public_url: Arc::from(addr.as_str()),
-        outbound: outbound.clone(),
-    };
     // The workers run until the test's runtime ends (no shutdown signal).
     let never = tokio_util::sync::CancellationToken::new();
     tokio::spawn(
-        paylink_server::workers::webhooks::Deliverer::new(db.clone(), outbound).run(never.clone()),
+        paylink_server::workers::webhooks::Deliverer::new(db.clone(), outbound.clone())
+            .run(never.clone()),
     );
     if let Some((smtp, http)) = channels {
         let config = paylink_server::workers::notifications::NotifyConfig::new(
@@ -223,6 +219,12 @@ async fn spawn_full(
         ..Default::default()
     };
     configure(&mut options);
+    let state = Service {
+        db: db.clone(),
+        public_url: Arc::from(addr.as_str()),
+        outbound: outbound.clone(),
+        merchant: options.payer.merchant_setup(),
+    };
     // As `serve` does: the rate limiter sees each client's address.
     let service = app(state, options).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });

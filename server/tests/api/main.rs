@@ -23,6 +23,7 @@ mod operators;
 mod outbound;
 mod pay_page;
 mod payer;
+mod pix_automatico;
 mod process;
 mod proxy;
 mod receiver;

@@ -412,6 +412,7 @@ async fn a_token_made_before_0019_keeps_working() {
         db,
         public_url: std::sync::Arc::from(addr.as_str()),
         outbound: Default::default(),
+        merchant: Default::default(),
     };
     let app = paylink_server::service(state);
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });

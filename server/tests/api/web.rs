@@ -60,6 +60,7 @@ async fn spawn_dist_with(
         db,
         public_url: Arc::from(addr.as_str()),
         outbound: Default::default(),
+        merchant: Default::default(),
     };
     let options = Options {
         dist: Some(dist),

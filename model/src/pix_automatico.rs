@@ -1,0 +1,360 @@
+//! Pix Automático (BACEN's recurring Pix, API Pix 2.9.0 `/rec`, `/cobr`): the invoice request's
+//! opt-in `pixAutomatico`, the detail's `pixAutomatico`, the frequency → `periodicidade` mapping,
+//! the retry policy, and the rules that decide whether an invoice can be charged that way (keyed
+//! by the field path `pixAutomatico`, in pt-BR and English like every other field error).
+
+use serde::{Deserialize, Serialize};
+
+use crate::enums::{wire_enum, Frequency, InvoiceType, PaymentType};
+use crate::errors::{Msg, Violations};
+
+/// The field path every Pix Automático error is keyed by.
+pub const FIELD: &str = "pixAutomatico";
+
+/// `pixAutomatico` of the invoice request: charge a RECURRING or SUBSCRIPTION invoice through
+/// the payer's bank after one authorization.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(
+        description = "Pix Automático: the payer authorizes the recurrence once in their bank app and their bank pays each cycle on its due date. Only for RECURRING and SUBSCRIPTION invoices accepting PIX, with a WEEKLY, MONTHLY, QUARTERLY, SEMESTER or YEARLY frequency, a fixed price, a customer with a CPF or CNPJ, and a merchant that is a company (CNPJ) whose PIX goes through a bank's API Pix."
+    )
+)]
+#[serde(rename_all = "camelCase")]
+pub struct PixAutomaticoRequest {
+    /// Whether a cycle the payer's bank could not pay on its due date may be tried again (up to
+    /// 3 times within 7 days: the recurrence's `politicaRetentativa` `PERMITE_3R_7D`); default
+    /// false (`NAO_PERMITE`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retries: Option<bool>,
+}
+
+wire_enum!(
+    /// `calendario.periodicidade` of a recurrence.
+    Periodicidade {
+        Semanal = "SEMANAL",
+        Mensal = "MENSAL",
+        Trimestral = "TRIMESTRAL",
+        Semestral = "SEMESTRAL",
+        Anual = "ANUAL",
+    }
+);
+
+wire_enum!(
+    /// `politicaRetentativa` of a recurrence: no retry, or up to 3 within 7 days after the due date.
+    RetryPolicy {
+        NaoPermite = "NAO_PERMITE",
+        Permite3r7d = "PERMITE_3R_7D",
+    }
+);
+
+impl RetryPolicy {
+    pub fn from_retries(retries: bool) -> RetryPolicy {
+        if retries {
+            RetryPolicy::Permite3r7d
+        } else {
+            RetryPolicy::NaoPermite
+        }
+    }
+}
+
+impl Frequency {
+    /// The Pix Automático periodicity of an invoice's frequency; `None` for those the
+    /// arrangement does not have (every 14 days, every 2 months).
+    pub fn periodicidade(self) -> Option<Periodicidade> {
+        match self {
+            Frequency::Weekly => Some(Periodicidade::Semanal),
+            Frequency::Monthly => Some(Periodicidade::Mensal),
+            Frequency::Quarterly => Some(Periodicidade::Trimestral),
+            Frequency::Semester => Some(Periodicidade::Semestral),
+            Frequency::Yearly => Some(Periodicidade::Anual),
+            Frequency::Fortweekly | Frequency::Bimonthly => None,
+        }
+    }
+}
+
+/// Pix Automático as a checked invoice asks for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewPixAutomatico {
+    pub periodicidade: Periodicidade,
+    pub retry_policy: RetryPolicy,
+}
+
+/// Why an invoice cannot be charged through Pix Automático.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The server does not talk to a bank's API Pix (`serve --pix-api-url`).
+    NoApiPix,
+    /// Recurrences are received by companies: the merchant's document is not a CNPJ.
+    MerchantNotCompany,
+    /// The recurrence's `vinculo.devedor` needs the payer's CPF or CNPJ.
+    PayerWithoutDocument,
+    /// A frequency with no periodicity in the arrangement.
+    NoPeriodicity(Frequency),
+    /// The recurrence has a fixed value (`valorRec`): the payer cannot set the amount.
+    PriceByCustomer,
+    /// The invoice does not accept PIX.
+    PixNotAccepted,
+}
+
+impl Refusal {
+    pub fn render(&self, pt: bool) -> String {
+        let t = |p: &str, e: &str| if pt { p } else { e }.to_string();
+        match self {
+            Refusal::NoApiPix => t(
+                "O Pix Automático precisa da API Pix de um banco: inicie o paylink com --pix-api-url.",
+                "Pix Automático needs a bank's API Pix: start paylink with --pix-api-url.",
+            ),
+            Refusal::MerchantNotCompany => t(
+                "Só empresas recebem por Pix Automático: o documento do recebedor (--merchant-document) precisa ser um CNPJ.",
+                "Only companies receive through Pix Automático: the merchant's document (--merchant-document) must be a CNPJ.",
+            ),
+            Refusal::PayerWithoutDocument => t(
+                "O cliente precisa de CPF ou CNPJ para autorizar o Pix Automático.",
+                "The customer needs a CPF or CNPJ to authorize Pix Automático.",
+            ),
+            Refusal::NoPeriodicity(f) => {
+                if pt {
+                    format!("O Pix Automático não tem a frequência {f}: use WEEKLY, MONTHLY, QUARTERLY, SEMESTER ou YEARLY.")
+                } else {
+                    format!("Pix Automático has no {f} frequency: use WEEKLY, MONTHLY, QUARTERLY, SEMESTER or YEARLY.")
+                }
+            }
+            Refusal::PriceByCustomer => t(
+                "O Pix Automático cobra um valor fixo: não se aplica quando priceByCustomer é true.",
+                "Pix Automático charges a fixed amount: it does not apply when priceByCustomer is true.",
+            ),
+            Refusal::PixNotAccepted => t(
+                "O Pix Automático precisa que a cobrança aceite PIX (paymentTypes).",
+                "Pix Automático needs the invoice to accept PIX (paymentTypes).",
+            ),
+        }
+    }
+}
+
+/// The rules the request alone decides: a RECURRING or SUBSCRIPTION invoice (`invoice_type`
+/// `None`: the type is already an error elsewhere), accepting PIX, of a fixed price, whose
+/// frequency has a periodicity. Each broken rule is added to `v` under [`FIELD`].
+pub fn check_request(
+    v: &mut Violations,
+    req: Option<&PixAutomaticoRequest>,
+    invoice_type: Option<InvoiceType>,
+    frequency: Option<Frequency>,
+    payment_types: &[PaymentType],
+    price_by_customer: bool,
+) -> Option<NewPixAutomatico> {
+    let req = req?;
+    let before = v.0.len();
+    if invoice_type.is_some_and(|t| !t.is_periodic()) {
+        v.add(
+            FIELD,
+            Msg::OnlyWhen("invoiceType = RECURRING | SUBSCRIPTION"),
+        );
+    }
+    if !payment_types.is_empty() && !payment_types.contains(&PaymentType::Pix) {
+        v.add(FIELD, Msg::PixAutomatico(Refusal::PixNotAccepted));
+    }
+    if price_by_customer {
+        v.add(FIELD, Msg::PixAutomatico(Refusal::PriceByCustomer));
+    }
+    let periodicidade = frequency.and_then(|f| {
+        let p = f.periodicidade();
+        if p.is_none() {
+            v.add(FIELD, Msg::PixAutomatico(Refusal::NoPeriodicity(f)));
+        }
+        p
+    });
+    if v.0.len() > before {
+        return None;
+    }
+    Some(NewPixAutomatico {
+        periodicidade: periodicidade?,
+        retry_policy: RetryPolicy::from_retries(req.retries.unwrap_or(false)),
+    })
+}
+
+/// What the server knows that the request does not: whether it reaches a bank's API Pix, the
+/// merchant's document (bare, as `br::check_document` leaves it) and the customer's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context<'a> {
+    pub api_pix: bool,
+    pub merchant_document: Option<&'a str>,
+    pub payer_document: Option<&'a str>,
+}
+
+/// A CNPJ as stored (14 letters or digits, valid check digits).
+fn is_cnpj(document: &str) -> bool {
+    document.len() == 14 && crate::br::cnpj_is_valid(document)
+}
+
+/// A CPF or CNPJ as stored.
+fn is_document(document: &str) -> bool {
+    match document.len() {
+        11 => crate::br::cpf_is_valid(document),
+        14 => crate::br::cnpj_is_valid(document),
+        _ => false,
+    }
+}
+
+/// The rules of the server's setup and of the customer, in the order a merchant fixes them.
+pub fn check_context(ctx: Context<'_>) -> Result<(), Violations> {
+    let mut v = Violations::default();
+    if !ctx.api_pix {
+        v.add(FIELD, Msg::PixAutomatico(Refusal::NoApiPix));
+    }
+    if !ctx.merchant_document.is_some_and(is_cnpj) {
+        v.add(FIELD, Msg::PixAutomatico(Refusal::MerchantNotCompany));
+    }
+    if !ctx.payer_document.is_some_and(is_document) {
+        v.add(FIELD, Msg::PixAutomatico(Refusal::PayerWithoutDocument));
+    }
+    if v.is_empty() {
+        Ok(())
+    } else {
+        Err(v)
+    }
+}
+
+/// Where an invoice's recurrence stands, as the merchant's detail shows it: `pending` (not at
+/// the bank yet: being sent, or retried while the bank does not answer), `created` (at the
+/// bank, waiting for the payer's authorization), `approved` (the payer authorized it: each
+/// cycle is charged by their bank), `rejected` (the payer declined), `expired` (never
+/// authorized in time), `cancelled` (by the payer in their bank app, or with the invoice), and
+/// `refused` (the bank refused to create it; `reasons` says why).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum PixAutomaticoStatus {
+    Pending,
+    Created,
+    Approved,
+    Rejected,
+    Expired,
+    Cancelled,
+    Refused,
+}
+
+impl PixAutomaticoStatus {
+    /// The merchant's status of a recurrence the bank reports as `status` (`RecStatus`).
+    pub fn from_bank(status: &str) -> Option<PixAutomaticoStatus> {
+        Some(match status {
+            "CRIADA" => PixAutomaticoStatus::Created,
+            "APROVADA" => PixAutomaticoStatus::Approved,
+            "REJEITADA" => PixAutomaticoStatus::Rejected,
+            "EXPIRADA" => PixAutomaticoStatus::Expired,
+            "CANCELADA" => PixAutomaticoStatus::Cancelled,
+            _ => return None,
+        })
+    }
+}
+
+/// `pixAutomatico` of the invoice detail (null when the invoice did not ask for it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PixAutomaticoDetail {
+    pub status: PixAutomaticoStatus,
+    /// The recurrence's id at the bank (`RR…`/`RN…`, 29 characters) once it is there.
+    pub id_rec: Option<String>,
+    /// `SEMANAL`, `MENSAL`, `TRIMESTRAL`, `SEMESTRAL` or `ANUAL`.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
+    pub periodicity: Periodicidade,
+    /// `NAO_PERMITE` or `PERMITE_3R_7D`.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
+    pub retry_policy: RetryPolicy,
+    /// Why the recurrence is not at the bank (`refused`), in the bank's words; or who cancelled
+    /// it and why (`cancelled`, `rejected`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Lang;
+
+    fn rendered(v: &Violations) -> Vec<String> {
+        v.render(Lang::PtBr).remove(FIELD).unwrap_or_default()
+    }
+
+    #[test]
+    fn each_frequency_has_its_periodicity_or_none() {
+        use Frequency::*;
+        let map: Vec<_> = Frequency::ALL
+            .iter()
+            .map(|f| (*f, f.periodicidade().map(Periodicidade::as_str)))
+            .collect();
+        assert_eq!(
+            map,
+            vec![
+                (Weekly, Some("SEMANAL")),
+                (Fortweekly, None),
+                (Monthly, Some("MENSAL")),
+                (Bimonthly, None),
+                (Quarterly, Some("TRIMESTRAL")),
+                (Semester, Some("SEMESTRAL")),
+                (Yearly, Some("ANUAL")),
+            ]
+        );
+    }
+
+    #[test]
+    fn retries_choose_the_policy() {
+        let ok = |retries| {
+            check_request(
+                &mut Violations::default(),
+                Some(&PixAutomaticoRequest { retries }),
+                Some(InvoiceType::Recurring),
+                Some(Frequency::Monthly),
+                &[PaymentType::Pix],
+                false,
+            )
+            .map(|p| p.retry_policy.as_str())
+        };
+        assert_eq!(ok(Some(true)), Some("PERMITE_3R_7D"));
+        assert_eq!(ok(Some(false)), Some("NAO_PERMITE"));
+        assert_eq!(ok(None), Some("NAO_PERMITE"));
+    }
+
+    #[test]
+    fn not_asked_is_nothing_to_check() {
+        let mut v = Violations::default();
+        let got = check_request(
+            &mut v,
+            None,
+            Some(InvoiceType::Single),
+            Some(Frequency::Bimonthly),
+            &[PaymentType::Boleto],
+            true,
+        );
+        assert_eq!(got, None);
+        assert!(v.is_empty());
+    }
+
+    #[test]
+    fn context_refusals_in_both_languages() {
+        let v = check_context(Context::default()).unwrap_err();
+        let pt = rendered(&v);
+        assert_eq!(pt.len(), 3, "{pt:?}");
+        assert!(pt[0].contains("--pix-api-url"));
+        assert!(pt[1].contains("CNPJ"));
+        assert!(pt[2].contains("CPF ou CNPJ"));
+        let en = v.render(Lang::En).remove(FIELD).unwrap();
+        assert!(en[2].starts_with("The customer needs a CPF or CNPJ"));
+        // A CPF merchant is not a company; a malformed payer document is no document.
+        let v = check_context(Context {
+            api_pix: true,
+            merchant_document: Some("52998224725"),
+            payer_document: Some("123"),
+        })
+        .unwrap_err();
+        assert_eq!(rendered(&v).len(), 2);
+        assert!(check_context(Context {
+            api_pix: true,
+            merchant_document: Some("11222333000181"),
+            payer_document: Some("52998224725"),
+        })
+        .is_ok());
+    }
+}
