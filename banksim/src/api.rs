@@ -53,7 +53,7 @@ pub(super) async fn token(
         "access_token": token,
         "token_type": "Bearer",
         "expires_in": TOKEN_TTL.as_secs(),
-        "scope": "cob.write cob.read cobv.write cobv.read pix.write pix.read webhook.write webhook.read",
+        "scope": "cob.write cob.read cobv.write cobv.read pix.write pix.read webhook.write webhook.read rec.write rec.read cobr.write cobr.read payloadlocationrec.write payloadlocationrec.read webhookrec.write webhookrec.read webhookcobr.write webhookcobr.read",
     }))
     .into_response()
 }
@@ -62,7 +62,7 @@ fn serde_urlencoded_pairs(body: &[u8]) -> HashMap<String, String> {
     form_urlencoded::parse(body).into_owned().collect()
 }
 
-fn txid_ok(txid: &str) -> bool {
+pub(super) fn txid_ok(txid: &str) -> bool {
     (26..=35).contains(&txid.len()) && txid.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
@@ -203,7 +203,7 @@ fn put_charge(bank: &Bank, txid: &str, body: &Bytes, due_dated: bool) -> Result<
     if due_dated {
         obj.insert(
             "recebedor".into(),
-            json!({"cnpj": "12345678000195", "nome": "Loja Exemplo Ltda", "cidade": "Sao Paulo", "uf": "SP", "cep": "01001000", "logradouro": "Praca da Se, 1"}),
+            json!({"cnpj": super::RECEIVER_CNPJ, "nome": super::RECEIVER_NAME, "cidade": "Sao Paulo", "uf": "SP", "cep": "01001000", "logradouro": "Praca da Se, 1"}),
         );
     }
     s.charges.insert(txid.to_string(), charge.clone());

@@ -2,7 +2,8 @@
 //! (`server/pix-api/openapi.yaml`, release 2.9.0) paylink uses, kept in memory. OAuth2 client
 //! credentials (`POST /oauth/token`), `PUT/GET/PATCH /cobv/{txid}`, `PUT /cob/{txid}`,
 //! `PUT /webhook/{chave}`, `GET /pix/{e2eid}`, `GET /pix?inicio&fim` and
-//! `PUT /pix/{e2eid}/devolucao/{id}`, over HTTPS with mutual TLS (`tls.rs`), errors as the
+//! `PUT /pix/{e2eid}/devolucao/{id}`, and Pix Automático's `/locrec`, `/rec`, `/cobr`,
+//! `/webhookrec` and `/webhookcobr` (`rec.rs`, with the payer's bank's side), over HTTPS with mutual TLS (`tls.rs`), errors as the
 //! document's `application/problem+json` bodies. Tests drive the faults directly ([`Bank::pay`],
 //! [`Bank::down_for`], [`Bank::set_slow`], [`Bank::set_callbacks`], [`Bank::lose_answers`],
 //! [`Bank::set_refuse_repeated_puts`], [`Bank::refuse_document`]); a demo reaches the same
@@ -28,6 +29,7 @@ use tokio_util::sync::CancellationToken;
 mod api;
 pub mod cli;
 mod problem;
+mod rec;
 pub mod tls;
 
 use problem::Problem;
@@ -73,7 +75,13 @@ struct State {
     refuse_repeated_puts: bool,
     /// Payer documents (CPF or CNPJ) whose charges are refused for good.
     refused_documents: Vec<String>,
+    /// Pix Automático: locations, recurrences, recurring charges and their webhooks.
+    rec: rec::Recs,
 }
+
+/// The merchant (usuário recebedor) as the bank's answers name it.
+const RECEIVER_CNPJ: &str = "12345678000195";
+const RECEIVER_NAME: &str = "Loja Exemplo Ltda";
 
 /// How long a lost answer is held: longer than any client waits (paylink gives up after 15 s).
 const LOST_ANSWER_HOLD: Duration = Duration::from_secs(60);
@@ -189,8 +197,8 @@ impl Bank {
         self.lock().callbacks = Some(c);
     }
 
-    /// The next `n` charge `PUT`s make their charge, but their answer never reaches the
-    /// client (held past its timeout): a retry is then the only way paylink learns of it.
+    /// The next `n` creations (charge and recurring charge `PUT`s, `POST /rec`) are made, but
+    /// their answer never reaches the client (held past its timeout): a retry is then the only way paylink learns of it.
     pub fn lose_answers(&self, n: u32) {
         self.lock().lose_answers = n;
     }
@@ -254,22 +262,31 @@ impl Bank {
             (pix, hook, s.callbacks.unwrap_or(Callbacks::Deliver))
         };
         if let Some(url) = hook {
-            let client = self.callback_client.clone();
-            let body = json!({ "pix": [&pix] });
             let url = format!("{}/pix", url.trim_end_matches('/'));
-            tokio::spawn(async move {
-                match mode {
-                    Callbacks::Lose => tracing::info!(%url, "bank-sim: callback lost on purpose"),
-                    Callbacks::FailFirstTime => {
-                        tracing::info!(%url, "bank-sim: first callback attempt fails on purpose");
-                        tokio::time::sleep(Duration::from_secs(1)).await;
-                        callback(&client, &url, &body).await;
-                    }
-                    Callbacks::Deliver => callback(&client, &url, &body).await,
-                }
-            });
+            self.post_callback_as(url, json!({ "pix": [&pix] }), mode);
         }
         Ok(pix)
+    }
+
+    /// Posts a callback as the bank's callback mode says (delivered, dropped once, or lost).
+    fn post_callback(&self, url: String, body: Value) {
+        let mode = self.lock().callbacks.unwrap_or(Callbacks::Deliver);
+        self.post_callback_as(url, body, mode);
+    }
+
+    fn post_callback_as(&self, url: String, body: Value, mode: Callbacks) {
+        let client = self.callback_client.clone();
+        tokio::spawn(async move {
+            match mode {
+                Callbacks::Lose => tracing::info!(%url, "bank-sim: callback lost on purpose"),
+                Callbacks::FailFirstTime => {
+                    tracing::info!(%url, "bank-sim: first callback attempt fails on purpose");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    callback(&client, &url, &body).await;
+                }
+                Callbacks::Deliver => callback(&client, &url, &body).await,
+            }
+        });
     }
 
     fn router(&self) -> Router {
@@ -291,6 +308,29 @@ impl Bank {
             .route("/pix/{e2eid}", get(api::get_pix))
             .route("/pix", get(api::list_pix))
             .route("/pix/{e2eid}/devolucao/{id}", put(api::put_refund))
+            .route("/locrec", post(rec::post_locrec))
+            .route("/locrec/{id}", get(rec::get_locrec))
+            .route("/rec", post(rec::post_rec))
+            .route("/rec/{id_rec}", get(rec::get_rec).patch(rec::patch_rec))
+            .route(
+                "/cobr/{txid}",
+                put(rec::put_cobr).get(rec::get_cobr).patch(rec::patch_cobr),
+            )
+            .route("/cobr/{txid}/retentativa/{data}", post(rec::post_retry))
+            .route(
+                "/webhookrec",
+                put(rec::put_webhookrec)
+                    .get(rec::get_webhookrec)
+                    .delete(rec::delete_webhookrec),
+            )
+            .route(
+                "/webhookcobr",
+                put(rec::put_webhookcobr)
+                    .get(rec::get_webhookcobr)
+                    .delete(rec::delete_webhookcobr),
+            )
+            .route("/sim/rec/{id_rec}/{action}", post(rec::sim_rec))
+            .route("/sim/cobr/{txid}/{action}", post(rec::sim_cobr))
             .route("/sim/pay/{txid}", post(api::sim_pay))
             .route("/sim/down/{seconds}", post(api::sim_down))
             .fallback(|| async { Problem::not_found() })
@@ -388,9 +428,13 @@ async fn gate(AxState(bank): AxState<Bank>, req: Request, next: Next) -> Respons
             return Problem::denied().into_response();
         }
     }
-    let charge_put = (parts.method == axum::http::Method::PUT
-        && (path.starts_with("/cobv/") || path.starts_with("/cob/")))
-    .then(|| path.to_string());
+    // The creations whose answer may be lost: charges, recurring charges, recurrences.
+    let charge_put = ((parts.method == axum::http::Method::PUT
+        && (path.starts_with("/cobv/")
+            || path.starts_with("/cob/")
+            || path.starts_with("/cobr/")))
+        || (parts.method == axum::http::Method::POST && path == "/rec"))
+        .then(|| path.to_string());
     let res = next
         .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
         .await;

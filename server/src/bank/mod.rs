@@ -11,7 +11,7 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::domain::pix_api::{Cob, CobV, CobVRemoval};
+use crate::domain::pix_api::{rec, Cob, CobV, CobVRemoval};
 
 /// A token is renewed this long before the bank says it expires, so no request carries one
 /// that dies on the way.
@@ -305,6 +305,88 @@ impl PixClient {
         )
         .await
         .map(|_| ())
+    }
+
+    /// `PUT /webhookrec`: the bank posts each change of a recurrence to `url` + `/rec`.
+    pub async fn put_webhookrec(&self, url: &str) -> Result<(), BankError> {
+        let body = WebhookSolicitado { webhook_url: url };
+        self.call(Method::PUT, "/webhookrec", Some(&body))
+            .await
+            .map(|_| ())
+    }
+
+    /// `PUT /webhookcobr`: the bank posts each change of a recurring charge to `url` + `/cobr`.
+    pub async fn put_webhookcobr(&self, url: &str) -> Result<(), BankError> {
+        let body = WebhookSolicitado { webhook_url: url };
+        self.call(Method::PUT, "/webhookcobr", Some(&body))
+            .await
+            .map(|_| ())
+    }
+
+    /// `POST /locrec`: a new location for a recurrence (`id`, `location`).
+    pub async fn post_locrec(&self) -> Result<Value, BankError> {
+        Ok(self
+            .call(Method::POST, "/locrec", Some(&rec::LOCREC))
+            .await?
+            .1)
+    }
+
+    /// `GET /locrec/{id}`: the location, with the `idRec` of the recurrence made with it.
+    pub async fn get_locrec(&self, id: u64) -> Result<Value, BankError> {
+        Ok(self
+            .call(Method::GET, &format!("/locrec/{id}"), None)
+            .await?
+            .1)
+    }
+
+    /// `POST /rec`: the recurrence as the bank made it (`idRec`, `status`, `loc`).
+    pub async fn post_rec(&self, body: &rec::Rec) -> Result<Value, BankError> {
+        Ok(self.call(Method::POST, "/rec", Some(body)).await?.1)
+    }
+
+    /// `GET /rec/{idRec}` (with `?txid=` of the first cycle's charge: its `dadosQR`).
+    pub async fn get_rec(&self, id_rec: &str, txid: Option<&str>) -> Result<Value, BankError> {
+        let query = txid.map_or(String::new(), |t| format!("?txid={}", path_segment(t)));
+        Ok(self
+            .call(
+                Method::GET,
+                &format!("/rec/{}{query}", path_segment(id_rec)),
+                None,
+            )
+            .await?
+            .1)
+    }
+
+    /// `PATCH /rec/{idRec}` cancelling the recurrence.
+    pub async fn cancel_rec(&self, id_rec: &str) -> Result<Value, BankError> {
+        Ok(self
+            .call(
+                Method::PATCH,
+                &format!("/rec/{}", path_segment(id_rec)),
+                Some(&rec::REC_CANCEL),
+            )
+            .await?
+            .1)
+    }
+
+    /// `PUT /cobr/{txid}`: one cycle of a recurrence.
+    pub async fn put_cobr(&self, txid: &str, body: &rec::CobR) -> Result<Value, BankError> {
+        Ok(self
+            .call(
+                Method::PUT,
+                &format!("/cobr/{}", path_segment(txid)),
+                Some(body),
+            )
+            .await?
+            .1)
+    }
+
+    /// `GET /cobr/{txid}`: the recurring charge with its attempts (`tentativas`).
+    pub async fn get_cobr(&self, txid: &str) -> Result<Value, BankError> {
+        Ok(self
+            .call(Method::GET, &format!("/cobr/{}", path_segment(txid)), None)
+            .await?
+            .1)
     }
 
     /// `GET /pix/{e2eid}`: the Pix as the bank has it, `None` when it has none.

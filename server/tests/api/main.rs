@@ -24,6 +24,7 @@ mod outbound;
 mod pay_page;
 mod payer;
 mod pix_automatico;
+mod pix_automatico_bank;
 mod process;
 mod proxy;
 mod receiver;

@@ -62,7 +62,7 @@ pub async fn start_bank() -> (Bank, Pki) {
     (bank, pki)
 }
 
-fn config(bank: &Bank, pki: &Pki) -> PixConfig {
+pub fn config(bank: &Bank, pki: &Pki) -> PixConfig {
     PixConfig {
         api_url: bank.url(),
         token_url: bank.token_url(),

@@ -1,0 +1,193 @@
+//! Pix Automático's request bodies (API Pix 2.9.0, `server/pix-api/openapi.yaml`): the location
+//! of a recurrence (`PayloadLocationRecSolicitada`), the recurrence (`RecSolicitada`) made from an
+//! invoice that asked for it, its cancellation (`RecRevisada`), a recurring charge
+//! (`CobRSolicitada`) and the webhooks (`WebhookRecSolicitado`, `WebhookCobRSolicitado`). Typed
+//! with the document's names; the tests validate each against the document's schemas (mind its
+//! errata: `RecBase.required` lists `idRec` and `retentativa`, which the bank assigns).
+
+use paylink_model::pix_automatico::{Periodicidade, RetryPolicy};
+use paylink_model::Date;
+use serde::Serialize;
+
+use super::{reais, Devedor};
+
+/// `POST /locrec`'s body (the path lists none: errata; the schema defined for it is this).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LocRec {
+    pub tipo: &'static str,
+}
+
+pub const LOCREC: LocRec = LocRec { tipo: "rec" };
+
+/// The recurrence's `vinculo`: the contract the payer recognises, and who pays.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Vinculo {
+    pub contrato: String,
+    pub devedor: Devedor,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objeto: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CalendarioRec {
+    pub data_inicial: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_final: Option<String>,
+    pub periodicidade: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ValorRec {
+    pub valor_rec: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DadosJornada {
+    pub txid: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Ativacao {
+    pub dados_jornada: DadosJornada,
+}
+
+/// `POST /rec`: a recurrence (`RecSolicitada`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Rec {
+    pub vinculo: Vinculo,
+    pub calendario: CalendarioRec,
+    pub valor: ValorRec,
+    pub politica_retentativa: &'static str,
+    /// The `/locrec` location's id.
+    pub loc: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ativacao: Option<Ativacao>,
+}
+
+/// What a recurrence is made of, as paylink knows its invoice.
+pub struct RecTerms<'a> {
+    /// The invoice's `externalId`: the contract the payer recognises (at most 35 characters).
+    pub contract: &'a str,
+    pub description: Option<&'a str>,
+    pub customer_document: &'a str,
+    pub customer_name: &'a str,
+    pub first_due: Date,
+    /// The last due date allowed, when the invoice has one.
+    pub last_due: Option<Date>,
+    pub periodicidade: Periodicidade,
+    pub retry_policy: RetryPolicy,
+    /// Each cycle's amount (fixed: `valorRec`).
+    pub price_cents: i64,
+}
+
+impl Rec {
+    /// The recurrence of `t` at location `loc`, started by paying the immediate charge `txid`
+    /// (Jornada 3). `None` when the customer's document is neither a CPF nor a CNPJ.
+    pub fn new(t: &RecTerms<'_>, loc: u64, txid: Option<&str>) -> Option<Rec> {
+        let devedor = match Devedor::new(t.customer_document, t.customer_name)? {
+            Devedor::Pf { cpf, nome } => Devedor::Pf {
+                cpf,
+                nome: nome.chars().take(140).collect(),
+            },
+            Devedor::Pj { cnpj, nome } => Devedor::Pj {
+                cnpj,
+                nome: nome.chars().take(140).collect(),
+            },
+        };
+        Some(Rec {
+            vinculo: Vinculo {
+                contrato: t.contract.chars().take(35).collect(),
+                devedor,
+                objeto: t
+                    .description
+                    .map(|d| d.chars().take(35).collect::<String>())
+                    .filter(|d| !d.trim().is_empty()),
+            },
+            calendario: CalendarioRec {
+                data_inicial: t.first_due.to_string(),
+                data_final: t.last_due.map(|d| d.to_string()),
+                periodicidade: t.periodicidade.as_str(),
+            },
+            valor: ValorRec {
+                valor_rec: reais(t.price_cents),
+            },
+            politica_retentativa: t.retry_policy.as_str(),
+            loc,
+            ativacao: txid.map(|txid| Ativacao {
+                dados_jornada: DadosJornada {
+                    txid: txid.to_string(),
+                },
+            }),
+        })
+    }
+}
+
+/// `PATCH /rec/{idRec}` cancelling the recurrence (`RecRevisada` with `status`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RecCancel {
+    pub status: &'static str,
+}
+
+pub const REC_CANCEL: RecCancel = RecCancel {
+    status: "CANCELADA",
+};
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CalendarioCobR {
+    pub data_de_vencimento: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ValorCobR {
+    pub original: String,
+}
+
+/// The merchant's account each cycle is credited to (`DadosBancariosRecebedor`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Recebedor {
+    pub conta: String,
+    pub tipo_conta: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agencia: Option<String>,
+}
+
+/// `PUT /cobr/{txid}`: one cycle of a recurrence (`CobRSolicitada`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CobR {
+    pub id_rec: String,
+    pub calendario: CalendarioCobR,
+    pub valor: ValorCobR,
+    pub ajuste_dia_util: bool,
+    pub recebedor: Recebedor,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info_adicional: Option<String>,
+}
+
+impl CobR {
+    pub fn new(id_rec: &str, due: Date, cents: i64, recebedor: Recebedor) -> CobR {
+        CobR {
+            id_rec: id_rec.to_string(),
+            calendario: CalendarioCobR {
+                data_de_vencimento: due.to_string(),
+            },
+            valor: ValorCobR {
+                original: reais(cents),
+            },
+            ajuste_dia_util: true,
+            recebedor,
+            info_adicional: None,
+        }
+    }
+}
+
+/// `PATCH /cobr/{txid}` cancelling a recurring charge (`CobRRevisada`).
+pub const COBR_CANCEL: RecCancel = RecCancel {
+    status: "CANCELADA",
+};
