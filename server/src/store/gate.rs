@@ -168,12 +168,23 @@ impl Db {
     /// write gate (SQLite; none on PostgreSQL) before it checks out a
     /// connection, since a task that held a connection while waiting could
     /// starve the gate's holder of one.
+    ///
+    /// On SQLite the transaction takes the file's write lock at once
+    /// (`BEGIN IMMEDIATE`), waiting for another process's writer (the CLI
+    /// beside a server) for the busy timeout. A deferred `BEGIN` would take
+    /// it at its first write, and if another process had committed since
+    /// this transaction's first read, SQLite fails that write at once
+    /// (`SQLITE_BUSY`, which no busy timeout waits out): the CLI's
+    /// `boleto remessa` got "database error" while the server wrote.
     pub async fn begin_write(&self) -> Result<WriteTx, DbError> {
-        let gate = match &self.write_gate {
-            Some(gate) => Some(gate.clone().lock_owned().await),
-            None => None,
+        let (gate, tx) = match &self.write_gate {
+            Some(gate) => {
+                let gate = gate.clone().lock_owned().await;
+                let tx = self.writes.begin_with("BEGIN IMMEDIATE").await?;
+                (Some(gate), tx)
+            }
+            None => (None, self.writes.begin().await?),
         };
-        let tx = self.writes.begin().await?;
         Ok(WriteTx { tx, _gate: gate })
     }
 
@@ -184,6 +195,12 @@ impl Db {
             .map(|_| ())
     }
 }
+
+/// How long a SQLite connection waits for another's lock (a writer in
+/// another process, a checkpoint) before its statement fails: set on every
+/// connection, the pools' and the one that switches the file to WAL, in the
+/// server and the CLI alike (both open the database here).
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The SQLite file through the Any driver, which takes only a URL: the file
 /// is created and switched to WAL once by a native connection (journal mode
@@ -205,6 +222,7 @@ async fn open_sqlite(target: &str) -> Result<(Pool, Pool), DbError> {
     let native: SqliteConnectOptions = url.parse()?;
     native
         .create_if_missing(true)
+        .busy_timeout(BUSY_TIMEOUT)
         .journal_mode(SqliteJournalMode::Wal)
         .connect()
         .await?
@@ -223,7 +241,10 @@ async fn open_sqlite(target: &str) -> Result<(Pool, Pool), DbError> {
                     // crash can lose the last transactions, never corrupt the file.
                     conn.execute("PRAGMA synchronous = NORMAL").await?;
                     conn.execute("PRAGMA foreign_keys = ON").await?;
-                    conn.execute("PRAGMA busy_timeout = 10000").await?;
+                    conn.execute(
+                        format!("PRAGMA busy_timeout = {}", BUSY_TIMEOUT.as_millis()).as_str(),
+                    )
+                    .await?;
                     if query_only {
                         conn.execute("PRAGMA query_only = ON").await?;
                     }
@@ -235,4 +256,65 @@ async fn open_sqlite(target: &str) -> Result<(Pool, Pool), DbError> {
     // The gate lets one writer in at a time; a second connection serves
     // the migrations' own locking and a writer whose first is closing.
     Ok((pool(8, true).await?, pool(2, false).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two processes on one SQLite file (two `Db`s: each its own pools and
+    /// gate, as the CLI beside a server): a writer that has read is not
+    /// failed by the other's commit; the other waits for it instead. With a
+    /// deferred `BEGIN`, the second committed first and the first's write
+    /// failed at once with `SQLITE_BUSY` (the CLI's "database error").
+    #[tokio::test]
+    async fn a_writer_in_another_process_waits_for_this_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.db");
+        let path = path.to_str().unwrap();
+        let (server, cli) = (Db::open(path).await.unwrap(), Db::open(path).await.unwrap());
+        let insert = |id: &'static str| {
+            sqlx::query(
+                "INSERT INTO applications (id, user_id, name, created_at)
+                 VALUES ($1, 'user', $1, '2026-01-01T00:00:00Z')",
+            )
+            .bind(id)
+        };
+        let mut first = server.begin_write().await.unwrap();
+        let seen: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM applications")
+            .fetch_one(&mut *first)
+            .await
+            .unwrap();
+        let other = tokio::spawn(async move {
+            let mut tx = cli.begin_write().await?;
+            insert("other").execute(&mut *tx).await?;
+            tx.commit().await
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(!other.is_finished(), "the other writer waits for this one");
+        insert("first").execute(&mut *first).await.unwrap();
+        first.commit().await.unwrap();
+        other.await.unwrap().unwrap();
+        let after: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM applications")
+            .fetch_one(&server.pool)
+            .await
+            .unwrap();
+        assert_eq!(after, seen + 2);
+    }
+
+    /// Every SQLite connection waits out another's lock, the write pool's too.
+    #[tokio::test]
+    async fn every_sqlite_connection_has_the_busy_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path().join("p.db").to_str().unwrap())
+            .await
+            .unwrap();
+        for pool in [&db.pool, &db.writes] {
+            let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
+                .fetch_one(pool)
+                .await
+                .unwrap();
+            assert_eq!(busy, BUSY_TIMEOUT.as_millis() as i64);
+        }
+    }
 }
