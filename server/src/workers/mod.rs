@@ -79,6 +79,7 @@ impl Workers {
         F: Fn(CancellationToken) -> Fut + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
+        tracing::info!(worker = name, "worker started");
         let shutdown = self.shutdown.clone();
         self.tasks.spawn(async move {
             loop {

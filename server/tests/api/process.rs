@@ -1,5 +1,6 @@
 //! The `paylink serve` process as an operator runs it: stopped by SIGTERM
-//! (`docker stop`, Kubernetes) in the middle of a request, and its request log.
+//! (`docker stop`, Kubernetes) in the middle of a request, its request log, and
+//! a refused configuration that starts nothing.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -283,4 +284,104 @@ async fn requests_are_logged_with_their_id_and_without_secrets() {
         assert!(!log.contains(secret), "the log holds {secret:?}:\n{log}");
     }
     assert!(!log.contains('\x1b'), "colour codes in a log file:\n{log}");
+}
+
+/// `serve` starts its workers only once every option has been checked. With
+/// a webhook delivery waiting in its database, an option refused (here an
+/// `--allowed-origin` that is not an origin, checked after the database is
+/// open and the port bound) ends it with exit code 1 and a message naming
+/// the option: no worker was started (each says so in the log as it starts),
+/// nothing was sent and the delivery is untouched. The same database served
+/// with good options starts them and sends it, so there was work to do.
+#[tokio::test]
+async fn a_refused_configuration_starts_no_worker() {
+    use paylink_server::{domain::outbound::Outbound, store::Db, Service};
+    use tower::ServiceExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "workers.db").await;
+    let token = token(&db);
+    let rx = crate::receiver::Receiver::start().await;
+    // The delivery is written by the service alone: no worker runs in this process.
+    let service = paylink_server::service(Service {
+        db: Db::open(&db).await.unwrap(),
+        public_url: std::sync::Arc::from("http://127.0.0.1"),
+        outbound: Outbound::allow_private(),
+        merchant: Default::default(),
+    });
+    let post = |path: &str, body: &serde_json::Value| {
+        axum::http::Request::post(path)
+            .header("authorization", format!("Basic {token}"))
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(body.to_string()))
+            .unwrap()
+    };
+    let res = service
+        .clone()
+        .oneshot(post(
+            "/invoices/applications/customers",
+            &serde_json::from_str(CUSTOMER).unwrap(),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let customer: serde_json::Value = serde_json::from_slice(
+        &axum::body::to_bytes(res.into_body(), 1 << 20)
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    let invoice = crate::helpers::with(
+        invoice_body(customer["id"].as_str().unwrap()),
+        serde_json::json!({ "webhooks": [{ "hookType": "INVOICE_CREATED", "url": rx.url }] }),
+    );
+    let res = service
+        .oneshot(post("/invoices/applications/invoices", &invoice))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let pool = crate::helpers::raw_pool(&db).await;
+    let deliveries = || async {
+        sqlx::query_as::<_, (String, i64, Option<String>)>(
+            "SELECT status, attempts, locked_until FROM deliveries",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+    };
+    let waiting = vec![("pending".to_string(), 0, None)];
+    assert_eq!(deliveries().await, waiting);
+
+    let refused = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--drain-delay", "0"])
+        .args(["--db", &db, "--allow-insecure-webhooks"])
+        .args(["--allowed-origin", "loja.example"])
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{log}");
+    assert!(
+        log.contains("--allowed-origin \"loja.example\" is not an origin"),
+        "{log}"
+    );
+    assert!(!log.contains("worker started"), "{log}");
+    assert!(refused.stdout.is_empty(), "it never said it listens");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(rx.received().is_empty());
+    assert_eq!(deliveries().await, waiting);
+
+    let log_path = dir.path().join("serve.log");
+    let log_file = std::fs::File::create(&log_path).unwrap();
+    let (mut child, _) =
+        serve_binary_logging(&["--db", &db, "--allow-insecure-webhooks"], log_file);
+    rx.wait_for(10, "the waiting delivery", |got| got.len() == 1)
+        .await;
+    signal(&child, "TERM");
+    assert!(exit_status(&mut child, Duration::from_secs(25)).success());
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("worker started") && l.contains("webhooks")),
+        "{log}"
+    );
 }
