@@ -392,6 +392,13 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         workers.spawn("pix-webhook", move |stop| {
             crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
         });
+        let recurrences =
+            crate::workers::pix_rec::PixRecurrences::new(state_db.clone(), bank.clone());
+        workers.spawn("pix-recurrences", move |stop| recurrences.clone().run(stop));
+        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
+        workers.spawn("pix-rec-webhooks", move |stop| {
+            crate::workers::pix_rec::register_webhooks(hook_bank.clone(), hook_url.clone(), stop)
+        });
         let (rec_db, rec_bank) = (state_db.clone(), bank.clone());
         let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
         workers.spawn("pix-reconcile", move |stop| {

@@ -5,6 +5,13 @@
 //! bank (`GET /pix/{e2eid}`) and applied only when the bank's txid, key and amount match.
 //! Unknown txids and unconfirmed Pix are logged and answered 200 (the bank must not retry
 //! forever); while the bank cannot be asked, 503, so it tries again.
+//!
+//! Pix Automático's callbacks (issue 31) come to the same URL, registered with `PUT /webhookrec`
+//! and `PUT /webhookcobr`: `.../rec` with `{"recs": [...]}` and `.../cobr` with `{"cobsr": [...]}`.
+//! Neither is believed either: each recurrence is read back (`GET /rec/{idRec}`) and its state
+//! as the bank holds it recorded; each recurring charge is read back (`GET /cobr/{txid}`) and each
+//! Pix of a paid attempt (`tentativas[].status` PAGA) applied once, by its endToEndId. In any
+//! order, any number of times: what is recorded is what the bank says now.
 
 use axum::extract::{FromRef, State};
 use axum::http::StatusCode;
@@ -31,14 +38,20 @@ where
     S: Clone + Send + Sync + 'static,
     Option<PixWebhook>: FromRef<S>,
 {
-    Router::new().route("/webhooks/pix/{token}/pix", post(callback))
+    Router::new()
+        .route("/webhooks/pix/{token}/pix", post(callback))
+        .route("/webhooks/pix/{token}/rec", post(rec_callback))
+        .route("/webhooks/pix/{token}/cobr", post(cobr_callback))
 }
 
-async fn callback(
-    State(hook): State<Option<PixWebhook>>,
-    ApiPath(token): ApiPath<String>,
-    RawBody(body): RawBody,
-) -> Result<StatusCode, AppError> {
+/// The callback's state when `token` is the one paylink registered (a wrong one is a 404), and
+/// its body's `list` array.
+fn accept(
+    hook: Option<PixWebhook>,
+    token: &str,
+    body: &[u8],
+    list: &str,
+) -> Result<(PixWebhook, Vec<Value>), AppError> {
     use subtle::ConstantTimeEq;
     let Some(s) = hook else {
         return Err(Reason::RouteNotFound.into());
@@ -47,10 +60,90 @@ async fn callback(
     if !bool::from(token.as_bytes().ct_eq(expected.as_bytes())) {
         return Err(Reason::RouteNotFound.into());
     }
-    let body: Value = serde_json::from_slice(&body)
+    let body: Value = serde_json::from_slice(body)
         .map_err(|e| AppError::new(Reason::MalformedJson).because(e))?;
-    let entries = body["pix"].as_array().ok_or(Reason::NotAnObject)?;
+    let entries = body[list].as_array().cloned().ok_or(Reason::NotAnObject)?;
+    Ok((s, entries))
+}
+
+/// A read-back the bank could not answer now: 503, so the bank sends the callback again.
+fn unavailable(e: &BankError, what: &str) -> AppError {
+    tracing::warn!(error = %e, what, "callback: cannot read it back from the bank now");
+    Reason::Unavailable.into()
+}
+
+async fn rec_callback(
+    State(hook): State<Option<PixWebhook>>,
+    ApiPath(token): ApiPath<String>,
+    RawBody(body): RawBody,
+) -> Result<StatusCode, AppError> {
+    let (s, entries) = accept(hook, &token, &body, "recs")?;
     for entry in entries {
+        let Some(id_rec) = entry["idRec"].as_str() else {
+            tracing::warn!("recurrence callback: an entry without idRec, ignored");
+            continue;
+        };
+        let rec = match s.bank.get_rec(id_rec, None).await {
+            Ok(rec) => rec,
+            Err(e @ BankError::Unavailable(_)) => return Err(unavailable(&e, "recurrence")),
+            Err(e) => {
+                tracing::warn!(%id_rec, error = %e, "recurrence callback: the bank does not confirm it; nothing changed");
+                continue;
+            }
+        };
+        let Some(status) = rec["status"].as_str().filter(|_| rec["idRec"] == id_rec) else {
+            tracing::warn!(%id_rec, "recurrence callback: the bank's answer is not that recurrence");
+            continue;
+        };
+        if entry["status"].as_str() != Some(status) {
+            tracing::warn!(%id_rec, claimed = %entry["status"], %status, "recurrence callback: the bank says otherwise; its state is recorded");
+        }
+        let closing = pix_api::rec::closing_of(&rec);
+        if !crate::store::pix_recurrences::apply_bank_state(&s.db, id_rec, status, &closing).await?
+        {
+            tracing::warn!(%id_rec, "recurrence callback: not a recurrence of paylink's; nothing changed");
+        }
+    }
+    Ok(StatusCode::OK)
+}
+
+async fn cobr_callback(
+    State(hook): State<Option<PixWebhook>>,
+    ApiPath(token): ApiPath<String>,
+    RawBody(body): RawBody,
+) -> Result<StatusCode, AppError> {
+    let (s, entries) = accept(hook, &token, &body, "cobsr")?;
+    for entry in entries {
+        let Some(txid) = entry["txid"].as_str() else {
+            tracing::warn!("recurring charge callback: an entry without txid, ignored");
+            continue;
+        };
+        let cobr = match s.bank.get_cobr(txid).await {
+            Ok(c) if c["txid"] == txid => c,
+            Ok(_) => {
+                tracing::warn!(%txid, "recurring charge callback: the bank's answer is not that charge");
+                continue;
+            }
+            Err(e @ BankError::Unavailable(_)) => return Err(unavailable(&e, "recurring charge")),
+            Err(e) => {
+                tracing::warn!(%txid, error = %e, "recurring charge callback: the bank does not confirm it; nothing changed");
+                continue;
+            }
+        };
+        for pix in pix_api::rec::paid(&cobr) {
+            pix_api::apply(&s.db, &pix).await?;
+        }
+    }
+    Ok(StatusCode::OK)
+}
+
+async fn callback(
+    State(hook): State<Option<PixWebhook>>,
+    ApiPath(token): ApiPath<String>,
+    RawBody(body): RawBody,
+) -> Result<StatusCode, AppError> {
+    let (s, entries) = accept(hook, &token, &body, "pix")?;
+    for entry in &entries {
         let Some(e2eid) = entry["endToEndId"].as_str() else {
             tracing::warn!("PIX callback: an entry without endToEndId, ignored");
             continue;

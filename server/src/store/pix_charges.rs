@@ -153,6 +153,8 @@ pub struct Work {
     pub customer_name: String,
     pub customer_document: Option<String>,
     pub terms: ChargeTerms,
+    /// The first cycle of a Pix Automático invoice: a `cob` payable now, for the composite code.
+    pub immediate: bool,
 }
 
 pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
@@ -161,7 +163,9 @@ pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
                 i.price_cents, i.due_date, i.number, v.due_date AS first_due,
                 v.installment_count, v.external_id, v.fine_type, v.fine_value,
                 v.interest_monthly_bp, v.discount_type, v.discount_value, v.discount_until,
-                u.full_name, u.document
+                u.full_name, u.document,
+                CASE WHEN i.number = 1 AND EXISTS (SELECT 1 FROM pix_recurrences r WHERE r.id = v.id)
+                     THEN 1 ELSE 0 END AS immediate
          FROM pix_charges c JOIN installments i ON i.id = c.id
               JOIN invoices v ON v.id = c.invoice_id JOIN customers u ON u.id = v.customer_id
          WHERE c.id = $1",
@@ -185,6 +189,7 @@ pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
         customer_name: r.try_get("full_name")?,
         customer_document: r.try_get("document")?,
         terms: crate::store::invoices::terms_of(&r)?,
+        immediate: r.try_get::<i64, _>("immediate")? != 0,
     })
 }
 

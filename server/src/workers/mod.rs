@@ -17,6 +17,7 @@ use crate::store::DbError;
 
 pub mod notifications;
 pub mod pix;
+pub mod pix_rec;
 pub mod scheduler;
 pub mod webhooks;
 

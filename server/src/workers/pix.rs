@@ -188,6 +188,7 @@ impl PixCharges {
             customer_document: w.customer_document.as_deref(),
             customer_name: &w.customer_name,
             message: &message,
+            immediate: w.immediate,
         };
         // What was sent, to compare with a charge the bank already holds under the txid.
         let (kind, sent, answer) = match charge::charge_for(self.bank.key(), &installment, now) {

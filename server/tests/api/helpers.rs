@@ -168,6 +168,25 @@ pub async fn spawn_app_options(configure: impl FnOnce(&mut Options)) -> TestApp 
     .await
 }
 
+/// The local proxy whose PIX goes through `bank` (`serve --pix-api-url`): its callback route
+/// mounted for `bank`'s token, the merchant a company (`--merchant-document`). No worker runs:
+/// tests drive them.
+pub async fn spawn_app_pix(bank: paylink_server::bank::PixClient) -> TestApp {
+    spawn_full_pix(
+        local_proxy,
+        Outbound::public_only(),
+        None,
+        false,
+        None,
+        |o| {
+            o.payer.pix_api = true;
+            o.payer.merchant_document = Some("11222333000181".into());
+        },
+        Some(bank),
+    )
+    .await
+}
+
 async fn spawn_full(
     proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
     outbound: Outbound,
@@ -175,6 +194,21 @@ async fn spawn_full(
     sandbox: bool,
     existing: Option<(&str, &str)>,
     configure: impl FnOnce(&mut Options),
+) -> TestApp {
+    spawn_full_pix(
+        proxy, outbound, channels, sandbox, existing, configure, None,
+    )
+    .await
+}
+
+async fn spawn_full_pix(
+    proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
+    outbound: Outbound,
+    channels: Option<(Option<String>, Option<String>)>,
+    sandbox: bool,
+    existing: Option<(&str, &str)>,
+    configure: impl FnOnce(&mut Options),
+    pix: Option<paylink_server::bank::PixClient>,
 ) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let (db_target, db, token) = match existing {
@@ -219,6 +253,10 @@ async fn spawn_full(
         ..Default::default()
     };
     configure(&mut options);
+    options.pix_webhook = pix.map(|bank| paylink_server::http::pix_webhook::PixWebhook {
+        db: db.clone(),
+        bank,
+    });
     let state = Service {
         db: db.clone(),
         public_url: Arc::from(addr.as_str()),

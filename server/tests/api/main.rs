@@ -25,6 +25,7 @@ mod pay_page;
 mod payer;
 mod pix_automatico;
 mod pix_automatico_bank;
+mod pix_automatico_serve;
 mod process;
 mod proxy;
 mod receiver;

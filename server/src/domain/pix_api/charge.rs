@@ -1,6 +1,7 @@
 //! Which charge an installment becomes at the bank: a `cobv` (due date, fine, interest and
 //! discount, the payer's CPF or CNPJ) while it is not overdue and its customer has a document;
-//! otherwise a `cob` payable now, of what it costs today, until that amount stops holding (the
+//! otherwise (or for the first cycle of a Pix Automático recurrence) a `cob` payable now, of what
+//! it costs today, until that amount stops holding (the
 //! charges worker then makes a new one). And whether a charge the bank already holds under the
 //! txid is the one paylink asked for.
 
@@ -34,6 +35,9 @@ pub struct Installment<'a> {
     pub customer_name: &'a str,
     /// What the payer's app shows beside the charge.
     pub message: &'a str,
+    /// A charge payable now whatever its due date: the first cycle of a Pix Automático
+    /// recurrence, whose composite code (Jornada 3) pairs the recurrence with a `cob`.
+    pub immediate: bool,
 }
 
 /// The charge for installment `i` made at Unix time `now` (seconds). A `cob` carries one
@@ -46,7 +50,7 @@ pub fn charge_for(key: &str, i: &Installment<'_>, now: i64) -> Charge {
         .and_then(|d| Devedor::new(d, i.customer_name));
     let terms = i.terms.for_due(i.first_due, i.due);
     match devedor {
-        Some(devedor) if i.due >= today => Charge::Due(
+        Some(devedor) if i.due >= today && !i.immediate => Charge::Due(
             CobV::new(key, i.due, DAYS_AFTER_DUE, devedor, i.price_cents)
                 .with_terms(&terms)
                 .with_message(i.message),

@@ -191,3 +191,65 @@ impl CobR {
 pub const COBR_CANCEL: RecCancel = RecCancel {
     status: "CANCELADA",
 };
+
+/// The Pix of a recurring charge's paid attempts, as the bank holds it (`GET /cobr/{txid}`): each
+/// attempt PAGA whose endToEndId has a Pix in `pix` with a readable amount and time. What the
+/// bank does not show as paid is not there.
+pub fn paid(cobr: &serde_json::Value) -> Vec<super::ConfirmedPix> {
+    let Some(txid) = cobr["txid"].as_str() else {
+        return Vec::new();
+    };
+    let paid_attempts: Vec<&str> = cobr["tentativas"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["status"] == "PAGA")
+        .filter_map(|t| t["endToEndId"].as_str())
+        .collect();
+    cobr["pix"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            let e2e = p["endToEndId"].as_str()?;
+            if !paid_attempts.contains(&e2e) || p["txid"].as_str().is_some_and(|t| t != txid) {
+                return None;
+            }
+            Some(super::ConfirmedPix {
+                end_to_end_id: e2e.to_string(),
+                txid: txid.to_string(),
+                cents: p["valor"].as_str().and_then(super::cents_of)?,
+                horario: p["horario"]
+                    .as_str()
+                    .and_then(paylink_model::date::millis_from_rfc3339)
+                    .map(paylink_model::date::iso_utc_from_millis)?,
+            })
+        })
+        .collect()
+}
+
+/// A recurrence's status as the bank answered it (`RecStatus`).
+pub fn status_of(rec: &serde_json::Value) -> Option<String> {
+    rec["status"].as_str().map(str::to_string)
+}
+
+/// Who ended a recurrence and why, as the bank says (`encerramento`), for the merchant.
+pub fn closing_of(rec: &serde_json::Value) -> Vec<String> {
+    let end = &rec["encerramento"];
+    let mut out = Vec::new();
+    for kind in ["rejeicao", "cancelamento"] {
+        let e = &end[kind];
+        if e.is_object() {
+            let who = e["solicitante"]
+                .as_str()
+                .map(|s| format!("{s}: "))
+                .unwrap_or_default();
+            out.push(format!(
+                "{who}{} ({})",
+                e["descricao"].as_str().unwrap_or_default(),
+                e["codigo"].as_str().unwrap_or_default()
+            ));
+        }
+    }
+    out
+}

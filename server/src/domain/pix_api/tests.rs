@@ -239,6 +239,7 @@ fn an_installment_is_a_cobv_until_due_and_a_cob_of_what_it_costs_today_after() {
         customer_document: document,
         customer_name: "Maria da Silva",
         message: "order-42 - parcela 1 de 3",
+        immediate: false,
     };
     let today = date(2027, 1, 10);
     // 2027-01-10 at 15:00 in Brasília (18:00 UTC).
@@ -278,6 +279,22 @@ fn an_installment_is_a_cobv_until_due_and_a_cob_of_what_it_costs_today_after() {
             assert!((10_290..=10_310).contains(&cents), "{cents}");
             // Interest grows tomorrow: payable until midnight in Brasília, 9 hours.
             assert_eq!(body["calendario"]["expiracao"], 9 * 3600);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The first cycle of a Pix Automático recurrence: payable now (a cob, for the composite
+    // code of Jornada 3) though not due yet, with its payer.
+    match charge::charge_for(
+        "pix@loja.example",
+        &charge::Installment {
+            immediate: true,
+            ..installment(date(2027, 1, 31), Some("52998224725"))
+        },
+        now,
+    ) {
+        charge::Charge::Now(cob) => {
+            assert!(matches!(cob.devedor, Some(Devedor::Pf { .. })));
+            assert_eq!(cob.valor.original, "100.00");
         }
         other => panic!("{other:?}"),
     }

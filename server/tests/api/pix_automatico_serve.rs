@@ -1,0 +1,398 @@
+//! Pix Automático end to end in process (issue 31): paylink's charges and recurrences workers
+//! and its callback routes on real HTTP against the local bank (mutual TLS) and a real database.
+//! An invoice that asks for it gets its first cycle's immediate charge and its recurrence
+//! (`POST /rec`, valid against the document) through the outbox; the payer authorizes it by paying
+//! the composite code; the bank down or an answer lost loses nothing and makes nothing twice;
+//! callbacks are believed only as the bank reads them back, in any order, any number of times;
+//! the merchant's deletion and the payer's cancellation end the recurrence.
+
+use std::time::{Duration, Instant};
+
+use paylink_banksim::{Bank, Pki};
+use paylink_server::bank::PixClient;
+use paylink_server::domain::pix_api;
+use paylink_server::store::pix_recurrences;
+use paylink_server::workers::pix::PixCharges;
+use paylink_server::workers::pix_rec::PixRecurrences;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::helpers::{body, spawn_app_pix, today, TestApp};
+use crate::pix_automatico_bank::rec_schema_errors;
+use crate::settlement_pix::{config, start_bank};
+
+struct World {
+    bank: Bank,
+    app: TestApp,
+    client: PixClient,
+    charges: PixCharges,
+    recs: PixRecurrences,
+    _stop: tokio_util::sync::DropGuard,
+}
+
+/// A bank, a paylink whose PIX goes through it with its callbacks registered there (as `serve`
+/// registers them), and its two workers, which the tests drive pass by pass.
+async fn world() -> World {
+    let (bank, pki): (Bank, Pki) = start_bank().await;
+    let client = PixClient::new(config(&bank, &pki))
+        .unwrap()
+        .with_timeout(Duration::from_millis(1500));
+    let app = spawn_app_pix(client.clone()).await;
+    let stop = CancellationToken::new();
+    tokio::spawn(paylink_server::workers::pix::register_webhook(
+        client.clone(),
+        app.addr.clone(),
+        stop.clone(),
+    ));
+    tokio::spawn(paylink_server::workers::pix_rec::register_webhooks(
+        client.clone(),
+        app.addr.clone(),
+        stop.clone(),
+    ));
+    for _ in 0..100 {
+        if bank.rec_webhooks().1.is_some() && bank.webhook(client.key()).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (rec_hook, cobr_hook) = bank.rec_webhooks();
+    let expected = format!("{}/webhooks/pix/{}", app.addr, client.webhook_token());
+    assert_eq!(rec_hook.as_deref(), Some(expected.as_str()));
+    assert_eq!(cobr_hook.as_deref(), Some(expected.as_str()));
+    World {
+        charges: PixCharges::new(app.db.clone(), client.clone()),
+        recs: PixRecurrences::new(app.db.clone(), client.clone()),
+        bank,
+        app,
+        client,
+        _stop: stop.drop_guard(),
+    }
+}
+
+/// A monthly recurring invoice of R$ 49,90 for 12 months asking for Pix Automático with retries:
+/// (invoice id, first installment's txid).
+async fn invoice(app: &TestApp) -> (String, String) {
+    let customer = body(
+        app.post_customer(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
+            .await,
+    )
+    .await;
+    let res = app
+        .post_invoice(&json!({
+            "customerId": customer["id"], "externalId": "assinatura-7",
+            "dueDate": today().add_days(5).unwrap().to_string(), "paymentTypes": ["PIX"],
+            "installmentCount": 1, "invoiceType": "RECURRING", "frequency": "MONTHLY",
+            "endInstallment": 12, "price": 49.90, "description": "Plano mensal",
+            "pixAutomatico": {"retries": true},
+        }))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let inv = body(res).await;
+    let installment = inv["installments"][0]["id"].as_str().unwrap();
+    (
+        inv["id"].as_str().unwrap().to_string(),
+        pix_api::txid(installment).unwrap(),
+    )
+}
+
+/// Both workers' passes until the recurrence's row leaves `pending`.
+async fn settle(w: &World, invoice: &str) -> pix_recurrences::State {
+    let started = Instant::now();
+    loop {
+        w.charges.pass().await.unwrap();
+        w.recs.pass().await.unwrap();
+        let state = pix_recurrences::state(&w.app.db, invoice).await.unwrap();
+        if let Some(s) = state.as_ref().filter(|s| s.1 != "pending") {
+            return s.clone();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(40),
+            "the recurrence stays pending: {state:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn detail(app: &TestApp, id: &str) -> Value {
+    body(app.get_invoice(id).await).await
+}
+
+/// Waits until the invoice's detail satisfies `pred`.
+async fn wait_detail(app: &TestApp, id: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..150 {
+        let d = detail(app, id).await;
+        if pred(&d) {
+            return d;
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    panic!("{what}: {}", detail(app, id).await);
+}
+
+#[tokio::test]
+async fn the_payer_authorizes_the_recurrence_by_paying_its_composite_code() {
+    let w = world().await;
+    let (id, txid) = invoice(&w.app).await;
+    assert_eq!(
+        detail(&w.app, &id).await["pixAutomatico"]["status"],
+        "pending"
+    );
+    let (op, status, _, id_rec, bank_status, code) = settle(&w, &id).await;
+    assert_eq!((op.as_str(), status.as_str()), ("create", "done"));
+    assert_eq!(bank_status.as_deref(), Some("CRIADA"));
+    let id_rec = id_rec.unwrap();
+    assert!(id_rec.starts_with("RR"), "{id_rec}");
+    // The first cycle is an immediate charge, and the composite code carries it and the recurrence.
+    let cob = w.bank.charge(&txid).unwrap();
+    assert!(cob["calendario"]["expiracao"].is_u64(), "{cob}");
+    let rec = w.bank.rec(&id_rec).unwrap();
+    let code = code.unwrap();
+    assert!(code.contains(cob["loc"]["location"].as_str().unwrap()));
+    assert!(code.contains(rec["loc"]["location"].as_str().unwrap()));
+    let d = detail(&w.app, &id).await;
+    assert_eq!(d["pixAutomatico"]["status"], "created");
+    assert_eq!(d["pixAutomatico"]["idRec"], id_rec);
+
+    // What paylink asked for, and that it is what the document allows.
+    let posts: Vec<Value> = w
+        .bank
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/rec")
+        .map(|r| r.body.unwrap())
+        .collect();
+    assert_eq!(posts.len(), 1);
+    let sent = &posts[0];
+    assert_eq!(
+        rec_schema_errors("RecSolicitada", sent),
+        Vec::<String>::new(),
+        "{sent}"
+    );
+    assert_eq!(sent["vinculo"]["contrato"], "assinatura-7");
+    assert_eq!(sent["vinculo"]["objeto"], "Plano mensal");
+    assert_eq!(
+        sent["vinculo"]["devedor"],
+        json!({"cpf": "52998224725", "nome": "Maria da Silva"})
+    );
+    let first = today().add_days(5).unwrap();
+    assert_eq!(
+        sent["calendario"],
+        json!({"dataInicial": first.to_string(), "dataFinal": first.add_months(11).unwrap().to_string(),
+               "periodicidade": "MENSAL"})
+    );
+    assert_eq!(sent["valor"], json!({"valorRec": "49.90"}));
+    assert_eq!(sent["politicaRetentativa"], "PERMITE_3R_7D");
+    assert_eq!(sent["ativacao"]["dadosJornada"]["txid"], txid);
+    assert_eq!(sent["loc"], rec["loc"]["id"]);
+
+    // Paying the code pays the first cycle and authorizes the rest (two callbacks, each read back).
+    w.bank.pay_composite(&id_rec).await.unwrap();
+    let d = wait_detail(&w.app, &id, "paid and approved", |d| {
+        d["installments"][0]["_status"] == "CONFIRMED" && d["pixAutomatico"]["status"] == "approved"
+    })
+    .await;
+    assert_eq!(d["installments"][0]["pricePaid"], 49.9);
+    // Nothing more is asked of the bank for this recurrence.
+    for _ in 0..3 {
+        w.recs.pass().await.unwrap();
+    }
+    let posts = w
+        .bank
+        .requests()
+        .iter()
+        .filter(|r| r.path == "/rec")
+        .count();
+    assert_eq!(posts, 1);
+}
+
+#[tokio::test]
+async fn the_bank_down_during_creation_loses_nothing_and_a_lost_answer_makes_nothing_twice() {
+    let w = world().await;
+    // Its first charge made, the bank goes down as the recurrence is to be made.
+    let (down, _) = invoice(&w.app).await;
+    first_charge(&w, 1).await;
+    w.bank.down_for(Duration::from_millis(2500));
+    let state = settle(&w, &down).await;
+    assert_eq!(state.1, "done", "{state:?}");
+    assert!(state.2 > 0, "it was retried: {state:?}");
+    assert_eq!(w.bank.recs().len(), 1);
+
+    // Its first charge made, the next recurrence's answer is lost: the retry finds it on its
+    // location instead of making a second one.
+    let (lost, _) = invoice(&w.app).await;
+    first_charge(&w, 2).await;
+    w.bank.lose_answers(1);
+    let state = settle(&w, &lost).await;
+    assert_eq!(state.1, "done", "{state:?}");
+    assert!(
+        state.2 > 0,
+        "the lost answer was a failed attempt: {state:?}"
+    );
+    assert_eq!(w.bank.recs().len(), 2, "one recurrence per invoice");
+    let found = w
+        .bank
+        .requests()
+        .iter()
+        .any(|r| r.method == "GET" && r.path.starts_with("/locrec/"));
+    assert!(found, "the retry asked the location");
+    assert_eq!(
+        detail(&w.app, &lost).await["pixAutomatico"]["idRec"],
+        json!(state.3.unwrap())
+    );
+}
+
+/// The charges worker's passes until the bank holds `n` charges.
+async fn first_charge(w: &World, n: usize) {
+    for _ in 0..100 {
+        w.charges.pass().await.unwrap();
+        if w.bank.charge_count() == n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the bank holds {} charges", w.bank.charge_count());
+}
+
+async fn post_callback(w: &World, path: &str, body: &Value) -> reqwest::Response {
+    w.app
+        .client
+        .post(w.app.url(&format!(
+            "/webhooks/pix/{}/{path}",
+            w.client.webhook_token()
+        )))
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn callbacks_are_believed_only_from_the_bank_and_a_replay_changes_nothing() {
+    let w = world().await;
+    let (id, _) = invoice(&w.app).await;
+    let id_rec = settle(&w, &id).await.3.unwrap();
+
+    // A callback that says the payer cancelled, which the bank does not say: ignored.
+    let lie = json!({"recs": [{"idRec": id_rec, "status": "CANCELADA",
+                               "atualizacao": [{"status": "CANCELADA", "data": "2026-01-01T00:00:00Z"}]}]});
+    assert_eq!(
+        post_callback(&w, "rec", &lie).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        detail(&w.app, &id).await["pixAutomatico"]["status"],
+        "created"
+    );
+    // One of a recurrence paylink never made, and one the bank does not know: nothing changes.
+    let unknown =
+        json!({"recs": [{"idRec": "RN9999999920260101zzzzzzzzzzz", "status": "APROVADA"}]});
+    assert_eq!(
+        post_callback(&w, "rec", &unknown).await.status(),
+        StatusCode::OK
+    );
+    let cobr = json!({"cobsr": [{"idRec": id_rec, "txid": "a1b2c3d4e5f60718293a4b5c6d7e8f90", "status": "CONCLUIDA"}]});
+    assert_eq!(
+        post_callback(&w, "cobr", &cobr).await.status(),
+        StatusCode::OK
+    );
+    // A wrong token is no route; a body that is not JSON an envelope, never a 500.
+    let res = w
+        .app
+        .client
+        .post(w.app.url("/webhooks/pix/not-the-token/rec"))
+        .json(&lie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = w
+        .app
+        .client
+        .post(
+            w.app
+                .url(&format!("/webhooks/pix/{}/rec", w.client.webhook_token())),
+        )
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let res = post_callback(&w, "rec", &json!({"recs": "no"})).await;
+    assert!(res.status().is_client_error(), "{}", res.status());
+
+    // The payer cancels in their bank app: the bank's callback, read back, ends it.
+    w.bank.approve_rec(&id_rec).unwrap();
+    wait_detail(&w.app, &id, "approved", |d| {
+        d["pixAutomatico"]["status"] == "approved"
+    })
+    .await;
+    w.bank.cancel_rec_by_payer(&id_rec).unwrap();
+    let d = wait_detail(&w.app, &id, "cancelled by the payer", |d| {
+        d["pixAutomatico"]["status"] == "cancelled"
+    })
+    .await;
+    let reasons = d["pixAutomatico"]["reasons"].to_string();
+    assert!(reasons.contains("USUARIO_PAGADOR"), "{reasons}");
+    // Replayed, and an older callback arriving late (APROVADA): what the bank says now stands.
+    let old = json!({"recs": [{"idRec": id_rec, "status": "APROVADA"}]});
+    for body in [&old, &lie, &old] {
+        assert_eq!(
+            post_callback(&w, "rec", body).await.status(),
+            StatusCode::OK
+        );
+    }
+    let again = detail(&w.app, &id).await;
+    assert_eq!(again["pixAutomatico"], d["pixAutomatico"]);
+    // A payer's cancellation is not undone by the merchant's deletion: nothing to cancel.
+    assert_eq!(
+        w.app.cancel_invoice(&id).await.status(),
+        StatusCode::NO_CONTENT
+    );
+    for _ in 0..3 {
+        w.recs.pass().await.unwrap();
+    }
+    let patches = w
+        .bank
+        .requests()
+        .iter()
+        .filter(|r| r.method == "PATCH")
+        .count();
+    assert_eq!(patches, 0);
+}
+
+#[tokio::test]
+async fn deleting_the_invoice_cancels_the_recurrence_at_the_bank() {
+    let w = world().await;
+    let (id, _) = invoice(&w.app).await;
+    let id_rec = settle(&w, &id).await.3.unwrap();
+    w.bank.approve_rec(&id_rec).unwrap();
+    assert_eq!(
+        w.app.cancel_invoice(&id).await.status(),
+        StatusCode::NO_CONTENT
+    );
+    let state = settle(&w, &id).await;
+    assert_eq!(
+        (state.0.as_str(), state.1.as_str()),
+        ("cancel", "done"),
+        "{state:?}"
+    );
+    let rec = w.bank.rec(&id_rec).unwrap();
+    assert_eq!(rec["status"], "CANCELADA");
+    assert_eq!(
+        rec["encerramento"]["cancelamento"]["solicitante"],
+        "USUARIO_RECEBEDOR"
+    );
+    assert_eq!(state.4.as_deref(), Some("CANCELADA"));
+    let patch = w
+        .bank
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "PATCH" && r.path.starts_with("/rec/"))
+        .unwrap();
+    assert_eq!(
+        rec_schema_errors("RecRevisada", patch.body.as_ref().unwrap()),
+        Vec::<String>::new()
+    );
+}
