@@ -235,6 +235,16 @@ fn a_payer_view_round_trips() {
         fine: None,
         interest: None,
         discount: None,
+        pix_automatico: Some(PayerPixAutomatico {
+            payload: "000201...80...6304ABCD".into(),
+            qr_svg: "<svg></svg>".into(),
+            contract: "assinatura-7".into(),
+            amount: 4_990,
+            periodicity: pix_automatico::Periodicidade::Mensal,
+            first_due: "2026-12-01".into(),
+            last_due: None,
+            retry_policy: pix_automatico::RetryPolicy::NaoPermite,
+        }),
     });
 }
 

@@ -34,6 +34,31 @@ pub struct PayerView {
     pub interest: Option<Interest>,
     #[serde(default)]
     pub discount: Option<Discount>,
+    /// Pix Automático: the recurrence the payer is asked to authorize, with the composite code
+    /// that pays the first cycle and authorizes the rest; absent when there is none to authorize.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pix_automatico: Option<PayerPixAutomatico>,
+}
+
+/// The recurrence a payer authorizes by paying its composite code, and the terms they agree to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PayerPixAutomatico {
+    /// The composite BR Code (copia e cola): the first cycle's charge and the recurrence.
+    pub payload: String,
+    /// The same payload as an SVG QR code.
+    pub qr_svg: String,
+    /// The contract the payer's bank shows (the invoice's `externalId`).
+    pub contract: String,
+    /// Each cycle's amount.
+    #[serde(with = "crate::money::reais")]
+    pub amount: i64,
+    pub periodicity: crate::pix_automatico::Periodicidade,
+    /// `YYYY-MM-DD`.
+    pub first_due: String,
+    /// `YYYY-MM-DD`; null: until cancelled.
+    pub last_due: Option<String>,
+    pub retry_policy: crate::pix_automatico::RetryPolicy,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

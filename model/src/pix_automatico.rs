@@ -74,6 +74,19 @@ impl Frequency {
     }
 }
 
+/// The recurrence's last due date (`calendario.dataFinal`): the invoice's `endDate`, else the
+/// due date of its `endInstallment`th charge; `None` (until cancelled) for neither.
+pub fn last_due(
+    first_due: crate::Date,
+    frequency: Option<Frequency>,
+    end_date: Option<crate::Date>,
+    end_installment: Option<u32>,
+) -> Option<crate::Date> {
+    end_date.or_else(|| {
+        crate::plan::periodic_due(first_due, frequency?, end_installment?.checked_sub(1)?)
+    })
+}
+
 /// Pix Automático as a checked invoice asks for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NewPixAutomatico {
@@ -296,6 +309,29 @@ mod tests {
                 (Semester, Some("SEMESTRAL")),
                 (Yearly, Some("ANUAL")),
             ]
+        );
+    }
+
+    #[test]
+    fn the_last_due_date_is_the_end_date_or_the_last_charges() {
+        let first = crate::Date::new(2027, 1, 31).unwrap();
+        let end = crate::Date::new(2027, 6, 30).unwrap();
+        assert_eq!(
+            last_due(first, Some(Frequency::Monthly), Some(end), Some(3)),
+            Some(end)
+        );
+        assert_eq!(
+            last_due(first, Some(Frequency::Monthly), None, Some(3)),
+            crate::Date::new(2027, 3, 31)
+        );
+        assert_eq!(
+            last_due(first, Some(Frequency::Weekly), None, Some(1)),
+            Some(first)
+        );
+        assert_eq!(last_due(first, Some(Frequency::Yearly), None, None), None);
+        assert_eq!(
+            last_due(first, Some(Frequency::Yearly), None, Some(0)),
+            None
         );
     }
 

@@ -19,6 +19,7 @@ compile_error!(
 pub mod i18n;
 pub mod islands;
 pub mod pay;
+pub mod pix_automatico;
 #[cfg(feature = "ssr")]
 pub mod shell;
 

@@ -86,6 +86,7 @@ pub fn PayPage(
                     {how}
                 </PaymentStatus>
             </section>
+            {p.pix_automatico.clone().map(|a| view! { <crate::pix_automatico::PixAutomaticoOffer l a /> })}
             <Installments l p=&p />
             <section aria-label=T::Accepted.t(l)>
                 <h2>{T::Accepted.t(l)}</h2>

@@ -298,6 +298,7 @@ pub fn payer_view(
         fine: d.fine.clone(),
         interest: d.interest.clone(),
         discount: d.discount.clone(),
+        pix_automatico: None,
     }
 }
 
@@ -434,6 +435,49 @@ pub async fn with_bank_codes(
             }
         }
     }
+    Ok(())
+}
+
+/// The recurrence a payer is asked to authorize (Pix Automático, Jornada 3): while the bank holds
+/// it waiting and the first cycle, which its composite code pays, is the next one open. The terms
+/// are the invoice's, as the recurrence was made of them.
+pub async fn with_pix_automatico(
+    view: &mut PayerView,
+    d: &InvoiceDetail,
+    db: &crate::store::Db,
+) -> Result<(), crate::store::DbError> {
+    let Some(rec) = &d.pix_automatico else {
+        return Ok(());
+    };
+    let first_open = d
+        .installments
+        .first()
+        .is_some_and(|i| i.installment == 1 && i.status == InstallmentStatus::WaitingPayment);
+    if !first_open || view.next_open != Some(1) {
+        return Ok(());
+    }
+    let Some(payload) = crate::store::pix_recurrences::payer_code(db, &d.id).await? else {
+        return Ok(());
+    };
+    let first = Date::parse_iso_prefix(&d.due_date);
+    let last = first.and_then(|first| {
+        paylink_model::pix_automatico::last_due(
+            first,
+            d.frequency,
+            d.end_date.as_deref().and_then(Date::parse_iso_prefix),
+            d.end_installment,
+        )
+    });
+    view.pix_automatico = Some(paylink_model::PayerPixAutomatico {
+        qr_svg: qr_svg(&payload).unwrap_or_default(),
+        payload,
+        contract: d.external_id.clone(),
+        amount: d.price,
+        periodicity: rec.periodicity,
+        first_due: first.map_or_else(|| d.due_date.clone(), |f| f.to_string()),
+        last_due: last.map(|l| l.to_string()),
+        retry_policy: rec.retry_policy,
+    });
     Ok(())
 }
 

@@ -194,6 +194,7 @@ async fn payer_view(
         crate::domain::payer::payer_view(&detail, &s.config, &numbers, crate::domain::today());
     if let (true, Some(db)) = (s.config.pix_api, &s.db) {
         crate::domain::payer::with_bank_codes(&mut view, &detail, db).await?;
+        crate::domain::payer::with_pix_automatico(&mut view, &detail, db).await?;
     }
     Ok((view, detail))
 }

@@ -376,3 +376,16 @@ pub async fn state(db: &Db, invoice_id: &str) -> Result<Option<State>, DbError> 
     .fetch_optional(&db.pool)
     .await
 }
+
+/// The composite code of invoice `id`'s recurrence while it waits for the payer's authorization
+/// (the bank holds it `CRIADA` and paylink read its code back); `None` otherwise.
+pub async fn payer_code(db: &Db, id: &str) -> Result<Option<String>, DbError> {
+    sqlx::query_scalar(
+        "SELECT copia_e_cola FROM pix_recurrences
+         WHERE id = $1 AND operation = 'create' AND status = 'done' AND bank_status = 'CRIADA'
+           AND copia_e_cola IS NOT NULL",
+    )
+    .bind(id)
+    .fetch_optional(&db.pool)
+    .await
+}

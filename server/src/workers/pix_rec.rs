@@ -190,10 +190,12 @@ impl PixRecurrences {
             .frequency
             .as_deref()
             .and_then(paylink_model::Frequency::parse);
-        let last_due = w.end_date.or_else(|| {
-            let n = u32::try_from(w.end_installment?).ok()?;
-            paylink_model::periodic_due(first_due, frequency?, n.checked_sub(1)?)
-        });
+        let last_due = paylink_model::pix_automatico::last_due(
+            first_due,
+            frequency,
+            w.end_date,
+            w.end_installment.and_then(|n| u32::try_from(n).ok()),
+        );
         let document = w
             .customer_document
             .as_deref()

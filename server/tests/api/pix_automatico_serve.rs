@@ -186,6 +186,50 @@ async fn the_payer_authorizes_the_recurrence_by_paying_its_composite_code() {
     assert_eq!(sent["ativacao"]["dadosJornada"]["txid"], txid);
     assert_eq!(sent["loc"], rec["loc"]["id"]);
 
+    // The payer page shows the composite code (QR drawn by paylink, copia e cola) beside the terms.
+    let page = w.app.get(&format!("/pay/{id}?lang=pt-BR")).await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = page.text().await.unwrap();
+    let at = html
+        .find("data-pix-automatico-payload")
+        .expect("the copia e cola");
+    let shown = &html[at..];
+    let shown = &shown[shown.find('>').unwrap() + 1..shown.find("</p>").unwrap()];
+    assert_eq!(shown, code);
+    let offer = &html[html.find("data-pix-automatico=").unwrap()..];
+    assert!(offer.contains("<svg"), "the QR is in the HTML");
+    for term in [
+        "assinatura-7",
+        "R$ 49,90",
+        "Mensal",
+        &first.format_for(paylink_model::Lang::PtBr),
+        &first
+            .add_months(11)
+            .unwrap()
+            .format_for(paylink_model::Lang::PtBr),
+        "até 3 novas tentativas em até 7 dias",
+        "cancelar a autorização a qualquer momento no app do seu banco",
+    ] {
+        assert!(offer.contains(term), "{term} in {offer}");
+    }
+    let en = w
+        .app
+        .get(&format!("/pay/{id}?lang=en"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(en.contains("You can cancel the authorization at any time in your bank"));
+    let view = body(w.app.get(&format!("/api/pay/{id}")).await).await;
+    assert_eq!(view["pixAutomatico"]["payload"], code);
+    assert_eq!(view["pixAutomatico"]["periodicity"], "MENSAL");
+    assert_eq!(view["pixAutomatico"]["amount"], 49.9);
+    // The first cycle's own code is the immediate charge's, as for any PIX installment.
+    assert_eq!(
+        view["installments"][0]["pix"]["payload"],
+        cob["pixCopiaECola"]
+    );
+
     // Paying the code pays the first cycle and authorizes the rest (two callbacks, each read back).
     w.bank.pay_composite(&id_rec).await.unwrap();
     let d = wait_detail(&w.app, &id, "paid and approved", |d| {
@@ -193,6 +237,9 @@ async fn the_payer_authorizes_the_recurrence_by_paying_its_composite_code() {
     })
     .await;
     assert_eq!(d["installments"][0]["pricePaid"], 49.9);
+    // Authorized: nothing more to authorize on the page.
+    let html = w.app.get(&format!("/pay/{id}")).await.text().await.unwrap();
+    assert!(!html.contains("data-pix-automatico"), "{html}");
     // Nothing more is asked of the bank for this recurrence.
     for _ in 0..3 {
         w.recs.pass().await.unwrap();

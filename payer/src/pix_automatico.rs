@@ -1,0 +1,123 @@
+//! The payer page's Pix Automático offer (issue 31): the composite code (QR, made on the server
+//! like the PIX QR, and copia e cola in `[data-pix-automatico-payload]`) beside the terms the
+//! payer agrees to by paying it: the contract, each cycle's amount, the periodicity, the first and
+//! last dates, the retry policy, and that it can be cancelled in their bank app at any time. Its
+//! own file (and words), so the page's other parts stay as they are.
+
+use leptos::prelude::*;
+use paylink_model::money::format_brl;
+use paylink_model::pix_automatico::{Periodicidade, RetryPolicy};
+use paylink_model::{Date, Lang, PayerPixAutomatico};
+
+use crate::islands::CopyButton;
+
+/// `pt` in pt-BR, `en` in English.
+fn t(l: Lang, pt: &'static str, en: &'static str) -> &'static str {
+    if l == Lang::PtBr {
+        pt
+    } else {
+        en
+    }
+}
+
+fn periodicity(l: Lang, p: Periodicidade) -> &'static str {
+    match p {
+        Periodicidade::Semanal => t(l, "Semanal", "Weekly"),
+        Periodicidade::Mensal => t(l, "Mensal", "Monthly"),
+        Periodicidade::Trimestral => t(l, "Trimestral", "Quarterly"),
+        Periodicidade::Semestral => t(l, "Semestral", "Every six months"),
+        Periodicidade::Anual => t(l, "Anual", "Yearly"),
+    }
+}
+
+fn retries(l: Lang, r: RetryPolicy) -> &'static str {
+    match r {
+        RetryPolicy::NaoPermite => t(
+            l,
+            "Sem novas tentativas: um pagamento que falhar no vencimento não é cobrado de novo.",
+            "No retries: a payment that fails on its due date is not tried again.",
+        ),
+        RetryPolicy::Permite3r7d => t(
+            l,
+            "Se um pagamento falhar no vencimento, até 3 novas tentativas em até 7 dias.",
+            "If a payment fails on its due date, up to 3 more tries within 7 days.",
+        ),
+    }
+}
+
+fn date(l: Lang, iso: &str) -> String {
+    Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), |d| d.format_for(l))
+}
+
+/// The offer: what paying the composite code agrees to, and the code itself.
+#[component]
+pub fn PixAutomaticoOffer(l: Lang, a: PayerPixAutomatico) -> impl IntoView {
+    let last = a.last_due.as_deref().map_or_else(
+        || t(l, "até você cancelar", "until you cancel").to_string(),
+        |d| date(l, d),
+    );
+    let facts = [
+        (t(l, "Contrato", "Contract"), a.contract.clone()),
+        (
+            t(l, "Valor de cada cobrança", "Each charge"),
+            format_brl(a.amount, l),
+        ),
+        (
+            t(l, "Periodicidade", "Frequency"),
+            periodicity(l, a.periodicity).to_string(),
+        ),
+        (
+            t(l, "Primeira cobrança", "First charge"),
+            date(l, &a.first_due),
+        ),
+        (t(l, "Última cobrança", "Last charge"), last),
+    ];
+    // The SVG is markup drawn by paylink's own server (the model's QR renderer) from the
+    // bank's code, with no text anyone else wrote.
+    view! {
+        <section class="pix-automatico" aria-label="Pix Automático" data-pix-automatico="">
+            <h2>"Pix Automático"</h2>
+            <p>
+                {t(
+                    l,
+                    "Pague a primeira cobrança com este código e autorize as próximas: o seu banco paga cada uma no vencimento, sem você precisar voltar aqui.",
+                    "Pay the first charge with this code and authorize the next ones: your bank pays each on its due date, without you coming back here.",
+                )}
+            </p>
+            <dl class="facts">
+                {facts
+                    .into_iter()
+                    .map(|(k, v)| view! { <div><dt>{k}</dt><dd>{v}</dd></div> })
+                    .collect_view()}
+            </dl>
+            <ul class="terms" aria-label=t(l, "Condições", "Terms")>
+                <li>{retries(l, a.retry_policy)}</li>
+                <li>
+                    {t(
+                        l,
+                        "Você pode cancelar a autorização a qualquer momento no app do seu banco.",
+                        "You can cancel the authorization at any time in your bank's app.",
+                    )}
+                </li>
+            </ul>
+            <div class="method">
+                <div
+                    class="qr"
+                    role="img"
+                    aria-label=t(l, "QR code do Pix Automático", "Pix Automático QR code")
+                    inner_html=a.qr_svg
+                ></div>
+                <p class="label">{t(l, "Pix copia e cola", "Pix copy and paste")}</p>
+                <p class="code" data-pix-automatico-payload="">{a.payload.clone()}</p>
+                <p>
+                    <CopyButton
+                        l
+                        text=a.payload
+                        label=t(l, "Copiar código do Pix Automático", "Copy the Pix Automático code")
+                            .to_string()
+                    />
+                </p>
+            </div>
+        </section>
+    }
+}
