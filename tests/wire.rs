@@ -215,6 +215,7 @@ fn a_payer_view_round_trips() {
         installments: vec![PayerInstallment {
             pix_pending: true,
             pix_unavailable: true,
+            pix_automatico: false,
             installment: 1,
             price: 30_010,
             price_paid: 0,

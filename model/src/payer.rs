@@ -84,6 +84,10 @@ pub struct PayerInstallment {
     /// is not available (and nothing of the bank's reasons).
     #[serde(default)]
     pub pix_unavailable: bool,
+    /// Pix Automático: the payer's bank pays this installment on its due date (a recurring
+    /// charge the payer authorized), so the page shows no code for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pix_automatico: bool,
     /// What an open installment costs if paid today (in Brasília): its
     /// price less the discount before `untilDate`, plus fine and interest
     /// after the due date. The PIX code carries `total`. Null when paid.

@@ -171,6 +171,8 @@ fn HowToPay(l: Lang, id: String, i: PayerInstallment, terms: Vec<String>) -> imp
     // and none will come if the bank refused it (the payer is told, not why).
     let no_pix = if i.pix.is_some() {
         None
+    } else if i.pix_automatico {
+        Some(crate::pix_automatico::cycle_note(l).into_any())
     } else if i.pix_pending {
         Some(view! { <p class="pix-pending" role="status" data-pix-pending="">{T::PixPending.t(l)}</p> }.into_any())
     } else if i.pix_unavailable {

@@ -1,8 +1,9 @@
 //! The payer page's Pix Automático offer (issue 31): the composite code (QR, made on the server
 //! like the PIX QR, and copia e cola in `[data-pix-automatico-payload]`) beside the terms the
 //! payer agrees to by paying it: the contract, each cycle's amount, the periodicity, the first and
-//! last dates, the retry policy, and that it can be cancelled in their bank app at any time. Its
-//! own file (and words), so the page's other parts stay as they are.
+//! last dates, the retry policy, and that it can be cancelled in their bank app at any time; and
+//! the note an installment the payer's bank pays shows instead of a code. Its own file (and
+//! words), so the page's other parts stay as they are.
 
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
@@ -119,5 +120,18 @@ pub fn PixAutomaticoOffer(l: Lang, a: PayerPixAutomatico) -> impl IntoView {
                 </p>
             </div>
         </section>
+    }
+}
+
+/// What an installment the payer's bank will pay says instead of a code.
+pub fn cycle_note(l: Lang) -> impl IntoView {
+    view! {
+        <p class="pix-automatico-cycle" data-pix-automatico-cycle="">
+            {t(
+                l,
+                "Pago pelo Pix Automático: o seu banco paga esta parcela no vencimento.",
+                "Paid through Pix Automático: your bank pays this installment on its due date.",
+            )}
+        </p>
     }
 }

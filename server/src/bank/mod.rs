@@ -381,6 +381,34 @@ impl PixClient {
             .1)
     }
 
+    /// `PATCH /cobr/{txid}` cancelling a recurring charge nobody should pay any more.
+    pub async fn cancel_cobr(&self, txid: &str) -> Result<Value, BankError> {
+        Ok(self
+            .call(
+                Method::PATCH,
+                &format!("/cobr/{}", path_segment(txid)),
+                Some(&rec::COBR_CANCEL),
+            )
+            .await?
+            .1)
+    }
+
+    /// `POST /cobr/{txid}/retentativa/{data}`: another attempt after a failed one.
+    pub async fn retry_cobr(
+        &self,
+        txid: &str,
+        date: paylink_model::Date,
+    ) -> Result<Value, BankError> {
+        Ok(self
+            .call(
+                Method::POST,
+                &format!("/cobr/{}/retentativa/{date}", path_segment(txid)),
+                None,
+            )
+            .await?
+            .1)
+    }
+
     /// `GET /cobr/{txid}`: the recurring charge with its attempts (`tentativas`).
     pub async fn get_cobr(&self, txid: &str) -> Result<Value, BankError> {
         Ok(self

@@ -73,8 +73,9 @@ enum Command {
     },
     /// PIX through a bank's API Pix: refunds.
     Pix {
+        // Boxed like `Serve`: it carries the bank's options.
         #[command(subcommand)]
-        command: pix::PixCommand,
+        command: Box<pix::PixCommand>,
     },
     /// Installments settled outside paylink (cash, a transfer, a check).
     Installment {
@@ -245,7 +246,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Boleto { command } => settlement::boleto(command).await,
         Command::Installment { command } => settlement::installment(command).await,
         Command::Operator { command } => crate::cli::operators::cli(command).await,
-        Command::Pix { command } => pix::cli(command).await,
+        Command::Pix { command } => pix::cli(*command).await,
     }
 }
 

@@ -125,9 +125,65 @@ pub struct PixArgs {
     /// A root certificate to trust for the bank beside the usual ones (PEM).
     #[arg(long, env = "PAYLINK_PIX_CA")]
     pix_ca: Option<PathBuf>,
+    /// The merchant's account at the bank each Pix Automático cycle is credited to (the
+    /// recurring charges' `recebedor.conta`); without it later cycles are paid on the payer page.
+    #[arg(long, env = "PAYLINK_PIX_ACCOUNT")]
+    pix_account: Option<String>,
+    /// That account's type: CORRENTE, POUPANCA or PAGAMENTO.
+    #[arg(long, env = "PAYLINK_PIX_ACCOUNT_TYPE", default_value = "CORRENTE")]
+    pix_account_type: String,
+    /// That account's agency (up to 4 digits).
+    #[arg(long, env = "PAYLINK_PIX_AGENCY")]
+    pix_agency: Option<String>,
     /// Seconds between reconciliation passes (GET /pix of the last hours at the bank).
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pix_reconcile_secs: u64,
+}
+
+/// The merchant's account for Pix Automático's recurring charges (`--pix-account`), checked as the
+/// document bounds it: up to 20 digits (a hyphen allowed), a known type, an agency of up to 4
+/// digits.
+pub(super) fn pix_account(
+    pix: &PixArgs,
+) -> Result<Option<crate::domain::pix_api::rec::Recebedor>, String> {
+    let Some(conta) = pix.pix_account.as_deref().map(str::trim) else {
+        if pix.pix_agency.is_some() {
+            return Err("--pix-agency needs --pix-account".into());
+        }
+        return Ok(None);
+    };
+    if pix.pix_api_url.is_none() {
+        return Err("--pix-account needs --pix-api-url".into());
+    }
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit() || b == b'-');
+    if conta.is_empty() || conta.len() > 20 || !digits(conta) {
+        return Err(format!(
+            "--pix-account {conta:?} is not an account number (up to 20 digits)"
+        ));
+    }
+    let tipo_conta = match pix.pix_account_type.trim() {
+        "CORRENTE" => "CORRENTE",
+        "POUPANCA" => "POUPANCA",
+        "PAGAMENTO" => "PAGAMENTO",
+        other => {
+            return Err(format!(
+                "--pix-account-type must be CORRENTE, POUPANCA or PAGAMENTO, not {other:?}"
+            ))
+        }
+    };
+    let agencia = match pix.pix_agency.as_deref().map(str::trim) {
+        Some(a) if a.is_empty() || a.len() > 4 || !a.bytes().all(|b| b.is_ascii_digit()) => {
+            return Err(format!(
+                "--pix-agency {a:?} is not an agency (up to 4 digits)"
+            ));
+        }
+        a => a.map(str::to_string),
+    };
+    Ok(Some(crate::domain::pix_api::rec::Recebedor {
+        conta: conta.to_string(),
+        tipo_conta,
+        agencia,
+    }))
 }
 
 /// The last non-empty line of `file`, trimmed: a secret, never printed.
@@ -280,6 +336,12 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
 pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     let db = open(&args.db).await?;
     let pix = pix_client(&args.pix, &args.pix_key)?;
+    let account = pix_account(&args.pix)?;
+    if pix.is_some() && account.is_none() {
+        tracing::info!(
+            "no --pix-account: Pix Automático's later cycles are paid on the payer page"
+        );
+    }
     if let Some(bank) = &pix {
         tracing::info!(?bank, "PIX charges through the bank's API Pix");
     }
@@ -387,6 +449,10 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     workers.spawn("notifications", move |stop| notifier.clone().run(stop));
     if let Some(bank) = &pix {
         let charges = crate::workers::pix::PixCharges::new(state_db.clone(), bank.clone());
+        let charges = match account.clone() {
+            Some(a) => charges.with_account(a),
+            None => charges,
+        };
         workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
         let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
         workers.spawn("pix-webhook", move |stop| {

@@ -274,6 +274,7 @@ pub fn payer_view(
                 boleto,
                 pix_pending: false,
                 pix_unavailable: false,
+                pix_automatico: false,
                 amount_due: due_today.map(|a| PayerAmountDue::new(today, &a)),
             }
         })
@@ -424,6 +425,10 @@ pub async fn with_bank_codes(
                     qr_svg: qr_svg(&code.copia_e_cola).unwrap_or_default(),
                     payload: code.copia_e_cola,
                 });
+            }
+            None if crate::store::pix_charges::is_cycle(db, &i.id.to_ascii_lowercase()).await? => {
+                shown.pix = None;
+                shown.pix_automatico = true;
             }
             None => {
                 shown.pix = None;

@@ -133,6 +133,24 @@ async fn cobr_callback(
         for pix in pix_api::rec::paid(&cobr) {
             pix_api::apply(&s.db, &pix).await?;
         }
+        match pix_api::rec::cycle(&cobr, crate::domain::today()) {
+            pix_api::rec::Cycle::Waiting => {}
+            pix_api::rec::Cycle::Retry(day) => match s.bank.retry_cobr(txid, day).await {
+                Ok(_) => {
+                    tracing::info!(%txid, %day, "recurring charge: a rejected attempt is tried again");
+                }
+                Err(e @ BankError::Unavailable(_)) => return Err(unavailable(&e, "retry")),
+                // Already asked (a replayed callback), or the bank will not: it says so next time.
+                Err(e) => {
+                    tracing::warn!(%txid, error = %e, "recurring charge: the bank refused the retry");
+                }
+            },
+            pix_api::rec::Cycle::Ended(status, why) => {
+                if crate::store::pix_charges::cycle_ended(&s.db, txid, &status).await? {
+                    tracing::warn!(%txid, %status, reasons = ?why, "recurring charge ended unpaid; the installment goes back to the payer page");
+                }
+            }
+        }
     }
     Ok(StatusCode::OK)
 }

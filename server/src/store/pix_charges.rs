@@ -19,6 +19,46 @@ const NEW_CHARGES: &str = "FROM installments i JOIN invoices v ON v.id = i.invoi
                    WHERE p.invoice_id = v.id AND p.payment_type = 'PIX')
        AND NOT EXISTS (SELECT 1 FROM pix_charges c WHERE c.id = i.id)";
 
+/// A later cycle of an authorized Pix Automático recurrence (`r`): charged by the payer's bank
+/// through a recurring charge while it is at least [`CYCLE_LAST_DAYS`] days away, not by a code
+/// on the payer page.
+const CYCLE: &str = "i.number > 1 AND EXISTS (SELECT 1 FROM pix_recurrences r
+                     WHERE r.id = v.id AND r.operation = 'create' AND r.bank_status = 'APROVADA')";
+
+/// A recurring charge is sent between this many calendar days before its due date ...
+pub const CYCLE_FIRST_DAYS: i64 = 10;
+/// ... and this many (the arrangement's window: the payer's bank must have it 2 days ahead).
+pub const CYCLE_LAST_DAYS: i64 = 2;
+
+/// Open later cycles of authorized recurrences inside their window, without a charge yet.
+fn cycles_due(first: &str, last: &str) -> String {
+    format!(
+        "FROM installments i JOIN invoices v ON v.id = i.invoice_id
+         WHERE v.deleted_at IS NULL AND i.deleted_at IS NULL
+           AND i.status = 'WAITING_PAYMENT' AND i.price_cents > 0
+           AND i.due_date >= '{first}' AND i.due_date <= '{last}' AND {CYCLE}
+           AND EXISTS (SELECT 1 FROM invoice_payment_types p
+                       WHERE p.invoice_id = v.id AND p.payment_type = 'PIX')
+           AND NOT EXISTS (SELECT 1 FROM pix_charges c WHERE c.id = i.id)"
+    )
+}
+
+/// When the merchant's account is known (`serve --pix-account`), recurring charges are sent:
+/// the day today is, in Brasília. Dates are ours (`YYYY-MM-DD`), written into the SQL.
+#[derive(Clone, Copy, Debug)]
+pub struct Cycles {
+    pub today: Date,
+}
+
+impl Cycles {
+    fn bounds(self) -> Option<(String, String)> {
+        Some((
+            self.today.add_days(CYCLE_LAST_DAYS)?.to_string(),
+            self.today.add_days(CYCLE_FIRST_DAYS)?.to_string(),
+        ))
+    }
+}
+
 /// Charges still open (or never made) at the bank that nobody should pay any more: those of
 /// deleted invoices, and those of installments paid another way (a boleto, a payment recorded
 /// by hand, a Pix of an earlier charge), which a payer holding the code could otherwise pay a
@@ -49,7 +89,9 @@ const EXPIRED: &str = "FROM pix_charges c JOIN installments i ON i.id = c.id
 /// themselves are the source, so an installment created while the bank was unreachable, or
 /// before `--pix-api-url` was set, is never missed. It looks first and writes only when there
 /// is something to write, so the passes of an idle server never hold SQLite's write gate.
-pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
+/// With `cycles`, the later cycles of authorized recurrences are left to recurring charges while
+/// their window lasts, and taken up as `cobr` rows once inside it.
+pub async fn enqueue(db: &Db, cycles: Option<Cycles>) -> Result<u64, DbError> {
     let found = |sql: String| async move {
         sqlx::query(&sql)
             .fetch_optional(&db.pool)
@@ -58,13 +100,37 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
     };
     let now = now_iso();
     let mut changed = 0;
-    if found(format!("SELECT 1 AS x {NEW_CHARGES} LIMIT 1")).await? {
+    let bounds = cycles.and_then(Cycles::bounds);
+    // Not yet a code on the payer page while the recurrence will charge it.
+    let new_charges = match &bounds {
+        Some((last, _)) => format!("{NEW_CHARGES} AND NOT (i.due_date >= '{last}' AND {CYCLE})"),
+        None => NEW_CHARGES.to_string(),
+    };
+    if let Some((first, last)) = &bounds {
+        let cycles = cycles_due(first, last);
+        if found(format!("SELECT 1 AS x {cycles} LIMIT 1")).await? {
+            let mut tx = db.begin_write().await?;
+            changed += sqlx::query(&format!(
+                "INSERT INTO pix_charges (id, invoice_id, txid, kind, operation, status, attempts,
+                                          next_attempt_at, created_at, updated_at)
+                 SELECT i.id, i.invoice_id, REPLACE(i.id, '-', ''), 'cobr', 'create', 'pending', 0,
+                        $1, $1, $1
+                 {cycles} ON CONFLICT DO NOTHING"
+            ))
+            .bind(&now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            tx.commit().await?;
+        }
+    }
+    if found(format!("SELECT 1 AS x {new_charges} LIMIT 1")).await? {
         let mut tx = db.begin_write().await?;
         changed += sqlx::query(&format!(
             "INSERT INTO pix_charges (id, invoice_id, txid, operation, status, attempts,
                                       next_attempt_at, created_at, updated_at)
              SELECT i.id, i.invoice_id, REPLACE(i.id, '-', ''), 'create', 'pending', 0, $1, $1, $1
-             {NEW_CHARGES} ON CONFLICT DO NOTHING"
+             {new_charges} ON CONFLICT DO NOTHING"
         ))
         .bind(&now)
         .execute(&mut *tx)
@@ -89,6 +155,7 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
         changed += sqlx::query(&format!(
             "UPDATE pix_charges SET renewals = renewals + 1,
                     txid = REPLACE(id, '-', '') || 'r' || CAST(renewals + 1 AS TEXT),
+                    kind = CASE WHEN kind = 'cobr' THEN NULL ELSE kind END,
                     status = 'pending', attempts = 0, next_attempt_at = $1, location = NULL,
                     copia_e_cola = NULL, bank_status = NULL, expires_at = NULL,
                     last_error = NULL, refusal = NULL, updated_at = $1
@@ -155,6 +222,8 @@ pub struct Work {
     pub terms: ChargeTerms,
     /// The first cycle of a Pix Automático invoice: a `cob` payable now, for the composite code.
     pub immediate: bool,
+    /// The invoice's recurrence at the bank (a `cobr` row's `idRec`).
+    pub id_rec: Option<String>,
 }
 
 pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
@@ -165,7 +234,8 @@ pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
                 v.interest_monthly_bp, v.discount_type, v.discount_value, v.discount_until,
                 u.full_name, u.document,
                 CASE WHEN i.number = 1 AND EXISTS (SELECT 1 FROM pix_recurrences r WHERE r.id = v.id)
-                     THEN 1 ELSE 0 END AS immediate
+                     THEN 1 ELSE 0 END AS immediate,
+                (SELECT r.id_rec FROM pix_recurrences r WHERE r.id = v.id) AS id_rec
          FROM pix_charges c JOIN installments i ON i.id = c.id
               JOIN invoices v ON v.id = c.invoice_id JOIN customers u ON u.id = v.customer_id
          WHERE c.id = $1",
@@ -190,6 +260,7 @@ pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
         customer_document: r.try_get("document")?,
         terms: crate::store::invoices::terms_of(&r)?,
         immediate: r.try_get::<i64, _>("immediate")? != 0,
+        id_rec: r.try_get("id_rec")?,
     })
 }
 
@@ -327,4 +398,41 @@ pub async fn state(
     .bind(installment_id)
     .fetch_optional(&db.pool)
     .await
+}
+
+/// Whether installment `id`'s charge is a recurring charge (`cobr`): its payer's bank pays it,
+/// and the payer page shows no code for it.
+pub async fn is_cycle(db: &Db, installment_id: &str) -> Result<bool, DbError> {
+    let found = sqlx::query(
+        "SELECT 1 AS x FROM pix_charges WHERE id = $1 AND kind = 'cobr' AND operation = 'create'
+           AND (bank_status IS NULL OR bank_status = 'ATIVA') AND expires_at IS NULL",
+    )
+    .bind(installment_id)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// A recurring charge that ended unpaid (the payer's bank rejected it with no retry left, or it
+/// was cancelled or expired, as the bank reads it back): it stops being payable now, so the
+/// renewal of [`enqueue`] makes the installment an ordinary charge under a new txid, its code on
+/// the payer page (the old txid kept, so a late Pix of it still pays). Once only: a charge
+/// already ended, paid or made again is left alone.
+pub async fn cycle_ended(db: &Db, txid: &str, bank_status: &str) -> Result<bool, DbError> {
+    let now = now_iso();
+    let mut tx = db.begin_write().await?;
+    let n = sqlx::query(
+        "UPDATE pix_charges SET bank_status = $1, expires_at = $2, updated_at = $2
+         WHERE txid = $3 AND kind = 'cobr' AND operation = 'create' AND status = 'done'
+           AND (bank_status IS NULL OR bank_status = 'ATIVA')
+           AND NOT EXISTS (SELECT 1 FROM pix_payments p WHERE p.txid = pix_charges.txid)",
+    )
+    .bind(bank_status)
+    .bind(&now)
+    .bind(txid)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    tx.commit().await?;
+    Ok(n == 1)
 }

@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use paylink_model::{PixCharge, PixChargeState};
 
 use crate::bank::{BankError, PixClient};
-use crate::domain::pix_api::{self, charge};
+use crate::domain::pix_api::{self, charge, rec};
 use crate::store::{pix_charges, Db, DbError};
 
 /// Why a call did not make (or remove) its charge.
@@ -75,11 +75,25 @@ const IDLE: Duration = Duration::from_secs(1);
 pub struct PixCharges {
     db: Db,
     bank: PixClient,
+    /// The merchant's account each cycle of a Pix Automático recurrence is credited to
+    /// (`serve --pix-account`); without it no recurring charge is sent.
+    account: Option<rec::Recebedor>,
 }
 
 impl PixCharges {
     pub fn new(db: Db, bank: PixClient) -> PixCharges {
-        PixCharges { db, bank }
+        PixCharges {
+            db,
+            bank,
+            account: None,
+        }
+    }
+
+    /// The same worker, sending each later cycle of an authorized Pix Automático recurrence as a
+    /// recurring charge (`PUT /cobr/{txid}`, 10 to 2 days before its due date) to `account`.
+    pub fn with_account(mut self, account: rec::Recebedor) -> PixCharges {
+        self.account = Some(account);
+        self
     }
 
     pub async fn run(self, shutdown: CancellationToken) {
@@ -88,7 +102,10 @@ impl PixCharges {
 
     /// One pass: takes up new installments and deletions, then makes the calls that are due.
     pub async fn pass(&self) -> Result<usize, DbError> {
-        pix_charges::enqueue(&self.db).await?;
+        let cycles = self.account.as_ref().map(|_| pix_charges::Cycles {
+            today: crate::domain::today(),
+        });
+        pix_charges::enqueue(&self.db, cycles).await?;
         let due = pix_charges::due(&self.db).await?;
         crate::store::outbox::process_claimed(&self.db, "pix_charges", due, |id| {
             let me = self.clone();
@@ -109,6 +126,7 @@ impl PixCharges {
                 // Paid (or reversed) before its charge was made: nothing to charge.
                 Ok(None)
             }
+            _ if w.kind.as_deref() == Some("cobr") => self.create_cycle(&w).await,
             _ => self.create(&w).await,
         };
         match result {
@@ -248,10 +266,51 @@ impl PixCharges {
     /// Removes the charge. A bank that refuses because the charge is no longer active (a payer
     /// paid it meanwhile, or it was removed) leaves nothing to remove: the charge as the bank
     /// holds it is recorded.
+    /// A later cycle of an authorized recurrence: `PUT /cobr/{txid}` with its due date, amount and
+    /// the merchant's account (a retry is the same txid: the same charge).
+    async fn create_cycle(
+        &self,
+        w: &pix_charges::Work,
+    ) -> Result<Option<(&'static str, serde_json::Value)>, Failed> {
+        let refused = |detail: &str| {
+            Failed::Bank(BankError::Refused {
+                status: 0,
+                body: serde_json::json!({ "detail": detail }),
+            })
+        };
+        let (Some(id_rec), Some(due), Some(account)) = (&w.id_rec, w.due, &self.account) else {
+            return Err(refused(
+                "no recurrence, due date or account for this recurring charge",
+            ));
+        };
+        let mut body = rec::CobR::new(id_rec, due, w.price_cents, account.clone());
+        body.info_adicional = Some(
+            format!("{} - parcela {}", w.external_id, w.number)
+                .chars()
+                .take(140)
+                .collect(),
+        );
+        Ok(Some(("cobr", self.bank.put_cobr(&w.txid, &body).await?)))
+    }
+
     async fn remove(
         &self,
         w: &pix_charges::Work,
     ) -> Result<Option<(&'static str, serde_json::Value)>, Failed> {
+        if w.kind.as_deref() == Some("cobr") {
+            return match self.bank.cancel_cobr(&w.txid).await {
+                Ok(v) => Ok(Some(("cobr", v))),
+                Err(
+                    refused @ BankError::Refused {
+                        status: 400..=499, ..
+                    },
+                ) => match self.bank.get_cobr(&w.txid).await {
+                    Ok(found) if found["status"] != "ATIVA" => Ok(Some(("cobr", found))),
+                    _ => Err(refused.into()),
+                },
+                Err(e) => Err(e.into()),
+            };
+        }
         let immediate = w.kind.as_deref() == Some("cob");
         let kind = if immediate { "cob" } else { "cobv" };
         match self

@@ -4,7 +4,9 @@
 //! (`POST /rec`, valid against the document) through the outbox; the payer authorizes it by paying
 //! the composite code; the bank down or an answer lost loses nothing and makes nothing twice;
 //! callbacks are believed only as the bank reads them back, in any order, any number of times;
-//! the merchant's deletion and the payer's cancellation end the recurrence.
+//! the merchant's deletion and the payer's cancellation end the recurrence. Each later cycle is
+//! a recurring charge sent inside its window (`PUT /cobr`), paid, or retried after a rejected
+//! attempt, or given back to the payer page when no retry is left.
 
 use std::time::{Duration, Instant};
 
@@ -61,12 +63,20 @@ async fn world() -> World {
     assert_eq!(rec_hook.as_deref(), Some(expected.as_str()));
     assert_eq!(cobr_hook.as_deref(), Some(expected.as_str()));
     World {
-        charges: PixCharges::new(app.db.clone(), client.clone()),
+        charges: PixCharges::new(app.db.clone(), client.clone()).with_account(account()),
         recs: PixRecurrences::new(app.db.clone(), client.clone()),
         bank,
         app,
         client,
         _stop: stop.drop_guard(),
+    }
+}
+
+fn account() -> pix_api::rec::Recebedor {
+    pix_api::rec::Recebedor {
+        conta: "123456-7".into(),
+        tipo_conta: "CORRENTE",
+        agencia: Some("0001".into()),
     }
 }
 
@@ -442,4 +452,269 @@ async fn deleting_the_invoice_cancels_the_recurrence_at_the_bank() {
         rec_schema_errors("RecRevisada", patch.body.as_ref().unwrap()),
         Vec::<String>::new()
     );
+}
+
+/// A weekly recurring invoice asking for Pix Automático, its first cycle due today, authorized
+/// through the composite code; then the scheduler makes the second cycle (due in 7 days, inside
+/// the 10-to-2-day window) and the charges worker sends it: (invoice id, idRec, its txid).
+async fn authorized_weekly(w: &World, retries: bool) -> (String, String, String) {
+    let customer = body(
+        w.app
+            .post_customer(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
+            .await,
+    )
+    .await;
+    let res = w
+        .app
+        .post_invoice(&json!({
+            "customerId": customer["id"], "externalId": "academia-3",
+            "dueDate": today().to_string(), "paymentTypes": ["PIX"],
+            "installmentCount": 1, "invoiceType": "RECURRING", "frequency": "WEEKLY",
+            "endInstallment": 8, "price": 49.90,
+            "pixAutomatico": {"retries": retries},
+        }))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let id = body(res).await["id"].as_str().unwrap().to_string();
+    let id_rec = settle(w, &id).await.3.unwrap();
+    w.bank.pay_composite(&id_rec).await.unwrap();
+    wait_detail(&w.app, &id, "approved", |d| {
+        d["pixAutomatico"]["status"] == "approved" && d["installments"][0]["_status"] == "CONFIRMED"
+    })
+    .await;
+    paylink_server::workers::scheduler::run_once(&w.app.db, today())
+        .await
+        .unwrap();
+    let d = detail(&w.app, &id).await;
+    let second = d["installments"][1]["id"].as_str().unwrap();
+    let txid = pix_api::txid(second).unwrap();
+    for _ in 0..100 {
+        w.charges.pass().await.unwrap();
+        if w.bank.cobr(&txid).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(w.bank.cobr(&txid).is_some(), "the cycle was sent");
+    (id, id_rec, txid)
+}
+
+#[tokio::test]
+async fn a_later_cycle_is_sent_inside_its_window_and_paid_once() {
+    let w = world().await;
+    let (id, id_rec, txid) = authorized_weekly(&w, false).await;
+    let sent: Vec<Value> = w
+        .bank
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "PUT" && r.path.starts_with("/cobr/"))
+        .map(|r| r.body.unwrap())
+        .collect();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(
+        rec_schema_errors("CobRSolicitada", &sent[0]),
+        Vec::<String>::new()
+    );
+    assert_eq!(sent[0]["idRec"], id_rec);
+    assert_eq!(
+        sent[0]["calendario"]["dataDeVencimento"],
+        today().add_days(7).unwrap().to_string()
+    );
+    assert_eq!(sent[0]["valor"]["original"], "49.90");
+    assert_eq!(sent[0]["ajusteDiaUtil"], true);
+    assert_eq!(
+        sent[0]["recebedor"],
+        json!({"conta": "123456-7", "tipoConta": "CORRENTE", "agencia": "0001"})
+    );
+    // No code on the payer page for it, and no second charge: the payer's bank pays it.
+    assert!(w.bank.charge(&txid).is_none());
+    let html = w
+        .app
+        .get(&format!("/pay/{id}?lang=en"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("data-pix-automatico-cycle"), "{html}");
+    assert!(!html.contains("data-pix-payload"), "{html}");
+    for _ in 0..3 {
+        w.charges.pass().await.unwrap();
+    }
+    assert_eq!(w.bank.puts(&txid), 1, "once per cycle");
+
+    w.bank.pay_cycle(&txid).unwrap();
+    let d = wait_detail(&w.app, &id, "the second cycle paid", |d| {
+        d["installments"][1]["_status"] == "CONFIRMED"
+    })
+    .await;
+    assert_eq!(d["installments"][1]["pricePaid"], 49.9);
+    // The callback again: nothing twice.
+    let cobr = w.bank.cobr(&txid).unwrap();
+    let again = json!({"cobsr": [{"idRec": id_rec, "txid": txid, "status": cobr["status"]}]});
+    assert_eq!(
+        post_callback(&w, "cobr", &again).await.status(),
+        StatusCode::OK
+    );
+    let pool = w.app.raw_pool().await;
+    let payments: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM pix_payments WHERE txid = $1")
+        .bind(&txid)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(payments, 1);
+    let confirmed: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM events WHERE invoice_id = $1 AND type = 'PAYMENT_CONFIRMED'",
+    )
+    .bind(&id)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(confirmed, 2, "one per cycle paid");
+}
+
+#[tokio::test]
+async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to_the_page() {
+    let w = world().await;
+    let (id, _, txid) = authorized_weekly(&w, true).await;
+    // Rejected: paylink asks for another attempt, the day after the due date.
+    w.bank.fail_cycle(&txid).unwrap();
+    retried(2, &w.bank, &txid).await;
+    let cobr = w.bank.cobr(&txid).unwrap();
+    let due = today().add_days(7).unwrap();
+    assert_eq!(cobr["tentativas"][1]["tipo"], "RIFL");
+    assert_eq!(
+        cobr["tentativas"][1]["dataLiquidacao"],
+        due.add_days(1).unwrap().to_string()
+    );
+    w.bank.pay_cycle(&txid).unwrap();
+    wait_detail(&w.app, &id, "paid on the retry", |d| {
+        d["installments"][1]["_status"] == "CONFIRMED"
+    })
+    .await;
+
+    // The third cycle fails four times: three retries, then the payer page.
+    paylink_server::workers::scheduler::run_once(&w.app.db, today().add_days(7).unwrap())
+        .await
+        .unwrap();
+    let d = detail(&w.app, &id).await;
+    let third = pix_api::txid(d["installments"][2]["id"].as_str().unwrap()).unwrap();
+    // Due in 14 days: outside the window, so not yet sent, and no code on the page either.
+    for _ in 0..3 {
+        w.charges.pass().await.unwrap();
+    }
+    assert!(w.bank.cobr(&third).is_none());
+    assert!(w.bank.charge(&third).is_none());
+
+    // Another payer's cycle is rejected four times: the three retries, then nothing left. The
+    // installment stays open and goes back to the payer page, as an ordinary charge under a new
+    // txid.
+    let (other, _, txid) = authorized_weekly(&w, true).await;
+    for n in 2..=4 {
+        w.bank.fail_cycle(&txid).unwrap();
+        retried(n, &w.bank, &txid).await;
+    }
+    w.bank.fail_cycle(&txid).unwrap();
+    let renewed = format!("{txid}r1");
+    for _ in 0..100 {
+        w.charges.pass().await.unwrap();
+        if w.bank.charge(&renewed).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let cobv = w
+        .bank
+        .charge(&renewed)
+        .expect("the installment is back on the payer page");
+    assert_eq!(cobv["valor"]["original"], "49.90");
+    let d = detail(&w.app, &other).await;
+    assert_eq!(d["installments"][1]["_status"], "WAITING_PAYMENT");
+    let view = body(w.app.get(&format!("/api/pay/{other}")).await).await;
+    assert_eq!(
+        view["installments"][1]["pix"]["payload"],
+        cobv["pixCopiaECola"]
+    );
+    assert!(view["installments"][1].get("pixAutomatico").is_none());
+    // The page's code pays it.
+    w.bank.pay(&renewed, None).await.unwrap();
+    wait_detail(&w.app, &other, "paid on the page", |d| {
+        d["installments"][1]["_status"] == "CONFIRMED"
+    })
+    .await;
+}
+
+/// Waits until recurring charge `txid` has `n` attempts (a retry was asked for).
+async fn retried(n: usize, bank: &Bank, txid: &str) {
+    for _ in 0..100 {
+        let tries = bank.cobr(txid).unwrap()["tentativas"]
+            .as_array()
+            .unwrap()
+            .len();
+        if tries == n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    panic!("no retry #{n}: {}", bank.cobr(txid).unwrap());
+}
+
+/// `paylink serve`'s account for the recurring charges: a bad one is named and nothing starts.
+#[test]
+fn serve_refuses_a_bad_pix_account() {
+    let dir = tempfile::tempdir().unwrap();
+    Pki::generate().unwrap().write(dir.path()).unwrap();
+    let file = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    std::fs::write(dir.path().join("secret"), "s3cr3t\n").unwrap();
+    let base = [
+        "serve".to_string(),
+        "--listen".into(),
+        "127.0.0.1:0".into(),
+        "--db".into(),
+        file("p.db"),
+        "--pix-api-url".into(),
+        "https://127.0.0.1:1/api/v2".into(),
+        "--pix-token-url".into(),
+        "https://127.0.0.1:1/oauth/token".into(),
+        "--pix-client-id".into(),
+        "paylink".into(),
+        "--pix-client-secret-file".into(),
+        file("secret"),
+        "--pix-cert".into(),
+        file("client.pem"),
+        "--pix-cert-key".into(),
+        file("client-key.pem"),
+        "--pix-ca".into(),
+        file("ca.pem"),
+    ];
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
+            .args(&base)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{extra:?} was accepted");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    for (extra, says) in [
+        (&["--pix-account", "12a34"][..], "is not an account number"),
+        (
+            &["--pix-account", "123456789012345678901"][..],
+            "is not an account number",
+        ),
+        (
+            &["--pix-account", "1234", "--pix-account-type", "SALARIO"][..],
+            "--pix-account-type must be",
+        ),
+        (
+            &["--pix-account", "1234", "--pix-agency", "12345"][..],
+            "is not an agency",
+        ),
+        (
+            &["--pix-agency", "1234"][..],
+            "--pix-agency needs --pix-account",
+        ),
+    ] {
+        let err = run(extra);
+        assert!(err.contains(says), "{extra:?}: {err}");
+    }
 }

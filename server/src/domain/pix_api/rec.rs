@@ -253,3 +253,161 @@ pub fn closing_of(rec: &serde_json::Value) -> Vec<String> {
     }
     out
 }
+
+/// What a recurring charge read back from the bank (`GET /cobr/{txid}`) asks of paylink.
+#[derive(Debug, PartialEq)]
+pub enum Cycle {
+    /// Still scheduled (or being retried): nothing to do.
+    Waiting,
+    /// Another attempt on `Date`: the last one was rejected, the recurrence allows retries
+    /// (`PERMITE_3R_7D`), fewer than 3 were made and the date is within 7 days of the due date.
+    Retry(Date),
+    /// Ended unpaid (`status`), with why: the installment goes back to the payer page.
+    Ended(String, Vec<String>),
+}
+
+/// Retries after a rejected attempt, at most (`PERMITE_3R_7D`) ...
+pub const MAX_RETRIES: usize = 3;
+/// ... within this many days after the due date.
+pub const RETRY_DAYS: i64 = 7;
+
+/// The next step of recurring charge `cobr` on `today` (in Brasília); its paid attempts are
+/// [`paid`]'s.
+pub fn cycle(cobr: &serde_json::Value, today: Date) -> Cycle {
+    let tries: Vec<&serde_json::Value> = cobr["tentativas"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .collect();
+    let why = || -> Vec<String> {
+        tries
+            .iter()
+            .filter_map(|t| {
+                let r = &t["rejeicao"];
+                r.is_object().then(|| {
+                    format!(
+                        "{} {}: {} ({})",
+                        t["dataLiquidacao"].as_str().unwrap_or_default(),
+                        t["status"].as_str().unwrap_or_default(),
+                        r["descricao"].as_str().unwrap_or_default(),
+                        r["codigo"].as_str().unwrap_or_default()
+                    )
+                })
+            })
+            .collect()
+    };
+    match cobr["status"].as_str() {
+        Some("ATIVA") | Some("CRIADA") => {}
+        Some("CONCLUIDA") | None => return Cycle::Waiting,
+        Some(ended) => return Cycle::Ended(ended.to_string(), why()),
+    }
+    let Some(last) = tries.last() else {
+        return Cycle::Waiting;
+    };
+    if last["status"] != "REJEITADA" {
+        return Cycle::Waiting;
+    }
+    let retries = tries.iter().filter(|t| t["tipo"] == "RIFL").count();
+    let due = cobr["calendario"]["dataDeVencimento"]
+        .as_str()
+        .and_then(Date::parse_iso);
+    let next = due.and_then(|d| {
+        let day = today.add_days(1)?.max(d.add_days(1)?);
+        (day <= d.add_days(RETRY_DAYS)?).then_some(day)
+    });
+    match next {
+        Some(day) if cobr["politicaRetentativa"] == "PERMITE_3R_7D" && retries < MAX_RETRIES => {
+            Cycle::Retry(day)
+        }
+        _ => Cycle::Ended("REJEITADA".into(), why()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn d(s: &str) -> Date {
+        Date::parse_iso(s).unwrap()
+    }
+
+    fn cobr(policy: &str, status: &str, tries: &[(&str, &str)]) -> serde_json::Value {
+        let tentativas: Vec<_> = tries
+            .iter()
+            .enumerate()
+            .map(|(n, (tipo, st))| {
+                let mut t = json!({"tipo": tipo, "status": st, "endToEndId": format!("E{n}"),
+                                   "dataLiquidacao": "2027-01-10"});
+                if *st == "REJEITADA" {
+                    t["rejeicao"] = json!({"codigo": "AM02", "descricao": "Saldo insuficiente."});
+                }
+                t
+            })
+            .collect();
+        json!({"txid": "t1", "status": status, "politicaRetentativa": policy,
+               "calendario": {"dataDeVencimento": "2027-01-10"}, "tentativas": tentativas})
+    }
+
+    #[test]
+    fn a_rejected_attempt_is_retried_within_the_policy_and_then_ends() {
+        let today = d("2027-01-10");
+        let one = cobr("PERMITE_3R_7D", "ATIVA", &[("AGND", "REJEITADA")]);
+        assert_eq!(cycle(&one, today), Cycle::Retry(d("2027-01-11")));
+        // Later than the day after the due date: tomorrow, while within 7 days.
+        assert_eq!(cycle(&one, d("2027-01-14")), Cycle::Retry(d("2027-01-15")));
+        assert!(matches!(cycle(&one, d("2027-01-17")), Cycle::Ended(..)));
+        let three = cobr(
+            "PERMITE_3R_7D",
+            "ATIVA",
+            &[
+                ("AGND", "REJEITADA"),
+                ("RIFL", "REJEITADA"),
+                ("RIFL", "REJEITADA"),
+                ("RIFL", "REJEITADA"),
+            ],
+        );
+        match cycle(&three, today) {
+            Cycle::Ended(status, why) => {
+                assert_eq!(status, "REJEITADA");
+                assert_eq!(why.len(), 4);
+                assert!(why[0].contains("Saldo insuficiente. (AM02)"), "{why:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let none = cobr("NAO_PERMITE", "REJEITADA", &[("AGND", "REJEITADA")]);
+        assert!(matches!(cycle(&none, today), Cycle::Ended(..)));
+        let scheduled = cobr(
+            "PERMITE_3R_7D",
+            "ATIVA",
+            &[("AGND", "REJEITADA"), ("RIFL", "AGENDADA")],
+        );
+        assert_eq!(cycle(&scheduled, today), Cycle::Waiting);
+        assert_eq!(cycle(&json!({}), today), Cycle::Waiting);
+        assert_eq!(
+            cycle(&json!({"status": "ATIVA", "tentativas": "x"}), today),
+            Cycle::Waiting
+        );
+    }
+
+    #[test]
+    fn only_the_pix_of_paid_attempts_count() {
+        let mut c = cobr(
+            "NAO_PERMITE",
+            "CONCLUIDA",
+            &[("AGND", "REJEITADA"), ("RIFL", "PAGA")],
+        );
+        c["pix"] = json!([
+            {"endToEndId": "E0", "txid": "t1", "valor": "10.00", "horario": "2027-01-10T12:00:00Z"},
+            {"endToEndId": "E1", "txid": "t1", "valor": "10.00", "horario": "2027-01-11T12:00:00-03:00"},
+            {"endToEndId": "E1", "txid": "other", "valor": "10.00", "horario": "2027-01-11T12:00:00Z"},
+            {"endToEndId": "E1", "txid": "t1", "valor": "10", "horario": "2027-01-11T12:00:00Z"},
+        ]);
+        let paid = paid(&c);
+        assert_eq!(paid.len(), 1, "{paid:?}");
+        assert_eq!(paid[0].end_to_end_id, "E1");
+        assert_eq!(paid[0].cents, 1000);
+        assert_eq!(paid[0].horario, "2027-01-11T15:00:00.000Z");
+        assert!(super::paid(&json!({"pix": []})).is_empty());
+    }
+}
