@@ -173,6 +173,16 @@ pub fn app(service: Service, options: Options) -> Router {
         .merge(http::routes())
         .merge(proxy::router(&state, payer_limiter, link_limiter))
         .merge(health::ready_router());
+    #[cfg(feature = "fault-injection")]
+    let router = router.route(
+        FAULT_PANIC,
+        axum::routing::get(|| async {
+            if true {
+                panic!("fault injection: {FAULT_PANIC}");
+            }
+            StatusCode::NO_CONTENT
+        }),
+    );
     let router = if state.pix_webhook.is_some() {
         router.merge(http::pix_webhook::router())
     } else {
@@ -200,6 +210,12 @@ pub fn app(service: Service, options: Options) -> Router {
     };
     traced(router)
 }
+
+/// Built with the `fault-injection` feature only (never in the normal
+/// binary): a route whose handler panics, answered by [`envelope_layers`]'
+/// catch with the 500 envelope while the process serves on.
+#[cfg(feature = "fault-injection")]
+pub const FAULT_PANIC: &str = "/fault/panic";
 
 /// The request id header: taken from a reverse proxy in front when it set a
 /// sane one, made here otherwise, and returned on every answer.

@@ -501,8 +501,17 @@ pub fn serve_binary_logging<S: AsRef<std::ffi::OsStr>>(
     args: &[S],
     log: impl Into<std::process::Stdio>,
 ) -> (std::process::Child, String) {
+    serve_binary_at(env!("CARGO_BIN_EXE_paylink"), args, log)
+}
+
+/// [`serve_binary_logging`] of the `paylink` binary at `bin` (another build of it).
+pub fn serve_binary_at<S: AsRef<std::ffi::OsStr>>(
+    bin: &str,
+    args: &[S],
+    log: impl Into<std::process::Stdio>,
+) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
+    let mut child = std::process::Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(args)
         .args(
