@@ -237,6 +237,7 @@ fn a_payer_view_round_trips() {
         interest: None,
         discount: None,
         pix_automatico: Some(PayerPixAutomatico {
+            pays_first: true,
             payload: "000201...80...6304ABCD".into(),
             qr_svg: "<svg></svg>".into(),
             contract: "assinatura-7".into(),

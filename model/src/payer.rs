@@ -40,11 +40,16 @@ pub struct PayerView {
     pub pix_automatico: Option<PayerPixAutomatico>,
 }
 
-/// The recurrence a payer authorizes by paying its composite code, and the terms they agree to.
+/// The recurrence a payer authorizes with its code, and the terms they agree to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PayerPixAutomatico {
-    /// The composite BR Code (copia e cola): the first cycle's charge and the recurrence.
+    /// `true`: the composite code, which pays the first cycle and authorizes the rest (Jornada
+    /// 3); `false`: the recurrence's own code, which only authorizes the next cycles (Jornada 2:
+    /// the first was paid another way).
+    #[serde(default)]
+    pub pays_first: bool,
+    /// The BR Code (copia e cola).
     pub payload: String,
     /// The same payload as an SVG QR code.
     pub qr_svg: String,

@@ -76,14 +76,26 @@ pub fn PixAutomaticoOffer(l: Lang, a: PayerPixAutomatico) -> impl IntoView {
     // The SVG is markup drawn by paylink's own server (the model's QR renderer) from the
     // bank's code, with no text anyone else wrote.
     view! {
-        <section class="pix-automatico" aria-label="Pix Automático" data-pix-automatico="">
+        <section
+            class="pix-automatico"
+            aria-label="Pix Automático"
+            data-pix-automatico=if a.pays_first { "pay" } else { "authorize" }
+        >
             <h2>"Pix Automático"</h2>
             <p>
-                {t(
-                    l,
-                    "Pague a primeira cobrança com este código e autorize as próximas: o seu banco paga cada uma no vencimento, sem você precisar voltar aqui.",
-                    "Pay the first charge with this code and authorize the next ones: your bank pays each on its due date, without you coming back here.",
-                )}
+                {if a.pays_first {
+                    t(
+                        l,
+                        "Pague a primeira cobrança com este código e autorize as próximas: o seu banco paga cada uma no vencimento, sem você precisar voltar aqui.",
+                        "Pay the first charge with this code and authorize the next ones: your bank pays each on its due date, without you coming back here.",
+                    )
+                } else {
+                    t(
+                        l,
+                        "Autorize as próximas cobranças com este código (nada é pago agora): o seu banco paga cada uma no vencimento, sem você precisar voltar aqui.",
+                        "Authorize the next charges with this code (nothing is paid now): your bank pays each on its due date, without you coming back here.",
+                    )
+                }}
             </p>
             <dl class="facts">
                 {facts

@@ -443,9 +443,10 @@ pub async fn with_bank_codes(
     Ok(())
 }
 
-/// The recurrence a payer is asked to authorize (Pix Automático, Jornada 3): while the bank holds
-/// it waiting and the first cycle, which its composite code pays, is the next one open. The terms
-/// are the invoice's, as the recurrence was made of them.
+/// The recurrence a payer is asked to authorize, while the bank holds it waiting: with the
+/// composite code (Jornada 3) while the first cycle, which it pays, is the next one open; with the
+/// recurrence's own code (Jornada 2, authorization only) once the first cycle was paid another
+/// way. The terms are the invoice's, as the recurrence was made of them.
 pub async fn with_pix_automatico(
     view: &mut PayerView,
     d: &InvoiceDetail,
@@ -458,11 +459,13 @@ pub async fn with_pix_automatico(
         .installments
         .first()
         .is_some_and(|i| i.installment == 1 && i.status == InstallmentStatus::WaitingPayment);
-    if !first_open || view.next_open != Some(1) {
+    let Some((composite, own)) = crate::store::pix_recurrences::payer_code(db, &d.id).await? else {
         return Ok(());
-    }
-    let Some(payload) = crate::store::pix_recurrences::payer_code(db, &d.id).await? else {
-        return Ok(());
+    };
+    let (pays_first, payload) = match (composite, own) {
+        (Some(c), _) if first_open && view.next_open == Some(1) => (true, c),
+        (_, Some(own)) if !first_open => (false, own),
+        _ => return Ok(()),
     };
     let first = Date::parse_iso_prefix(&d.due_date);
     let last = first.and_then(|first| {
@@ -474,6 +477,7 @@ pub async fn with_pix_automatico(
         )
     });
     view.pix_automatico = Some(paylink_model::PayerPixAutomatico {
+        pays_first,
         qr_svg: qr_svg(&payload).unwrap_or_default(),
         payload,
         contract: d.external_id.clone(),

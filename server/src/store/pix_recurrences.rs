@@ -257,6 +257,7 @@ pub async fn record_done(
     id: &str,
     operation: &str,
     copia_e_cola: Option<&str>,
+    authorization_code: Option<&str>,
     bank_status: Option<&str>,
     closing: Option<&[String]>,
 ) -> Result<(), DbError> {
@@ -266,7 +267,8 @@ pub async fn record_done(
         "UPDATE pix_recurrences SET copia_e_cola = COALESCE($1, copia_e_cola),
                 bank_status = COALESCE($2, bank_status), closing = COALESCE($3, closing),
                 status = CASE WHEN operation = $4 THEN 'done' ELSE status END,
-                last_error = NULL, refusal = NULL, locked_until = NULL, updated_at = $5
+                last_error = NULL, refusal = NULL, locked_until = NULL, updated_at = $5,
+                authorization_code = COALESCE($7, authorization_code)
          WHERE id = $6",
         |q| {
             q.bind(copia_e_cola.map(str::to_string))
@@ -275,6 +277,7 @@ pub async fn record_done(
                 .bind(operation.to_string())
                 .bind(now_iso())
                 .bind(id.to_string())
+                .bind(authorization_code.map(str::to_string))
         },
     )
     .await
@@ -377,13 +380,18 @@ pub async fn state(db: &Db, invoice_id: &str) -> Result<Option<State>, DbError> 
     .await
 }
 
-/// The composite code of invoice `id`'s recurrence while it waits for the payer's authorization
-/// (the bank holds it `CRIADA` and paylink read its code back); `None` otherwise.
-pub async fn payer_code(db: &Db, id: &str) -> Result<Option<String>, DbError> {
-    sqlx::query_scalar(
-        "SELECT copia_e_cola FROM pix_recurrences
-         WHERE id = $1 AND operation = 'create' AND status = 'done' AND bank_status = 'CRIADA'
-           AND copia_e_cola IS NOT NULL",
+/// The codes of invoice `id`'s recurrence while it waits for the payer's authorization (the
+/// bank holds it `CRIADA` and paylink read them back): the composite code when the recurrence was
+/// paired with the first cycle's charge (Jornada 3; `None` otherwise), and the recurrence's own
+/// (Jornada 2). `None` when there is nothing to authorize.
+pub async fn payer_code(
+    db: &Db,
+    id: &str,
+) -> Result<Option<(Option<String>, Option<String>)>, DbError> {
+    sqlx::query_as(
+        "SELECT CASE WHEN journey_txid IS NOT NULL THEN copia_e_cola END, authorization_code
+         FROM pix_recurrences
+         WHERE id = $1 AND operation = 'create' AND status = 'done' AND bank_status = 'CRIADA'",
     )
     .bind(id)
     .fetch_optional(&db.pool)

@@ -32,10 +32,15 @@ pub struct PixRecurrences {
     bank: PixClient,
 }
 
+/// The codes a creation read back: (`dadosQR.pixCopiaECola` with the first cycle's txid, without).
+type Codes = (Option<String>, Option<String>);
+
 /// What one call came to.
 enum Step {
-    /// Done: the composite code (creation) and the bank's status and closing reasons.
-    Done(Option<String>, Option<String>, Vec<String>),
+    /// Done: the codes (creation: the one to pay, composite when paired with the first cycle's
+    /// charge, and the recurrence's own, which only authorizes), the bank's status and closing
+    /// reasons.
+    Done(Codes, Option<String>, Vec<String>),
     /// The first cycle's charge is not at the bank yet.
     Wait,
 }
@@ -72,7 +77,7 @@ impl PixRecurrences {
         };
         match result {
             Ok(Step::Wait) => pix_recurrences::record_wait(&self.db, id, WAIT_FOR_CHARGE).await,
-            Ok(Step::Done(code, status, closing)) => {
+            Ok(Step::Done((code, authorization), status, closing)) => {
                 tracing::info!(invoice = %id, operation = %w.operation, "Pix Automático done at the bank");
                 let closing = (!closing.is_empty()).then_some(closing.as_slice());
                 pix_recurrences::record_done(
@@ -80,6 +85,7 @@ impl PixRecurrences {
                     id,
                     &w.operation,
                     code.as_deref(),
+                    authorization.as_deref(),
                     status.as_deref(),
                     closing,
                 )
@@ -168,9 +174,20 @@ impl PixRecurrences {
                 id_rec
             }
         };
+        let code_of =
+            |rec: &serde_json::Value| rec["dadosQR"]["pixCopiaECola"].as_str().map(str::to_string);
         let rec = self.bank.get_rec(&id_rec, txid).await?;
-        let code = rec["dadosQR"]["pixCopiaECola"].as_str().map(str::to_string);
-        Ok(Step::Done(code, status_of(&rec), closing_of(&rec)))
+        let code = code_of(&rec);
+        // Jornada 2's code, for a payer whose first cycle is paid another way.
+        let authorization = match txid {
+            Some(_) => code_of(&self.bank.get_rec(&id_rec, None).await?),
+            None => code.clone(),
+        };
+        Ok(Step::Done(
+            (code, authorization),
+            status_of(&rec),
+            closing_of(&rec),
+        ))
     }
 
     fn rec_body(
@@ -231,19 +248,19 @@ impl PixRecurrences {
                         .map_err(|e| BankError::Unavailable(e.to_string()))?;
                     id_rec.to_string()
                 }
-                None => return Ok(Step::Done(None, None, Vec::new())),
+                None => return Ok(Step::Done((None, None), None, Vec::new())),
             },
-            (None, None) => return Ok(Step::Done(None, None, Vec::new())),
+            (None, None) => return Ok(Step::Done((None, None), None, Vec::new())),
         };
         match self.bank.cancel_rec(&id_rec).await {
-            Ok(rec) => Ok(Step::Done(None, status_of(&rec), closing_of(&rec))),
+            Ok(rec) => Ok(Step::Done((None, None), status_of(&rec), closing_of(&rec))),
             Err(
                 refused @ BankError::Refused {
                     status: 400..=499, ..
                 },
             ) => match self.bank.get_rec(&id_rec, None).await {
                 Ok(rec) if !matches!(rec["status"].as_str(), Some("CRIADA" | "APROVADA")) => {
-                    Ok(Step::Done(None, status_of(&rec), closing_of(&rec)))
+                    Ok(Step::Done((None, None), status_of(&rec), closing_of(&rec)))
                 }
                 _ => Err(refused),
             },

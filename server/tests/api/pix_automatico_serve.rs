@@ -718,3 +718,53 @@ fn serve_refuses_a_bad_pix_account() {
         assert!(err.contains(says), "{extra:?}: {err}");
     }
 }
+
+/// The first cycle paid with its own code, not the composite one: the page then offers Jornada 2,
+/// the recurrence's own code, which authorizes the next cycles without paying anything.
+#[tokio::test]
+async fn a_first_cycle_paid_another_way_leaves_the_authorization_on_the_page() {
+    let w = world().await;
+    let (id, txid) = invoice(&w.app).await;
+    let id_rec = settle(&w, &id).await.3.unwrap();
+    w.bank.pay(&txid, None).await.unwrap();
+    wait_detail(&w.app, &id, "the first cycle paid", |d| {
+        d["installments"][0]["_status"] == "CONFIRMED"
+    })
+    .await;
+    let html = w
+        .app
+        .get(&format!("/pay/{id}?lang=en"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let offer = &html[html
+        .find("data-pix-automatico=\"authorize\"")
+        .expect("Jornada 2")..];
+    assert!(offer.contains("nothing is paid now"), "{offer}");
+    let own = w.client.get_rec(&id_rec, None).await.unwrap();
+    assert_eq!(own["dadosQR"]["jornada"], "JORNADA_2");
+    let view = body(w.app.get(&format!("/api/pay/{id}")).await).await;
+    assert_eq!(view["pixAutomatico"]["paysFirst"], false);
+    assert_eq!(
+        view["pixAutomatico"]["payload"],
+        own["dadosQR"]["pixCopiaECola"]
+    );
+    let cob = w.bank.charge(&txid).unwrap();
+    let code = view["pixAutomatico"]["payload"].as_str().unwrap();
+    assert!(
+        !code.contains(cob["loc"]["location"].as_str().unwrap()),
+        "no charge in it"
+    );
+
+    w.bank.approve_rec(&id_rec).unwrap();
+    wait_detail(&w.app, &id, "approved", |d| {
+        d["pixAutomatico"]["status"] == "approved"
+    })
+    .await;
+    let html = w.app.get(&format!("/pay/{id}")).await.text().await.unwrap();
+    assert!(
+        !html.contains("data-pix-automatico="),
+        "nothing left to authorize"
+    );
+}
