@@ -46,6 +46,16 @@ pub enum T {
     PaidNow,
     NotFoundTitle,
     Reload,
+    Price,
+    InstallmentCount,
+    PaymentTypes,
+    YourData,
+    ToPayment,
+    Preview,
+    PreviewEmpty,
+    PriceFormat,
+    InvoiceReady,
+    LinkUnavailable,
 }
 
 impl T {
@@ -113,6 +123,22 @@ impl T {
             ),
             NotFoundTitle => ("Cobrança indisponível", "Invoice unavailable"),
             Reload => ("Tentar de novo", "Try again"),
+            Price => ("Valor (R$)", "Amount (R$)"),
+            InstallmentCount => ("Número de parcelas", "Number of installments"),
+            PaymentTypes => ("Formas de pagamento", "Payment methods"),
+            YourData => ("Seus dados", "Your details"),
+            ToPayment => ("Ir para o pagamento", "Continue to payment"),
+            Preview => ("Prévia das parcelas", "Installment preview"),
+            PreviewEmpty => (
+                "Informe o valor para ver as parcelas.",
+                "Enter the amount to see the installments.",
+            ),
+            PriceFormat => (
+                "Valor inválido: use o formato 1.234,56.",
+                "Invalid amount: use the format 1.234,56.",
+            ),
+            InvoiceReady => ("Cobrança gerada.", "Invoice created."),
+            LinkUnavailable => ("Link indisponível", "Link unavailable"),
         }
     }
 }

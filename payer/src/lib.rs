@@ -16,8 +16,13 @@ compile_error!(
      build the server and the islands' wasm with separate cargo invocations (-p)"
 );
 
+#[cfg(feature = "hydrate")]
+pub mod host;
 pub mod i18n;
 pub mod islands;
+// The link's form: in the server, and in the link page's bundle (`link`), not the payer page's.
+#[cfg(any(feature = "ssr", feature = "link"))]
+pub mod link;
 pub mod pay;
 pub mod pix_automatico;
 #[cfg(feature = "ssr")]

@@ -1,6 +1,9 @@
 //! Form controls wired to a [`Form`]: a visible `<label for>`, `name` = the
 //! API field path, `aria-invalid` + `aria-describedby` pointing at the
-//! message element when the field is invalid.
+//! message element when the field is invalid. Each control also writes its
+//! starting value as an attribute (`value`, `selected`, `checked`): the
+//! server renders attributes, not properties, and a server-rendered form
+//! sent back with its errors must keep what the person typed.
 
 use leptos::prelude::*;
 use paylink_model::date::mask_date_br;
@@ -174,6 +177,7 @@ pub fn Field(
                 aria-required=aria_required
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=described
+                value=value.get_untracked()
                 prop:value=move || value.get()
                 on:input=on_input
                 on:blur=on_blur
@@ -313,7 +317,13 @@ pub fn Select(
         .chain(options)
         .map(|(v, text)| {
             // `value` even when empty: without it an option's value is its text.
-            view! { <option value=v prop:selected=move || value.with(|c| c == v)>{text}</option> }
+            // `selected` for the server's HTML (a property is not rendered there).
+            let chosen = value.with_untracked(|c| c == v);
+            view! {
+                <option value=v selected=chosen prop:selected=move || value.with(|c| c == v)>
+                    {text}
+                </option>
+            }
         })
         .collect_view();
     view! {
@@ -358,6 +368,7 @@ pub fn Checkbox(
                 value=value
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=move || invalid().then(|| error_id(name))
+                checked=checked.get_untracked()
                 prop:checked=move || checked.get()
                 on:change=move |ev| {
                     checked.set(event_target_checked(&ev));

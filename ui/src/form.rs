@@ -313,10 +313,8 @@ impl Form {
     pub fn server_error(&self, err: &Failure) {
         let alert = match err {
             Failure::Api(env) => {
-                let mut shown = self.errors.get_untracked();
-                let alert = apply_envelope(&mut shown, env, |p| self.field_of.run(p.to_string()));
-                self.errors.set(shown);
-                alert
+                self.show_envelope(env);
+                return self.focus_first_invalid();
             }
             other => Some(Alert {
                 message: other.text(self.lang.get_untracked()),
@@ -325,6 +323,16 @@ impl Form {
         };
         self.alert.set(alert);
         self.focus_first_invalid();
+    }
+
+    /// Shows the server's verdict (an error envelope) without touching the
+    /// page: field errors on their fields, the rest in the alert. Also how a
+    /// form rendered by the server starts when it comes back with errors.
+    pub fn show_envelope(&self, env: &ErrorEnvelope) {
+        let mut shown = self.errors.get_untracked();
+        let alert = apply_envelope(&mut shown, env, |p| self.field_of.run(p.to_string()));
+        self.errors.set(shown);
+        self.alert.set(alert);
     }
 
     /// The message shown on `path`, if any (tracked).
