@@ -31,10 +31,11 @@ widget_nightly() {
 # -14 KB brotli of wasm (bench/widget-size). The widget never unwinds either way
 # (profile.release has panic = "abort"). RUSTFLAGS replaces .cargo/config.toml's
 # target rustflags, so it repeats `--cfg erase_components`. Stable builds the same app.
-# Two trunk targets: index.html (every screen) and payer/index.html, the islands of the
-# server-rendered payer pages (the `paylink-payer` crate with `hydrate`; payer/Trunk.toml).
-# trunk empties its dist dir, so the islands are built into target/trunk-payer and copied
-# to dist/payer/, where the server finds them.
+# Three trunk targets: index.html (the merchant's screens), payer/index.html, the islands of
+# the server-rendered payer page (the `paylink-payer` crate with `hydrate`; payer/Trunk.toml),
+# and payer/link.html, the link page's (`hydrate` + `link`: the payer page's islands and the
+# link's form). trunk empties its dist dir, so the islands are built under target/ and copied
+# to dist/payer/ and dist/link/, where the server finds them.
 build_widget() {
     local dist=dist prev=
     for a in "$@"; do
@@ -50,7 +51,11 @@ build_widget() {
     _trunk_release "$@" || return
     (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release) || return
     rm -rf "$dist/payer" && mkdir -p "$dist/payer" &&
-        cp "$REPO"/target/trunk-payer/paylink-payer-* "$dist/payer/"
+        cp "$REPO"/target/trunk-payer/paylink-payer-* "$dist/payer/" || return
+    (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release link.html \
+        --dist ../target/trunk-link --public-url /link/) || return
+    rm -rf "$dist/link" && mkdir -p "$dist/link" &&
+        cp "$REPO"/target/trunk-link/paylink-payer-* "$dist/link/"
 }
 
 # `trunk build "$@" --release --offline` (the target first: `--offline` takes an optional

@@ -1,7 +1,7 @@
 //! The payer page's interactive parts, the only code the browser gets
 //! (`#[island]`; the rest of the crate is server-only HTML): a copy button,
-//! and the payment status that keeps the page current while an installment
-//! is open.
+//! the payment status that keeps the page current while an installment is
+//! open, and the sandbox's payment, which tells the status to look at once.
 
 // `#[island]`'s hydration entry (leptos's macro) forgets the mounted view on purpose: an
 // island lives as long as the page.
@@ -80,6 +80,10 @@ pub fn PaymentStatus(
 ) -> impl IntoView {
     let done = RwSignal::new(!open);
     let leaving = RwSignal::new(false);
+    embed();
+    let poke = Poke(Trigger::new());
+    // The islands in `children` (the sandbox's payment) reach it.
+    provide_context(poke);
     if open || pending {
         watch(Watch {
             id,
@@ -88,6 +92,8 @@ pub fn PaymentStatus(
             redirect_to: redirect_to.clone(),
             done,
             leaving,
+            poke,
+            round: StoredValue::new(0),
         });
     }
     let back = redirect_to.map(|href| {
@@ -118,7 +124,76 @@ struct Watch {
     redirect_to: Option<String>,
     done: RwSignal<bool>,
     leaving: RwSignal<bool>,
+    /// Look now (a payment was just made on this page).
+    poke: Poke,
+    /// The current round of checks: a poke starts a new one, and the old
+    /// round's timers stop.
+    round: StoredValue<u32>,
 }
+
+/// Asks [`PaymentStatus`] to look at the invoice now, from an island inside it.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+pub struct Poke(Trigger);
+
+/// The sandbox's "simulate payment": a form posted to the server (which
+/// pays and sends the payer back to the page); with JavaScript the same
+/// payment through `POST /api/pay/{id}/simulate`, and the page's status
+/// looks at once (announcing `paylink:paid` as a real payment would).
+#[island]
+pub fn Simulate(l: Lang, id: String) -> impl IntoView {
+    let busy = RwSignal::new(false);
+    let failed = RwSignal::new(false);
+    let action = format!("/pay/{id}/simulate");
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        let Some(poke) = use_context::<Poke>() else {
+            return; // the form goes to the server
+        };
+        ev.prevent_default();
+        if !busy.get_untracked() {
+            busy.set(true);
+            simulate(id.clone(), poke, busy, failed);
+        }
+    };
+    view! {
+        <form method="post" action=action on:submit=on_submit>
+            <button type="submit" class="secondary" aria-disabled=move || busy.get().then_some("true")>
+                {T::Simulate.t(l)}
+            </button>
+            <span role="status" class="muted">{move || failed.get().then(|| T::Reload.t(l))}</span>
+        </form>
+    }
+}
+
+/// In embed.js's frame, the height and the theme follow the parent (see `host`).
+#[cfg(feature = "hydrate")]
+fn embed() {
+    Effect::new(|_| {
+        let (host, options) = crate::host::detect();
+        crate::host::connect(&host, &options, |_| {});
+    });
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn embed() {}
+
+#[cfg(feature = "hydrate")]
+fn simulate(id: String, poke: Poke, busy: RwSignal<bool>, failed: RwSignal<bool>) {
+    leptos::task::spawn_local(async move {
+        let res = gloo_net::http::Request::post(&format!("/api/pay/{id}/simulate"))
+            .send()
+            .await;
+        let ok = res.is_ok_and(|r| r.ok());
+        failed.set(!ok);
+        busy.set(false);
+        if ok {
+            poke.0.notify();
+        }
+    });
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn simulate(_id: String, _poke: Poke, _busy: RwSignal<bool>, _failed: RwSignal<bool>) {}
 
 #[cfg(feature = "hydrate")]
 mod watch {
@@ -158,22 +233,35 @@ mod watch {
         leptos::serde_json::from_str(&res.text().await.ok()?).ok()
     }
 
-    /// Starts asking once the island is hydrated (effects run only in the browser).
+    /// Starts asking once the island is hydrated (effects run only in the
+    /// browser), 3 s later; a poke starts a new round at once.
     pub fn watch(w: Watch) {
-        Effect::new(move |_| schedule(3000.0, w.clone()));
+        Effect::new(move |before: Option<()>| {
+            w.poke.0.track();
+            let round = w.round.get_value() + 1;
+            w.round.set_value(round);
+            let first = if before.is_some() { 0.0 } else { 3000.0 };
+            schedule(first, 3000.0, round, w.clone());
+        });
     }
 
-    fn schedule(delay: f64, w: Watch) {
+    /// The check of `round` in `wait` ms; `delay` is the wait it stands for
+    /// (the next one is 1.5 times as long).
+    fn schedule(wait: f64, delay: f64, round: u32, w: Watch) {
         set_timeout(
-            move || leptos::task::spawn_local(check(delay, w)),
-            Duration::from_millis(delay as u64),
+            move || {
+                if w.round.get_value() == round {
+                    leptos::task::spawn_local(check(delay, round, w));
+                }
+            },
+            Duration::from_millis(wait as u64),
         );
     }
 
-    async fn check(delay: f64, w: Watch) {
+    async fn check(delay: f64, round: u32, w: Watch) {
         let next = (delay * 1.5).min(30_000.0);
         let Some(seen) = fetch(&w.id).await else {
-            return schedule(next, w);
+            return schedule(next, next, round, w);
         };
         let new: Vec<u32> = seen
             .installments
@@ -203,7 +291,7 @@ mod watch {
             // The server renders the next installment's codes.
             let _ = window().location().reload();
         } else {
-            schedule(next, w);
+            schedule(next, next, round, w);
         }
     }
 
@@ -213,23 +301,17 @@ mod watch {
         w.top().ok().flatten().is_some_and(|top| top != w)
     }
 
-    /// `paylink:paid` on the document, for a script of the page that listens.
+    /// `paylink:paid` for the page around (see `host`).
     fn announce(id: &str, installment: u32, all_paid: bool) {
         use wasm_bindgen::JsValue;
-        let detail = js_sys::Object::new();
-        for (k, v) in [
-            ("invoiceId", JsValue::from_str(id)),
-            ("installment", JsValue::from(installment)),
-            ("allPaid", JsValue::from(all_paid)),
-        ] {
-            let _ = js_sys::Reflect::set(&detail, &JsValue::from_str(k), &v);
-        }
-        let init = web_sys::CustomEventInit::new();
-        init.set_bubbles(true);
-        init.set_detail(&detail);
-        if let Ok(ev) = web_sys::CustomEvent::new_with_event_init_dict("paylink:paid", &init) {
-            let _ = document().dispatch_event(&ev);
-        }
+        crate::host::detect().0.emit(
+            "paylink:paid",
+            &[
+                ("invoiceId", JsValue::from_str(id)),
+                ("installment", JsValue::from(installment)),
+                ("allPaid", JsValue::from(all_paid)),
+            ],
+        );
     }
 }
 

@@ -25,7 +25,7 @@ use paylink_model::{
 };
 use paylink_ui::customer::{text, CustomerFields, CustomerFieldset, CUSTOMER_FIELDS};
 use paylink_ui::field::{AlertBox, Checkbox, ErrorText, Field, Select, SubmitButton};
-use paylink_ui::form::{flag_signal, text_signal, Form};
+use paylink_ui::form::{flag_signal, text_signal, Alert, Form};
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::T;
@@ -62,8 +62,9 @@ impl Payer {
             .filter(|(k, _)| k == "paymentTypes")
             .map(|(_, v)| v.as_str())
             .collect();
-        // A form sent back says which boxes were ticked; a new one ticks them all.
-        let ticked = |t: &str| types.is_empty() || types.contains(&t);
+        // A form sent back says which boxes were ticked (none is an answer too);
+        // a new one ticks them all.
+        let ticked = |t: &str| values.is_empty() || types.contains(&t);
         let count = match link.invoice_type {
             InvoiceType::Installment => link.max_installments.max(1).to_string(),
             _ => String::new(),
@@ -246,27 +247,39 @@ pub fn LinkForm(l: Lang, link: PaymentLink, posted: Posted, key: String) -> impl
     let p = Payer::new(lang, link, &posted.values);
     if let Some(env) = &posted.refused {
         p.form.show_envelope(env);
+        // Sent back without JavaScript, nothing can move the focus: the alert
+        // at the top says there is something to fix, even when every message
+        // is on its field.
+        if p.form.alert.with_untracked(Option::is_none) {
+            p.form.alert.set(Some(Alert {
+                message: env.message.clone(),
+                details: Vec::new(),
+            }));
+        }
     }
     let summary = RwSignal::new(true);
     let done = RwSignal::new(None::<String>);
-    browser::start(p, lang, summary, done, key);
+    browser::start(p, lang, summary, done, key.clone());
     move || {
         let l = lang.get();
         match done.get() {
-            Some(url) => view! {
-                <section class="card">
-                    <h1>{T::InvoiceReady.t(l)}</h1>
-                    <p class="paylink"><a href=url.clone() target="_top" class="url">{url.clone()}</a></p>
-                </section>
+            Some(url) => {
+                let text = url.clone();
+                view! {
+                    <section class="card">
+                        <h1>{T::InvoiceReady.t(l)}</h1>
+                        <p class="paylink"><a href=url target="_top" class="url">{text}</a></p>
+                    </section>
+                }
+                .into_any()
             }
-            .into_any(),
-            None => view! { <LinkFormView l p summary /> }.into_any(),
+            None => view! { <LinkFormView l p summary key=key.clone() /> }.into_any(),
         }
     }
 }
 
 #[component]
-fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>) -> impl IntoView {
+fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl IntoView {
     let form = p.form;
     let link = p.link.get_value();
     let busy = RwSignal::new(false);
@@ -347,6 +360,8 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>) -> impl IntoView {
                 {description}
                 <p class="amount">{price}</p>
             </div>
+            // Sent back by a browser without JavaScript: the same form twice is one invoice.
+            <input type="hidden" name="idempotencyKey" value=key />
             <AlertBox form />
             {amount}
             <fieldset class="group">
@@ -638,4 +653,28 @@ mod browser {
     }
 
     pub fn send(_p: Payer, _busy: RwSignal<bool>) {}
+}
+
+/// The link page's body: the form, then the link's terms (fine, interest,
+/// discount), one sentence each as the model states them.
+#[component]
+pub fn LinkPage(
+    l: Lang,
+    link: PaymentLink,
+    posted: Posted,
+    key: String,
+    terms: Vec<String>,
+) -> impl IntoView {
+    let terms = (!terms.is_empty()).then(|| {
+        view! {
+            <section class="card terms" aria-label=T::Terms.t(l)>
+                <h2>{T::Terms.t(l)}</h2>
+                <ul>{terms.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+            </section>
+        }
+    });
+    view! {
+        <LinkForm l link posted key />
+        {terms}
+    }
 }

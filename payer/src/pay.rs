@@ -9,7 +9,7 @@ use paylink_model::money::format_brl;
 use paylink_model::{Date, Lang, PayerInstallment, PayerView, PaymentType};
 
 use crate::i18n::{self, T};
-use crate::islands::{CopyButton, PaymentStatus};
+use crate::islands::{CopyButton, PaymentStatus, Simulate};
 
 /// The page's body (the shell wraps it in the document).
 #[component]
@@ -49,9 +49,7 @@ pub fn PayPage(
     let how = next.map(|i| {
         let sandbox = p.sandbox.then(|| {
             view! {
-                <form method="post" action=format!("/pay/{}/simulate", p.id)>
-                    <button type="submit" class="secondary">{T::Simulate.t(l)}</button>
-                </form>
+                <Simulate l id=p.id.clone() />
             }
         });
         view! {
@@ -288,10 +286,10 @@ fn Installments<'a>(l: Lang, p: &'a PayerView) -> impl IntoView {
 /// What a payer sees instead of the page: an unknown, cancelled or
 /// unreadable invoice, with the service's message.
 #[component]
-pub fn Unavailable(l: Lang, message: String) -> impl IntoView {
+pub fn Unavailable(title: &'static str, message: String) -> impl IntoView {
     view! {
         <div class="card">
-            <h1>{T::NotFoundTitle.t(l)}</h1>
+            <h1>{title}</h1>
             <div class="alert" role="alert">
                 <p>{message}</p>
             </div>

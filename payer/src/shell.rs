@@ -22,14 +22,14 @@ pub struct Assets {
 }
 
 impl Assets {
-    /// The islands' bundle named `name` (without `.js`) under `/payer/`.
-    pub fn islands_named(css: String, name: &str) -> Assets {
+    /// The islands' bundle named `name` (without `.js`) under `/{dir}/`.
+    pub fn islands_named(css: String, name: &str, dir: &str) -> Assets {
         Assets {
             css,
             islands: Some(
                 LeptosOptions::builder()
                     .output_name(name)
-                    .site_pkg_dir("payer")
+                    .site_pkg_dir(dir)
                     .build(),
             ),
         }

@@ -150,7 +150,8 @@ pub fn app(service: Service, options: Options) -> Router {
         options.trust_forwarded_for,
     );
     let page = proxy::pages::PageConfig {
-        assets: web::payer_assets(options.dist.as_deref()),
+        assets: web::payer_assets(options.dist.as_deref(), "payer"),
+        link_assets: web::payer_assets(options.dist.as_deref(), "link"),
         frame_ancestors: options
             .frame_ancestors
             .clone()

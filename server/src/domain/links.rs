@@ -45,6 +45,33 @@ impl Link {
         }
     }
 
+    /// The link's fine, interest and discount as the page states them on
+    /// `today`, one sentence each (`charges::instructions`), for the first
+    /// installment at the link's price and its largest number of
+    /// installments (what the form starts with); none when the payer states
+    /// the amount, which the sentences depend on.
+    pub fn terms_text(&self, today: Date, lang: Lang) -> Vec<String> {
+        let link = self.public(today);
+        let (Some(price), Some(due)) = (link.price, Date::parse_iso(&link.due_date)) else {
+            return Vec::new();
+        };
+        let terms = charges::check_terms(
+            link.fine.as_ref(),
+            link.interest.as_ref(),
+            link.discount.as_ref(),
+            TermsContext::default(),
+        )
+        .unwrap_or_default();
+        let count = match link.invoice_type {
+            InvoiceType::Installment => link.max_installments.max(1),
+            _ => 1,
+        };
+        let first = paylink_model::installment_plan(price, count, due)
+            .first()
+            .map_or(price, |i| i.price_cents);
+        charges::instructions(first, due, &terms, lang)
+    }
+
     pub fn url(&self, public_url: &str) -> String {
         format!("{}/l/{}", public_url.trim_end_matches('/'), self.slug)
     }

@@ -33,22 +33,26 @@ pub(crate) fn router<S>(limiter: Arc<RateLimiter>) -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     crate::proxy::Handle: FromRef<S>,
+    crate::proxy::Payer: FromRef<S>,
     Db: FromRef<S>,
 {
     let creations = Router::new()
         .route("/api/links/{slug}/customers", post(link_customers_create))
         .route("/api/links/{slug}/invoices", post(link_invoices_create))
+        // The page's form, sent without JavaScript: the same creations.
+        .route("/l/{slug}", post(super::link_page::link_form))
         .route_layer(middleware::from_fn_with_state(
             limiter,
             crate::proxy::ratelimit::limit,
         ));
     Router::new()
         .route("/api/links/{slug}", get(link_get))
+        .route("/l/{slug}", get(super::link_page::link_page))
         .merge(creations)
 }
 
 /// The active link of this slug, or the 404 envelope.
-async fn active_link(db: &Db, slug: &str) -> Result<Link, AppError> {
+pub(super) async fn active_link(db: &Db, slug: &str) -> Result<Link, AppError> {
     if !slug_is_valid(slug) {
         return Err(Reason::LinkNotFound.into());
     }
@@ -78,6 +82,18 @@ async fn link_customers_create(
     RawBody(body): RawBody,
 ) -> Result<Response, AppError> {
     let link = active_link(&db, &slug).await?;
+    create_customer(proxy, &db, &link, headers, body).await
+}
+
+/// Creates the customer `body` states through the upstream and records it
+/// as the link's; the upstream's answer.
+pub(super) async fn create_customer(
+    proxy: crate::proxy::Handle,
+    db: &Db,
+    link: &Link,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, AppError> {
     let res = crate::proxy::upstream::forward(
         proxy,
         Method::POST,
@@ -100,7 +116,7 @@ async fn link_customers_create(
         .ok_or_else(|| AppError::internal("upstream customer without an id"))?;
     // If this fails the payer retries; with the same Idempotency-Key the
     // service answers with the same customer, recorded then.
-    add_customer(&db, &link.slug, &id).await?;
+    add_customer(db, &link.slug, &id).await?;
     Ok(Response::from_parts(parts, Body::from(bytes)))
 }
 
@@ -116,14 +132,27 @@ async fn link_invoices_create(
         return Err(Reason::UnsupportedMediaType.into());
     }
     let req: InvoiceRequest = parse_json(&body)?;
+    create_invoice(proxy, &db, &link, headers, &req).await
+}
+
+/// Creates the invoice `req` asks for, if the link allows it (its terms
+/// filled in, a customer made through it), through the upstream; the
+/// upstream's answer, or the link's refusal.
+pub(super) async fn create_invoice(
+    proxy: crate::proxy::Handle,
+    db: &Db,
+    link: &Link,
+    headers: HeaderMap,
+    req: &InvoiceRequest,
+) -> Result<Response, AppError> {
     let today = crate::domain::today();
-    let mut bound = link.public(today).bind(&req);
+    let mut bound = link.public(today).bind(req);
     // A page opened before midnight still shows yesterday's due date.
     if bound.as_ref().is_err_and(|v| v.has("dueDate")) {
         if let Some(yesterday) = today.add_days(-1) {
             let earlier = link.public(yesterday);
             if req.due_date.as_deref().map(str::trim) == Some(earlier.due_date.as_str()) {
-                bound = earlier.bind(&req);
+                bound = earlier.bind(req);
             }
         }
     }
@@ -134,7 +163,7 @@ async fn link_invoices_create(
             violations.add("customerId", Msg::Uuid);
         }
         Some(id) => {
-            if !has_customer(&db, &link.slug, &id.to_ascii_lowercase()).await? {
+            if !has_customer(db, &link.slug, &id.to_ascii_lowercase()).await? {
                 violations.add("customerId", Msg::CustomerNotFromLink);
             }
         }

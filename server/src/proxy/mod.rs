@@ -4,6 +4,7 @@
 //! answers every failure of the upstream with an envelope instead of hanging.
 
 pub mod cors;
+pub mod link_page;
 pub mod links;
 pub mod pages;
 pub mod ratelimit;

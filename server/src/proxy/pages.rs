@@ -19,7 +19,10 @@ use crate::http::extract::{ApiPath, ApiQuery};
 
 /// What every payer page carries besides its content.
 pub struct PageConfig {
+    /// The payer page's: its islands (copy buttons, live status).
     pub assets: Assets,
+    /// The link page's: the same and the link's form.
+    pub link_assets: Assets,
     /// CSP `frame-ancestors`, as for the widget's pages.
     pub frame_ancestors: String,
 }
@@ -29,11 +32,11 @@ const LANG_COOKIE: &str = "paylink_lang";
 
 #[derive(serde::Deserialize)]
 pub(super) struct PageQuery {
-    lang: Option<String>,
+    pub(super) lang: Option<String>,
 }
 
 /// The page's language: `?lang=`, else the cookie, else `Accept-Language`.
-fn page_lang(q: &PageQuery, headers: &HeaderMap) -> Lang {
+pub(super) fn page_lang(q: &PageQuery, headers: &HeaderMap) -> Lang {
     if let Some(l) = q.lang.as_deref() {
         return Lang::from_accept_language(l);
     }
@@ -94,14 +97,14 @@ fn unavailable(l: Lang, path: &str, page: &PageConfig, e: &AppError) -> String {
     let title = paylink_payer::i18n::T::NotFoundTitle.t(l);
     let message = e.envelope(l).message;
     render(l, title, path, &page.assets, move || {
-        leptos::view! { <paylink_payer::pay::Unavailable l message /> }
+        leptos::view! { <paylink_payer::pay::Unavailable title message /> }
     })
 }
 
 /// An HTML page about one person's charge: never kept by a shared cache,
 /// its CSP allowing exactly its own inline script (by hash); `chosen`, a
 /// language picked with `?lang=`, is remembered.
-fn html_response(
+pub(super) fn html_response(
     status: StatusCode,
     html: String,
     frame_ancestors: &str,

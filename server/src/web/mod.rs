@@ -30,10 +30,10 @@ use page::Pages;
 /// islands' bundle under `dist/payer/` when `build_widget` made one
 /// (`paylink-payer-<hash>.js` beside its `_bg.wasm`). Without it the pages
 /// still show everything and work without JavaScript.
-pub fn payer_assets(dist: Option<&std::path::Path>) -> paylink_payer::shell::Assets {
+pub fn payer_assets(dist: Option<&std::path::Path>, dir: &str) -> paylink_payer::shell::Assets {
     let css = paylink_payer::STYLE.to_string();
     let name = dist
-        .and_then(|d| std::fs::read_dir(d.join("payer")).ok())
+        .and_then(|d| std::fs::read_dir(d.join(dir)).ok())
         .into_iter()
         .flatten()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -42,9 +42,12 @@ pub fn payer_assets(dist: Option<&std::path::Path>) -> paylink_payer::shell::Ass
             stem.starts_with("paylink-payer-").then(|| stem.to_string())
         });
     match name {
-        Some(name) => paylink_payer::shell::Assets::islands_named(css, &name),
+        Some(name) => paylink_payer::shell::Assets::islands_named(css, &name, dir),
         None => {
-            tracing::info!("no islands bundle in dist/payer: payer pages are served without it");
+            tracing::info!(
+                dir,
+                "no islands bundle in dist: payer pages are served without it"
+            );
             paylink_payer::shell::Assets { css, islands: None }
         }
     }
@@ -122,8 +125,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
             // The lists keep their filters in the query, which routing ignores.
             .route("/invoices", index.clone())
             .route("/customers", index.clone())
-            .route("/invoices/{id}", index.clone())
-            .route("/l/{slug}", index);
+            .route("/invoices/{id}", index);
     }
     routes
         .fallback_service(assets)

@@ -22,7 +22,7 @@ fn link_cli(app: &TestApp, args: &[&str]) -> std::process::Output {
 }
 
 /// `link create` with the example plus `extra`; returns the slug.
-fn create_link(app: &TestApp, extra: &[&str]) -> String {
+pub(crate) fn create_link(app: &TestApp, extra: &[&str]) -> String {
     let mut args = vec![
         "create",
         "--name",
@@ -46,7 +46,7 @@ fn create_link(app: &TestApp, extra: &[&str]) -> String {
 }
 
 /// The example link: R$ 300,00 in up to 3 installments.
-fn installment_link(app: &TestApp) -> String {
+pub(crate) fn installment_link(app: &TestApp) -> String {
     create_link(
         app,
         &[
@@ -64,7 +64,7 @@ fn installment_link(app: &TestApp) -> String {
     )
 }
 
-async fn count_invoices(app: &TestApp) -> i64 {
+pub(crate) async fn count_invoices(app: &TestApp) -> i64 {
     let pool = app.raw_pool().await;
     sqlx::query_scalar("SELECT COUNT(*) FROM invoices")
         .fetch_one(&pool)

@@ -14,6 +14,7 @@ mod dashboard;
 mod envelope;
 mod idempotency;
 mod invoices;
+mod link_page;
 mod links;
 mod lists;
 mod migrations;
