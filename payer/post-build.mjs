@@ -27,3 +27,86 @@ if (process.env.TRUNK_PROFILE === "release") {
   writeFileSync(wasmPath, short.wasm);
   writeFileSync(jsPath, short.js);
 }
+
+// The link page's build (payer/link.html) also writes what a merchant's page imports for a direct
+// mount: mount.js (build_widget copies it to dist/mount.js, the name merchants use) and the
+// stylesheet it loads, content-hashed. mount() puts the link page as the server renders it
+// (`/l/{slug}?fragment=1`) in the merchant's element and hydrates its islands in place with this
+// bundle: a merchant's page never loads the merchant's app.
+if (/link\.html$/.test(process.env.TRUNK_HTML_FILE || "")) {
+  const { createHash } = await import("node:crypto");
+  const files = readdirSync(dir);
+  const js = files.find((f) => /^paylink-payer-[0-9a-f]+\.js$/.test(f));
+  const wasm = files.find((f) => /^paylink-payer-[0-9a-f]+_bg\.wasm$/.test(f));
+  if (!js || !wasm) throw new Error(`link post-build: no glue or wasm in ${dir}: ${JSON.stringify(files)}`);
+  const style = readFileSync(new URL("../style/main.css", import.meta.url));
+  const css = `paylink-${createHash("sha256").update(style).digest("hex").slice(0, 16)}.css`;
+  writeFileSync(join(dir, css), style);
+  writeFileSync(
+    join(dir, "mount.js"),
+    `// paylink direct mount: import { mount } from "<paylink>/mount.js"; see the README, "Embed paylink".
+// Puts the payment link's page, as paylink's server renders it, in the element and hydrates its
+// islands in place (the link page's own bundle); the payer page that follows replaces it the
+// same way. Written by payer/post-build.mjs.
+import init, * as islands from "./link/${js}";
+
+const origin = new URL(import.meta.url).origin;
+let ready;
+
+// What leptos's island script (leptos/src/hydration/island_script.js) does on paylink's own
+// pages, here for the element: each <leptos-island> hydrated by its exported function, the
+// children of an island first given their parent's context.
+const childrenCallbacks = [];
+async function hydrateIslands(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return;
+  const tag = node.tagName.toLowerCase();
+  if (tag === "leptos-island") {
+    const hydrate = islands[node.dataset.component];
+    if (hydrate) {
+      childrenCallbacks.at(-1)?.();
+      await hydrate(node);
+    } else {
+      console.warn(\`paylink: no island \${node.dataset.component}\`);
+    }
+  }
+  if (tag === "leptos-children") childrenCallbacks.push(node.$$on_hydrate);
+  for (const child of node.children) await hydrateIslands(child);
+  if (tag === "leptos-children") childrenCallbacks.pop();
+}
+
+async function show(element, path, lang) {
+  const url = new URL(path, origin);
+  url.searchParams.set("fragment", "1");
+  url.searchParams.set("lang", lang);
+  // A page that says why (an unknown link: 404) is shown as well.
+  const html = await (await fetch(url, { credentials: "omit" })).text();
+  await ready;
+  element.innerHTML = html;
+  await hydrateIslands(element);
+}
+
+export async function mount(element, options = {}) {
+  if (!(element instanceof HTMLElement)) throw new TypeError("paylink mount: element must be an HTMLElement");
+  if (!options.link) throw new TypeError("paylink mount: options.link is missing");
+  // The stylesheet and the wasm once per page, in parallel with the page's content.
+  ready ||= Promise.all([
+    init({ module_or_path: new URL("./link/${wasm}", import.meta.url) }).then(() => islands.hydrate()),
+    new Promise((resolve) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = new URL("./link/${css}", import.meta.url).href;
+      link.onload = link.onerror = resolve;
+      document.head.append(link);
+    }),
+  ]);
+  element.dataset.paylinkMount = "";
+  element.dataset.paylinkProxy = options.proxy || origin;
+  element.dataset.paylinkOptions = JSON.stringify(options);
+  const lang = /^en/i.test(options.locale || "") ? "en" : "pt-BR";
+  // The islands ask for the next page (the payer page after the link's form).
+  element.addEventListener("paylink-navigate", (e) => show(element, e.detail, lang));
+  await show(element, \`/l/\${encodeURIComponent(options.link)}\`, lang);
+}
+`,
+  );
+}

@@ -54,8 +54,11 @@ build_widget() {
         cp "$REPO"/target/trunk-payer/paylink-payer-* "$dist/payer/" || return
     (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release link.html \
         --dist ../target/trunk-link --public-url /link/) || return
+    # Its post_build hook also wrote mount.js (merchants import it from the root) and the
+    # stylesheet mount.js loads.
     rm -rf "$dist/link" && mkdir -p "$dist/link" &&
-        cp "$REPO"/target/trunk-link/paylink-payer-* "$dist/link/"
+        cp "$REPO"/target/trunk-link/paylink-payer-* "$REPO"/target/trunk-link/paylink-*.css "$dist/link/" &&
+        cp "$REPO/target/trunk-link/mount.js" "$dist/mount.js"
 }
 
 # `trunk build "$@" --release --offline` (the target first: `--offline` takes an optional

@@ -3,14 +3,16 @@
 // paylink's page (index.html) carries the JS glue and the stylesheet inline and fetches the wasm
 // file; a merchant's page that mounts the widget with mount.js fetches the glue, the wasm and the
 // stylesheet as files. So the budget applies to each page load, and the sum of all files is
-// printed only for reference. The payer page (`/pay/:id`) is the server's HTML (a sample answer,
-// stylesheet inline) and the islands' glue and wasm under payer/. Targets: issue 29's.
-// Usage: node sizes.mjs <dir> <a payer page's HTML, as the server answered it>
+// printed only for reference. The payer pages are the server's HTML (sample answers, stylesheet
+// inline) and their islands' glue and wasm: the payer page's under payer/, the link page's under
+// link/; a direct mount fetches mount.js, the link page's content (`?fragment=1`), its islands and
+// their stylesheet. Targets: issue 29's.
+// Usage: node sizes.mjs <dir> <pages dir: pay.html, link.html, link-fragment.html (payer-html.mjs)>
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync, brotliCompressSync, constants as z } from "node:zlib";
 
-const [dir, payHtml] = process.argv.slice(2);
+const [dir, pagesDir] = process.argv.slice(2);
 const kb = (n) => (n / 1000).toFixed(1); // KB = 1000 bytes, as in the budget
 
 const files = readdirSync(dir, { recursive: true })
@@ -31,14 +33,17 @@ const sized = (name, buf) => ({
     }).length,
 });
 const rows = files.map((f) => sized(relative(dir, join(dir, f)), readFileSync(join(dir, f))));
-const payAnswer = sized("/pay/{id} (the server's HTML, sample)", readFileSync(payHtml));
+const answer = (what, file) => sized(`${what} (the server's HTML, sample)`, readFileSync(join(pagesDir, file)));
+const payAnswer = answer("/pay/{id}", "pay.html");
+const linkAnswer = answer("/l/{slug}", "link.html");
+const fragmentAnswer = answer("/l/{slug}?fragment=1", "link-fragment.html");
 const sum = (rs) => rs.reduce((t, r) => ({ raw: t.raw + r.raw, gzip: t.gzip + r.gzip, br: t.br + r.br }), { raw: 0, gzip: 0, br: 0 });
 
 const width = 48;
 const line = (name, r) =>
   `${name.padEnd(width)}  ${kb(r.raw).padStart(9)}  ${kb(r.gzip).padStart(9)}  ${kb(r.br).padStart(9)}`;
 console.log(`${"file".padEnd(width)}  ${"raw KB".padStart(9)}  ${"gzip-9 KB".padStart(9)}  ${"br-11 KB".padStart(9)}`);
-for (const r of [...rows, payAnswer]) console.log(line(r.name, r));
+for (const r of [...rows, payAnswer, linkAnswer, fragmentAnswer]) console.log(line(r.name, r));
 console.log(line("all files (reference: no page load takes all)", sum(rows)));
 
 // Each way of showing the widget, by the files it downloads (by pattern, so hashed names match).
@@ -49,12 +54,14 @@ const one = (re) => {
 };
 const page = [one(/^index\.html$/), one(/^config\.json$/), one(/^paylink-widget-[0-9a-f]+_bg\.wasm$/)];
 const payPage = [payAnswer, one(/^payer\/paylink-payer-[0-9a-f]+\.js$/), one(/^payer\/paylink-payer-[0-9a-f]+_bg\.wasm$/)];
-const frame = [one(/^embed\.js$/), ...page];
-const mount = [one(/^mount\.js$/), one(/^paylink-widget-[0-9a-f]+\.js$/), one(/^paylink-widget-[0-9a-f]+_bg\.wasm$/), one(/^main-[0-9a-f]+\.css$/)];
+const linkIslands = [one(/^link\/paylink-payer-[0-9a-f]+\.js$/), one(/^link\/paylink-payer-[0-9a-f]+_bg\.wasm$/)];
+const linkPage = [linkAnswer, ...linkIslands];
+const frame = [one(/^embed\.js$/), ...linkPage];
+const mount = [one(/^mount\.js$/), fragmentAnswer, ...linkIslands, one(/^link\/paylink-[0-9a-f]+\.css$/)];
 // [what, files, target KB, moonshot KB] (issue 29); null: reported only.
 const loads = [
   ["payer page (/pay/:id, server-rendered + islands)", payPage, 80, 50],
-  ["link page (/l/:slug: paylink's page)", page, 130, 90],
+  ["link page (/l/:slug, server-rendered + islands)", linkPage, 130, 90],
   ["iframe on a merchant's page (embed.js)", frame, 130, 90],
   ["direct mount on a merchant's page (mount.js)", mount, 150, 110],
   ["merchant's app (/, the merchant's screens)", page, null, null],

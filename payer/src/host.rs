@@ -271,10 +271,19 @@ impl Host {
     /// Goes to `path` on paylink's origin: the page's (or frame's) own
     /// navigation. Mounted in a merchant's element the merchant's URL is
     /// never touched: the server's page is put in the element instead
-    /// (see `mount.js`, which listens for `paylink:navigate`).
+    /// (`mount.js` listens for `paylink-navigate`).
     pub fn go(&self, path: &str) {
         match self {
-            Host::Element(el) => dispatch(el, "paylink:navigate", &JsValue::from_str(path)),
+            Host::Element(el) => {
+                // Not a `paylink:*` event: mount.js's own, it does not bubble to the merchant.
+                let init = web_sys::CustomEventInit::new();
+                init.set_detail(&JsValue::from_str(path));
+                if let Ok(ev) =
+                    web_sys::CustomEvent::new_with_event_init_dict("paylink-navigate", &init)
+                {
+                    let _ = el.dispatch_event(&ev);
+                }
+            }
             _ => {
                 if let Some(w) = web_sys::window() {
                     let _ = w.location().assign(&format!("{path}{}", self.query()));
@@ -308,14 +317,21 @@ fn dispatch(target: &web_sys::EventTarget, kind: &str, detail: &JsValue) {
     }
 }
 
-/// The root every paylink page draws in (`.paylink-widget`).
+/// The root every paylink page draws in (`.paylink-widget`; inside the
+/// mount element on a merchant's page).
 fn root() -> Option<HtmlElement> {
-    web_sys::window()?
-        .document()?
-        .query_selector(".paylink-widget")
-        .ok()??
-        .dyn_into()
-        .ok()
+    let w = web_sys::window()?;
+    let found = match mount_element(&w) {
+        Some(el) => el.query_selector(".paylink-widget"),
+        None => w.document()?.query_selector(".paylink-widget"),
+    };
+    found.ok()??.dyn_into().ok()
+}
+
+/// Where this page's API calls go (see [`Host::api_base`]).
+pub fn api_base() -> String {
+    let (host, options) = detect();
+    host.api_base(&options)
 }
 
 /// Sets the theme's custom properties on the root, through the CSSOM (one

@@ -180,10 +180,15 @@ fn embed() {}
 #[cfg(feature = "hydrate")]
 fn simulate(id: String, poke: Poke, busy: RwSignal<bool>, failed: RwSignal<bool>) {
     leptos::task::spawn_local(async move {
-        let res = gloo_net::http::Request::post(&format!("/api/pay/{id}/simulate"))
+        let base = crate::host::api_base();
+        let res = gloo_net::http::Request::post(&format!("{base}/api/pay/{id}/simulate"))
             .send()
             .await;
-        let ok = res.is_ok_and(|r| r.ok());
+        // Read to its end, as every answer is: a body left unread keeps its request open.
+        let ok = match res {
+            Ok(r) => r.ok() && r.text().await.is_ok(),
+            Err(_) => false,
+        };
         failed.set(!ok);
         busy.set(false);
         if ok {
@@ -222,15 +227,18 @@ mod watch {
     }
 
     async fn fetch(id: &str) -> Option<Seen> {
-        let res = gloo_net::http::Request::get(&format!("/api/pay/{id}"))
+        let base = crate::host::api_base();
+        let res = gloo_net::http::Request::get(&format!("{base}/api/pay/{id}"))
             .send()
             .await
             .ok()?;
+        // Read to its end either way: a body left unread keeps its request open.
+        let text = res.text().await.ok()?;
         if !res.ok() {
             return None;
         }
         // serde_json is in the bundle anyway: leptos reads each island's props with it.
-        leptos::serde_json::from_str(&res.text().await.ok()?).ok()
+        leptos::serde_json::from_str(&text).ok()
     }
 
     /// Starts asking once the island is hydrated (effects run only in the
@@ -278,7 +286,7 @@ mod watch {
         let code_ready = w.pending && !seen.installments.iter().any(|i| i.pix_pending);
         if all_paid && !new.is_empty() {
             w.done.set(true);
-            if let Some(to) = w.redirect_to.filter(|_| !framed()) {
+            if let Some(to) = w.redirect_to.filter(|_| !embedded()) {
                 w.leaving.set(true);
                 set_timeout(
                     move || {
@@ -289,16 +297,16 @@ mod watch {
             }
         } else if !new.is_empty() || code_ready {
             // The server renders the next installment's codes.
-            let _ = window().location().reload();
+            crate::host::detect().0.go(&format!("/pay/{}", w.id));
         } else {
             schedule(next, next, round, w);
         }
     }
 
-    /// In a frame the merchant's page decides where to go (`paylink:paid`).
-    fn framed() -> bool {
-        let w = window();
-        w.top().ok().flatten().is_some_and(|top| top != w)
+    /// In a frame or a merchant's element, the merchant's page decides
+    /// where to go (`paylink:paid`).
+    fn embedded() -> bool {
+        crate::host::detect().0 != crate::host::Host::Page
     }
 
     /// `paylink:paid` for the page around (see `host`).

@@ -518,6 +518,19 @@ mod browser {
         provide_context(page);
     }
 
+    pub fn refused(code: u16, message: String) {
+        Effect::new(move |_| {
+            let (host, options) = host::detect();
+            host::connect(&host, &options, |_| {});
+            let env = paylink_model::ErrorEnvelope {
+                code,
+                message: message.clone(),
+                errors: None,
+            };
+            host.emit_error(true, &Failure::Api(env), &message);
+        });
+    }
+
     pub fn send(p: Payer, busy: RwSignal<bool>) {
         let Some(page) = use_context::<Page>() else {
             return;
@@ -653,6 +666,24 @@ mod browser {
     }
 
     pub fn send(_p: Payer, _busy: RwSignal<bool>) {}
+
+    pub fn refused(_code: u16, _message: String) {}
+}
+
+/// Why a link's page has no form (an unknown or inactive link): the
+/// service's message and, for the page around, `paylink:error` (critical:
+/// nothing can go on there).
+#[island]
+pub fn LinkRefused(l: Lang, code: u16, message: String) -> impl IntoView {
+    browser::refused(code, message.clone());
+    view! {
+        <div class="card">
+            <h1>{T::LinkUnavailable.t(l)}</h1>
+            <div class="alert" role="alert">
+                <p>{message}</p>
+            </div>
+        </div>
+    }
 }
 
 /// The link page's body: the form, then the link's terms (fine, interest,

@@ -36,14 +36,31 @@ impl Assets {
     }
 }
 
-/// The whole page, as HTML: `body` rendered under a fresh reactive owner,
-/// in language `l`; `path` is the page's own path (for the language links).
+/// How much of paylink's page goes around a page's content.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Chrome {
+    /// Opened by its address: the top bar with the language links.
+    #[default]
+    Page,
+    /// In embed.js's frame (`?embed=1`): no top bar, the content's height.
+    Frame,
+    /// The content alone (`?fragment=1`), for `mount.js` to put in a
+    /// merchant's element (the merchant's page is the document; the islands
+    /// are hydrated in place by the link page's bundle).
+    Fragment,
+}
+
+/// The page, as HTML: `body` rendered under a fresh reactive owner, in
+/// language `l`, inside the root every paylink page draws in
+/// (`.paylink-widget`); `path` is the page's own path (for the language
+/// links).
 #[cfg(feature = "ssr")]
 pub fn render<V: IntoView + 'static>(
     l: Lang,
     title: &str,
     path: &str,
     assets: &Assets,
+    chrome: Chrome,
     body: impl FnOnce() -> V + 'static,
 ) -> String {
     // A root with the server's shared context, as leptos_axum renders a page.
@@ -51,6 +68,28 @@ pub fn render<V: IntoView + 'static>(
         hydration_context::SsrSharedContext::new(),
     )));
     let html = owner.with(|| {
+        let top = (chrome == Chrome::Page).then(|| {
+            view! {
+                <header class="topbar">
+                    <span class="brand">"paylink"</span>
+                    <span class="tagline">{T::Tagline.t(l)}</span>
+                    <LangLinks l path=path.to_string() />
+                </header>
+            }
+        });
+        let class = match chrome {
+            Chrome::Page => "paylink-widget",
+            Chrome::Frame | Chrome::Fragment => "paylink-widget embedded",
+        };
+        let root = view! {
+            <div class=class translate="no" lang=l.code()>
+                {top}
+                <main>{body()}</main>
+            </div>
+        };
+        if chrome == Chrome::Fragment {
+            return root.to_html();
+        }
         let scripts = assets
             .islands
             .clone()
@@ -67,16 +106,7 @@ pub fn render<V: IntoView + 'static>(
                     <style inner_html=assets.css.clone()></style>
                     {scripts}
                 </head>
-                <body>
-                    <div class="paylink-widget" translate="no" lang=l.code()>
-                        <header class="topbar">
-                            <span class="brand">"paylink"</span>
-                            <span class="tagline">{T::Tagline.t(l)}</span>
-                            <LangLinks l path=path.to_string() />
-                        </header>
-                        <main>{body()}</main>
-                    </div>
-                </body>
+                <body>{root}</body>
             </html>
         }
         .to_html()

@@ -1,4 +1,5 @@
-//! CORS for the proxy (`/api/*`), only for the merchant's configured origins
+//! CORS for the proxy (`/api/*`) and the payer pages' content (`/l/*`,
+//! `/pay/*`, which `mount.js` puts in a merchant's page), only for the merchant's configured origins
 //! (`serve --allowed-origin`): a merchant page may then call the proxy
 //! directly. Any other origin gets no CORS header, so browsers keep
 //! refusing it; the proxy still answers same-origin and non-browser calls.
@@ -35,14 +36,22 @@ impl Cors {
     }
 }
 
-/// Middleware over the whole app; acts on `/api/*` requests from an allowed origin.
+/// The paths a merchant's page may read: the proxy, and the payer pages
+/// (`mount.js` fetches their content).
+fn is_cors_path(path: &str) -> bool {
+    ["/api/", "/l/", "/pay/"]
+        .iter()
+        .any(|p| path.starts_with(p))
+}
+
+/// Middleware over the whole app; acts on those paths' requests from an allowed origin.
 pub async fn handle(State(cors): State<Arc<Cors>>, req: Request, next: Next) -> Response {
     let origin = req
         .headers()
         .get(header::ORIGIN)
         .filter(|o| o.to_str().is_ok_and(|o| cors.allows(o)))
         .cloned();
-    let Some(origin) = origin.filter(|_| req.uri().path().starts_with("/api/")) else {
+    let Some(origin) = origin.filter(|_| is_cors_path(req.uri().path())) else {
         return next.run(req).await;
     };
     let preflight = req.method() == Method::OPTIONS

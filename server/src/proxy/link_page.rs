@@ -14,7 +14,6 @@ use axum::response::{IntoResponse, Response};
 use paylink_model::{CustomerRef, ErrorEnvelope, InvoiceCreated, Lang};
 use paylink_payer::i18n::T;
 use paylink_payer::link::{verdict, Posted};
-use paylink_payer::shell::render;
 
 use super::links::{active_link, create_customer, create_invoice};
 use super::pages::{html_response, page_lang, PageQuery};
@@ -22,6 +21,7 @@ use super::Payer;
 use crate::error::AppError;
 use crate::http::extract::{ApiPath, ApiQuery, RawBody};
 use crate::store::Db;
+use paylink_payer::shell::{render, Chrome};
 
 /// The hidden field carrying the form's idempotency key.
 const KEY_FIELD: &str = "idempotencyKey";
@@ -36,8 +36,8 @@ pub(super) async fn link_page(
 ) -> Response {
     let l = page_lang(&q, &headers);
     let html = match active_link(&db, &slug).await {
-        Ok(link) => page(&s, l, &link, Posted::default()),
-        Err(e) => return unavailable(&s, l, &slug, &e),
+        Ok(link) => page(&s, q.chrome(), l, &link, Posted::default()),
+        Err(e) => return unavailable(&s, q.chrome(), l, &slug, &e),
     };
     html_response(
         StatusCode::OK,
@@ -59,7 +59,7 @@ pub(super) async fn link_form(
     let l = page_lang(&q, &headers);
     let link = match active_link(&db, &slug).await {
         Ok(link) => link,
-        Err(e) => return unavailable(&s, l, &slug, &e),
+        Err(e) => return unavailable(&s, Chrome::Page, l, &slug, &e),
     };
     let mut values: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let key = values
@@ -70,6 +70,7 @@ pub(super) async fn link_form(
     let refuse = |env: ErrorEnvelope, values: Vec<(String, String)>| {
         let html = page(
             &s,
+            Chrome::Page,
             l,
             &link,
             Posted {
@@ -146,7 +147,13 @@ async fn read<R: serde::de::DeserializeOwned>(res: Response) -> Result<R, AppErr
 }
 
 /// The page for `link`, with a fresh idempotency key for its form.
-fn page(s: &Payer, l: Lang, link: &crate::domain::links::Link, posted: Posted) -> String {
+fn page(
+    s: &Payer,
+    chrome: Chrome,
+    l: Lang,
+    link: &crate::domain::links::Link,
+    posted: Posted,
+) -> String {
     let today = crate::domain::today();
     let terms = link.terms_text(today, l);
     let public = link.public(today);
@@ -157,6 +164,7 @@ fn page(s: &Payer, l: Lang, link: &crate::domain::links::Link, posted: Posted) -
         &title,
         &format!("/l/{}", link.slug),
         &s.page.link_assets,
+        chrome,
         move || {
             leptos::view! { <paylink_payer::link::LinkPage l link=public posted key terms /> }
         },
@@ -164,16 +172,18 @@ fn page(s: &Payer, l: Lang, link: &crate::domain::links::Link, posted: Posted) -
 }
 
 /// Why there is no link page, as a page.
-fn unavailable(s: &Payer, l: Lang, slug: &str, e: &AppError) -> Response {
-    let message = e.envelope(l).message;
+fn unavailable(s: &Payer, chrome: Chrome, l: Lang, slug: &str, e: &AppError) -> Response {
+    let env = e.envelope(l);
+    let (code, message) = (env.code, env.message);
     let title = T::LinkUnavailable.t(l);
     let html = render(
         l,
         title,
         &format!("/l/{slug}"),
         &s.page.link_assets,
+        chrome,
         move || {
-            leptos::view! { <paylink_payer::pay::Unavailable title message /> }
+            leptos::view! { <paylink_payer::link::LinkRefused l code message /> }
         },
     );
     html_response(e.status(), html, &s.page.frame_ancestors, None)

@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use paylink_model::Lang;
-use paylink_payer::shell::{render, Assets};
+use paylink_payer::shell::{render, Assets, Chrome};
 
 use super::Payer;
 use crate::error::{lang_of, AppError};
@@ -33,6 +33,24 @@ const LANG_COOKIE: &str = "paylink_lang";
 #[derive(serde::Deserialize)]
 pub(super) struct PageQuery {
     pub(super) lang: Option<String>,
+    /// `1`: the content alone, for `mount.js` (see `shell::Chrome`).
+    fragment: Option<String>,
+    /// `1`: in embed.js's frame.
+    embed: Option<String>,
+}
+
+impl PageQuery {
+    /// What goes around the page: `?fragment=1` the content alone (for
+    /// `mount.js`), `?embed=1` embed.js's frame, else the whole page.
+    pub(super) fn chrome(&self) -> Chrome {
+        if self.fragment.as_deref() == Some("1") {
+            Chrome::Fragment
+        } else if self.embed.as_deref() == Some("1") {
+            Chrome::Frame
+        } else {
+            Chrome::Page
+        }
+    }
 }
 
 /// The page's language: `?lang=`, else the cookie, else `Accept-Language`.
@@ -77,12 +95,12 @@ pub(super) async fn pay_page(
                 paylink_payer::i18n::T::Payment.t(l),
                 view.merchant_name
             );
-            let html = render(l, &title, &path, &page.assets, move || {
+            let html = render(l, &title, &path, &page.assets, q.chrome(), move || {
                 leptos::view! { <paylink_payer::pay::PayPage l p=view terms /> }
             });
             (StatusCode::OK, html)
         }
-        Err(e) => (e.status(), unavailable(l, &path, page, &e)),
+        Err(e) => (e.status(), unavailable(q.chrome(), l, &path, page, &e)),
     };
     html_response(
         status,
@@ -93,10 +111,10 @@ pub(super) async fn pay_page(
 }
 
 /// Why there is no page, as a page; the error's cause is logged, never shown.
-fn unavailable(l: Lang, path: &str, page: &PageConfig, e: &AppError) -> String {
+fn unavailable(chrome: Chrome, l: Lang, path: &str, page: &PageConfig, e: &AppError) -> String {
     let title = paylink_payer::i18n::T::NotFoundTitle.t(l);
     let message = e.envelope(l).message;
-    render(l, title, path, &page.assets, move || {
+    render(l, title, path, &page.assets, chrome, move || {
         leptos::view! { <paylink_payer::pay::Unavailable title message /> }
     })
 }
@@ -148,7 +166,13 @@ pub(super) async fn simulate_form(
         Err(e) if e.status() == StatusCode::CONFLICT => {}
         Err(e) => {
             let page: &Arc<PageConfig> = &s.page;
-            let html = unavailable(lang_of(&headers), &format!("/pay/{id}"), page, &e);
+            let html = unavailable(
+                Chrome::Page,
+                lang_of(&headers),
+                &format!("/pay/{id}"),
+                page,
+                &e,
+            );
             return html_response(e.status(), html, &page.frame_ancestors, None);
         }
     }
