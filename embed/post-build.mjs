@@ -9,9 +9,8 @@
 //    attributes: it references only the wasm, by its content-hashed name, which it preloads and
 //    fetches). The page says so when the widget cannot start (wasm not loaded or not valid, or a trap while mounting): its
 //    "Carregando…" turns into an alert with a reload link, instead of a page that never changes.
-// 4. writes mount.js. Merchants import `https://PAYLINK/mount.js`, whose name never changes, and
-//    it imports the content-hashed module of this build, so a new release reaches them without
-//    touching their page.
+// (A merchant's page mounts the link page, not this app: its mount.js is written by
+// payer/post-build.mjs.)
 import { createHash } from "node:crypto";
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -94,7 +93,7 @@ if (release) {
 // starts that download as soon as the head is parsed. The wasm was inline in the page (deflated,
 // base64) while it was small; at 873 KB raw a separate file is 50 KB less to download and the
 // page no longer decodes and inflates it before the compile starts (bench/README.md). The
-// stylesheet is inline in <head> (its file stays for mount.js). When the widget cannot start
+// stylesheet is inline in <head>. When the widget cannot start
 // (wasm not loaded or not valid, or a trap while mounting), the placeholder turns into an alert
 // with a reload link instead of a page that never changes.
 {
@@ -126,7 +125,7 @@ window.paylinkFailed = () => {
   const linkAt = index.search(stylesheet);
   if (linkAt < 0 || linkAt > index.search(trunkLoader)) throw new Error(`index.html: no stylesheet link for ${css} before trunk's loader; update embed/post-build.mjs`);
   index = index.replace(trunkLoader, "");
-  // The ES module's preload: the page no longer imports it (mount.js does, on merchants' pages).
+  // The ES module's preload: the page no longer imports it (the glue is inline).
   const modulePreload = /<link rel="modulepreload"[^>]*>/;
   if (!modulePreload.test(index)) throw new Error("index.html: no modulepreload link; update embed/post-build.mjs");
   index = index.replace(modulePreload, "");
@@ -138,7 +137,7 @@ window.paylinkFailed = () => {
   const preload = index.match(wasmPreload);
   if (!preload || preload[1] !== found[2]) throw new Error("index.html: no preload link for the wasm; update embed/post-build.mjs");
   index = index.replace(wasmPreload, "");
-  // The stylesheet inline, in place of its link (the file stays for mount.js): on a real network
+  // The stylesheet inline, in place of its link: on a real network
   // it saves a render-blocking round trip. CSP allows inline styles ('unsafe-inline' in style-src).
   const cssText = readFileSync(join(dir, css), "utf8");
   if (/<\/style/i.test(cssText)) throw new Error(`${css} contains </style, cannot be inlined`);
@@ -181,34 +180,3 @@ function classicGlue(code, url) {
   return `(()=>{${body}\n${init}({ module_or_path: ${JSON.stringify(url)} }).catch((e) => { window.paylinkFailed(); throw e; });\n})();\n`;
 }
 writeFileSync(indexPath, index);
-
-if (page === "index.html") {
-  writeFileSync(
-  join(dir, "mount.js"),
-  `// paylink direct mount: import { mount } from "<paylink>/mount.js"; see the README, "Embed paylink".
-import init, { mount as mountWidget } from "./${js}";
-
-const css = new URL("./${css}", import.meta.url).href;
-let ready;
-
-export async function mount(element, options = {}) {
-  if (!(element instanceof HTMLElement)) throw new TypeError("paylink mount: element must be an HTMLElement");
-  // The stylesheet first (no unstyled flash), loaded once per page, in parallel with the wasm.
-  ready ||= Promise.all([
-    // By name: wasm-bindgen's default is the unhashed name, which trunk does not keep.
-    init({ module_or_path: new URL("./${wasm}", import.meta.url) }),
-    new Promise((resolve) => {
-      const link = document.createElement("link");
-      link.rel = "stylesheet";
-      link.href = css;
-      link.onload = link.onerror = resolve;
-      document.head.append(link);
-    }),
-  ]);
-  await ready;
-  // The proxy defaults to the origin this file comes from.
-  mountWidget(element, { proxy: new URL(import.meta.url).origin, ...options });
-}
-`,
-);
-}

@@ -13,7 +13,7 @@ use paylink_model::actions::{ManualPaymentRequest, Resent};
 use paylink_model::operator::{LoginRequest, SessionInfo};
 use paylink_model::{
     CustomerPage, CustomerRef, CustomerRequest, Dashboard, ErrorEnvelope, InvoiceCreated,
-    InvoiceDetail, InvoicePage, InvoiceRequest, Lang, PayerView, PaymentLink,
+    InvoiceDetail, InvoicePage, InvoiceRequest, Lang, PayerView,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -110,35 +110,8 @@ async fn base() -> String {
     }
 }
 
-fn link_path(slug: &str, tail: &str) -> String {
-    format!("/api/links/{}{tail}", js_sys::encode_uri_component(slug))
-}
-
 fn id_path(prefix: &str, id: &str, tail: &str) -> String {
     format!("{prefix}{}{tail}", js_sys::encode_uri_component(id))
-}
-
-pub async fn get_link(slug: &str, lang: Lang) -> Result<PaymentLink, Error> {
-    read(get(&link_path(slug, ""), lang).await?)
-}
-
-/// `POST /api/links/{slug}/customers`: the payer, as the link's customer.
-pub async fn create_link_customer(
-    slug: &str,
-    req: &CustomerRequest,
-    lang: Lang,
-) -> Result<CustomerRef, Error> {
-    read(post(&link_path(slug, "/customers"), Some(encode(req)?), lang).await?)
-}
-
-/// `POST /api/links/{slug}/invoices`: the proxy checks it against the link
-/// and answers as `POST /api/invoices` does.
-pub async fn create_link_invoice(
-    slug: &str,
-    req: &InvoiceRequest,
-    lang: Lang,
-) -> Result<InvoiceCreated, Error> {
-    read(post(&link_path(slug, "/invoices"), Some(encode(req)?), lang).await?)
 }
 
 /// `POST /api/customers`. The answer is the model's `Customer`; the widget
@@ -220,29 +193,10 @@ pub async fn get_pay(id: &str, lang: Lang) -> Result<PayerView, Error> {
     read(get(&id_path("/api/pay/", id, ""), lang).await?)
 }
 
-/// Where the printable boleto of installment `n` is
-/// (`GET /api/pay/{id}/installments/{n}/boleto.pdf`; `?print=1` shows it
-/// inline to print): on the proxy, so a link to it works mounted on a
-/// merchant's page too.
-pub async fn boleto_pdf_url(id: &str, n: u32) -> String {
-    base().await + &id_path("/api/pay/", id, &format!("/installments/{n}/boleto.pdf"))
-}
-
 /// `GET /api/invoices.csv{query}`: the list's filters as a spreadsheet file,
 /// through the proxy (which may be another origin when mounted).
 pub async fn invoices_csv_url(query: &str) -> String {
     base().await + "/api/invoices.csv" + query
-}
-
-/// `POST /api/pay/{id}/view`: counts a view of the payer page (best effort).
-pub async fn record_view(id: &str) {
-    let _ = post(&id_path("/api/pay/", id, "/view"), None, Lang::PtBr).await;
-}
-
-/// `POST /api/pay/{id}/simulate` (sandbox servers only): pays the next open
-/// installment as the bank would, and returns the updated page data.
-pub async fn simulate_payment(id: &str, lang: Lang) -> Result<PayerView, Error> {
-    read(post(&id_path("/api/pay/", id, "/simulate"), None, lang).await?)
 }
 
 /// `POST /api/session`: logs the operator in (the answer is a 204 and the

@@ -34,7 +34,6 @@ fn remember(l: Lang) {
 pub fn LangSwitch() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let lang = ctx.lang;
-    let ours = !ctx.embedded();
     let button = move |to: Lang, text: &'static str, title: &'static str| {
         view! {
             <button
@@ -44,9 +43,7 @@ pub fn LangSwitch() -> impl IntoView {
                 aria-pressed=move || if lang.get() == to { "true" } else { "false" }
                 on:click=move |_| {
                     lang.set(to);
-                    if ours {
-                        remember(to);
-                    }
+                    remember(to);
                 }
             >
                 {text}

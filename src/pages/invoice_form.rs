@@ -477,9 +477,8 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
         }
     };
 
-    // Who the invoice is for; without a named customer, on paylink's own
-    // page, where to pick one (the customer list's "Nova cobrança").
-    let embedded = ctx.embedded();
+    // Who the invoice is for; without a named customer, where to pick one
+    // (the customer list's "Nova cobrança").
     let customer_note = move || {
         let name = merchant.created.with(|c| {
             c.as_ref()
@@ -487,7 +486,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 .map(|c| c.full_name.clone())
         });
         let Some(name) = name else {
-            return (!embedded).then(|| {
+            return Some({
                 view! {
                     <p class="note">
                         {K::PickCustomer.t(l)} " " <a href="/customers">{i18n::lists::LK::Customers.t(l)}</a>

@@ -1293,6 +1293,65 @@ test("payer page without JavaScript: the server's HTML has every code, its QR sc
   }
 });
 
+test("link page without JavaScript: the server's form comes back with its errors on their fields, then creates the invoice and opens the payer page, whose QR scans", async () => {
+  const s = await openPage(browser, { login: false, javaScriptEnabled: false });
+  const reader = await openPage(browser, { login: false });
+  const { page } = s;
+  try {
+    await page.goto(`${server.url}/l/${LINK}`);
+    await page.getByRole("heading", { name: "Curso de Rust" }).waitFor({ timeout: WAIT });
+    // A bad document and no name: the form again, what was typed kept, each message on its field.
+    await byName(page, "document").fill("123.456.789-00");
+    await submitButton(page, "fullName").click();
+    await page.waitForURL(`${server.url}/l/${LINK}`);
+    await expectFieldError(page, "fullName", null);
+    await expectFieldError(page, "document", null);
+    assertEqual(await byName(page, "document").inputValue(), "123.456.789-00", "what was typed stays");
+    assert(await page.getByRole("alert").isVisible(), "the form's alert");
+
+    // Fixed: 2 installments, PIX only.
+    await fillLinkForm(page, 2, ["PIX"]);
+    await submitButton(page, "fullName").click();
+    await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/, { timeout: WAIT });
+    const pix = page.locator("[data-pix-payload]");
+    await pix.waitFor({ timeout: WAIT });
+    assertEqual(await page.locator("[data-boleto-line]").count(), 0, "no boleto line when only PIX was chosen");
+    const svg = await page.locator(".qr").innerHTML();
+    const f = decodeBrCode(await scanQr(reader.page, svg));
+    assertEqual([f["53"], f["54"]], ["986", "150.00"], "the first of 2 installments of R$ 300,00, scanned");
+    // The refused form is a 422 page, which the browser logs as such.
+    const problems = s.problems.filter((p) => !p.startsWith("request failed") && !p.includes("status of 422"));
+    assertEqual(problems, [], "console problems");
+  } finally {
+    await s.close();
+    await reader.close();
+  }
+});
+
+test("link page with JavaScript: the server's form hydrates without a warning, validates as the payer types and pays through the link", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    await page.goto(`${server.url}/l/${LINK}`);
+    // Hydrated: leaving a required field empty marks it at once, with no request.
+    const name = byName(page, "fullName");
+    await until(async () => {
+      await name.focus();
+      await byName(page, "document").focus();
+      return (await name.getAttribute("aria-invalid")) === "true";
+    }, "a blurred empty name is marked by the island");
+    // Masks while typing, from the model.
+    await byName(page, "document").pressSequentially("52998224725");
+    assertEqual(await byName(page, "document").inputValue(), "529.982.247-25", "CPF masked while typing");
+    // The preview follows the installment count.
+    await byName(page, "installmentCount").selectOption("2");
+    assertEqual(await page.locator("section.preview tbody tr").count(), 2, "preview rows for 2 installments");
+    await fillLinkForm(page, 3, ["PIX", "BOLETO"]);
+    await submitButton(page, "fullName").click();
+    await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/, { timeout: WAIT });
+    await checkCodes(page, 10000);
+    assertEqual(s.problems.filter((p) => !p.startsWith("request failed")), [], "console problems (hydration warnings among them)");
+  }, { login: false }));
+
 test("live: the detail and the payer page turn to paid after `paylink simulate pay`, without a reload", async () => {
   const a = await openPage(browser);
   const b = await openPage(browser);
@@ -1575,16 +1634,13 @@ test("a tampered invoice through the link is refused with a 422 envelope (price,
 test("static host: dist/ served from another origin finds its proxy in config.json", () =>
   withPage(async (s) => {
     const { page } = s;
-    await page.addInitScript(() => {
-      window.__ready = [];
-      document.addEventListener("paylink:ready", (e) => window.__ready.push(e.detail));
-    });
-    const linkRes = page.waitForResponse((r) => r.url() === `${server.url}/api/links/${LINK}`, { timeout: WAIT });
-    await page.goto(`${THIRD}/l/${LINK}`);
-    assertEqual((await linkRes).status(), 200, "GET of the link on the proxy named by config.json");
-    await page.getByRole("heading", { name: "Curso de Rust" }).waitFor({ timeout: WAIT });
-    await until(() => page.evaluate(() => window.__ready.length === 1), "paylink:ready on document");
-  }));
+    // The merchant's app asks the proxy for the operator's session at once: on another origin
+    // (no session cookie there) the proxy named by config.json answers 401, and the login shows.
+    const session = page.waitForResponse((r) => r.url() === `${server.url}/api/session`, { timeout: WAIT });
+    await page.goto(`${THIRD}/`);
+    assertEqual((await session).status(), 401, "GET /api/session on the proxy named by config.json");
+    await page.getByRole("heading", { name: "Entrar" }).waitFor({ timeout: WAIT });
+  }, { login: false }));
 
 /** paylink's page cannot start (`repair` undoes what broke it): an alert says so and there is no
  * form; once repaired, the alert's reload link brings the form back. */

@@ -185,7 +185,10 @@ pub fn is_hashed_asset(path: &str) -> bool {
     let stem = file.split('.').next().unwrap_or("");
     let stem = stem.strip_suffix("_bg").unwrap_or(stem);
     stem.rsplit_once('-')
-        .is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+        // trunk writes its 64-bit hash in hex without leading zeros: up to 16 digits.
+        .is_some_and(|(_, hash)| {
+            (12..=16).contains(&hash.len()) && hash.bytes().all(|b| b.is_ascii_hexdigit())
+        })
 }
 
 #[cfg(test)]
@@ -196,6 +199,10 @@ mod tests {
             "/paylink-widget-1a2b3c4d5e6f7a8b_bg.wasm"
         ));
         assert!(super::is_hashed_asset("/main-0123456789abcdef.css"));
+        // trunk drops the hash's leading zeros.
+        assert!(super::is_hashed_asset(
+            "/payer/paylink-payer-e750534784b3bc_bg.wasm"
+        ));
         assert!(!super::is_hashed_asset("/index.html"));
         assert!(!super::is_hashed_asset("/config.json"));
         assert!(!super::is_hashed_asset("/embed.js"));
