@@ -118,6 +118,57 @@ export async function measure(browser, url, expectDocument, probe, login, phone 
   }
 }
 
+/** Installed in every page before its own scripts: records when typing a CPF into
+ * `[name="document"]` gives its mask (`529.982.247-25`): the form is live, not only drawn. From
+ * the moment the field exists it types every 4 ms (and puts back what it typed), so the clock
+ * stops within 4 ms of the page's handlers running. */
+export function liveProbe() {
+  let resolve;
+  window.__firstRenderDone = new Promise((r) => (resolve = r));
+  const tick = () => {
+    const el = document.querySelector('[name="document"]');
+    if (el) {
+      el.value = "52998224725";
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+      if (el.value === "529.982.247-25") {
+        window.__firstRender = performance.now();
+        el.value = "";
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        return resolve(window.__firstRender);
+      }
+    }
+    setTimeout(tick, 4);
+  };
+  tick();
+}
+
+/** The time `liveProbe` saw on one fresh load of `url` (`phone`: as in `measure`). */
+export async function measureLive(browser, url, phone = false) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    if (phone) {
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+    }
+    await page.addInitScript(liveProbe);
+    await page.goto(url, { waitUntil: "commit" });
+    const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
+      expression: "window.__firstRenderDone",
+      awaitPromise: true,
+      returnByValue: true,
+      timeout: 30000,
+    });
+    if (exceptionDetails || typeof result.value !== "number") throw new Error(`${url}: never live (${JSON.stringify(exceptionDetails ?? result)})`);
+    return result.value;
+  } finally {
+    await context.close();
+  }
+}
+
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;

@@ -15,12 +15,18 @@
 // server, islands hydrated after), next to a static copy of the same page (its HTML once
 // rendered, scripts removed: same markup, same inline stylesheet, same QR code); the clock stops
 // when `[data-pix-payload]` holds the PIX code. Both again on a throttled phone profile.
+//
+// Then a payment link's page (`/l/{slug}`, rendered by the server, its form an island) next to a
+// static copy (its HTML once rendered, scripts removed, plus the CPF mask as a 10-line inline
+// script): first when the form is drawn (`[name="fullName"]`), then when typing a CPF gives its
+// mask (the island hydrated; the static copy's script). Both on the phone profile too.
+import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchBrowser, startPaylink } from "../../tests/e2e/harness.mjs";
-import { measure, median } from "./clock.mjs";
+import { measure, measureLive, median } from "./clock.mjs";
 import { samplePayerInvoice } from "../payer-invoice.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -184,6 +190,51 @@ doc.addEventListener("input", () => {
     row("static-pay", phone.static);
     row("widget", phone.widget);
     console.log(`ratio       ${(median(phone.widget) / median(phone.static)).toFixed(2).padStart(8)}   (widget / static, payer page on the phone profile)`);
+
+    // A payment link's page.
+    execFileSync(process.env.PAYLINK_BIN, [
+      "link", "create", "--name", "Curso de Rust", "--description", "Acesso por 12 meses", "--price", "300.00",
+      "--payment-types", "PIX,BOLETO", "--invoice-type", "INSTALLMENT", "--max-installments", "3", "--slug", "bench-link",
+      "--db", join(paylink.dir, "e2e.db"),
+    ]);
+    const linkUrl = `${paylink.url}/l/bench-link`;
+    {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(linkUrl);
+      await page.locator('[name="fullName"]').waitFor();
+      const drawn = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+      const mask = `<script>document.addEventListener("input", (e) => { if (e.target.name !== "document") return;
+  const d = e.target.value.replace(/\\D/g, "");
+  if (d.length === 11) e.target.value = d.replace(/(\\d{3})(\\d{3})(\\d{3})(\\d{2})/, "$1.$2.$3-$4"); });</script>`;
+      routes["/link-static"] = ["text/html; charset=utf-8", drawn.replace("</body>", `${mask}</body>`)];
+      await context.close();
+    }
+    for (const phoneProfile of [false, true]) {
+      const n = phoneProfile ? PHONE_RUNS : RUNS;
+      const link = { static: [], page: [], staticLive: [], pageLive: [] };
+      for (let i = 0; i < 1 + n; i++) {
+        const s = await measure(browser, staticUrl + "link-static", null, '[name="fullName"]', undefined, phoneProfile);
+        const w = await measure(browser, linkUrl, null, '[name="fullName"]', undefined, phoneProfile);
+        const sl = await measureLive(browser, staticUrl + "link-static", phoneProfile);
+        const wl = await measureLive(browser, linkUrl, phoneProfile);
+        if (i >= 1) {
+          link.static.push(s.ms);
+          link.page.push(w.ms);
+          link.staticLive.push(sl);
+          link.pageLive.push(wl);
+        }
+      }
+      const where = phoneProfile ? "on the throttled phone" : "";
+      console.log(`\nfirst render: navigation start -> link form drawn, then live (typing gives the CPF mask), ms ${where} (${n} runs)`);
+      console.log(`${"".padEnd(12)}${"median".padStart(8)}${"min".padStart(8)}${"max".padStart(8)}`);
+      row("static-link", link.static);
+      row("link page", link.page);
+      row("static live", link.staticLive);
+      row("page live", link.pageLive);
+      console.log(`ratio       ${(median(link.page) / median(link.static)).toFixed(2).padStart(8)}   (link page / static, form drawn: target <= 1.3, issue 29)`);
+      console.log(`ratio       ${(median(link.pageLive) / median(link.staticLive)).toFixed(2).padStart(8)}   (link page / static, typing validates: target <= 2.0, issue 29)`);
+    }
   } finally {
     await browser?.close().catch(() => {});
     await paylink?.stop();

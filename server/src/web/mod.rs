@@ -182,7 +182,10 @@ pub fn is_public_asset(path: &str) -> bool {
 
 pub fn is_hashed_asset(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or("");
-    let stem = file.split('.').next().unwrap_or("");
+    // A file (a page's address, `/invoices/{uuid}`, has no extension).
+    let Some((stem, _)) = file.split_once('.') else {
+        return false;
+    };
     let stem = stem.strip_suffix("_bg").unwrap_or(stem);
     stem.rsplit_once('-')
         // trunk writes its 64-bit hash in hex without leading zeros: up to 16 digits.
@@ -204,6 +207,9 @@ mod tests {
             "/payer/paylink-payer-e750534784b3bc_bg.wasm"
         ));
         assert!(!super::is_hashed_asset("/index.html"));
+        assert!(!super::is_hashed_asset(
+            "/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"
+        ));
         assert!(!super::is_hashed_asset("/config.json"));
         assert!(!super::is_hashed_asset("/embed.js"));
         assert!(!super::is_hashed_asset("/mount.js"));

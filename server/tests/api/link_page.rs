@@ -10,7 +10,7 @@ use reqwest::header;
 use reqwest::StatusCode;
 
 use crate::helpers::*;
-use crate::links::{count_invoices, create_link, installment_link};
+use crate::links::{count_invoices, create_link, installment_link, link_cli};
 
 /// A payer's browser: no operator session, no token, no JavaScript.
 fn payer() -> reqwest::Client {
@@ -138,6 +138,34 @@ async fn the_page_itself_carries_the_links_terms_and_its_form_on_the_contract() 
     let (_, _, en) = get(&app, &format!("/l/{slug}?lang=en")).await;
     assert!(en.contains("<html lang=\"en\""));
     assert!(en.contains("Full name") && en.contains("Your details"));
+
+    // The merchant's words are text, never markup (in the page and in the island's props).
+    let out = link_cli(
+        &app,
+        &[
+            "create",
+            "--name",
+            "Hostil",
+            "--slug",
+            "hostil",
+            "--description",
+            "<script>alert(1)</script><img src=x onerror=alert(2)>",
+            "--price",
+            "10.00",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hostile = "hostil";
+    let (_, _, html) = get(&app, &format!("/l/{hostile}")).await;
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "escaped as text"
+    );
+    assert!(!html.contains("<script>alert(1)") && !html.contains("<img src=x"));
 
     let (status, _, html) = get(&app, "/l/no-such-link").await;
     assert_eq!(status, StatusCode::NOT_FOUND);

@@ -11,7 +11,7 @@ use crate::helpers::*;
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 
 /// Runs `paylink link ARGS --db <the app's database>`.
-fn link_cli(app: &TestApp, args: &[&str]) -> std::process::Output {
+pub(crate) fn link_cli(app: &TestApp, args: &[&str]) -> std::process::Output {
     Command::new(BIN)
         .arg("link")
         .args(args)
