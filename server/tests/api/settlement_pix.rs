@@ -547,6 +547,13 @@ async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
     // No code of paylink's will come under that txid: not available, not pending.
     assert_eq!(page["installments"][0]["pixPending"], false);
     assert_eq!(page["installments"][0]["pixUnavailable"], true);
+    // The payer page the server renders says to pay another way, with no code.
+    let html = app.get(&format!("/pay/{id}")).await.text().await.unwrap();
+    assert!(
+        html.contains("O pagamento por PIX não está disponível"),
+        "{html}"
+    );
+    assert!(!html.contains("data-pix-payload"));
 
     // Cancelled: paylink removes its charges, not this one, which is not paylink's.
     let res = app.cancel_invoice(&id).await;

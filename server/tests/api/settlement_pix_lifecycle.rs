@@ -77,6 +77,10 @@ async fn a_charge_payable_now_is_made_again_under_a_new_txid_once_it_expires() {
     let page = get_json(&app, &format!("/api/pay/{id}")).await;
     assert!(page["installments"][0]["pix"].is_null(), "{page}");
     assert_eq!(page["installments"][0]["pixPending"], true);
+    // The payer page the server renders says so, in words, and shows no stale code.
+    let html = app.get(&format!("/pay/{id}")).await.text().await.unwrap();
+    assert!(html.contains("O banco está gerando o código PIX"), "{html}");
+    assert!(!html.contains("data-pix-payload"));
 
     // The next pass makes it again, under the installment's txid + `r1`.
     let (_, status, ..) = settle(&worker, &app, &installment).await;
