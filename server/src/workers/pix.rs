@@ -134,7 +134,16 @@ impl PixCharges {
                 let a = answer.as_ref();
                 let text = |f: &str| a.and_then(|(_, v)| v[f].as_str());
                 let kind = a.map(|(k, _)| *k);
-                let expires_at = a.and_then(|(_, v)| charge::charge_expiry(v));
+                // A recurring charge the bank does not hold alive stops now: the installment goes
+                // back to the payer page (the renewal of `pix_charges::enqueue`).
+                let cycle_over = matches!(kind, Some("cobr"))
+                    && w.operation == "create"
+                    && !matches!(text("status"), Some("ATIVA" | "CRIADA" | "CONCLUIDA"));
+                let expires_at = if cycle_over {
+                    Some(crate::store::now_iso())
+                } else {
+                    a.and_then(|(_, v)| charge::charge_expiry(v))
+                };
                 let answer = pix_charges::Answer {
                     kind,
                     location: text("location")
@@ -290,7 +299,38 @@ impl PixCharges {
                 .take(140)
                 .collect(),
         );
-        Ok(Some(("cobr", self.bank.put_cobr(&w.txid, &body).await?)))
+        match self.bank.put_cobr(&w.txid, &body).await {
+            Ok(made) => Ok(Some(("cobr", made))),
+            // A retry whose first PUT arrived, refused as a repeat: the charge is there.
+            Err(refused @ BankError::Refused { .. }) => match self.bank.get_cobr(&w.txid).await {
+                Ok(found)
+                    if found["idRec"] == id_rec.as_str()
+                        && found["calendario"]["dataDeVencimento"] == due.to_string() =>
+                {
+                    Ok(Some(("cobr", found)))
+                }
+                Err(e @ BankError::Unavailable(_)) => Err(e.into()),
+                // Refused for good (the recurrence is no longer authorized at the bank, ...):
+                // the cycle is not charged automatically, and goes back to the payer page.
+                _ => {
+                    tracing::warn!(txid = %w.txid, reasons = ?refused.reasons(), "recurring charge refused; the installment goes back to the payer page");
+                    // The recurrence as the bank holds it now (a payer's cancellation whose
+                    // callback was lost): later cycles follow it.
+                    if let Ok(rec) = self.bank.get_rec(id_rec, None).await {
+                        if let Some(status) = rec["status"].as_str() {
+                            let closing = rec::closing_of(&rec);
+                            crate::store::pix_recurrences::apply_bank_state(
+                                &self.db, id_rec, status, &closing,
+                            )
+                            .await
+                            .map_err(|e| BankError::Unavailable(e.to_string()))?;
+                        }
+                    }
+                    Ok(Some(("cobr", serde_json::json!({ "status": "RECUSADA" }))))
+                }
+            },
+            Err(e) => Err(e.into()),
+        }
     }
 
     async fn remove(

@@ -768,3 +768,66 @@ async fn a_first_cycle_paid_another_way_leaves_the_authorization_on_the_page() {
         "nothing left to authorize"
     );
 }
+
+/// The payer cancelled in their bank app and the callback was lost: the next cycle's recurring
+/// charge is refused by the bank, and the installment goes back to the payer page instead of
+/// waiting for a bank that will not charge it.
+#[tokio::test]
+async fn a_recurring_charge_the_bank_refuses_goes_back_to_the_payer_page() {
+    let w = world().await;
+    let customer = body(
+        w.app
+            .post_customer(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
+            .await,
+    )
+    .await;
+    let res = w
+        .app
+        .post_invoice(&json!({
+            "customerId": customer["id"], "externalId": "academia-9",
+            "dueDate": today().to_string(), "paymentTypes": ["PIX"],
+            "installmentCount": 1, "invoiceType": "RECURRING", "frequency": "WEEKLY",
+            "endInstallment": 8, "price": 49.90, "pixAutomatico": {},
+        }))
+        .await;
+    let id = body(res).await["id"].as_str().unwrap().to_string();
+    let id_rec = settle(&w, &id).await.3.unwrap();
+    w.bank.pay_composite(&id_rec).await.unwrap();
+    wait_detail(&w.app, &id, "approved", |d| {
+        d["pixAutomatico"]["status"] == "approved"
+    })
+    .await;
+    w.bank.set_callbacks(paylink_banksim::Callbacks::Lose);
+    w.bank.cancel_rec_by_payer(&id_rec).unwrap();
+    paylink_server::workers::scheduler::run_once(&w.app.db, today())
+        .await
+        .unwrap();
+    let d = detail(&w.app, &id).await;
+    let txid = pix_api::txid(d["installments"][1]["id"].as_str().unwrap()).unwrap();
+    let renewed = format!("{txid}r1");
+    for _ in 0..100 {
+        w.charges.pass().await.unwrap();
+        if w.bank.charge(&renewed).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        w.bank.cobr(&txid).is_none(),
+        "the bank made no recurring charge"
+    );
+    let refused = w
+        .bank
+        .requests()
+        .iter()
+        .any(|r| r.method == "PUT" && r.path == format!("/cobr/{txid}"));
+    assert!(refused, "it was asked for");
+    let view = body(w.app.get(&format!("/api/pay/{id}")).await).await;
+    assert_eq!(
+        view["installments"][1]["pix"]["payload"],
+        w.bank.charge(&renewed).expect("a code on the page")["pixCopiaECola"]
+    );
+    // The refusal had paylink read the recurrence back: the payer's cancellation is known.
+    let d = detail(&w.app, &id).await;
+    assert_eq!(d["pixAutomatico"]["status"], "cancelled", "{d}");
+}
