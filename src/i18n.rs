@@ -43,6 +43,8 @@ pub enum K {
     EndSubscription,
     Price,
     PriceByCustomer,
+    PixAutomatico,
+    PixAutomaticoRetries,
     Description,
     Notifications,
     NotificationType,
@@ -176,6 +178,14 @@ impl K {
             EndSubscription => ("Término da assinatura", "Subscription end"),
             Price => ("Valor (R$)", "Amount (R$)"),
             PriceByCustomer => ("O pagador define o valor", "The payer sets the amount"),
+            PixAutomatico => (
+                "Pix Automático: o pagador autoriza uma vez e o banco dele paga cada cobrança",
+                "Pix Automático: the payer authorizes once and their bank pays each charge",
+            ),
+            PixAutomaticoRetries => (
+                "Tentar de novo uma cobrança que falhar (até 3 vezes em 7 dias)",
+                "Try a failed charge again (up to 3 times within 7 days)",
+            ),
             Description => ("Descrição para o pagador", "Description for the payer"),
             Notifications => ("Notificações ao pagador", "Payer notifications"),
             NotificationType => ("Evento", "Event"),

@@ -365,6 +365,33 @@ async fn installment_preview_splits_cents_like_the_server() {
     assert_eq!(q_all(r, ".preview table tbody tr").len(), 1);
 }
 
+/// Pix Automático is offered on RECURRING and SUBSCRIPTION invoices only, its retry option once
+/// chosen, and the model's reason shows under it when the invoice cannot have it.
+#[wasm_bindgen_test]
+async fn pix_automatico_is_offered_on_periodic_invoices_with_the_reason_it_cannot_be() {
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+    assert!(q_opt(r, "[name=pixAutomatico]").is_none());
+    choose(r, "invoiceType", "RECURRING").await;
+    choose(r, "frequency", "BIMONTHLY").await;
+    assert!(q_opt(r, "[name='pixAutomatico.retries']").is_none());
+    let offer = input(r, "pixAutomatico");
+    offer.set_checked(true);
+    fire(&offer, "change");
+    fire(&offer, "blur");
+    tick().await;
+    assert!(q_opt(r, "[name='pixAutomatico.retries']").is_some());
+    let why = error_of(r, "pixAutomatico").expect("a bimonthly invoice cannot have it");
+    assert!(why.contains("BIMONTHLY"), "{why}");
+    choose(r, "frequency", "MONTHLY").await;
+    assert_eq!(error_of(r, "pixAutomatico"), None);
+    choose(r, "invoiceType", "SUBSCRIPTION").await;
+    assert!(q_opt(r, "[name=pixAutomatico]").is_some());
+    choose(r, "invoiceType", "SINGLE").await;
+    assert!(q_opt(r, "[name=pixAutomatico]").is_none());
+}
+
 /// `dd/mm/aaaa` whatever the browser's locale: a text field (never
 /// `type="date"`), masked while typing, sent as ISO; a date before today
 /// (in Brasília) shows the model's message on blur; English writes ISO and

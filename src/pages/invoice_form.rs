@@ -9,8 +9,8 @@ use paylink_model::errors::Msg;
 use paylink_model::money::{cents_to_reais, format_brl_input, parse_brl, parse_price_input};
 use paylink_model::{
     installment_plan, CheckOptions, Date, Discount, Errors, Fine, Frequency, Interest,
-    InvoiceRequest, InvoiceType, Lang, PaymentType, PlannedInstallment, DESCRIPTION_MAX,
-    MAX_INSTALLMENTS,
+    InvoiceRequest, InvoiceType, Lang, PaymentType, PixAutomaticoRequest, PlannedInstallment,
+    DESCRIPTION_MAX, MAX_INSTALLMENTS,
 };
 
 use crate::api;
@@ -44,6 +44,10 @@ pub struct InvoiceFields {
     /// pt-BR currency text (`1.234,56`).
     pub price: RwSignal<String>,
     pub price_by_customer: RwSignal<bool>,
+    /// RECURRING and SUBSCRIPTION: charge through Pix Automático, and whether a failed cycle is
+    /// tried again.
+    pub pix_automatico: RwSignal<bool>,
+    pub pix_automatico_retries: RwSignal<bool>,
     pub description: RwSignal<String>,
     pub redirect_to: RwSignal<String>,
     pub notifications: RwSignal<Vec<NotificationRow>>,
@@ -210,6 +214,8 @@ impl InvoiceFields {
             end_subscription: s(),
             price: s(),
             price_by_customer: flag_signal(false),
+            pix_automatico: flag_signal(false),
+            pix_automatico_retries: flag_signal(false),
             description: s(),
             redirect_to: s(),
             notifications: RwSignal::new(Vec::new()),
@@ -323,7 +329,11 @@ impl InvoiceFields {
             fine,
             interest,
             discount,
-            pix_automatico: None,
+            pix_automatico: (periodic && self.pix_automatico.get_untracked()).then(|| {
+                PixAutomaticoRequest {
+                    retries: Some(self.pix_automatico_retries.get_untracked()),
+                }
+            }),
         };
         (req, bad)
     }
@@ -386,7 +396,8 @@ impl InvoiceFields {
             "price" => !untrack(|| self.by_customer()),
             "priceByCustomer" => t == InvoiceType::Single,
             "installmentCount" => t == InvoiceType::Installment,
-            "frequency" => t.is_periodic(),
+            "frequency" | "pixAutomatico" => t.is_periodic(),
+            "pixAutomatico.retries" => return t.is_periodic().then(|| "pixAutomatico".to_string()),
             "endDate" | "endInstallment" => t == InvoiceType::Recurring,
             "endSubscription" => t == InvoiceType::Subscription,
             _ if TERM_FIELDS.contains(&path) => true,
@@ -524,6 +535,34 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             />
         }
     };
+    // Pix Automático, for the periodic types: the model's reasons (and the server's, after
+    // submitting: no API Pix, a merchant without a CNPJ, a payer without a document) show under it.
+    let pix_automatico = move || {
+        let retries = move || {
+            f.pix_automatico.get().then(|| {
+                view! {
+                    <Checkbox
+                        form
+                        name="pixAutomatico.retries"
+                        id="f-pixAutomatico-retries"
+                        label=K::PixAutomaticoRetries.t(l)
+                        checked=f.pix_automatico_retries
+                    />
+                }
+            })
+        };
+        view! {
+            <Checkbox
+                form
+                name="pixAutomatico"
+                id="f-pixAutomatico"
+                label=K::PixAutomatico.t(l)
+                checked=f.pix_automatico
+            />
+            {retries}
+            <ErrorText form name="pixAutomatico" />
+        }
+    };
     // Fields that depend on the invoice type (rendered again when it changes).
     let kind = Memo::new(move |_| f.kind());
     let by_type = move || {
@@ -557,6 +596,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                         inputmode="numeric"
                     />
                 </div>
+                {pix_automatico()}
             }
             .into_any(),
         ),
@@ -566,6 +606,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                     {frequency()}
                     <Field form name="endSubscription" label=K::EndSubscription.t(l) value=f.end_subscription />
                 </div>
+                {pix_automatico()}
             }
             .into_any(),
         ),
