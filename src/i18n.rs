@@ -305,6 +305,32 @@ fn pick(lang: Lang, pt: &'static str, en: &'static str) -> &'static str {
     }
 }
 
+/// Where an invoice's Pix Automático recurrence stands, for the merchant.
+pub fn pix_automatico_status(lang: Lang, v: paylink_model::PixAutomaticoStatus) -> &'static str {
+    use paylink_model::PixAutomaticoStatus::*;
+    match v {
+        Pending => pick(lang, "Sendo criada no banco", "Being made at the bank"),
+        Created => pick(
+            lang,
+            "Aguardando a autorização do pagador",
+            "Waiting for the payer's authorization",
+        ),
+        Approved => pick(
+            lang,
+            "Autorizada: o banco do pagador paga cada cobrança",
+            "Authorized: the payer's bank pays each charge",
+        ),
+        Rejected => pick(lang, "Recusada pelo pagador", "Declined by the payer"),
+        Expired => pick(
+            lang,
+            "Expirada sem autorização",
+            "Expired without authorization",
+        ),
+        Cancelled => pick(lang, "Cancelada", "Cancelled"),
+        Refused => pick(lang, "Recusada pelo banco", "Refused by the bank"),
+    }
+}
+
 pub fn invoice_type(lang: Lang, v: InvoiceType) -> &'static str {
     match v {
         InvoiceType::Single => pick(lang, "Avulsa", "Single"),

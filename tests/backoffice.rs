@@ -397,3 +397,31 @@ async fn the_dashboard_shows_totals_a_chart_and_its_table() {
     let current = q(r, "nav a[aria-current=page]");
     assert_eq!(current.get_attribute("href").as_deref(), Some("/painel"));
 }
+
+/// The detail says where the invoice's Pix Automático recurrence stands, with its id at the bank
+/// and who ended it and why.
+#[wasm_bindgen_test]
+async fn the_recurrence_of_pix_automatico_is_on_the_detail() {
+    let detail = DETAIL.replacen(
+        r#""createdAt":"2026-01-01T00:00:00.000Z","url""#,
+        r#""pixAutomatico":{"status":"cancelled","idRec":"RR9999999920261127abcdefghijk","periodicity":"MENSAL","retryPolicy":"PERMITE_3R_7D","reasons":["USUARIO_PAGADOR: Cancelada pelo usuário pagador. (ACCL)"]},"createdAt":"2026-01-01T00:00:00.000Z","url""#,
+        1,
+    );
+    assert_ne!(detail, DETAIL);
+    mock_fetch(200, &detail);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    let r = &app.root;
+    sleep(50).await;
+    let fact = text(&q(r, ".facts .pix-automatico"));
+    assert!(fact.starts_with("Pix Automático"), "{fact}");
+    assert!(
+        fact.contains("Cancelada · RR9999999920261127abcdefghijk"),
+        "{fact}"
+    );
+    assert!(fact.contains("USUARIO_PAGADOR"), "{fact}");
+    // An invoice that did not ask for it says nothing of it.
+    mock_fetch(200, DETAIL);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    sleep(50).await;
+    assert!(q_opt(&app.root, ".facts .pix-automatico").is_none());
+}

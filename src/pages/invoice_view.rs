@@ -208,6 +208,18 @@ fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
         }
     }
 
+    // Pix Automático: where the recurrence stands, its id at the bank, and who ended it and why.
+    if let Some(a) = &inv.pix_automatico {
+        let mut v = i18n::pix_automatico_status(l, a.status).to_string();
+        if let Some(id) = &a.id_rec {
+            v += &format!(" · {id}");
+        }
+        if !a.reasons.is_empty() {
+            v += &format!(" · {}", a.reasons.join("; "));
+        }
+        facts.push(("Pix Automático", v, "wide pix-automatico"));
+    }
+
     let rows: Vec<Row> = inv
         .installments
         .iter()
