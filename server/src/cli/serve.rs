@@ -70,9 +70,16 @@ pub(super) struct ServeArgs {
     /// (default: the agreement).
     #[arg(long)]
     boleto_beneficiary_code: Option<String>,
-    /// SMTP relay for Email notifications: smtp://host:port (plain SMTP, no TLS).
+    /// SMTP server for Email notifications: smtp://USER@HOST:587 (STARTTLS required) or
+    /// smtps://USER@HOST:465 (TLS); smtp://127.0.0.1:25?tls=none for a relay on this machine.
     #[arg(long, requires = "smtp_from")]
     smtp_url: Option<String>,
+    /// File holding the password of --smtp-url's user (never on the command line).
+    #[arg(long, requires = "smtp_url")]
+    smtp_password_file: Option<PathBuf>,
+    /// A root certificate to trust for the SMTP server beside the usual ones (PEM).
+    #[arg(long, requires = "smtp_url")]
+    smtp_ca: Option<PathBuf>,
     /// Sender of notification e-mails, e.g. "Loja <cobranca@loja.example>".
     #[arg(long)]
     smtp_from: Option<String>,
@@ -258,6 +265,29 @@ pub(super) fn pix_client(
     crate::bank::PixClient::new(config).map(Some)
 }
 
+/// The SMTP server of `--smtp-url`, with its password and extra root read from their files.
+fn smtp_config(
+    args: &ServeArgs,
+) -> Result<Option<crate::workers::notifications::SmtpConfig>, String> {
+    let Some(url) = args.smtp_url.as_deref() else {
+        return Ok(None);
+    };
+    let from = args
+        .smtp_from
+        .as_deref()
+        .ok_or("--smtp-url needs --smtp-from")?;
+    let password = args
+        .smtp_password_file
+        .as_deref()
+        .map(secret_from_file)
+        .transpose()?;
+    let ca = match &args.smtp_ca {
+        Some(p) => Some(std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?),
+        None => None,
+    };
+    crate::workers::notifications::SmtpConfig::new(url, from, password, ca.as_deref()).map(Some)
+}
+
 fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
     if let Some(file) = &args.token_file {
         let text = std::fs::read_to_string(file)
@@ -381,10 +411,9 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     if dist.is_none() {
         tracing::warn!(dist = %args.dist.display(), "no built widget found: pages are not served");
     }
-    let notify = NotifyConfig::new(
+    let mut notify = NotifyConfig::new(
         &public_url,
-        args.smtp_url.as_deref(),
-        args.smtp_from.as_deref(),
+        smtp_config(&args)?,
         args.notify_http_url.as_deref(),
     )?;
     let mut outbound = if args.allow_insecure_webhooks {
@@ -397,6 +426,7 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     }
     let state_db = db.clone();
     let payer = payer_config(&args)?;
+    notify.payer = payer.clone();
     let state = Service {
         outbound: outbound.clone(),
         db,

@@ -11,9 +11,24 @@ pub(crate) use crate::store::sends::SendFacts as Context;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Text {
     pub subject: String,
+    /// `paragraphs`, then `footer` after a `--` line: the e-mail's text.
     pub body: String,
     /// One paragraph, for WhatsApp and SMS.
     pub short: String,
+    /// The body's paragraphs (greeting, what is due, what it is about, how to pay), for an
+    /// e-mail that adds its own (the payment codes) before the footer.
+    pub paragraphs: Vec<String>,
+    /// The closing line every e-mail ends with.
+    pub footer: String,
+}
+
+/// What every e-mail ends with.
+pub const FOOTER: &str =
+    "Mensagem automática enviada pelo paylink. Se você já pagou, desconsidere.";
+
+/// An e-mail's text: paragraphs, a `--` line and the footer.
+pub fn email_text(paragraphs: &[String], footer: &str) -> String {
+    format!("{}\n\n--\n{footer}\n", paragraphs.join("\n\n"))
 }
 
 /// The message of `ctx` sent on `today` (in Brasília): amounts are the
@@ -164,17 +179,23 @@ pub(crate) fn render(ctx: &Context, url: &str, today: Date) -> Text {
         .description
         .as_deref()
         .filter(|d| !d.trim().is_empty())
-        .map(|d| format!("Referente a: {d}\n\n"))
-        .unwrap_or_default();
-    let body = format!(
-        "Olá, {name}!\n\n{lead}\n\n{about}{closing}\n\n--\nMensagem automática enviada pelo paylink. \
-         Se você já pagou, desconsidere.\n"
-    );
+        .map(|d| format!("Referente a: {d}"));
     let short = format!("Olá, {name}! {lead} {closing}");
+    let paragraphs: Vec<String> = [
+        Some(format!("Olá, {name}!")),
+        Some(lead),
+        about,
+        Some(closing),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     Text {
         subject,
-        body,
+        body: email_text(&paragraphs, FOOTER),
         short,
+        paragraphs,
+        footer: FOOTER.to_string(),
     }
 }
 

@@ -5,6 +5,7 @@ pub mod boleto_pdf;
 pub mod cnab240;
 pub mod export;
 pub mod links;
+pub mod mail;
 pub mod messages;
 pub mod operators;
 pub mod outbound;

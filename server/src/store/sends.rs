@@ -36,6 +36,8 @@ pub(crate) struct SendFacts {
     pub(crate) kind: NotificationType,
     pub(crate) channel: Channel,
     pub(crate) invoice_id: String,
+    /// The invoice's application (its detail is read per application).
+    pub(crate) application_id: String,
     pub(crate) notification_id: String,
     pub(crate) invoice_type: String,
     pub(crate) installment_count: i64,
@@ -66,7 +68,7 @@ pub(crate) struct PendingSend {
 pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, DbError> {
     let row = sqlx::query(
         "SELECT s.notification_id, s.invoice_id, s.type, s.channel, s.attempts,
-                i.deleted_at AS invoice_deleted_at, i.invoice_type, i.installment_count, i.description,
+                i.deleted_at AS invoice_deleted_at, i.application_id, i.invoice_type, i.installment_count, i.description,
                 i.price_cents AS invoice_price, i.due_date AS first_due_date,
                 i.fine_type, i.fine_value, i.interest_monthly_bp,
                 i.discount_type, i.discount_value, i.discount_until,
@@ -104,6 +106,7 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
             kind,
             channel,
             notification_id: row.try_get("notification_id")?,
+            application_id: row.try_get("application_id")?,
             invoice_type: row.try_get("invoice_type")?,
             installment_count: row.try_get("installment_count")?,
             description: row.try_get("description")?,

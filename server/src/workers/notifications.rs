@@ -1,5 +1,6 @@
 //! The notification sender: sends what is due in `notification_sends` by
-//! e-mail (plain SMTP to a relay) or through an HTTP provider (WhatsApp, SMS),
+//! e-mail (SMTP with STARTTLS or TLS and AUTH, `domain::mail`'s message) or through
+//! an HTTP provider (WhatsApp, SMS),
 //! retrying on its schedule. What is scheduled, and when, is `store::notifications`;
 //! the words are `domain::messages`.
 
@@ -7,13 +8,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lettre::message::header::ContentType;
-use lettre::message::Mailbox;
+use lettre::message::{Mailbox, MultiPart};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use paylink_model::{Channel, NotificationType};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::domain::messages::{render, Context};
+use crate::domain::payer::PayerConfig;
 use crate::store::sends as store;
 use crate::store::{now_iso, Db, DbError};
 
@@ -28,41 +32,161 @@ const IDLE: Duration = Duration::from_millis(300);
 // ---------------------------------------------------------------------------
 // Sending.
 
-/// An SMTP relay reached in plain text (no TLS, no authentication).
-#[derive(Clone, Debug)]
+/// An SMTP server: any provider's submission port, or a relay on this machine.
+#[derive(Clone)]
 pub struct SmtpConfig {
     pub host: String,
     pub port: u16,
+    /// STARTTLS required (`smtp://`), TLS from the start (`smtps://`), or none (`smtp://` on
+    /// loopback with `?tls=none`). Its certificate checks use the usual roots and `--smtp-ca`.
+    pub tls: Tls,
+    /// The user of the URL, percent-decoded; always with `password`.
+    pub user: Option<String>,
+    /// From `--smtp-password-file`; never printed (see the `Debug` below).
+    password: Option<String>,
     pub from: Mailbox,
 }
 
+impl std::fmt::Debug for SmtpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpConfig")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("tls", &self.tls)
+            .field("user", &self.user)
+            .field("password", &self.password.as_ref().map(|_| "***"))
+            .field("from", &self.from)
+            .finish()
+    }
+}
+
 impl SmtpConfig {
-    /// `smtp://host[:port]` (port 25 by default) and the sender, e.g.
-    /// `Loja <cobranca@loja.example>`.
-    pub fn new(url: &str, from: &str) -> Result<SmtpConfig, String> {
-        let parsed = reqwest::Url::parse(url).map_err(|e| format!("--smtp-url {url:?}: {e}"))?;
-        if parsed.scheme() != "smtp" {
-            return Err(format!(
-                "--smtp-url must be smtp://host:port (plain SMTP to a local relay; TLS is not supported), not {url:?}"
-            ));
+    /// `smtp://[USER@]HOST[:587][?tls=none]` or `smtps://[USER@]HOST[:465]`, the sender (e.g.
+    /// `Loja <cobranca@loja.example>`), the password of USER (`--smtp-password-file`'s) and
+    /// a root certificate to trust beside the usual ones (`--smtp-ca`, PEM).
+    pub fn new(
+        url: &str,
+        from: &str,
+        password: Option<String>,
+        ca_pem: Option<&[u8]>,
+    ) -> Result<SmtpConfig, String> {
+        // Never echo the URL: a password may have been put there by mistake.
+        let parsed = reqwest::Url::parse(url).map_err(|e| format!("--smtp-url: {e}"))?;
+        let implicit = match parsed.scheme() {
+            "smtp" => false,
+            "smtps" => true,
+            _ => {
+                return Err(
+                    "--smtp-url must be smtp://HOST:587 (STARTTLS) or smtps://HOST:465 (TLS)"
+                        .into(),
+                )
+            }
+        };
+        if parsed.password().is_some() {
+            return Err(
+                "--smtp-url must not hold a password (ps shows it): put it in --smtp-password-file"
+                    .into(),
+            );
         }
-        if !parsed.username().is_empty() || parsed.password().is_some() {
-            return Err("--smtp-url: authentication is not supported (use a local relay)".into());
+        if !matches!(parsed.path(), "" | "/") || parsed.fragment().is_some() {
+            return Err("--smtp-url takes no path: smtp://USER@HOST:PORT".into());
+        }
+        let mut plain = false;
+        for (k, v) in parsed.query_pairs() {
+            match (k.as_ref(), v.as_ref()) {
+                ("tls", "none") if !implicit => plain = true,
+                _ => {
+                    return Err(format!(
+                    "--smtp-url: unknown option {k:?} (smtp:// takes only ?tls=none, on loopback)"
+                ))
+                }
+            }
         }
         let host = parsed
             .host_str()
-            .ok_or_else(|| format!("--smtp-url {url:?} has no host"))?
+            .ok_or("--smtp-url has no host")?
             .trim_start_matches('[')
             .trim_end_matches(']')
             .to_string();
+        let loopback = host.eq_ignore_ascii_case("localhost")
+            || host
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        if plain && !loopback {
+            return Err(format!(
+                "--smtp-url: ?tls=none only reaches a relay on this machine (loopback), not {host:?}"
+            ));
+        }
+        let user = percent_encoding::percent_decode_str(parsed.username())
+            .decode_utf8()
+            .map_err(|_| "--smtp-url: the user is not UTF-8")?
+            .into_owned();
+        let user = (!user.is_empty()).then_some(user);
+        let password = password.filter(|p| !p.is_empty());
+        match (&user, &password) {
+            (Some(_), None) => {
+                return Err(
+                    "--smtp-url has a user: give its password in --smtp-password-file".into(),
+                )
+            }
+            (None, Some(_)) => {
+                return Err(
+                    "--smtp-password-file needs a user in --smtp-url (smtp://USER@HOST)".into(),
+                )
+            }
+            (Some(_), Some(_)) if plain => {
+                return Err("--smtp-url: a password is sent only over TLS; drop ?tls=none".into())
+            }
+            _ => {}
+        }
+        if plain && ca_pem.is_some() {
+            return Err("--smtp-ca needs TLS; drop ?tls=none".into());
+        }
         let from = from
             .parse::<Mailbox>()
             .map_err(|e| format!("--smtp-from {from:?}: {e}"))?;
+        let tls = if plain {
+            Tls::None
+        } else {
+            let mut params = TlsParameters::builder(host.clone());
+            if let Some(pem) = ca_pem {
+                // lettre's rustls side takes a file without any certificate as none at all.
+                if !String::from_utf8_lossy(pem).contains("-----BEGIN CERTIFICATE-----") {
+                    return Err("--smtp-ca is not a PEM certificate".into());
+                }
+                let cert = Certificate::from_pem(pem)
+                    .map_err(|e| format!("--smtp-ca is not a PEM certificate: {e}"))?;
+                params = params.add_root_certificate(cert);
+            }
+            let params = params
+                .build_rustls()
+                .map_err(|e| format!("--smtp-ca: {e}"))?;
+            if implicit {
+                Tls::Wrapper(params)
+            } else {
+                Tls::Required(params)
+            }
+        };
         Ok(SmtpConfig {
+            port: parsed.port().unwrap_or(if implicit { 465 } else { 587 }),
             host,
-            port: parsed.port().unwrap_or(25),
+            tls,
+            user,
+            password,
             from,
         })
+    }
+
+    fn transport(&self) -> AsyncSmtpTransport<Tokio1Executor> {
+        let builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&self.host)
+            .port(self.port)
+            .tls(self.tls.clone())
+            .timeout(Some(SEND_TIMEOUT));
+        match (&self.user, &self.password) {
+            (Some(u), Some(p)) => builder.credentials(Credentials::new(u.clone(), p.clone())),
+            _ => builder,
+        }
+        .build()
     }
 }
 
@@ -75,20 +199,16 @@ pub struct NotifyConfig {
     pub smtp: Option<SmtpConfig>,
     /// WhatsApp and SMS: a JSON POST per message.
     pub http_url: Option<String>,
+    /// The merchant, as the payer page shows it: an e-mail's PIX code and boleto.
+    pub payer: PayerConfig,
 }
 
 impl NotifyConfig {
     pub fn new(
         public_url: &str,
-        smtp_url: Option<&str>,
-        smtp_from: Option<&str>,
+        smtp: Option<SmtpConfig>,
         http_url: Option<&str>,
     ) -> Result<NotifyConfig, String> {
-        let smtp = match (smtp_url, smtp_from) {
-            (Some(url), Some(from)) => Some(SmtpConfig::new(url, from)?),
-            (Some(_), None) => return Err("--smtp-url needs --smtp-from".into()),
-            (None, _) => None,
-        };
         if let Some(u) = http_url {
             let parsed =
                 reqwest::Url::parse(u).map_err(|e| format!("--notify-http-url {u:?}: {e}"))?;
@@ -100,6 +220,7 @@ impl NotifyConfig {
             public_url: public_url.to_string(),
             smtp,
             http_url: http_url.map(str::to_string),
+            payer: PayerConfig::default(),
         })
     }
 }
@@ -110,6 +231,7 @@ pub struct Notifier {
     public_url: Arc<str>,
     smtp: Option<(Arc<AsyncSmtpTransport<Tokio1Executor>>, Mailbox)>,
     http_url: Option<Arc<str>>,
+    payer: Arc<PayerConfig>,
     client: reqwest::Client,
 }
 
@@ -126,18 +248,13 @@ enum Outcome {
 
 impl Notifier {
     pub fn new(db: Db, config: NotifyConfig) -> Notifier {
-        let smtp = config.smtp.map(|s| {
-            let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(s.host)
-                .port(s.port)
-                .timeout(Some(SEND_TIMEOUT))
-                .build();
-            (Arc::new(transport), s.from)
-        });
+        let smtp = config.smtp.map(|s| (Arc::new(s.transport()), s.from));
         Notifier {
             db,
             public_url: Arc::from(config.public_url.trim_end_matches('/')),
             smtp,
             http_url: config.http_url.map(|u| Arc::from(u.as_str())),
+            payer: Arc::new(config.payer),
             client: reqwest::Client::builder()
                 .timeout(SEND_TIMEOUT)
                 .connect_timeout(Duration::from_secs(5))
@@ -227,11 +344,10 @@ impl Notifier {
     }
 
     async fn send(&self, ctx: &Context, to: &str) -> Outcome {
-        let text = render(ctx, &self.pay_url(&ctx.invoice_id), crate::domain::today());
         match ctx.channel {
             Channel::Email => {
                 let Some((transport, from)) = &self.smtp else {
-                    return Outcome::Retry("no SMTP relay configured".into());
+                    return Outcome::Retry("no SMTP server configured".into());
                 };
                 let address = match to.parse::<lettre::Address>() {
                     Ok(a) => a,
@@ -239,24 +355,48 @@ impl Notifier {
                         return Outcome::Skip(format!("the customer's e-mail is unusable: {e}"))
                     }
                 };
+                let url = self.pay_url(&ctx.invoice_id);
+                let mail = match crate::domain::mail::email(
+                    &self.db,
+                    &self.payer,
+                    ctx,
+                    &url,
+                    crate::domain::today(),
+                )
+                .await
+                {
+                    Ok(m) => m,
+                    Err(e) => return Outcome::Retry(format!("cannot read the invoice: {e}")),
+                };
+                let alternative = MultiPart::alternative_plain_html(mail.text, mail.html);
+                let body = match mail.attachment {
+                    Some(a) => MultiPart::mixed().multipart(alternative).singlepart(
+                        lettre::message::Attachment::new(a.file_name).body(
+                            a.bytes,
+                            ContentType::parse(a.content_type).unwrap_or(ContentType::TEXT_PLAIN),
+                        ),
+                    ),
+                    None => alternative,
+                };
                 // The same Message-ID on every attempt, so a duplicate (the
-                // relay took it but the answer was lost) can be recognised.
+                // server took it but the answer was lost) can be recognised.
                 let message = lettre::Message::builder()
                     .message_id(Some(format!("<{}@{}>", ctx.send_id, from.email.domain())))
                     .from(from.clone())
                     .to(Mailbox::new(Some(ctx.full_name.clone()), address))
-                    .subject(text.subject)
-                    .header(ContentType::TEXT_PLAIN)
-                    .body(text.body);
+                    .subject(mail.subject)
+                    .multipart(body);
                 let message = match message {
                     Ok(m) => m,
                     Err(e) => return Outcome::Fail(format!("cannot build the e-mail: {e}")),
                 };
                 match transport.send(message).await {
                     Ok(_) => Outcome::Sent,
+                    // 5xx: the server refused it for good (the address, the content, the login).
                     Err(e) if e.is_permanent() => {
                         Outcome::Fail(format!("SMTP: {}", super::error_chain(&e)))
                     }
+                    // 4xx, a connection or TLS failure, a timeout: later.
                     Err(e) => Outcome::Retry(format!("SMTP: {}", super::error_chain(&e))),
                 }
             }
@@ -264,6 +404,7 @@ impl Notifier {
                 let Some(url) = &self.http_url else {
                     return Outcome::Retry("no HTTP provider configured".into());
                 };
+                let text = render(ctx, &self.pay_url(&ctx.invoice_id), crate::domain::today());
                 let body = json!({
                     "channel": ctx.channel.as_str(),
                     "to": to,
@@ -315,6 +456,7 @@ mod tests {
             kind,
             channel: Channel::Email,
             invoice_id: "inv".into(),
+            application_id: "app".into(),
             notification_id: "n".into(),
             invoice_type: "INSTALLMENT".into(),
             installment_count: 3,
@@ -425,15 +567,44 @@ mod tests {
     }
 
     #[test]
-    fn smtp_urls_are_plain_smtp_only() {
-        let c = SmtpConfig::new("smtp://127.0.0.1:2525", "Loja <cobranca@loja.example>").unwrap();
-        assert_eq!((c.host.as_str(), c.port), ("127.0.0.1", 2525));
-        assert_eq!(
-            SmtpConfig::new("smtp://relay", "a@b.example").unwrap().port,
-            25
-        );
-        assert!(SmtpConfig::new("smtps://relay:465", "a@b.example").is_err());
-        assert!(SmtpConfig::new("smtp://u:p@relay", "a@b.example").is_err());
-        assert!(SmtpConfig::new("smtp://relay", "not an address").is_err());
+    fn smtp_urls_need_tls_and_keep_passwords_out() {
+        let from = "Loja <cobranca@loja.example>";
+        let pw = || Some("s3cret".to_string());
+        let c =
+            SmtpConfig::new("smtp://ana%40loja.example@smtp.example", from, pw(), None).unwrap();
+        assert_eq!((c.host.as_str(), c.port), ("smtp.example", 587));
+        assert!(matches!(c.tls, Tls::Required(_)), "STARTTLS required");
+        assert_eq!(c.user.as_deref(), Some("ana@loja.example"));
+        assert!(!format!("{c:?}").contains("s3cret"), "{c:?}");
+        let c = SmtpConfig::new("smtps://u@smtp.example", from, pw(), None).unwrap();
+        assert_eq!(c.port, 465);
+        assert!(matches!(c.tls, Tls::Wrapper(_)), "implicit TLS");
+        let c = SmtpConfig::new("smtp://127.0.0.1:2525?tls=none", from, None, None).unwrap();
+        assert!(matches!(c.tls, Tls::None));
+        assert!(SmtpConfig::new("smtp://[::1]:25?tls=none", from, None, None).is_ok());
+
+        for (url, password, why) in [
+            ("smtp://u:p@smtp.example", None, "must not hold a password"),
+            ("smtp://smtp.example?tls=none", None, "loopback"),
+            ("smtps://localhost?tls=none", None, "unknown option"),
+            ("smtp://smtp.example?auth=plain", None, "unknown option"),
+            ("smtp://u@127.0.0.1?tls=none", pw(), "only over TLS"),
+            ("smtp://u@smtp.example", None, "--smtp-password-file"),
+            ("smtp://smtp.example", pw(), "needs a user"),
+            ("http://smtp.example", None, "smtp://HOST:587"),
+            ("smtp://smtp.example/x", None, "no path"),
+            ("smtp:///", None, "no host"),
+        ] {
+            let e = SmtpConfig::new(url, from, password, None).unwrap_err();
+            assert!(e.contains(why), "{url}: {e}");
+            assert!(!e.contains("s3cret"), "{e}");
+        }
+        let e = SmtpConfig::new("smtp://relay", "not an address", None, None).unwrap_err();
+        assert!(e.contains("--smtp-from"), "{e}");
+        let e =
+            SmtpConfig::new("smtp://relay", from, None, Some(b"not a certificate")).unwrap_err();
+        assert!(e.contains("--smtp-ca"), "{e}");
+        let e = SmtpConfig::new("smtp://127.0.0.1?tls=none", from, None, Some(b"x")).unwrap_err();
+        assert!(e.contains("--smtp-ca needs TLS"), "{e}");
     }
 }

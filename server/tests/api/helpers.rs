@@ -2,6 +2,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use paylink_server::domain::outbound::Outbound;
+use paylink_server::workers::notifications::SmtpConfig;
 use paylink_server::{app, http::auth, proxy::ProxyConfig, store::Db, Options, Service};
 use reqwest::{Client, Response, StatusCode};
 use serde_json::{json, Value};
@@ -80,11 +81,13 @@ pub async fn spawn_app_with(proxy: impl FnOnce(&str) -> Option<ProxyConfig>) -> 
     spawn(proxy, false, None, true).await
 }
 
-/// A server whose notifier sends Email to `smtp_url` (from
-/// `paylink@loja.example`) and WhatsApp/SMS to `http_url`; a channel left out
-/// keeps its sends pending.
-pub async fn spawn_app_with_channels(smtp_url: Option<&str>, http_url: Option<&str>) -> TestApp {
-    let channels = (smtp_url.map(str::to_string), http_url.map(str::to_string));
+/// The notifier's channels: an SMTP server (`smtp::SmtpServer::config`) and the HTTP provider.
+type Channels = (Option<SmtpConfig>, Option<String>);
+
+/// A server whose notifier sends Email through `smtp` and WhatsApp/SMS to `http_url`; a
+/// channel left out keeps its sends pending.
+pub async fn spawn_app_with_channels(smtp: Option<SmtpConfig>, http_url: Option<&str>) -> TestApp {
+    let channels = (smtp, http_url.map(str::to_string));
     spawn(|_| None, true, Some(channels), true).await
 }
 
@@ -110,7 +113,7 @@ pub fn local_proxy(token: &str) -> Option<ProxyConfig> {
 async fn spawn(
     proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
     insecure: bool,
-    channels: Option<(Option<String>, Option<String>)>,
+    channels: Option<Channels>,
     sandbox: bool,
 ) -> TestApp {
     spawn_full(proxy, outbound(insecure), channels, sandbox, None, |_| {}).await
@@ -190,7 +193,7 @@ pub async fn spawn_app_pix(bank: paylink_server::bank::PixClient) -> TestApp {
 async fn spawn_full(
     proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
     outbound: Outbound,
-    channels: Option<(Option<String>, Option<String>)>,
+    channels: Option<Channels>,
     sandbox: bool,
     existing: Option<(&str, &str)>,
     configure: impl FnOnce(&mut Options),
@@ -204,7 +207,7 @@ async fn spawn_full(
 async fn spawn_full_pix(
     proxy: impl FnOnce(&str) -> Option<ProxyConfig>,
     outbound: Outbound,
-    channels: Option<(Option<String>, Option<String>)>,
+    channels: Option<Channels>,
     sandbox: bool,
     existing: Option<(&str, &str)>,
     configure: impl FnOnce(&mut Options),
@@ -233,13 +236,10 @@ async fn spawn_full_pix(
             .run(never.clone()),
     );
     if let Some((smtp, http)) = channels {
-        let config = paylink_server::workers::notifications::NotifyConfig::new(
-            &addr,
-            smtp.as_deref(),
-            Some("paylink <paylink@loja.example>"),
-            http.as_deref(),
-        )
-        .unwrap();
+        let mut config =
+            paylink_server::workers::notifications::NotifyConfig::new(&addr, smtp, http.as_deref())
+                .unwrap();
+        config.payer.sandbox = sandbox;
         tokio::spawn(
             paylink_server::workers::notifications::Notifier::new(db.clone(), config).run(never),
         );

@@ -35,6 +35,7 @@ mod settlement;
 mod settlement_pix;
 mod settlement_pix_lifecycle;
 mod settlement_pix_serve;
+mod smtp;
 mod terms;
 mod web;
 mod webhooks;

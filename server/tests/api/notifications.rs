@@ -1,177 +1,18 @@
 //! Payer notifications end to end: scheduled from the invoice's dates and
-//! events, sent over real SMTP to a sink written here and over HTTP to a
+//! events, sent over real SMTP (STARTTLS or TLS, AUTH) to the fake provider of
+//! `smtp.rs` and over HTTP to a
 //! local provider, skipped when they no longer apply, listed by the CLI.
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use base64::Engine;
 use paylink_server::store::notifications::{list_sends, SendRow};
 use paylink_server::workers::notifications::{Notifier, NotifyConfig};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use crate::helpers::*;
 use crate::receiver::Receiver;
-
-/// One message as the SMTP sink received it.
-#[derive(Clone, Debug)]
-struct Mail {
-    from: String,
-    to: Vec<String>,
-    /// Headers and body, dot-unstuffed, CRLF line ends.
-    data: String,
-}
-
-impl Mail {
-    fn header(&self, name: &str) -> Option<String> {
-        let head = self.data.split("\r\n\r\n").next().unwrap();
-        let prefix = format!("{}:", name.to_ascii_lowercase());
-        head.split("\r\n")
-            .find(|l| l.to_ascii_lowercase().starts_with(&prefix))
-            .map(|l| l[prefix.len()..].trim().to_string())
-    }
-
-    /// The text body, with its Content-Transfer-Encoding undone.
-    fn text(&self) -> String {
-        let body = self.data.split_once("\r\n\r\n").unwrap().1;
-        match self
-            .header("Content-Transfer-Encoding")
-            .unwrap_or_default()
-            .to_ascii_lowercase()
-            .as_str()
-        {
-            "quoted-printable" => decode_quoted_printable(body),
-            "base64" => String::from_utf8(
-                base64::engine::general_purpose::STANDARD
-                    .decode(body.replace("\r\n", ""))
-                    .unwrap(),
-            )
-            .unwrap(),
-            _ => body.to_string(),
-        }
-        .replace("\r\n", "\n")
-    }
-}
-
-fn decode_quoted_printable(s: &str) -> String {
-    let s = s.replace("=\r\n", "");
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'=' && i + 2 < b.len() {
-            let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("");
-            if let Ok(byte) = u8::from_str_radix(hex, 16) {
-                out.push(byte);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap()
-}
-
-/// A tiny SMTP server: greets, accepts any sender and recipient, records
-/// each message, never relays anything.
-#[derive(Clone, Default)]
-struct SmtpSink {
-    url: String,
-    mails: Arc<Mutex<Vec<Mail>>>,
-}
-
-impl SmtpSink {
-    async fn start() -> SmtpSink {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let sink = SmtpSink {
-            url: format!("smtp://{}", listener.local_addr().unwrap()),
-            ..Default::default()
-        };
-        let mails = sink.mails.clone();
-        tokio::spawn(async move {
-            loop {
-                let (stream, _) = listener.accept().await.unwrap();
-                tokio::spawn(session(stream, mails.clone()));
-            }
-        });
-        sink
-    }
-
-    fn mails(&self) -> Vec<Mail> {
-        self.mails.lock().unwrap().clone()
-    }
-
-    async fn wait_for(&self, secs: u64, n: usize) -> Vec<Mail> {
-        for _ in 0..secs * 20 {
-            if self.mails().len() >= n {
-                return self.mails();
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("timed out waiting for {n} e-mails; got {:#?}", self.mails());
-    }
-}
-
-async fn session(stream: tokio::net::TcpStream, mails: Arc<Mutex<Vec<Mail>>>) {
-    let (r, mut w) = stream.into_split();
-    let mut r = BufReader::new(r);
-    w.write_all(b"220 sink.test ESMTP\r\n").await.unwrap();
-    let (mut from, mut to) = (String::new(), Vec::new());
-    let address = |line: &str| {
-        let start = line.find('<').map_or(0, |i| i + 1);
-        let end = line.rfind('>').unwrap_or(line.len());
-        line[start..end].to_string()
-    };
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).await.unwrap_or(0) == 0 {
-            return;
-        }
-        let cmd = line.trim_end().to_ascii_uppercase();
-        let reply: &[u8] = if cmd.starts_with("EHLO") || cmd.starts_with("HELO") {
-            b"250 sink.test\r\n"
-        } else if cmd.starts_with("MAIL FROM:") {
-            from = address(line.trim_end());
-            to.clear();
-            b"250 OK\r\n"
-        } else if cmd.starts_with("RCPT TO:") {
-            to.push(address(line.trim_end()));
-            b"250 OK\r\n"
-        } else if cmd == "DATA" {
-            w.write_all(b"354 end with <CRLF>.<CRLF>\r\n")
-                .await
-                .unwrap();
-            let mut data = String::new();
-            loop {
-                let mut l = String::new();
-                if r.read_line(&mut l).await.unwrap_or(0) == 0 {
-                    return;
-                }
-                if l == ".\r\n" {
-                    break;
-                }
-                data.push_str(l.strip_prefix('.').unwrap_or(&l));
-            }
-            mails.lock().unwrap().push(Mail {
-                from: from.clone(),
-                to: to.clone(),
-                data,
-            });
-            b"250 OK queued\r\n"
-        } else if cmd == "QUIT" {
-            let _ = w.write_all(b"221 bye\r\n").await;
-            return;
-        } else if cmd == "RSET" || cmd == "NOOP" {
-            b"250 OK\r\n"
-        } else {
-            b"502 not implemented\r\n"
-        };
-        w.write_all(reply).await.unwrap();
-    }
-}
+use crate::smtp::{Mode, SmtpServer};
 
 /// A customer with the given contact fields; returns its id.
 async fn customer(app: &TestApp, contact: Value) -> String {
@@ -227,8 +68,8 @@ fn today() -> paylink_model::Date {
 
 #[tokio::test]
 async fn an_invoice_generated_email_reaches_the_smtp_sink() {
-    let sink = SmtpSink::start().await;
-    let app = spawn_app_with_channels(Some(&sink.url), None).await;
+    let sink = SmtpServer::start(Mode::StartTls).await;
+    let app = spawn_app_with_channels(Some(sink.config()), None).await;
     let c = customer(&app, json!({ "email": "maria@example.com" })).await;
     let id = invoice(
         &app,
@@ -283,8 +124,8 @@ async fn an_invoice_generated_email_reaches_the_smtp_sink() {
 
 #[tokio::test]
 async fn a_message_sent_while_a_discount_lasts_states_the_discounted_amount() {
-    let sink = SmtpSink::start().await;
-    let app = spawn_app_with_channels(Some(&sink.url), None).await;
+    let sink = SmtpServer::start(Mode::StartTls).await;
+    let app = spawn_app_with_channels(Some(sink.config()), None).await;
     let c = customer(&app, json!({ "email": "maria@example.com" })).await;
     let due = next_jan_31();
     invoice(
@@ -309,8 +150,8 @@ async fn a_message_sent_while_a_discount_lasts_states_the_discounted_amount() {
 
 #[tokio::test]
 async fn dated_sends_are_scheduled_at_noon_utc_and_wait_for_their_day() {
-    let sink = SmtpSink::start().await;
-    let app = spawn_app_with_channels(Some(&sink.url), None).await;
+    let sink = SmtpServer::start(Mode::StartTls).await;
+    let app = spawn_app_with_channels(Some(sink.config()), None).await;
     let c = customer(&app, json!({ "email": "maria@example.com" })).await;
     // 10 March two years ahead: every send is well in the future.
     let y = today().year() + 2;
@@ -390,14 +231,8 @@ async fn a_reminder_of_a_paid_installment_is_skipped_and_an_overdue_one_is_caugh
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(sends(&app, &paid).await[0].status, "pending");
 
-    let sink = SmtpSink::start().await;
-    let config = NotifyConfig::new(
-        &app.addr,
-        Some(&sink.url),
-        Some("cobranca@loja.example"),
-        None,
-    )
-    .unwrap();
+    let sink = SmtpServer::start(Mode::Implicit).await;
+    let config = NotifyConfig::new(&app.addr, Some(sink.config()), None).unwrap();
     // Two workers at once (two servers on one database): each send is
     // claimed by one of them only.
     let notifier = Notifier::new(app.db.clone(), config);
@@ -436,8 +271,8 @@ async fn a_reminder_of_a_paid_installment_is_skipped_and_an_overdue_one_is_caugh
 
 #[tokio::test]
 async fn a_payment_and_a_reversal_notify_the_payer() {
-    let sink = SmtpSink::start().await;
-    let app = spawn_app_with_channels(Some(&sink.url), None).await;
+    let sink = SmtpServer::start(Mode::StartTls).await;
+    let app = spawn_app_with_channels(Some(sink.config()), None).await;
     let c = customer(&app, json!({ "email": "maria@example.com" })).await;
     let id = invoice(
         &app,
@@ -486,8 +321,8 @@ async fn a_payment_and_a_reversal_notify_the_payer() {
 
 #[tokio::test]
 async fn a_customer_without_an_email_is_skipped_with_the_reason() {
-    let sink = SmtpSink::start().await;
-    let app = spawn_app_with_channels(Some(&sink.url), None).await;
+    let sink = SmtpServer::start(Mode::StartTls).await;
+    let app = spawn_app_with_channels(Some(sink.config()), None).await;
     let c = customer(&app, json!({})).await;
     let id = invoice(
         &app,
@@ -605,4 +440,318 @@ async fn a_provider_failure_is_retried_later() {
         "retried a minute later: {s:?}"
     );
     assert_eq!(provider.received().len(), 1);
+}
+
+/// The 47 digits of a linha digitável as the payer page prints them.
+fn is_boleto_line(s: &str) -> bool {
+    let groups: Vec<&str> = s.split([' ', '.']).collect();
+    let lens: Vec<usize> = groups.iter().map(|g| g.len()).collect();
+    lens == [5, 5, 5, 6, 5, 6, 1, 14]
+        && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[tokio::test]
+async fn an_email_goes_over_starttls_with_auth_and_carries_the_codes_and_the_boleto() {
+    let server = SmtpServer::start(Mode::StartTls).await;
+    let app = spawn_app_with_channels(Some(server.config()), None).await;
+    let c = customer(&app, json!({ "email": "maria@example.com" })).await;
+    let id = invoice(
+        &app,
+        &c,
+        json!({ "notifications": [{ "type": "INVOICE_GENERATED", "channel": "Email" }] }),
+    )
+    .await;
+    let mail = server.wait_for(10, 1).await.remove(0);
+    assert!(mail.tls, "the message travelled encrypted");
+    assert_eq!(mail.user.as_deref(), Some(crate::smtp::USER));
+    // Before STARTTLS only the greeting and the upgrade: no AUTH, no sender, no message.
+    let log = server.log();
+    let plain: Vec<&str> = log
+        .iter()
+        .filter(|(tls, _)| !tls)
+        .map(|(_, l)| l.as_str())
+        .collect();
+    assert_eq!(plain.len(), 2, "{log:?}");
+    assert!(plain[0].starts_with("EHLO"), "{log:?}");
+    assert_eq!(plain[1], "STARTTLS");
+    assert!(
+        log.iter().any(|(tls, l)| *tls && l == "AUTH ***"),
+        "{log:?}"
+    );
+
+    assert!(mail
+        .header("Content-Type")
+        .unwrap()
+        .starts_with("multipart/mixed"));
+    let text = mail.text();
+    let pay_url = format!("{}/pay/{id}", app.addr);
+    assert!(text.starts_with("Olá, Maria!"), "{text}");
+    assert!(
+        text.contains("Foi gerada a parcela 1 de 3, no valor de R$ 33,34"),
+        "{text}"
+    );
+    assert!(text.contains(&pay_url), "{text}");
+    // The PIX code of the amount due today (R$ 33,34, before the due date) and the boleto line.
+    let pix = text
+        .split("PIX copia e cola:\n")
+        .nth(1)
+        .and_then(|t| t.lines().next())
+        .unwrap_or_else(|| panic!("no PIX code: {text}"));
+    assert!(pix.starts_with("000201"), "{pix}");
+    assert!(pix.contains("br.gov.bcb.pix"), "{pix}");
+    assert!(pix.contains("540533.34"), "the amount: {pix}");
+    let line = text
+        .split("Linha digitável do boleto:\n")
+        .nth(1)
+        .and_then(|t| t.lines().next())
+        .unwrap_or_else(|| panic!("no boleto line: {text}"));
+    assert!(is_boleto_line(line), "{line}");
+    assert!(text.contains("O boleto segue anexo"), "{text}");
+    assert!(
+        text.ends_with("Se você já pagou, desconsidere.\n"),
+        "{text}"
+    );
+
+    let html = mail.html();
+    assert!(html.contains("<html lang=\"pt-BR\">"), "{html}");
+    assert!(
+        html.contains(&format!("<a href=\"{pay_url}\">{pay_url}</a>")),
+        "{html}"
+    );
+    assert!(html.contains(&line.to_string()), "{html}");
+    assert!(html.contains(&pix.replace('&', "&amp;")), "{html}");
+
+    let files = mail.attachments();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let (name, content_type, pdf) = &files[0];
+    assert_eq!(name, "boleto-order-42-1.pdf", "the externalId names it");
+    assert_eq!(content_type, "application/pdf");
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF");
+    assert!(pdf.len() > 5_000, "a whole boleto: {} bytes", pdf.len());
+    wait_sends(&app, &id, "sent", |r| r[0].status == "sent").await;
+}
+
+#[tokio::test]
+async fn implicit_tls_and_a_loopback_relay_without_tls_both_deliver() {
+    for mode in [Mode::Implicit, Mode::Plain] {
+        let server = SmtpServer::start(mode).await;
+        let app = spawn_app_with_channels(Some(server.config()), None).await;
+        let c = customer(&app, json!({ "email": "maria@example.com" })).await;
+        // Only PIX: no boleto to attach.
+        let id = invoice(
+            &app,
+            &c,
+            json!({ "paymentTypes": ["PIX"],
+                    "notifications": [{ "type": "INVOICE_GENERATED", "channel": "Email" }] }),
+        )
+        .await;
+        let mail = server.wait_for(10, 1).await.remove(0);
+        assert_eq!(mail.tls, mode == Mode::Implicit, "{mode:?}");
+        assert!(server
+            .log()
+            .iter()
+            .all(|(tls, _)| *tls == (mode == Mode::Implicit)));
+        assert_eq!(mail.to, ["maria@example.com"]);
+        assert!(mail.text().contains("PIX copia e cola:"), "{mode:?}");
+        assert!(!mail.text().contains("Linha digitável"), "{mode:?}");
+        assert!(mail.attachments().is_empty(), "{mode:?}");
+        assert!(mail.text().contains(&format!("/pay/{id}")));
+        wait_sends(&app, &id, "sent", |r| r[0].status == "sent").await;
+    }
+}
+
+/// Makes every pending send of the test database due now (as if its retry delay had passed).
+async fn make_due(app: &TestApp) {
+    let pool = raw_pool(&app.db_target).await;
+    sqlx::query("UPDATE notification_sends SET next_attempt_at = '2000-01-01T00:00:00.000Z' WHERE status = 'pending'")
+        .execute(&pool)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_temporary_refusal_is_retried_and_a_permanent_one_fails_once() {
+    let app = spawn_app_with_channels(None, None).await;
+    let server = SmtpServer::start(Mode::StartTls).await;
+    let notifier = Notifier::new(
+        app.db.clone(),
+        NotifyConfig::new(&app.addr, Some(server.config()), None).unwrap(),
+    );
+    let c = customer(&app, json!({ "email": "maria@example.com" })).await;
+    let generated =
+        json!({ "notifications": [{ "type": "INVOICE_GENERATED", "channel": "Email" }] });
+
+    // An outage (421 at MAIL FROM), then the provider takes it.
+    server.refuse_next(&["421 4.3.2 service not available, try again later"]);
+    let id = invoice(&app, &c, generated.clone()).await;
+    assert_eq!(notifier.send_due().await.unwrap(), 1);
+    let s = &sends(&app, &id).await[0];
+    assert_eq!((s.status.as_str(), s.attempts), ("pending", 1), "{s:?}");
+    assert!(s.last_error.as_deref().unwrap().contains("421"), "{s:?}");
+    assert!(s.next_attempt_at > s.due_at, "retried later: {s:?}");
+    assert!(server.mails().is_empty());
+    assert_eq!(notifier.send_due().await.unwrap(), 0, "not before its time");
+    make_due(&app).await;
+    assert_eq!(notifier.send_due().await.unwrap(), 1);
+    let s = &sends(&app, &id).await[0];
+    assert_eq!((s.status.as_str(), s.attempts), ("sent", 2), "{s:?}");
+    assert_eq!(server.mails().len(), 1);
+
+    // A permanent refusal: failed at once, never tried again.
+    server.refuse_next(&["554 5.7.1 sender rejected by policy"]);
+    let refused = invoice(&app, &c, generated.clone()).await;
+    assert_eq!(notifier.send_due().await.unwrap(), 1);
+    let s = &sends(&app, &refused).await[0];
+    assert_eq!((s.status.as_str(), s.attempts), ("failed", 1), "{s:?}");
+    assert!(s.last_error.as_deref().unwrap().contains("554"), "{s:?}");
+    make_due(&app).await;
+    assert_eq!(notifier.send_due().await.unwrap(), 0);
+    assert_eq!(server.mails().len(), 1);
+
+    // A wrong password is the provider's 535: failed, and the password is in no error.
+    let wrong = paylink_server::workers::notifications::SmtpConfig::new(
+        &server.url(Some(crate::smtp::USER)),
+        "paylink@loja.example",
+        Some("not-the-password".into()),
+        Some(server.ca_pem.as_bytes()),
+    )
+    .unwrap();
+    let wrong = Notifier::new(
+        app.db.clone(),
+        NotifyConfig::new(&app.addr, Some(wrong), None).unwrap(),
+    );
+    let denied = invoice(&app, &c, generated.clone()).await;
+    assert_eq!(wrong.send_due().await.unwrap(), 1);
+    let s = &sends(&app, &denied).await[0];
+    assert_eq!(s.status, "failed", "{s:?}");
+    let error = s.last_error.as_deref().unwrap();
+    assert!(error.contains("535"), "{error}");
+    assert!(!error.contains("not-the-password"), "{error}");
+    assert_eq!(server.mails().len(), 1);
+}
+
+#[tokio::test]
+async fn a_server_without_starttls_or_with_an_untrusted_certificate_gets_nothing() {
+    let app = spawn_app_with_channels(None, None).await;
+    let c = customer(&app, json!({ "email": "maria@example.com" })).await;
+    let generated =
+        json!({ "notifications": [{ "type": "INVOICE_GENERATED", "channel": "Email" }] });
+    let from = "paylink@loja.example";
+
+    // A plain server on the smtp:// of a provider: STARTTLS is required, so no credentials
+    // and no message cross in the clear.
+    let plain = SmtpServer::start(Mode::Plain).await;
+    let url = plain.url(Some(crate::smtp::USER)).replace("?tls=none", "");
+    let config = paylink_server::workers::notifications::SmtpConfig::new(
+        &url,
+        from,
+        Some(crate::smtp::PASSWORD.into()),
+        None,
+    )
+    .unwrap();
+    let notifier = Notifier::new(
+        app.db.clone(),
+        NotifyConfig::new(&app.addr, Some(config), None).unwrap(),
+    );
+    let id = invoice(&app, &c, generated.clone()).await;
+    assert_eq!(notifier.send_due().await.unwrap(), 1);
+    let s = &sends(&app, &id).await[0];
+    assert_eq!((s.status.as_str(), s.attempts), ("pending", 1), "{s:?}");
+    assert!(plain.mails().is_empty());
+    let log = plain.log();
+    assert!(
+        log.iter()
+            .all(|(_, l)| !l.starts_with("AUTH") && !l.starts_with("MAIL")),
+        "{log:?}"
+    );
+
+    // A TLS server whose CA paylink was not told to trust: the handshake fails, nothing sent.
+    let untrusted = SmtpServer::start(Mode::Implicit).await;
+    let config = paylink_server::workers::notifications::SmtpConfig::new(
+        &untrusted.url(Some(crate::smtp::USER)),
+        from,
+        Some(crate::smtp::PASSWORD.into()),
+        None,
+    )
+    .unwrap();
+    let notifier = Notifier::new(
+        app.db.clone(),
+        NotifyConfig::new(&app.addr, Some(config), None).unwrap(),
+    );
+    make_due(&app).await;
+    assert_eq!(notifier.send_due().await.unwrap(), 1);
+    let s = &sends(&app, &id).await[0];
+    assert_eq!((s.status.as_str(), s.attempts), ("pending", 2), "{s:?}");
+    assert!(
+        untrusted.log().is_empty(),
+        "no command over a refused handshake"
+    );
+    assert!(untrusted.mails().is_empty());
+}
+
+#[test]
+fn serve_refuses_smtp_settings_that_would_leak_or_go_unprotected() {
+    let dir = tempfile::tempdir().unwrap();
+    let pw = dir.path().join("smtp-password");
+    std::fs::write(&pw, "segredo-do-provedor\n").unwrap();
+    let bad_ca = dir.path().join("ca.pem");
+    std::fs::write(&bad_ca, "not a certificate").unwrap();
+    let pw = pw.to_str().unwrap();
+    let bad_ca = bad_ca.to_str().unwrap();
+    for (args, expected) in [
+        (
+            vec!["--smtp-url", "smtp://ana:segredo-do-provedor@smtp.example"],
+            "--smtp-password-file",
+        ),
+        (
+            vec!["--smtp-url", "smtp://smtp.example?tls=none"],
+            "loopback",
+        ),
+        (
+            vec!["--smtp-url", "smtp://ana@smtp.example"],
+            "--smtp-password-file",
+        ),
+        (
+            vec![
+                "--smtp-url",
+                "smtp://ana@smtp.example",
+                "--smtp-password-file",
+                "/nonexistent/pw",
+            ],
+            "cannot read /nonexistent/pw",
+        ),
+        (
+            vec![
+                "--smtp-url",
+                "smtp://ana@smtp.example",
+                "--smtp-password-file",
+                pw,
+                "--smtp-ca",
+                bad_ca,
+            ],
+            "--smtp-ca is not a PEM certificate",
+        ),
+        (vec!["--smtp-url", "ftp://smtp.example"], "smtps://HOST:465"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--smtp-from",
+                "cobranca@loja.example",
+            ])
+            .args(&args)
+            .arg("--db")
+            .arg(dir.path().join("x.db"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("segredo-do-provedor"),
+            "{args:?}: {stderr}"
+        );
+    }
 }

@@ -1,0 +1,213 @@
+//! The e-mail of one notification send: the message's words (`messages`) as plain text and
+//! HTML, with the installment's PIX copia e cola and boleto line as they are on the day it is
+//! sent (the payer page's codes, `payer::payer_view`), and its printable boleto
+//! (`boleto_pdf`) attached when the installment is an open boleto. In pt-BR, the language
+//! of paylink's payers (a customer carries no language of its own).
+
+use paylink_model::{Date, NotificationType};
+
+use super::messages::{email_text, render, Context};
+use super::payer::{OurNumbers, PayerConfig};
+use crate::store::{Db, DbError};
+
+/// A file sent with the e-mail.
+#[derive(Clone, Debug)]
+pub struct Attachment {
+    pub file_name: String,
+    pub content_type: &'static str,
+    pub bytes: Vec<u8>,
+}
+
+/// One e-mail, ready for the transport.
+#[derive(Clone, Debug)]
+pub struct Email {
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    pub attachment: Option<Attachment>,
+}
+
+/// Whether a message of this type asks the payer to pay (and so carries the codes).
+fn asks_for_payment(kind: NotificationType) -> bool {
+    !matches!(
+        kind,
+        NotificationType::InvoiceConfirmPayment | NotificationType::InvoiceChanged
+    )
+}
+
+/// The codes of installment `ctx.number` on `today`, and its boleto as a PDF.
+struct Codes {
+    pix: Option<String>,
+    boleto_line: Option<String>,
+    pdf: Option<Attachment>,
+}
+
+async fn codes(
+    db: &Db,
+    cfg: &PayerConfig,
+    ctx: &Context,
+    url: &str,
+    today: Date,
+) -> Result<Option<Codes>, DbError> {
+    let Some(n) = ctx.number.map(|n| n as u32) else {
+        return Ok(None);
+    };
+    if !asks_for_payment(ctx.kind) {
+        return Ok(None);
+    }
+    let Some(detail) =
+        crate::store::invoice_detail::find(db, &ctx.application_id, &ctx.invoice_id, url).await?
+    else {
+        return Ok(None);
+    };
+    let numbers = OurNumbers::of(&detail, Some(db)).await?;
+    let mut view = super::payer::payer_view(&detail, cfg, &numbers, today);
+    if cfg.pix_api {
+        super::payer::with_bank_codes(&mut view, &detail, db).await?;
+    }
+    let Some(shown) = view.installments.iter().find(|i| i.installment == n) else {
+        return Ok(None);
+    };
+    let address = match &detail.customer.address_id {
+        Some(id) => crate::store::customers::payer_address(db, id).await?,
+        None => None,
+    };
+    let pdf = match super::payer::boleto_pdf_input(&detail, n, cfg, &numbers, address, today) {
+        Ok(mut input) => {
+            if cfg.pix_api {
+                input.pix = super::payer::bank_pix_for_boleto(&detail, n, db).await?;
+            }
+            // Tens of milliseconds of CPU: off the async threads, as the proxy does.
+            match tokio::task::spawn_blocking(move || super::boleto_pdf::render(&input)).await {
+                Ok(Ok(bytes)) => Some(Attachment {
+                    file_name: format!(
+                        "boleto-{}-{n}.pdf",
+                        super::payer::file_name_part(&detail.external_id, &detail.id)
+                    ),
+                    content_type: "application/pdf",
+                    bytes,
+                }),
+                Ok(Err(e)) => {
+                    tracing::warn!(invoice = %ctx.invoice_id, error = ?e, "boleto PDF not attached");
+                    None
+                }
+                Err(e) => {
+                    tracing::warn!(invoice = %ctx.invoice_id, error = %e, "boleto PDF not attached");
+                    None
+                }
+            }
+        }
+        Err(_) => None,
+    };
+    Ok(Some(Codes {
+        pix: shown.pix.as_ref().map(|p| p.payload.clone()),
+        boleto_line: shown.boleto.as_ref().map(|b| b.line.clone()),
+        pdf,
+    }))
+}
+
+/// The e-mail of send `ctx` on `today`, its payment link `url`.
+pub(crate) async fn email(
+    db: &Db,
+    cfg: &PayerConfig,
+    ctx: &Context,
+    url: &str,
+    today: Date,
+) -> Result<Email, DbError> {
+    let text = render(ctx, url, today);
+    let codes = codes(db, cfg, ctx, url, today).await?;
+    // (label, code) paragraphs after the message's own, before the footer.
+    let mut code_paragraphs: Vec<(&str, String)> = Vec::new();
+    let mut attachment = None;
+    if let Some(c) = codes {
+        if let Some(pix) = c.pix {
+            code_paragraphs.push(("PIX copia e cola", pix));
+        }
+        if let Some(line) = c.boleto_line {
+            code_paragraphs.push(("Linha digitável do boleto", line));
+        }
+        attachment = c.pdf;
+    }
+    let mut paragraphs = text.paragraphs.clone();
+    paragraphs.extend(
+        code_paragraphs
+            .iter()
+            .map(|(label, code)| format!("{label}:\n{code}")),
+    );
+    if attachment.is_some() {
+        paragraphs.push("O boleto segue anexo, em PDF.".to_string());
+    }
+    let plain = email_text(&paragraphs, &text.footer);
+
+    let mut html = String::from(
+        "<!DOCTYPE html>\n<html lang=\"pt-BR\"><head><meta charset=\"utf-8\"></head>\
+         <body style=\"font-family:sans-serif;color:#222\">\n",
+    );
+    for p in &text.paragraphs {
+        html.push_str(&format!("<p>{}</p>\n", linked(p, url)));
+    }
+    for (label, code) in &code_paragraphs {
+        html.push_str(&format!(
+            "<p><strong>{}:</strong><br><code style=\"word-break:break-all\">{}</code></p>\n",
+            escape(label),
+            escape(code)
+        ));
+    }
+    if attachment.is_some() {
+        html.push_str("<p>O boleto segue anexo, em PDF.</p>\n");
+    }
+    html.push_str(&format!(
+        "<hr><p style=\"color:#666;font-size:small\">{}</p>\n</body></html>\n",
+        escape(&text.footer)
+    ));
+    Ok(Email {
+        subject: text.subject,
+        text: plain,
+        html,
+        attachment,
+    })
+}
+
+/// `text` escaped for HTML, with `url` as a link wherever it appears.
+fn linked(text: &str, url: &str) -> String {
+    let escaped_url = escape(url);
+    escape(text).replace(
+        &escaped_url,
+        &format!("<a href=\"{escaped_url}\">{escaped_url}</a>"),
+    )
+}
+
+/// Text made safe for HTML (element content and quoted attributes).
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_merchants_words_stay_text_in_the_html() {
+        assert_eq!(
+            linked("Referente a: <b>curso</b> & \"aula\"", "https://x"),
+            "Referente a: &lt;b&gt;curso&lt;/b&gt; &amp; &quot;aula&quot;"
+        );
+        assert_eq!(
+            linked("acesse: https://pay.example/pay/1?a=1&b=2", "https://pay.example/pay/1?a=1&b=2"),
+            "acesse: <a href=\"https://pay.example/pay/1?a=1&amp;b=2\">https://pay.example/pay/1?a=1&amp;b=2</a>"
+        );
+        assert!(!asks_for_payment(NotificationType::InvoiceConfirmPayment));
+        assert!(asks_for_payment(NotificationType::SendInvoiceCodeAtDay));
+    }
+}
