@@ -50,6 +50,13 @@ export function readyProbe(selector = '[name="fullName"]') {
   wrap("instantiate", null, ["__wasmInstantiated"]);
 }
 
+/** A slow phone on a weak connection, through the DevTools protocol: CPU 4× slower, 1.6 Mbit/s
+ * down, 750 kbit/s up, 150 ms round trip. */
+async function throttle(cdp) {
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+}
+
 /** `expectDocument`: the customer form's liveness check (the CPF mask); `probe`: the selector
  * whose element ends the clock (the form's first field by default; the payer page's PIX code);
  * `login`: an operator's session (`{ Cookie }` from the harness's `login()`), which the merchant's
@@ -67,15 +74,7 @@ export async function measure(browser, url, expectDocument, probe, login, phone 
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    if (phone) {
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 150,
-        downloadThroughput: 1.6e6 / 8,
-        uploadThroughput: 750e3 / 8,
-      });
-    }
+    if (phone) await throttle(cdp);
     await page.addInitScript(readyProbe, probe);
     await page.goto(url, { waitUntil: "commit" });
     // Waits with one raw CDP evaluate of the probe's promise. Playwright's waitForFunction would
@@ -150,10 +149,7 @@ export async function measureLive(browser, url, phone = false) {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    if (phone) {
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
-    }
+    if (phone) await throttle(cdp);
     await page.addInitScript(liveProbe);
     await page.goto(url, { waitUntil: "commit" });
     const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
