@@ -177,14 +177,26 @@ impl Db {
     /// (`SQLITE_BUSY`, which no busy timeout waits out): the CLI's
     /// `boleto remessa` got "database error" while the server wrote.
     pub async fn begin_write(&self) -> Result<WriteTx, DbError> {
-        let (gate, tx) = match &self.write_gate {
-            Some(gate) => {
-                let gate = gate.clone().lock_owned().await;
-                let tx = self.writes.begin_with("BEGIN IMMEDIATE").await?;
-                (Some(gate), tx)
-            }
-            None => (None, self.writes.begin().await?),
+        let gate = match &self.write_gate {
+            Some(gate) => Some(gate.clone().lock_owned().await),
+            None => None,
         };
+        // In a task of its own: a request cancelled while this waits (a client gone, a
+        // timeout) must not drop the BEGIN half done. The database would then hold a
+        // transaction nobody has, on a connection back in the pool (on SQLite with the file's
+        // write lock: every later writer failed). Here the task runs to the end, and a
+        // transaction no one takes any more is dropped, which rolls it back.
+        let writes = self.writes.clone();
+        let immediate = gate.is_some();
+        let tx = tokio::spawn(async move {
+            if immediate {
+                writes.begin_with("BEGIN IMMEDIATE").await
+            } else {
+                writes.begin().await
+            }
+        })
+        .await
+        .map_err(|e| DbError::Io(std::io::Error::other(e)))??;
         Ok(WriteTx { tx, _gate: gate })
     }
 

@@ -179,3 +179,35 @@ async fn messages_are_portuguese_by_default() {
     .await;
     assert_eq!(errors["fullName"][0], "Use pelo menos 3 caracteres.");
 }
+
+/// Clients that give up mid-request (a closed tab, a proxy's timeout) cancel the handlers'
+/// writes at any point, the start of a transaction included: none may leave the database's
+/// write lock behind, or every later write waits out the busy timeout and fails.
+#[tokio::test]
+async fn clients_gone_mid_write_leave_no_lock_behind() {
+    let app = spawn_app().await;
+    let impatient = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_millis(3))
+        .build()
+        .unwrap();
+    for _ in 0..5 {
+        let sends = (0..40).map(|i| {
+            impatient
+                .post(app.url("/invoices/applications/customers"))
+                .header("Authorization", format!("Basic {}", app.token))
+                .json(&json!({ "fullName": format!("Cliente Apressado {i}") }))
+                .send()
+        });
+        // Most are cut off by their own timeout; what they did is the server's to clean up.
+        let _ = futures_util::future::join_all(sends).await;
+        let res = app
+            .post_customer(&json!({ "fullName": "Maria da Silva" }))
+            .await;
+        assert_eq!(
+            res.status(),
+            StatusCode::CREATED,
+            "{}",
+            res.text().await.unwrap()
+        );
+    }
+}
