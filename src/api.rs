@@ -1,5 +1,9 @@
-//! Typed calls to paylink's proxy (`/api/...`): same origin, or the proxy
-//! named by [`set_base`] / [`load_config`] (direct mount, static hosting).
+//! Typed calls to paylink's proxy (`/api/...`) through a [`Client`]: one per
+//! mount of the app, provided as context by `App`, holding where the proxy is
+//! (this origin, the one the page names, or the one a `config.json` names),
+//! what to do when a merchant call answers 401, and the `Idempotency-Key` of
+//! the creation not yet acknowledged. Two apps mounted on one page each have
+//! their own, so neither's proxy, login or pending key leaks into the other.
 //!
 //! Requests go out through gloo-net. Bodies and answers use the model's own
 //! serde types, so every wire key is spelled once (in `model/`). The JSON
@@ -9,6 +13,7 @@
 //! service's [`ErrorEnvelope`] into the one [`Error`] type.
 
 use gloo_net::http::{Request, RequestBuilder};
+use leptos::prelude::*;
 use paylink_model::actions::{ManualPaymentRequest, Resent};
 use paylink_model::operator::{LoginRequest, SessionInfo};
 use paylink_model::{
@@ -20,6 +25,9 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 /// Why a call failed (shared with the forms, which show it).
 pub use paylink_ui::Failure as Error;
 
@@ -27,6 +35,22 @@ pub use paylink_ui::Failure as Error;
 /// Public so tests prove the widget reads what the server writes.
 pub fn read<T: DeserializeOwned>(json: JsValue) -> Result<T, Error> {
     serde_wasm_bindgen::from_value(json).map_err(|_| Error::BadResponse)
+}
+
+/// Where an app's calls go, as the page that mounts it says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Proxy {
+    /// This origin (paylink's own page, the tests).
+    #[default]
+    Here,
+    /// The proxy at this origin (`https://pay.example`; blank: this origin).
+    At(String),
+    /// The `proxy` of the JSON at this URL (`{"proxy": "https://…"}`), read at
+    /// the first call, not at mount: the customer form needs no call until it
+    /// is sent, and starting a `fetch` delays the first render
+    /// (bench/first-render). This origin when it is missing, unreadable or has
+    /// no `proxy`.
+    Config(String),
 }
 
 /// Where calls go: known, or named by a `config.json` not read yet.
@@ -38,36 +62,42 @@ enum Base {
     Config(String),
 }
 
-thread_local! {
+type LoginNeeded = Rc<dyn Fn()>;
+
+/// One app's connection to the proxy (see the module's comment).
+struct Inner {
     /// Every call waits for the base, so a `config.json` still on its way
     /// delays API calls, never rendering.
-    static BASE: std::cell::RefCell<Option<Base>> = const { std::cell::RefCell::new(None) };
+    base: RefCell<Base>,
+    /// What the app does when a merchant call answers 401 (see [`Client::on_login_needed`]).
+    login_needed: RefCell<Option<LoginNeeded>>,
+    /// The key of the last creation that has not succeeded yet: (path, body, key).
+    pending: RefCell<Option<(String, String, String)>>,
 }
 
-/// Calls go to `base` (`https://pay.example`; `""` = this origin).
-pub fn set_base(base: &str) {
-    BASE.with(|b| {
-        *b.borrow_mut() = Some(Base::Known(js_sys::Promise::resolve(&JsValue::from_str(
-            normalise_base(base),
-        ))));
-    });
+/// An app's calls to the proxy; `Copy`, so closures and actions take it as
+/// they take a signal. Made by `App` (with its [`Proxy`]) and read with
+/// [`use_client`].
+#[derive(Clone, Copy)]
+pub struct Client {
+    inner: StoredValue<Rc<Inner>, LocalStorage>,
+    /// The proxy's origin once known (`""`: this origin): links that are not
+    /// calls (the CSV export) are derived from it.
+    resolved: RwSignal<Option<String>>,
+}
+
+/// The app's [`Client`] (provided by `App`).
+pub fn use_client() -> Client {
+    expect_context::<Client>()
 }
 
 /// A proxy's origin as calls append paths to it: no blanks, no trailing `/`
-/// (from the mount option, the element's attribute or `config.json` alike).
+/// (from the page's attribute or `config.json` alike).
 fn normalise_base(base: &str) -> &str {
     base.trim().trim_end_matches('/')
 }
 
-/// Calls go to the `proxy` of the JSON at `url` (`{"proxy": "https://…"}`);
-/// this origin when it is missing, unreadable or has no `proxy`. Read at the
-/// first call, not now: the customer form needs no call until it is sent, and
-/// starting a `fetch` delays the first render (bench/first-render).
-pub fn load_config(url: &str) {
-    BASE.with(|b| *b.borrow_mut() = Some(Base::Config(url.to_string())));
-}
-
-/// `config.json`: where the proxy is when the widget is hosted elsewhere.
+/// `config.json`: where the proxy is when the app is hosted elsewhere.
 #[derive(Deserialize)]
 struct Config {
     proxy: Option<String>,
@@ -88,45 +118,113 @@ fn read_config(url: String) -> js_sys::Promise {
     })
 }
 
-async fn base() -> String {
-    let p = BASE.with(|b| {
-        let mut b = b.borrow_mut();
-        if let Some(Base::Config(url)) = b.as_ref() {
-            // The first call reads the config; the calls after it wait for the same answer.
-            *b = Some(Base::Known(read_config(url.clone())));
+impl Client {
+    /// A client for `proxy`, owned by the current reactive owner (the app).
+    pub fn new(proxy: Proxy) -> Client {
+        let (base, resolved) = match proxy {
+            Proxy::Here => (Ok(String::new()), Some(String::new())),
+            Proxy::At(b) => {
+                let b = normalise_base(&b).to_string();
+                (Ok(b.clone()), Some(b))
+            }
+            Proxy::Config(url) => (Err(url), None),
+        };
+        let base = match base {
+            Ok(b) => Base::Known(js_sys::Promise::resolve(&JsValue::from_str(&b))),
+            Err(url) => Base::Config(url),
+        };
+        Client {
+            inner: StoredValue::new_local(Rc::new(Inner {
+                base: RefCell::new(base),
+                login_needed: RefCell::new(None),
+                pending: RefCell::new(None),
+            })),
+            resolved: RwSignal::new(resolved),
         }
-        match b.as_ref() {
-            Some(Base::Known(p)) => Some(p.clone()),
-            _ => None,
-        }
-    });
-    match p {
-        Some(p) => JsFuture::from(p)
+    }
+
+    /// `path` on the proxy, once its origin is known (reactive: `None` until
+    /// the first call has read a `config.json`).
+    pub fn url(&self, path: &str) -> Option<String> {
+        self.resolved.get().map(|b| b + path)
+    }
+
+    fn inner(&self) -> Option<Rc<Inner>> {
+        self.inner.try_get_value()
+    }
+
+    async fn base(&self) -> String {
+        let Some(inner) = self.inner() else {
+            return String::new();
+        };
+        let p = {
+            let mut b = inner.base.borrow_mut();
+            if let Base::Config(url) = &*b {
+                // The first call reads the config; the calls after it wait for the same answer.
+                *b = Base::Known(read_config(url.clone()));
+            }
+            match &*b {
+                Base::Known(p) => p.clone(),
+                Base::Config(_) => unreachable!("replaced above"),
+            }
+        };
+        let base = JsFuture::from(p)
             .await
             .ok()
             .and_then(|v| v.as_string())
-            .unwrap_or_default(),
-        None => String::new(),
+            .unwrap_or_default();
+        if self.resolved.try_get_untracked().flatten().as_ref() != Some(&base) {
+            self.resolved.try_set(Some(base.clone()));
+        }
+        base
+    }
+
+    /// `f` runs whenever a merchant call answers 401 (no session, or it
+    /// ended): the app shows the login screen. The payer's calls
+    /// (`/api/pay/`, the payment links') and `/api/session` itself never
+    /// trigger it.
+    pub fn on_login_needed(&self, f: impl Fn() + 'static) {
+        if let Some(inner) = self.inner() {
+            *inner.login_needed.borrow_mut() = Some(Rc::new(f));
+        }
+    }
+
+    /// Runs the hook of [`Client::on_login_needed`] (a merchant screen found
+    /// no session).
+    pub fn login_needed(&self) {
+        let f = self.inner().and_then(|i| i.login_needed.borrow().clone());
+        if let Some(f) = f {
+            f();
+        }
+    }
+
+    /// One `Idempotency-Key` per creation: a double click or a retry after a
+    /// network error sends the same request with the same key, so the server
+    /// creates it once; after a success the next submit gets a new key.
+    fn idempotency_key(&self, path: &str, body: &str) -> String {
+        let Some(inner) = self.inner() else {
+            return uuid::Uuid::new_v4().to_string();
+        };
+        let mut p = inner.pending.borrow_mut();
+        if let Some((pp, pb, key)) = p.as_ref() {
+            if pp == path && pb == body {
+                return key.clone();
+            }
+        }
+        let key = uuid::Uuid::new_v4().to_string();
+        *p = Some((path.to_string(), body.to_string(), key.clone()));
+        key
+    }
+
+    fn created(&self) {
+        if let Some(inner) = self.inner() {
+            inner.pending.borrow_mut().take();
+        }
     }
 }
 
 fn id_path(prefix: &str, id: &str, tail: &str) -> String {
     format!("{prefix}{}{tail}", js_sys::encode_uri_component(id))
-}
-
-/// `POST /api/customers`. The answer is the model's `Customer`; the widget
-/// reads it as a `CustomerRef` (id and name: all it shows).
-pub async fn create_customer(req: &CustomerRequest, lang: Lang) -> Result<CustomerRef, Error> {
-    read(post("/api/customers", Some(encode(req)?), lang).await?)
-}
-
-/// `POST /api/invoices`.
-pub async fn create_invoice(req: &InvoiceRequest, lang: Lang) -> Result<InvoiceCreated, Error> {
-    read(post("/api/invoices", Some(encode(req)?), lang).await?)
-}
-
-pub async fn get_invoice(id: &str, lang: Lang) -> Result<InvoiceDetail, Error> {
-    read(get(&id_path("/api/invoices/", id, ""), lang).await?)
 }
 
 /// `?status=…&q=…` of the given (name, value) pairs, empty values left out
@@ -146,122 +244,181 @@ pub fn query_string(pairs: &[(&str, Option<String>)]) -> String {
     }
 }
 
-/// `GET /api/invoices?…`: one page of the invoice list (`query` from
-/// [`query_string`]).
-pub async fn list_invoices(query: &str, lang: Lang) -> Result<InvoicePage, Error> {
-    read(get(&format!("/api/invoices{query}"), lang).await?)
-}
-
-/// `GET /api/customers?…`: one page of the customer list.
-pub async fn list_customers(query: &str, lang: Lang) -> Result<CustomerPage, Error> {
-    read(get(&format!("/api/customers{query}"), lang).await?)
-}
-
-/// `DELETE /api/invoices/{id}`: cancels the invoice (204).
-pub async fn cancel_invoice(id: &str, lang: Lang) -> Result<(), Error> {
-    let path = id_path("/api/invoices/", id, "");
-    let url = base().await + &path;
-    send(Request::delete(&url), &path, None, lang)
-        .await
-        .map(|_| ())
-}
-
-/// `POST /api/invoices/{id}/installments/{n}/payments`: installment `n`
-/// paid outside paylink; the answer is the updated detail.
-pub async fn record_payment(
-    id: &str,
-    n: u32,
-    req: &ManualPaymentRequest,
-    lang: Lang,
-) -> Result<InvoiceDetail, Error> {
-    let path = id_path("/api/invoices/", id, &format!("/installments/{n}/payments"));
-    read(post(&path, Some(encode(req)?), lang).await?)
-}
-
-/// `POST /api/invoices/{id}/resend`: the charge sent to the payer again.
-pub async fn resend_invoice(id: &str, lang: Lang) -> Result<Resent, Error> {
-    read(post(&id_path("/api/invoices/", id, "/resend"), None, lang).await?)
-}
-
-/// `GET /api/dashboard`: the month's totals and the last 12 months.
-pub async fn get_dashboard(lang: Lang) -> Result<Dashboard, Error> {
-    read(get("/api/dashboard", lang).await?)
-}
-
-/// `GET /api/pay/{id}`: the public payer page's data.
-pub async fn get_pay(id: &str, lang: Lang) -> Result<PayerView, Error> {
-    read(get(&id_path("/api/pay/", id, ""), lang).await?)
-}
-
-/// `GET /api/invoices.csv{query}`: the list's filters as a spreadsheet file,
-/// through the proxy (which may be another origin when mounted).
-pub async fn invoices_csv_url(query: &str) -> String {
-    base().await + "/api/invoices.csv" + query
-}
-
-/// `POST /api/session`: logs the operator in (the answer is a 204 and the
-/// session cookie). Sent apart from [`send`], so the password is never kept
-/// as a pending creation's body.
-pub async fn login(req: &LoginRequest, lang: Lang) -> Result<(), Error> {
-    let url = base().await + "/api/session";
-    let body = encode(req)?;
-    let resp = Request::post(&url)
-        .header("Accept", "application/json")
-        .header("Accept-Language", lang.code())
-        .header("Content-Type", "application/json")
-        .body(body)
-        .map_err(|_| Error::Network)?
-        .send()
-        .await
-        .map_err(|_| Error::Network)?;
-    if resp.ok() {
-        return Ok(());
+impl Client {
+    /// `POST /api/customers`. The answer is the model's `Customer`; the app
+    /// reads it as a `CustomerRef` (id and name: all it shows).
+    pub async fn create_customer(
+        self,
+        req: &CustomerRequest,
+        lang: Lang,
+    ) -> Result<CustomerRef, Error> {
+        read(
+            self.post("/api/customers", Some(encode(req)?), lang)
+                .await?,
+        )
     }
-    let json = resp
-        .text()
-        .await
-        .ok()
-        .and_then(|t| js_sys::JSON::parse(&t).ok());
-    Err(Error::Api(envelope_of(&resp, json)))
-}
 
-/// `GET /api/session`: who is logged in (an error when no one is; it does
-/// not send the widget to the login screen, the merchant calls do).
-pub async fn get_session(lang: Lang) -> Result<SessionInfo, Error> {
-    read(get("/api/session", lang).await?)
-}
-
-/// `DELETE /api/session`: logs out (204 whether or not there was a session).
-pub async fn logout() -> Result<(), Error> {
-    let url = base().await + "/api/session";
-    let resp = Request::delete(&url)
-        .send()
-        .await
-        .map_err(|_| Error::Network)?;
-    match resp.ok() {
-        true => Ok(()),
-        false => Err(Error::Api(envelope_of(&resp, None))),
+    /// `POST /api/invoices`.
+    pub async fn create_invoice(
+        self,
+        req: &InvoiceRequest,
+        lang: Lang,
+    ) -> Result<InvoiceCreated, Error> {
+        read(self.post("/api/invoices", Some(encode(req)?), lang).await?)
     }
-}
 
-type LoginNeeded = std::rc::Rc<dyn Fn()>;
+    pub async fn get_invoice(self, id: &str, lang: Lang) -> Result<InvoiceDetail, Error> {
+        read(self.get(&id_path("/api/invoices/", id, ""), lang).await?)
+    }
 
-thread_local! {
-    /// What the app does when a merchant call answers 401 (see [`on_login_needed`]).
-    static LOGIN_NEEDED: std::cell::RefCell<Option<LoginNeeded>> = const { std::cell::RefCell::new(None) };
-}
+    /// `GET /api/invoices?…`: one page of the invoice list (`query` from
+    /// [`query_string`]).
+    pub async fn list_invoices(self, query: &str, lang: Lang) -> Result<InvoicePage, Error> {
+        read(self.get(&format!("/api/invoices{query}"), lang).await?)
+    }
 
-/// `f` runs whenever a merchant call answers 401 (no session, or it ended):
-/// the app shows the login screen. The payer's calls (`/api/pay/`, the
-/// payment links') and `/api/session` itself never trigger it.
-pub fn on_login_needed(f: impl Fn() + 'static) {
-    LOGIN_NEEDED.with(|l| *l.borrow_mut() = Some(std::rc::Rc::new(f)));
-}
+    /// `GET /api/customers?…`: one page of the customer list.
+    pub async fn list_customers(self, query: &str, lang: Lang) -> Result<CustomerPage, Error> {
+        read(self.get(&format!("/api/customers{query}"), lang).await?)
+    }
 
-/// Runs the hook of [`on_login_needed`] (a merchant screen found no session).
-pub fn login_needed() {
-    if let Some(f) = LOGIN_NEEDED.with(|l| l.borrow().clone()) {
-        f();
+    /// `DELETE /api/invoices/{id}`: cancels the invoice (204).
+    pub async fn cancel_invoice(self, id: &str, lang: Lang) -> Result<(), Error> {
+        let path = id_path("/api/invoices/", id, "");
+        let url = self.base().await + &path;
+        self.send(Request::delete(&url), &path, None, lang)
+            .await
+            .map(|_| ())
+    }
+
+    /// `POST /api/invoices/{id}/installments/{n}/payments`: installment `n`
+    /// paid outside paylink; the answer is the updated detail.
+    pub async fn record_payment(
+        self,
+        id: &str,
+        n: u32,
+        req: &ManualPaymentRequest,
+        lang: Lang,
+    ) -> Result<InvoiceDetail, Error> {
+        let path = id_path("/api/invoices/", id, &format!("/installments/{n}/payments"));
+        read(self.post(&path, Some(encode(req)?), lang).await?)
+    }
+
+    /// `POST /api/invoices/{id}/resend`: the charge sent to the payer again.
+    pub async fn resend_invoice(self, id: &str, lang: Lang) -> Result<Resent, Error> {
+        read(
+            self.post(&id_path("/api/invoices/", id, "/resend"), None, lang)
+                .await?,
+        )
+    }
+
+    /// `GET /api/dashboard`: the month's totals and the last 12 months.
+    pub async fn get_dashboard(self, lang: Lang) -> Result<Dashboard, Error> {
+        read(self.get("/api/dashboard", lang).await?)
+    }
+
+    /// `GET /api/pay/{id}`: the public payer page's data.
+    pub async fn get_pay(self, id: &str, lang: Lang) -> Result<PayerView, Error> {
+        read(self.get(&id_path("/api/pay/", id, ""), lang).await?)
+    }
+
+    /// `POST /api/session`: logs the operator in (the answer is a 204 and the
+    /// session cookie). Sent apart from [`Client::send`], so the password is
+    /// never kept as a pending creation's body.
+    pub async fn login(self, req: &LoginRequest, lang: Lang) -> Result<(), Error> {
+        let url = self.base().await + "/api/session";
+        let body = encode(req)?;
+        let resp = Request::post(&url)
+            .header("Accept", "application/json")
+            .header("Accept-Language", lang.code())
+            .header("Content-Type", "application/json")
+            .body(body)
+            .map_err(|_| Error::Network)?
+            .send()
+            .await
+            .map_err(|_| Error::Network)?;
+        if resp.ok() {
+            return Ok(());
+        }
+        let json = resp
+            .text()
+            .await
+            .ok()
+            .and_then(|t| js_sys::JSON::parse(&t).ok());
+        Err(Error::Api(envelope_of(&resp, json)))
+    }
+
+    /// `GET /api/session`: who is logged in (an error when no one is; it does
+    /// not send the app to the login screen, the merchant calls do).
+    pub async fn get_session(self, lang: Lang) -> Result<SessionInfo, Error> {
+        read(self.get("/api/session", lang).await?)
+    }
+
+    /// `DELETE /api/session`: logs out (204 whether or not there was a session).
+    pub async fn logout(self) -> Result<(), Error> {
+        let url = self.base().await + "/api/session";
+        let resp = Request::delete(&url)
+            .send()
+            .await
+            .map_err(|_| Error::Network)?;
+        match resp.ok() {
+            true => Ok(()),
+            false => Err(Error::Api(envelope_of(&resp, None))),
+        }
+    }
+
+    async fn get(self, path: &str, lang: Lang) -> Result<JsValue, Error> {
+        let url = self.base().await + path;
+        self.send(Request::get(&url), path, None, lang).await
+    }
+
+    async fn post(self, path: &str, body: Option<String>, lang: Lang) -> Result<JsValue, Error> {
+        let url = self.base().await + path;
+        self.send(Request::post(&url), path, body, lang).await
+    }
+
+    /// One request; the parsed JSON body of a 2xx answer, or the error. Not
+    /// generic, so the fetch state machine exists once in the wasm whatever
+    /// the endpoint.
+    async fn send(
+        self,
+        req: RequestBuilder,
+        path: &str,
+        body: Option<String>,
+        lang: Lang,
+    ) -> Result<JsValue, Error> {
+        let req = req
+            .header("Accept", "application/json")
+            .header("Accept-Language", lang.code());
+        let sent = body.is_some();
+        let req = match body {
+            Some(text) => req
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", &self.idempotency_key(path, &text))
+                .body(text),
+            None => req.build(),
+        }
+        .map_err(|_| Error::Network)?;
+        let resp = req.send().await.map_err(|_| Error::Network)?;
+        // No content (a cancellation): nothing to parse.
+        if resp.status() == 204 {
+            return Ok(JsValue::NULL);
+        }
+        let json = match resp.text().await {
+            Ok(text) => js_sys::JSON::parse(&text).ok(),
+            Err(_) => None,
+        };
+        if resp.ok() {
+            if sent {
+                self.created();
+            }
+            json.ok_or(Error::BadResponse)
+        } else {
+            if resp.status() == 401 && is_merchant_call(path) {
+                self.login_needed();
+            }
+            Err(Error::Api(envelope_of(&resp, json)))
+        }
     }
 }
 
@@ -287,79 +444,4 @@ fn encode<T: Serialize>(body: &T) -> Result<String, Error> {
     js_sys::JSON::stringify(&value)
         .map(String::from)
         .map_err(|_| Error::BadResponse)
-}
-
-thread_local! {
-    /// The key of the last creation that has not succeeded yet: (path, body, key).
-    static PENDING: std::cell::RefCell<Option<(String, String, String)>> = const { std::cell::RefCell::new(None) };
-}
-
-/// One `Idempotency-Key` per creation: a double click or a retry after a
-/// network error sends the same request with the same key, so the server
-/// creates it once; after a success the next submit gets a new key.
-fn idempotency_key(path: &str, body: &str) -> String {
-    PENDING.with(|p| {
-        let mut p = p.borrow_mut();
-        if let Some((pp, pb, key)) = p.as_ref() {
-            if pp == path && pb == body {
-                return key.clone();
-            }
-        }
-        let key = uuid::Uuid::new_v4().to_string();
-        *p = Some((path.to_string(), body.to_string(), key.clone()));
-        key
-    })
-}
-
-async fn get(path: &str, lang: Lang) -> Result<JsValue, Error> {
-    let url = base().await + path;
-    send(Request::get(&url), path, None, lang).await
-}
-
-async fn post(path: &str, body: Option<String>, lang: Lang) -> Result<JsValue, Error> {
-    let url = base().await + path;
-    send(Request::post(&url), path, body, lang).await
-}
-
-/// One request; the parsed JSON body of a 2xx answer, or the error. Not
-/// generic, so the fetch state machine exists once in the wasm whatever the
-/// endpoint.
-async fn send(
-    req: RequestBuilder,
-    path: &str,
-    body: Option<String>,
-    lang: Lang,
-) -> Result<JsValue, Error> {
-    let req = req
-        .header("Accept", "application/json")
-        .header("Accept-Language", lang.code());
-    let sent = body.is_some();
-    let req = match body {
-        Some(text) => req
-            .header("Content-Type", "application/json")
-            .header("Idempotency-Key", &idempotency_key(path, &text))
-            .body(text),
-        None => req.build(),
-    }
-    .map_err(|_| Error::Network)?;
-    let resp = req.send().await.map_err(|_| Error::Network)?;
-    // No content (a cancellation): nothing to parse.
-    if resp.status() == 204 {
-        return Ok(JsValue::NULL);
-    }
-    let json = match resp.text().await {
-        Ok(text) => js_sys::JSON::parse(&text).ok(),
-        Err(_) => None,
-    };
-    if resp.ok() {
-        if sent {
-            PENDING.with(|p| p.borrow_mut().take());
-        }
-        json.ok_or(Error::BadResponse)
-    } else {
-        if resp.status() == 401 && is_merchant_call(path) {
-            login_needed();
-        }
-        Err(Error::Api(envelope_of(&resp, json)))
-    }
 }

@@ -159,7 +159,13 @@ impl Ctx {
 
 /// The whole app.
 #[component]
-pub fn App() -> impl IntoView {
+pub fn App(
+    /// Where the app's calls go (this origin unless the page names a proxy).
+    #[prop(optional)]
+    proxy: api::Proxy,
+) -> impl IntoView {
+    let client = api::Client::new(proxy);
+    provide_context(client);
     let ctx = Ctx::provide();
     let lang = ctx.lang;
     let merchant = Merchant::new(lang);
@@ -180,7 +186,7 @@ pub fn App() -> impl IntoView {
 
     // A merchant call without a session (none yet, or it ended): the login
     // screen, then back here.
-    api::on_login_needed(move || login_needed(ctx, session));
+    client.on_login_needed(move || login_needed(ctx, session));
 
     // translate="no" (as index.html's <html>): a browser's machine translation
     // would swap out the text nodes the app keeps updating.

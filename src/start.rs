@@ -6,7 +6,10 @@
 use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::HtmlElement;
 
-use crate::{api, App};
+use leptos::prelude::*;
+
+use crate::api::Proxy;
+use crate::App;
 
 /// The element `index.html` mounts the app in.
 pub const ROOT_ID: &str = "paylink-app";
@@ -32,11 +35,11 @@ pub fn start() {
     };
     // The proxy: the attribute, else `config.json` beside index.html (a static
     // host), else this origin. API calls wait for it; rendering does not.
-    match root.get_attribute("data-paylink-proxy") {
-        Some(p) if !p.trim().is_empty() => api::set_base(&p),
-        _ => api::load_config("/config.json"),
-    }
+    let proxy = match root.get_attribute("data-paylink-proxy") {
+        Some(p) if !p.trim().is_empty() => Proxy::At(p),
+        _ => Proxy::Config("/config.json".into()),
+    };
     // index.html's "Carregando…" goes; the app takes its place.
     root.replace_children_with_node_0();
-    leptos::mount::mount_to(root, App).forget();
+    leptos::mount::mount_to(root, move || view! { <App proxy /> }).forget();
 }

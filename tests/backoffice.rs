@@ -189,6 +189,34 @@ async fn recording_a_payment_asks_first_checks_the_fields_and_sends_the_request(
 }
 
 #[wasm_bindgen_test]
+async fn a_step_the_invoice_no_longer_allows_is_closed_when_the_detail_is_asked_again() {
+    mock_fetch(200, DETAIL);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    let r = &app.root;
+    sleep(50).await;
+    click(&q(r, "#act-pay-3")).await;
+    sleep(30).await;
+    assert!(q_opt(r, "#action-step").is_some());
+    // Installment 3 paid elsewhere meanwhile: the detail's next look (3 s) closes its step.
+    let paid = DETAIL.replacen(
+        r#""installment":3,"price":333.33,"pricePaid":0,"dueDate":"2026-03-31T00:00:00.000Z",
+     "_status":"WAITING_PAYMENT""#,
+        r#""installment":3,"price":333.33,"pricePaid":333.33,"dueDate":"2026-03-31T00:00:00.000Z",
+     "_status":"CONFIRMED""#,
+        1,
+    );
+    assert_ne!(paid, DETAIL);
+    mock_fetch(200, &paid);
+    sleep(3300).await;
+    assert!(q_opt(r, "#act-pay-3").is_none());
+    assert!(q_opt(r, "#action-step").is_none(), "the step closed");
+    // Another step still opens.
+    click(&q(r, "#act-pay-2")).await;
+    sleep(30).await;
+    assert!(q_opt(r, "#action-step").is_some());
+}
+
+#[wasm_bindgen_test]
 async fn cancelling_confirms_first_and_a_refusal_is_shown_in_the_step() {
     mock_fetch(200, DETAIL);
     let app = mount_at(&format!("/invoices/{ID}")).await;

@@ -1214,6 +1214,100 @@ async fn due_date_filters_are_typed_as_the_language_writes_dates_and_sent_as_iso
 }
 
 #[wasm_bindgen_test]
+async fn the_filter_form_is_the_url_s_until_edited_and_again_after_the_url_changes() {
+    mock_fetch(200, r#"{"data":[],"nextCursor":null}"#);
+    let app = mount_at("/invoices?status=open&q=maria").await;
+    let r = &app.root;
+    sleep(50).await;
+    // Typed, not sent: a language switch keeps it (the form is not made again).
+    type_text(r, "q", "joao").await;
+    type_text(r, "dueFrom", "01052026").await;
+    click_button(r, "EN").await;
+    sleep(30).await;
+    assert_eq!(input(r, "q").value(), "joao");
+    assert_eq!(input(r, "dueFrom").value(), "2026-05-01");
+    click_button(r, "PT").await;
+    sleep(30).await;
+    // Another URL (a link followed, here pushed as the router's history does): the form is
+    // that URL's, what was typed goes.
+    window()
+        .history()
+        .unwrap()
+        .push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/invoices"))
+        .unwrap();
+    window()
+        .dispatch_event(&web_sys::Event::new("popstate").unwrap())
+        .unwrap();
+    sleep(50).await;
+    assert_eq!(window().location().search().unwrap(), "");
+    assert_eq!(input(r, "q").value(), "");
+    assert_eq!(input(r, "dueFrom").value(), "");
+    assert_eq!(
+        named(r, "status")
+            .unchecked_into::<web_sys::HtmlSelectElement>()
+            .value(),
+        ""
+    );
+    assert!(
+        last_call().contains(r#""url":"/api/invoices""#),
+        "{}",
+        last_call()
+    );
+    // Back: the previous URL's filters again.
+    window().history().unwrap().back().unwrap();
+    sleep(100).await;
+    assert_eq!(input(r, "q").value(), "maria");
+    assert_eq!(
+        named(r, "status")
+            .unchecked_into::<web_sys::HtmlSelectElement>()
+            .value(),
+        "open"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn two_apps_on_one_page_each_call_their_own_proxy() {
+    use leptos::prelude::IntoAny;
+    use paylink_widget::api::Proxy;
+    mock_fetch(200, r#"{"data":[],"nextCursor":null}"#);
+    let a = mount_app_at("/invoices?q=maria", || {
+        leptos::view! { <paylink_widget::App proxy=Proxy::At("https://a.example/".into()) /> }
+            .into_any()
+    })
+    .await;
+    let b = mount_again_at("/invoices?q=maria", || {
+        leptos::view! { <paylink_widget::App proxy=Proxy::At("https://b.example".into()) /> }
+            .into_any()
+    })
+    .await;
+    sleep(50).await;
+    let calls = all_calls();
+    for origin in ["https://a.example", "https://b.example"] {
+        assert_eq!(
+            calls
+                .matches(&format!(r#""url":"{origin}/api/invoices?q=maria"#))
+                .count(),
+            1,
+            "{calls}"
+        );
+    }
+    // Links that are not calls follow their own app's proxy too.
+    mock_fetch(200, &invoice_page(false));
+    click(&q(&a.root, "form.filters button[type=submit]")).await;
+    click(&q(&b.root, "form.filters button[type=submit]")).await;
+    sleep(50).await;
+    let csv = |m: &Mounted| q(&m.root, "p.export a[download]").get_attribute("href");
+    assert_eq!(
+        csv(&a).as_deref(),
+        Some("https://a.example/api/invoices.csv?q=maria")
+    );
+    assert_eq!(
+        csv(&b).as_deref(),
+        Some("https://b.example/api/invoices.csv?q=maria")
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_refused_filter_shows_its_message_next_to_its_control() {
     mock_fetch(
         422,

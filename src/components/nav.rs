@@ -4,6 +4,7 @@
 //! (`/l/:slug`), which payers see, nor on the login screen.
 
 use leptos::prelude::*;
+use leptos_router::components::A;
 use leptos_router::hooks::use_location;
 
 use crate::api;
@@ -17,19 +18,12 @@ pub fn is_payer_path(path: &str) -> bool {
     path.starts_with("/pay/") || path.starts_with("/l/")
 }
 
-/// Which entry `path` is under (`aria-current="page"`).
-fn current(path: &str, href: &str) -> bool {
-    match href {
-        "/" => path == "/" || path == "/index.html",
-        _ => path == href || path.starts_with(&format!("{href}/")),
-    }
-}
-
 #[component]
 pub fn MerchantNav() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let session = expect_context::<Session>();
     let lang = ctx.lang;
+    let client = api::use_client();
     let path = use_location().pathname;
     let merchant_screen = Memo::new(move |_| path.with(|p| !is_payer_path(p) && p != "/login"));
     // Asked again at each login and logout, not at each navigation.
@@ -40,11 +34,11 @@ pub fn MerchantNav() -> impl IntoView {
             if !ask {
                 return None;
             }
-            match api::get_session(lang.get_untracked()).await {
+            match client.get_session(lang.get_untracked()).await {
                 Ok(info) => Some(info),
                 // No session: the login screen at once, not after a form is filled in.
                 Err(api::Error::Api(e)) if e.code == 401 => {
-                    api::login_needed();
+                    client.login_needed();
                     None
                 }
                 Err(_) => None,
@@ -53,8 +47,8 @@ pub fn MerchantNav() -> impl IntoView {
     });
     let logout = move |_| {
         leptos::task::spawn_local(async move {
-            let _ = api::logout().await;
-            session.changed.update(|n| *n += 1);
+            let _ = client.logout().await;
+            session.changed.notify();
             ctx.navigate("/login");
         });
     };
@@ -71,7 +65,6 @@ pub fn MerchantNav() -> impl IntoView {
         })
     };
     move || {
-        let p = path.get();
         merchant_screen.get().then(|| {
             let l = lang.get();
             let items = [
@@ -81,10 +74,12 @@ pub fn MerchantNav() -> impl IntoView {
                 ("/customers", LK::Customers),
             ]
             .into_iter()
+            // `<A>` marks the entry the screen is under (`aria-current="page"`);
+            // "Nova cobrança" only on `/` itself.
             .map(|(href, k)| {
                 view! {
                     <li>
-                        <a href=href aria-current=current(&p, href).then_some("page")>{k.t(l)}</a>
+                        <A href=href exact=href == "/">{k.t(l)}</A>
                     </li>
                 }
             })

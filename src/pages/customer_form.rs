@@ -16,13 +16,14 @@ use paylink_ui::field::{AlertBox, SubmitButton};
 pub fn CustomerForm(l: Lang) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let merchant = expect_context::<Merchant>();
+    let client = api::use_client();
     let f = merchant.customer;
     let form = merchant.customer_form;
 
     let create = Action::new_local(move |(req, lang): &(CustomerRequest, Lang)| {
         let (req, lang) = (req.clone(), *lang);
         async move {
-            match api::create_customer(&req, lang).await {
+            match client.create_customer(&req, lang).await {
                 Ok(customer) => {
                     merchant.charge(customer, document_is_cpf(req.document.as_deref()), true);
                     request_animation_frame(crate::focus_main);

@@ -13,7 +13,7 @@ use paylink_model::{CustomerDetail, CustomerPage, CustomerRef, Lang};
 
 use crate::api;
 use crate::components::list::{
-    keyed_errors, query_of, use_list_params, FilterField, Pager, RefusedQuery,
+    keyed_errors, query_of, use_list_params, FilterErrors, FilterField, Pager, RefusedQuery,
 };
 use crate::components::sections::{failed, Loading};
 use crate::i18n::lists::LK;
@@ -35,56 +35,74 @@ fn invoices_of(c: &CustomerDetail) -> String {
 #[component]
 pub fn CustomerListPage() -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
+    let client = api::use_client();
     let params = use_list_params();
     let list = LocalResource::new(move || {
         let (query, l) = (query_of(&params.get()), lang.get());
-        async move { api::list_customers(&query, l).await }
+        async move { client.list_customers(&query, l).await }
     });
     let errors = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
-    let q = RwSignal::new(String::new());
-    Effect::new(move |_| q.set(params.get().q.unwrap_or_default()));
     let navigate = use_navigate();
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
+    let filter = Callback::new(move |q: String| {
         let p = ListParams {
-            q: Some(q.get_untracked()),
+            q: Some(q),
             limit: params.get_untracked().limit,
             ..ListParams::default()
         };
-        // The same filters again: asked again (an invoice may have been paid since).
+        // The same filters again: asked again (a customer may have been added since).
         if query_of(&p) == query_of(&params.get_untracked()) {
             list.refetch();
         } else {
             navigate(&format!("/customers{}", query_of(&p)), Default::default());
         }
-    };
+    });
 
+    view! {
+        <section class="card list">
+            <h1>{move || LK::Customers.t(lang.get())}</h1>
+            // The form is made from the URL: a new one whenever it changes (back, a link).
+            {move || view! { <CustomerFilters q=params.get().q.unwrap_or_default() errors filter /> }}
+            {move || {
+                let l = lang.get();
+                view! {
+                    <Transition fallback=move || view! { <Loading l class="muted" /> }>
+                        <ErrorBoundary fallback=failed(lang)>
+                            {move || Suspend::new(async move {
+                                let answer = list.await;
+                                if let Some(errors) = keyed_errors(&answer) {
+                                    return Ok(view! { <RefusedQuery l errors shown=&["q"] /> }.into_any());
+                                }
+                                let p = params.get_untracked();
+                                answer.map(|page| view! { <CustomerRows l page params=p /> }.into_any())
+                            })}
+                        </ErrorBoundary>
+                    </Transition>
+                }
+            }}
+        </section>
+    }
+}
+
+/// The search form, its text the URL's `q` until edited.
+#[component]
+fn CustomerFilters(q: String, errors: FilterErrors, filter: Callback<String>) -> impl IntoView {
+    let lang = expect_context::<Ctx>().lang;
+    let q = RwSignal::new(q);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        filter.run(q.get_untracked());
+    };
     move || {
         let l = lang.get();
         view! {
-            <section class="card list">
-                <h1>{LK::Customers.t(l)}</h1>
-                <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit.clone()>
-                    <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
-                        hint=LK::SearchCustomersHint.t(l) />
-                    <div class="actions">
-                        <button type="submit" class="primary">{LK::Filter.t(l)}</button>
-                        <a href="/customers">{LK::Clear.t(l)}</a>
-                    </div>
-                </form>
-                <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                    <ErrorBoundary fallback=failed(lang)>
-                        {move || Suspend::new(async move {
-                            let answer = list.await;
-                            if let Some(errors) = keyed_errors(&answer) {
-                                return Ok(view! { <RefusedQuery l errors shown=&["q"] /> }.into_any());
-                            }
-                            let p = params.get_untracked();
-                            answer.map(|page| view! { <CustomerRows l page params=p /> }.into_any())
-                        })}
-                    </ErrorBoundary>
-                </Transition>
-            </section>
+            <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit>
+                <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
+                    hint=LK::SearchCustomersHint.t(l) />
+                <div class="actions">
+                    <button type="submit" class="primary">{LK::Filter.t(l)}</button>
+                    <a href="/customers">{LK::Clear.t(l)}</a>
+                </div>
+            </form>
         }
     }
 }

@@ -52,9 +52,10 @@ pub fn bar_shares(values: &[i64]) -> (i64, Vec<f64>) {
 #[component]
 pub fn DashboardPage() -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
+    let client = api::use_client();
     let data = LocalResource::new(move || {
         let l = lang.get();
-        async move { api::get_dashboard(l).await }
+        async move { client.get_dashboard(l).await }
     });
     move || {
         let l = lang.get();

@@ -62,6 +62,16 @@ impl Offer {
     pub fn is_empty(&self) -> bool {
         !self.cancel && !self.resend && self.pay.is_empty()
     }
+
+    /// Whether step `s` can be open on an invoice offering `self`.
+    pub fn allows(&self, s: Step) -> bool {
+        match s {
+            Step::Closed => true,
+            Step::Cancel => self.cancel,
+            Step::Resend => self.resend,
+            Step::Pay(n) => self.pay.iter().any(|(m, _)| *m == n),
+        }
+    }
 }
 
 /// Which confirm step is open.
@@ -149,8 +159,21 @@ pub fn InvoiceActions(
     refetch: Callback<()>,
 ) -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
+    let client = api::use_client();
     let id = StoredValue::new(id);
-    let step = RwSignal::new(Step::Closed);
+    // The step the merchant opened; the one shown is derived from it and the
+    // offer: a step the invoice no longer allows (paid elsewhere meanwhile)
+    // is closed.
+    let opened = RwSignal::new(Step::Closed);
+    let step = Memo::new(move |_| {
+        let s = opened.get();
+        let allowed = offer.with(|o| o.as_ref().map_or(s == Step::Closed, |o| o.allows(s)));
+        if allowed {
+            s
+        } else {
+            Step::Closed
+        }
+    });
     let notice = RwSignal::new(None::<String>);
     let step_error = RwSignal::new(None::<String>);
     let amount = RwSignal::new(String::new());
@@ -172,32 +195,18 @@ pub fn InvoiceActions(
     );
 
     dates_follow_language(lang, vec![paid_on]);
-    // A step the invoice no longer allows (paid elsewhere meanwhile) closes.
-    Effect::new(move |_| {
-        let o = offer.get();
-        let allowed = match (step.get_untracked(), &o) {
-            (Step::Closed, _) => true,
-            (_, None) => false,
-            (Step::Cancel, Some(o)) => o.cancel,
-            (Step::Resend, Some(o)) => o.resend,
-            (Step::Pay(n), Some(o)) => o.pay.iter().any(|(m, _)| *m == n),
-        };
-        if !allowed {
-            step.set(Step::Closed);
-        }
-    });
 
     // The status line is always in the page: it takes the focus before the
     // step it replaces goes (see `close`).
     let done = move |text: String| {
         notice.set(Some(text));
         focus("#action-notice");
-        step.set(Step::Closed);
+        opened.set(Step::Closed);
     };
     let cancel = Action::new_local(move |l: &Lang| {
         let l = *l;
         async move {
-            match api::cancel_invoice(&id.get_value(), l).await {
+            match client.cancel_invoice(&id.get_value(), l).await {
                 Ok(()) => {
                     done(BK::Cancelled.t(l).to_string());
                     refetch.run(());
@@ -209,7 +218,7 @@ pub fn InvoiceActions(
     let resend = Action::new_local(move |l: &Lang| {
         let l = *l;
         async move {
-            match api::resend_invoice(&id.get_value(), l).await {
+            match client.resend_invoice(&id.get_value(), l).await {
                 Ok(r) => done(backoffice::resent(l, r.queued)),
                 Err(e) => step_error.set(Some(error_text(l, &e))),
             }
@@ -218,7 +227,7 @@ pub fn InvoiceActions(
     let pay = Action::new_local(move |(n, req, l): &(u32, ManualPaymentRequest, Lang)| {
         let (n, req, l) = (*n, req.clone(), *l);
         async move {
-            match api::record_payment(&id.get_value(), n, &req, l).await {
+            match client.record_payment(&id.get_value(), n, &req, l).await {
                 Ok(_) => {
                     done(format!("{} {n}.", BK::Paid.t(l)));
                     refetch.run(());
@@ -248,14 +257,14 @@ pub fn InvoiceActions(
             focus_later("#action-step button[type=submit]".into());
         }
         notice.set(None);
-        step.set(s);
+        opened.set(s);
     };
     // The opener is focused before the step goes: were the step removed
     // first, the focus would fall to <body> for a frame, and a screen reader
     // would announce the page instead of the button.
     let close = move || {
         focus(&format!("#{}", step.get_untracked().opener()));
-        step.set(Step::Closed);
+        opened.set(Step::Closed);
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Escape" {

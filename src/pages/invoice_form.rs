@@ -463,12 +463,13 @@ impl InvoiceFields {
 pub fn InvoiceForm(l: Lang) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let merchant = expect_context::<Merchant>();
+    let client = api::use_client();
     let (f, form) = (merchant.invoice, merchant.invoice_form);
 
     let create = Action::new_local(move |(req, lang): &(InvoiceRequest, Lang)| {
         let (req, lang) = (req.clone(), *lang);
         async move {
-            match api::create_invoice(&req, lang).await {
+            match client.create_invoice(&req, lang).await {
                 Ok(created) => {
                     // A fresh reconciliation id for the next invoice.
                     f.external_id.set(random_external_id());

@@ -4,7 +4,6 @@
 //! links to the invoice's detail.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
 use paylink_model::list::ListParams;
 use paylink_model::money::format_brl;
@@ -98,36 +97,69 @@ fn badge(s: InvoiceState) -> &'static str {
 #[component]
 pub fn InvoiceListPage() -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
+    let client = api::use_client();
     let params = use_list_params();
     let list = LocalResource::new(move || {
         let (query, l) = (query_of(&params.get()), lang.get());
-        async move { api::list_invoices(&query, l).await }
+        async move { client.list_invoices(&query, l).await }
     });
-    // A date typed that does not read is refused here, on its field; the
-    // service's 422 names the rest.
-    let typed_errors = RwSignal::new(None::<Errors>);
-    let errors = Signal::derive(move || {
-        typed_errors
-            .get()
-            .or_else(|| list.with(|r| r.as_ref().and_then(keyed_errors)))
+    let refused = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
+    let navigate = use_navigate();
+    let filter = Callback::new(move |p: ListParams| {
+        // The same filters again: asked again (an invoice may have been paid since).
+        if query_of(&p) == query_of(&params.get_untracked()) {
+            list.refetch();
+        } else {
+            navigate(&format!("/invoices{}", query_of(&p)), Default::default());
+        }
     });
 
-    // The form's values, reset from the URL whenever it changes (back, a link).
-    let status = RwSignal::new(String::new());
-    let due_from = RwSignal::new(String::new());
-    let due_to = RwSignal::new(String::new());
-    let q = RwSignal::new(String::new());
-    Effect::new(move |_| {
-        let p = params.get();
-        let l = lang.get_untracked();
-        typed_errors.set(None);
-        status.set(p.status.unwrap_or_default());
-        due_from.set(filter_date_shown(p.due_from, l));
-        due_to.set(filter_date_shown(p.due_to, l));
-        q.set(p.q.unwrap_or_default());
-    });
+    view! {
+        <section class="card list">
+            <h1>{move || LK::Invoices.t(lang.get())}</h1>
+            // The form is made from the URL: a new one whenever it changes (back, a link).
+            {move || view! { <InvoiceFilters url=params.get() refused filter /> }}
+            {move || {
+                let l = lang.get();
+                view! {
+                    <Transition fallback=move || view! { <Loading l class="muted" /> }>
+                        <ErrorBoundary fallback=failed(lang)>
+                            {move || Suspend::new(async move {
+                                let answer = list.await;
+                                if let Some(errors) = keyed_errors(&answer) {
+                                    return Ok(view! { <RefusedQuery l errors shown=FILTERS /> }.into_any());
+                                }
+                                let p = params.get_untracked();
+                                answer.map(|page| view! { <InvoiceRows l page params=p /> }.into_any())
+                            })}
+                        </ErrorBoundary>
+                    </Transition>
+                }
+            }}
+        </section>
+    }
+}
+
+/// The filters' form, its values those of `url` (the page's query) until
+/// edited; `refused`: the last answer's messages by parameter. A date typed
+/// that does not read is refused here, on its field, before any call; a
+/// valid form goes to `filter` (from the first page, `limit` kept).
+#[component]
+fn InvoiceFilters(
+    url: ListParams,
+    refused: Signal<Option<Errors>>,
+    filter: Callback<ListParams>,
+) -> impl IntoView {
+    let lang = expect_context::<Ctx>().lang;
+    let l = lang.get_untracked();
+    let status = RwSignal::new(url.status.unwrap_or_default());
+    let due_from = RwSignal::new(filter_date_shown(url.due_from, l));
+    let due_to = RwSignal::new(filter_date_shown(url.due_to, l));
+    let q = RwSignal::new(url.q.unwrap_or_default());
+    let limit = url.limit;
     dates_follow_language(lang, vec![due_from, due_to]);
-    let navigate = use_navigate();
+    let typed_errors = RwSignal::new(None::<Errors>);
+    let errors = Signal::derive(move || typed_errors.get().or_else(|| refused.get()));
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let l = lang.get_untracked();
@@ -140,22 +172,15 @@ pub fn InvoiceListPage() -> impl IntoView {
             }
         };
         typed_errors.set(None);
-        let p = ListParams {
+        filter.run(ListParams {
             status: Some(status.get_untracked()),
             due_from: Some(from),
             due_to: Some(to),
             q: Some(q.get_untracked()),
             cursor: None,
-            limit: params.get_untracked().limit,
-        };
-        // The same filters again: asked again (an invoice may have been paid since).
-        if query_of(&p) == query_of(&params.get_untracked()) {
-            list.refetch();
-        } else {
-            navigate(&format!("/invoices{}", query_of(&p)), Default::default());
-        }
+            limit: limit.clone(),
+        });
     };
-
     move || {
         let l = lang.get();
         let options = InvoiceState::ALL
@@ -163,35 +188,20 @@ pub fn InvoiceListPage() -> impl IntoView {
             .map(|s| (s.as_str(), lists::state(l, *s)))
             .collect::<Vec<_>>();
         view! {
-            <section class="card list">
-                <h1>{LK::Invoices.t(l)}</h1>
-                <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit.clone()>
-                    <div class="cols">
-                        <FilterSelect name="status" label=LK::Status.t(l) value=status errors
-                            blank=LK::AnyStatus.t(l) options />
-                        <FilterField name="dueFrom" label=LK::DueFrom.t(l) value=due_from errors date=l />
-                        <FilterField name="dueTo" label=LK::DueTo.t(l) value=due_to errors date=l />
-                    </div>
-                    <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
-                        hint=LK::SearchInvoicesHint.t(l) />
-                    <div class="actions">
-                        <button type="submit" class="primary">{LK::Filter.t(l)}</button>
-                        <a href="/invoices">{LK::Clear.t(l)}</a>
-                    </div>
-                </form>
-                <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                    <ErrorBoundary fallback=failed(lang)>
-                        {move || Suspend::new(async move {
-                            let answer = list.await;
-                            if let Some(errors) = keyed_errors(&answer) {
-                                return Ok(view! { <RefusedQuery l errors shown=FILTERS /> }.into_any());
-                            }
-                            let p = params.get_untracked();
-                            answer.map(|page| view! { <InvoiceRows l page params=p /> }.into_any())
-                        })}
-                    </ErrorBoundary>
-                </Transition>
-            </section>
+            <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit.clone()>
+                <div class="cols">
+                    <FilterSelect name="status" label=LK::Status.t(l) value=status errors
+                        blank=LK::AnyStatus.t(l) options />
+                    <FilterField name="dueFrom" label=LK::DueFrom.t(l) value=due_from errors date=l />
+                    <FilterField name="dueTo" label=LK::DueTo.t(l) value=due_to errors date=l />
+                </div>
+                <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
+                    hint=LK::SearchInvoicesHint.t(l) />
+                <div class="actions">
+                    <button type="submit" class="primary">{LK::Filter.t(l)}</button>
+                    <a href="/invoices">{LK::Clear.t(l)}</a>
+                </div>
+            </form>
         }
     }
 }
@@ -241,19 +251,20 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
             }
         })
         .collect_view();
-    // Every row of these filters (not only this page) as a spreadsheet.
-    let csv = RwSignal::new(None::<String>);
+    // Every row of these filters (not only this page) as a spreadsheet, on
+    // the proxy (another origin when the page names one).
+    let client = api::use_client();
     let filters = query_of(&ListParams {
         cursor: None,
         limit: None,
         ..params.clone()
     });
-    spawn_local(async move { csv.set(Some(api::invoices_csv_url(&filters).await)) });
-    let export = move || {
-        csv.get().map(|href| {
+    let export =
+        move || {
+            client.url(&format!("/api/invoices.csv{filters}")).map(|href| {
             view! { <p class="export"><a href=href download="">{LK::ExportCsv.t(l)}</a></p> }
         })
-    };
+        };
     view! {
         {export}
         <div class="table-wrap">

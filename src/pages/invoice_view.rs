@@ -61,10 +61,10 @@ pub enum Loaded {
     Cancelled(String),
 }
 
-async fn load(id: String, l: Lang) -> Result<Loaded, api::Error> {
-    match api::get_invoice(&id, l).await {
+async fn load(client: api::Client, id: String, l: Lang) -> Result<Loaded, api::Error> {
+    match client.get_invoice(&id, l).await {
         Ok(d) => Ok(Loaded::Live(Box::new(d))),
-        Err(api::Error::Api(env)) if env.code == 404 => match api::get_pay(&id, l).await {
+        Err(api::Error::Api(env)) if env.code == 404 => match client.get_pay(&id, l).await {
             Err(api::Error::Api(gone)) if gone.code == 410 => Ok(Loaded::Cancelled(gone.message)),
             _ => Err(api::Error::Api(env)),
         },
@@ -78,9 +78,10 @@ async fn load(id: String, l: Lang) -> Result<Loaded, api::Error> {
 #[component]
 pub fn InvoiceView(id: String) -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
+    let client = api::use_client();
     let invoice = {
         let id = id.clone();
-        LocalResource::new(move || load(id.clone(), lang.get()))
+        LocalResource::new(move || load(client, id.clone(), lang.get()))
     };
     poll_while(
         move || invoice.refetch(),

@@ -14,19 +14,19 @@ use paylink_ui::field::{AlertBox, Field, Kind, SubmitButton};
 use paylink_ui::form::{text_signal, Alert, Form};
 
 /// The operator's session as the widget knows it: where to go back to after
-/// the login, and a counter bumped at each login and logout (the
-/// navigation reads who is logged in again).
+/// the login, and a trigger notified at each login and logout (the
+/// navigation asks who is logged in again).
 #[derive(Clone, Copy)]
 pub struct Session {
     pub return_to: RwSignal<Option<String>>,
-    pub changed: RwSignal<u32>,
+    pub changed: Trigger,
 }
 
 impl Session {
     pub fn new() -> Session {
         Session {
             return_to: RwSignal::new(None),
-            changed: RwSignal::new(0),
+            changed: Trigger::new(),
         }
     }
 }
@@ -41,6 +41,7 @@ impl Default for Session {
 pub fn LoginPage() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let session = expect_context::<Session>();
+    let client = api::use_client();
     let query = use_query_map();
     let email = text_signal("");
     let password = text_signal("");
@@ -64,10 +65,10 @@ pub fn LoginPage() -> impl IntoView {
     let send = Action::new_local(move |(req, lang): &(LoginRequest, Lang)| {
         let (req, lang) = (req.clone(), *lang);
         async move {
-            match api::login(&req, lang).await {
+            match client.login(&req, lang).await {
                 Ok(()) => {
                     password.set(String::new());
-                    session.changed.update(|n| *n += 1);
+                    session.changed.notify();
                     let to = next();
                     session.return_to.set(None);
                     ctx.navigate(&to);
