@@ -8,3 +8,4 @@ pub mod nav;
 pub mod poll;
 pub mod sections;
 pub mod table;
+pub mod top_bar;

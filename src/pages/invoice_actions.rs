@@ -18,7 +18,7 @@ use crate::api;
 use crate::components::sections::error_text;
 use crate::i18n::backoffice::{self, BK};
 use crate::i18n::K;
-use crate::pages::invoice_form::{brasilia_today, reformat_price};
+use crate::input::{brasilia_today, reformat_price};
 use crate::Ctx;
 use crate::{focus, focus_later};
 use paylink_ui::field::{dates_follow_language, AlertBox, DateField, Field, SubmitButton};

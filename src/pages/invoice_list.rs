@@ -212,7 +212,7 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
     if page.data.is_empty() && page.next_cursor.is_none() {
         return view! { <p class="empty muted" role="status">{LK::NoInvoices.t(l)}</p> }.into_any();
     }
-    let today = crate::pages::invoice_form::brasilia_today();
+    let today = crate::input::brasilia_today();
     let heads = [
         (LK::ExternalId.t(l), ""),
         (LK::Customer.t(l), ""),

@@ -1,11 +1,14 @@
-//! The merchant's screens: the dashboard, the two forms, the invoice and customer lists, the
-//! invoice detail and its actions, and the login.
+//! The merchant's screens, one file each: `/` (home: the customer form, then the invoice
+//! form), the dashboard, the invoice and customer lists, the invoice detail and its actions,
+//! the login, and the page for a path no screen answers.
 
 pub mod customer_form;
 pub mod customer_list;
 pub mod dashboard;
+pub mod home;
 pub mod invoice_actions;
 pub mod invoice_form;
 pub mod invoice_list;
 pub mod invoice_view;
 pub mod login;
+pub mod not_found;
