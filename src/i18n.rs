@@ -32,6 +32,7 @@ pub enum K {
     // invoice form
     NewInvoice,
     CustomerId,
+    CustomerHint,
     ExternalId,
     DueDate,
     PaymentTypes,
@@ -152,8 +153,8 @@ impl K {
             Phone => ("Telefone", "Phone"),
             CreateCustomer => ("Cadastrar cliente", "Create customer"),
             HaveCustomer => (
-                "Já tenho o ID do cliente: criar cobrança",
-                "I have the customer ID: create an invoice",
+                "Cliente já cadastrado: criar cobrança",
+                "A customer I already have: create an invoice",
             ),
             CustomerCreated => ("Cliente cadastrado:", "Customer created:"),
             ChargeFor => ("Cobrança para", "Invoice for"),
@@ -167,6 +168,10 @@ impl K {
             ),
             NewInvoice => ("Nova cobrança", "New invoice"),
             CustomerId => ("ID do cliente", "Customer ID"),
+            CustomerHint => (
+                "Digite o nome, o CPF/CNPJ ou o e-mail e escolha na lista.",
+                "Type the name, CPF/CNPJ or e-mail and choose from the list.",
+            ),
             ExternalId => ("ID externo (seu sistema)", "External ID (your system)"),
             DueDate => ("Vencimento", "Due date"),
             PaymentTypes => ("Formas de pagamento", "Payment methods"),
@@ -412,5 +417,19 @@ pub fn status(lang: Lang, v: InstallmentStatus) -> &'static str {
         InstallmentStatus::WaitingPayment => pick(lang, "Aguardando pagamento", "Awaiting payment"),
         InstallmentStatus::Confirmed => pick(lang, "Pago", "Paid"),
         InstallmentStatus::Reversed => pick(lang, "Estornado", "Reversed"),
+    }
+}
+
+/// How many customers a search found, as a sentence with its plural
+/// ("Nenhum cliente encontrado.", "1 cliente encontrado.", "3 clientes
+/// encontrados.").
+pub fn customers_found(lang: Lang, n: usize) -> String {
+    match (lang, n) {
+        (Lang::PtBr, 0) => "Nenhum cliente encontrado.".into(),
+        (Lang::PtBr, 1) => "1 cliente encontrado.".into(),
+        (Lang::PtBr, n) => format!("{n} clientes encontrados."),
+        (Lang::En, 0) => "No customer found.".into(),
+        (Lang::En, 1) => "1 customer found.".into(),
+        (Lang::En, n) => format!("{n} customers found."),
     }
 }

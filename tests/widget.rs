@@ -245,7 +245,8 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
 
     // Next step: the invoice form for that customer.
     assert!(q_opt(r, "#invoice-form").is_some());
-    assert_eq!(input(r, "customerId").value(), CUSTOMER_ID);
+    // The picker shows her name; the request will carry her id.
+    assert_eq!(input(r, "customerId").value(), "Maria da Silva");
     assert!(text(r).contains("Maria da Silva"));
 
     // Her document is a CPF: a fine above 2 % is refused here already (CDC art. 52 §1).
@@ -282,6 +283,126 @@ mod serde_json_lite {
 async fn invoice_form(r: &web_sys::Element) {
     click_button(r, "criar cobrança").await;
     assert!(q_opt(r, "#invoice-form").is_some(), "invoice form shown");
+}
+
+/// A customer as the list API answers it (a CPF, an e-mail).
+const LISTED: &str = r#"{"id":"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b","fullName":"Maria da Silva","document":"39053344705",
+  "business":null,"email":"maria@example.com","userId":"u1","applicationId":"p1","phone":"5511987654321",
+  "addressId":null,"observations":null,"createdAt":"2026-01-01T00:00:00.000Z","deletedAt":null}"#;
+
+fn combo_state(r: &web_sys::Element) -> (String, Option<String>) {
+    let c = named(r, "customerId");
+    (
+        c.get_attribute("aria-expanded").unwrap_or_default(),
+        c.get_attribute("aria-activedescendant"),
+    )
+}
+
+#[wasm_bindgen_test]
+async fn the_customer_picker_searches_as_typed_and_picks_with_the_keyboard() {
+    mock_fetch(200, &format!(r#"{{"data":[{LISTED}],"nextCursor":null}}"#));
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+    let combo = named(r, "customerId");
+    assert_eq!(combo.get_attribute("role").as_deref(), Some("combobox"));
+    assert_eq!(
+        combo.get_attribute("aria-controls").as_deref(),
+        Some("customer-options")
+    );
+    assert_eq!(text(&q(r, "label[for=f-customerId]")), "Cliente *");
+    assert_eq!(combo_state(r), ("false".into(), None));
+
+    // Part of the name: the list API's q, the match with her masked document, then "Novo cliente".
+    type_text(r, "customerId", "mar").await;
+    sleep(50).await;
+    assert!(
+        last_call().contains(r#""url":"/api/customers?q=mar&limit=8"#),
+        "{}",
+        last_call()
+    );
+    let options = q_all(r, "#customer-options [role=option]");
+    let shown: Vec<String> = options.iter().map(text).collect();
+    assert_eq!(
+        shown,
+        [
+            "Maria da Silva390.533.447-05maria@example.com",
+            "+ Novo cliente"
+        ]
+    );
+    assert_eq!(text(&q(r, ".combo [role=status]")), "1 cliente encontrado.");
+    assert_eq!(combo_state(r).0, "true");
+
+    // Arrow keys move through the options (wrapping); the active one is selected.
+    press(&combo, "ArrowDown");
+    tick().await;
+    assert_eq!(combo_state(r).1.as_deref(), Some("customer-option-0"));
+    assert_eq!(
+        options[0].get_attribute("aria-selected").as_deref(),
+        Some("true")
+    );
+    press(&combo, "ArrowDown");
+    tick().await;
+    assert_eq!(combo_state(r).1.as_deref(), Some("customer-option-1"));
+    press(&combo, "ArrowDown");
+    tick().await;
+    assert_eq!(combo_state(r).1.as_deref(), Some("customer-option-0"));
+
+    // Enter picks her: the list closes, her name shows, and the request carries her id.
+    press(&combo, "Enter");
+    tick().await;
+    assert_eq!(combo_state(r), ("false".into(), None));
+    assert_eq!(input(r, "customerId").value(), "Maria da Silva");
+    assert_eq!(
+        text(&q(r, "#invoice-form .note")),
+        "Cobrança para Maria da Silva"
+    );
+    type_text(r, "price", "100,00").await;
+    submit(r, "invoice-form").await;
+    sleep(30).await;
+    let sent = last_call();
+    assert!(sent.contains(r#""method":"POST""#), "{sent}");
+    assert!(
+        sent.contains(r#"\"customerId\":\"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b\""#),
+        "{sent}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_customer_picker_closes_on_escape_and_offers_a_new_customer() {
+    mock_fetch(200, &format!(r#"{{"data":[{LISTED}],"nextCursor":null}}"#));
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+    let combo = named(r, "customerId");
+    type_text(r, "customerId", "390.533").await;
+    sleep(50).await;
+    assert_eq!(combo_state(r).0, "true");
+    // Escape closes the list and keeps the text; again, it clears the text.
+    press(&combo, "Escape");
+    tick().await;
+    assert_eq!(combo_state(r).0, "false");
+    assert_eq!(input(r, "customerId").value(), "390.533");
+    press(&combo, "Escape");
+    tick().await;
+    assert_eq!(input(r, "customerId").value(), "");
+    // Nothing picked: the form refuses to send and says so on the picker.
+    let calls = fetch_count();
+    submit(r, "invoice-form").await;
+    assert!(error_of(r, "customerId").is_some());
+    assert_eq!(fetch_count(), calls);
+    // Arrow up from a closed list opens it on its last option, "Novo cliente"; Enter opens
+    // the customer form.
+    type_text(r, "customerId", "maria").await;
+    sleep(50).await;
+    press(&combo, "Escape");
+    tick().await;
+    press(&combo, "ArrowUp");
+    tick().await;
+    assert_eq!(combo_state(r).1.as_deref(), Some("customer-option-1"));
+    press(&combo, "Enter");
+    sleep(30).await;
+    assert!(q_opt(r, "#customer-form").is_some(), "the customer form");
 }
 
 #[wasm_bindgen_test]
@@ -1384,10 +1505,7 @@ async fn customer_list_masks_document_and_phone_links_their_invoices_and_charges
     click(&charge).await;
     sleep(30).await;
     assert_eq!(window().location().pathname().unwrap(), "/");
-    assert_eq!(
-        input(r, "customerId").value(),
-        "3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b"
-    );
+    assert_eq!(input(r, "customerId").value(), "Maria da Silva");
     let note = text(&q(r, "#invoice-form .note"));
     assert_eq!(note, "Cobrança para Maria da Silva");
     type_text(r, "fine.value", "3").await;

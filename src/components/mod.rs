@@ -1,5 +1,6 @@
 //! Reusable pieces of the screens, one `#[component]` family per file.
 
+pub mod customer_picker;
 pub mod editors;
 pub mod installments;
 pub mod lang_switch;

@@ -9,6 +9,7 @@ use paylink_model::charges::ValueType;
 use paylink_model::{Frequency, InvoiceRequest, InvoiceType, Lang, DESCRIPTION_MAX};
 
 use crate::api;
+use crate::components::customer_picker::CustomerPicker;
 use crate::components::editors::{NotificationsEditor, WebhooksEditor};
 use crate::components::installments::{InstallmentTable, Row};
 use crate::i18n::{self, K};
@@ -217,14 +218,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             {customer_note}
             <AlertBox form />
             <div class="cols">
-                <Field
-                    form
-                    name="customerId"
-                    label=K::CustomerId.t(l)
-                    value=f.customer_id
-                    required=true
-                    placeholder="00000000-0000-0000-0000-000000000000"
-                />
+                <CustomerPicker l form />
                 <Field form name="externalId" label=K::ExternalId.t(l) value=f.external_id required=true />
             </div>
             <div class="cols">

@@ -55,6 +55,9 @@ pub struct Merchant {
     pub created: RwSignal<Option<CustomerRef>>,
     /// Whether that customer was just created here (or picked from the list).
     pub customer_is_new: RwSignal<bool>,
+    /// What the invoice form's customer picker shows: the text typed to
+    /// search, or the name of the customer picked.
+    pub customer_text: RwSignal<String>,
     pub invoice: InvoiceFields,
     pub invoice_form: paylink_ui::form::Form,
 }
@@ -69,6 +72,7 @@ impl Merchant {
             customer_form: customer.form(lang),
             created: RwSignal::new(None),
             customer_is_new: RwSignal::new(false),
+            customer_text: RwSignal::new(String::new()),
             invoice,
             invoice_form: invoice.form(lang),
         }
@@ -81,6 +85,7 @@ impl Merchant {
         self.invoice.customer_id.set(c.id.clone());
         self.invoice.cpf_customer.set(cpf.then(|| c.id.clone()));
         self.customer_is_new.set(is_new);
+        self.customer_text.set(c.full_name.clone());
         self.created.set(Some(c));
         self.step.set(Step::Invoice);
     }

@@ -44,6 +44,9 @@ export function stub_clipboard() {
 export function copied() {
   return JSON.stringify(window.__copied || []);
 }
+export function press(el, key) {
+  el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+}
 export function fetch_count() {
   return window.__paylinkCalls ? window.__paylinkCalls.length : 0;
 }
@@ -62,6 +65,8 @@ extern "C" {
     pub fn stub_clipboard();
     /// What was written to the stubbed clipboard, as a JSON array.
     pub fn copied() -> String;
+    /// A `keydown` of `key` on `el`, bubbling and cancelable as a real one is.
+    pub fn press(el: &web_sys::Element, key: &str);
     /// How many calls reached the stub.
     pub fn fetch_count() -> u32;
     /// The last call as JSON: `{url, method, body, lang}`.

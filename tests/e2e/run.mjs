@@ -307,7 +307,7 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
 
     // 3. The invoice form for that customer: 3 installments of R$ 100,00, PIX only,
     //    one notification and one webhook (which the payer view must not show).
-    await until(async () => (await byName(page, "customerId").inputValue().catch(() => "")) === customer.id, "customerId prefilled with the created customer's id", async () => byName(page, "customerId").inputValue().catch((e) => e.message));
+    await until(async () => (await byName(page, "customerId").inputValue().catch(() => "")) === customer.fullName, "the customer picker shows the created customer's name", async () => byName(page, "customerId").inputValue().catch((e) => e.message));
     await byName(page, "invoiceType").selectOption("INSTALLMENT");
     await byName(page, "installmentCount").fill("3");
     await byName(page, "dueDate").fill(brDate(DUE));
@@ -481,7 +481,7 @@ test("server-side error lands on its field: unknown customerId -> 422 errors.cus
     const { page } = s;
     await page.goto(server.url + "/");
     // The merchant already has a customer id: go straight to the invoice form.
-    await page.getByRole("button", { name: /ID do cliente/i }).click();
+    await page.getByRole("button", { name: /Cliente já cadastrado/i }).click();
     const unknown = randomUUID();
     await byName(page, "customerId").fill(unknown);
     await byName(page, "price").fill("100,00");
@@ -528,7 +528,7 @@ test("contract: every control has its API path as name and a visible <label for>
       assert(names.includes(n), `customer form has no [name="${n}"]`);
     }
 
-    await page.getByRole("button", { name: /ID do cliente/i }).click();
+    await page.getByRole("button", { name: /Cliente já cadastrado/i }).click();
     await byName(page, "customerId").waitFor({ timeout: WAIT });
     await byName(page, "invoiceType").selectOption("INSTALLMENT");
     await byName(page, "installmentCount").waitFor({ timeout: WAIT });
@@ -588,7 +588,7 @@ test("accessibility: axe-core finds no WCAG 2.1 A/AA violation on the forms (wit
     await expectFieldError(page, "fullName", null);
     found.push(...(await axeViolations(page, "customer form with errors")));
 
-    await page.getByRole("button", { name: /ID do cliente/i }).click();
+    await page.getByRole("button", { name: /Cliente já cadastrado/i }).click();
     await byName(page, "invoiceType").selectOption("INSTALLMENT");
     await byName(page, "price").fill("100,00");
     await page.getByRole("button", { name: /notifica/i }).click();
@@ -756,8 +756,8 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     await page.getByRole("button", { name: `Nova cobrança para Alfa Conceição ${tag}` }).click();
     await byName(page, "customerId").waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, "/", "the invoice form's route");
-    assertEqual(await byName(page, "customerId").inputValue(), a.customer.id, "her id in customerId");
-    assertEqual((await page.locator("#invoice-form .note").textContent()).trim(), `Cobrança para Alfa Conceição ${tag}`, "her name above the form");
+    assertEqual(await byName(page, "customerId").inputValue(), `Alfa Conceição ${tag}`, "her name in the customer picker");
+    assertEqual((await page.locator("#invoice-form > p.note").textContent()).trim(), `Cobrança para Alfa Conceição ${tag}`, "her name above the form");
     await byName(page, "externalId").fill(`lst-c-${tag}`);
     await byName(page, "dueDate").fill(brDate(LIST_DUE_A));
     await byName(page, "price").fill("99,90");
@@ -799,6 +799,49 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     if (found.length) console.log("    axe (moderate/minor): " + found.join("\n      "));
     assertEqual(seriousOnly(found), [], "axe-core serious/critical violations");
     // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
+  }, { bypassCSP: true }));
+
+test("customer picker: an existing customer charged by typing part of her name, with the keyboard; axe with the list open", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    const tag = randomUUID().slice(0, 8);
+    const a = await apiCreate(
+      { fullName: `Gama Seleção ${tag}`, document: "52998224725", email: `gama-${tag}@example.com` },
+      { externalId: `pick-a-${tag}`, dueDate: LIST_DUE_A, paymentTypes: ["PIX"], invoiceType: "SINGLE", installmentCount: 1, price: 10 },
+    );
+    await page.goto(server.url + "/");
+    await page.getByRole("button", { name: /Cliente já cadastrado/i }).click();
+    const combo = page.getByRole("combobox", { name: /Cliente/ });
+    await combo.click();
+    // Part of her name, without its accent: the list API's q finds her; name and masked CPF shown.
+    const searched = page.waitForResponse((r) => r.url().includes("/api/customers?q=") && r.request().method() === "GET", { timeout: WAIT });
+    await page.keyboard.type(`selecao ${tag}`);
+    await searched;
+    const option = page.getByRole("option", { name: new RegExp(`Gama Seleção ${tag}`) });
+    await option.waitFor({ timeout: WAIT });
+    assert((await option.textContent()).includes("529.982.247-25"), `her masked CPF: ${await option.textContent()}`);
+    assertEqual(await combo.getAttribute("aria-expanded"), "true", "the list is open");
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      const found = await axeViolations(page, `customer picker at ${width}px`);
+      if (found.length) console.log("    axe (moderate/minor): " + found.join("\n      "));
+      assertEqual(seriousOnly(found), [], `axe-core serious/critical violations at ${width}px`);
+    }
+    await page.keyboard.press("ArrowDown");
+    assertEqual(await combo.getAttribute("aria-activedescendant"), "customer-option-0", "the first match active");
+    await page.keyboard.press("Enter");
+    assertEqual(await combo.getAttribute("aria-expanded"), "false", "the list closes");
+    assertEqual(await combo.inputValue(), `Gama Seleção ${tag}`, "her name in the picker");
+    await byName(page, "externalId").fill(`pick-b-${tag}`);
+    await byName(page, "dueDate").fill(brDate(LIST_DUE_A));
+    await byName(page, "price").fill("45,60");
+    const chargeRes = page.waitForResponse(isApi("POST", "/api/invoices"), { timeout: WAIT });
+    await page.locator('#invoice-form button[type="submit"]').click();
+    const res = await chargeRes;
+    const charged = await json(res);
+    assertEqual(JSON.parse(res.request().postData()).customerId, a.customer.id, "her id sent");
+    assertEqual([charged.customer?.id, charged.price], [a.customer.id, 45.6], "the invoice is hers, R$ 45,60");
+    await page.waitForURL(`**/invoices/${charged.id}`, { timeout: WAIT });
   }, { bypassCSP: true }));
 
 test("operators: without a session every merchant call answers 401 and /login shows; logging in through the screen lands back; logout; the payer page needs no session", async () => {
