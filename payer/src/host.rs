@@ -210,14 +210,20 @@ impl Host {
         }
     }
 
-    /// The query a payer page keeps in a frame (`?embed=1&parent=…`), so
-    /// the page after this one still talks to the merchant's page.
+    /// What a payer page keeps in a frame: the query (`?embed=1&parent=…`),
+    /// so the page after this one still talks to the merchant's page, and
+    /// the fragment with the options (its theme), never sent to a server.
     pub fn query(&self) -> String {
         match self {
-            Host::Frame { parent } => format!(
-                "?embed=1&parent={}",
-                String::from(js_sys::encode_uri_component(parent))
-            ),
+            Host::Frame { parent } => {
+                let hash = web_sys::window()
+                    .and_then(|w| w.location().hash().ok())
+                    .unwrap_or_default();
+                format!(
+                    "?embed=1&parent={}{hash}",
+                    String::from(js_sys::encode_uri_component(parent))
+                )
+            }
             _ => String::new(),
         }
     }
@@ -285,8 +291,14 @@ impl Host {
                 }
             }
             _ => {
-                if let Some(w) = web_sys::window() {
-                    let _ = w.location().assign(&format!("{path}{}", self.query()));
+                let Some(w) = web_sys::window() else { return };
+                let loc = w.location();
+                // This very page: a reload (an address that differs only by its
+                // fragment, or not at all, would not load it again).
+                if loc.pathname().is_ok_and(|p| p == path) {
+                    let _ = loc.reload();
+                } else {
+                    let _ = loc.assign(&format!("{path}{}", self.query()));
                 }
             }
         }

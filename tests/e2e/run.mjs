@@ -1554,6 +1554,7 @@ test("embed.js: a merchant page on another origin gets the link in an iframe tha
     // The payer page, in the frame: a scannable PIX code and a valid boleto line for R$ 100,00.
     await checkCodes(frame, 10000);
     assertEqual(new URL(frame.url()).pathname, `/pay/${created.id}`, "the frame moved to the payer page");
+    assertEqual(await frame.evaluate(() => getComputedStyle(document.querySelector(".paylink-widget")).getPropertyValue("--paylink-primary").trim()), "#8a3b12", "the theme on the payer page too");
     assertEqual(new URL(page.url()).pathname, "/index.html", "the merchant page stayed");
     await waitFitted(page, frame, "the frame fits the payer page", (f) => f.outer !== withErrors.outer);
 
