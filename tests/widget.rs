@@ -703,6 +703,31 @@ async fn price_by_customer_hides_the_price_and_description_counts_characters() {
 }
 
 #[wasm_bindgen_test]
+async fn editor_rows_keep_their_element_and_values_and_those_after_a_removed_one_are_renamed() {
+    let app = mount_at("/").await;
+    let r = &app.root;
+    invoice_form(r).await;
+    click(&q(r, "#add-webhooks")).await;
+    type_text(r, "webhooks[0].url", "https://a.example/h").await;
+    let first = named(r, "webhooks[0].url");
+    // Another row: the first one's control is the very same element (not drawn again).
+    click(&q(r, "#add-webhooks")).await;
+    click(&q(r, "#add-webhooks")).await;
+    assert!(named(r, "webhooks[0].url").is_same_node(Some(&first)));
+    type_text(r, "webhooks[2].url", "https://c.example/h").await;
+    // Removing the second: the first stays as it is, the third is now webhooks[1].
+    let removes = q_all(r, "fieldset.editor button.remove");
+    click(&removes[removes.len() - 2]).await;
+    assert!(named(r, "webhooks[0].url").is_same_node(Some(&first)));
+    assert_eq!(input(r, "webhooks[1].url").value(), "https://c.example/h");
+    assert!(q_opt(r, "[name=\"webhooks[2].url\"]").is_none());
+    assert_eq!(
+        text(&q(r, "fieldset.editor fieldset.row:nth-of-type(2) legend")),
+        "Webhook 2"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn notification_period_only_for_reminder_and_resend() {
     let app = mount_at("/").await;
     let r = &app.root;

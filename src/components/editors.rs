@@ -1,5 +1,8 @@
 //! The notifications and webhooks editors of the invoice form: rows that
-//! can be added and removed, with `name`s `notifications[i].type` etc.
+//! can be added and removed, with `name`s `notifications[i].type` etc. Each
+//! list is a keyed `<For>` (a row's identity and its place): adding a row
+//! leaves the rows drawn as they are, and removing one draws again only the
+//! rows after it, whose names change.
 
 use leptos::prelude::*;
 use paylink_model::{
@@ -10,6 +13,12 @@ use paylink_model::{
 use crate::i18n::{self, K};
 use paylink_ui::field::{Field, Kind, Select};
 use paylink_ui::form::{field_id, shift_rows, Form};
+
+/// A new row's identity (the `<For>` key, with its place).
+fn next_row_id() -> usize {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
 
 /// Trimmed text, `None` when blank.
 pub fn trimmed(v: &str) -> Option<String> {
@@ -31,6 +40,7 @@ pub(crate) fn whole(v: &str) -> Result<Option<i64>, ()> {
 /// views that show it (the list re-renders when a row is added or removed).
 #[derive(Clone)]
 pub struct NotificationRow {
+    pub id: usize,
     pub kind: ArcRwSignal<String>,
     pub channel: ArcRwSignal<String>,
     pub period: ArcRwSignal<String>,
@@ -39,6 +49,7 @@ pub struct NotificationRow {
 impl Default for NotificationRow {
     fn default() -> Self {
         NotificationRow {
+            id: next_row_id(),
             kind: ArcRwSignal::new(NotificationType::SendInvoiceReminder.as_str().to_string()),
             channel: ArcRwSignal::new(Channel::Email.as_str().to_string()),
             period: ArcRwSignal::new(String::new()),
@@ -77,6 +88,7 @@ fn takes_period(kind: &str) -> bool {
 
 #[derive(Clone)]
 pub struct WebhookRow {
+    pub id: usize,
     pub hook_type: ArcRwSignal<String>,
     pub url: ArcRwSignal<String>,
 }
@@ -84,6 +96,7 @@ pub struct WebhookRow {
 impl Default for WebhookRow {
     fn default() -> Self {
         WebhookRow {
+            id: next_row_id(),
             hook_type: ArcRwSignal::new(HookType::PaymentConfirmed.as_str().to_string()),
             url: ArcRwSignal::new(String::new()),
         }
@@ -184,25 +197,21 @@ fn RowBox(
     }
 }
 
-/// The notifications editor: a row per notification (rendered again when a
-/// row is added or removed) and the add button.
+/// The notifications editor: a row per notification and the add button.
 #[component]
 pub fn NotificationsEditor(
     l: Lang,
     form: Form,
     rows: RwSignal<Vec<NotificationRow>>,
 ) -> impl IntoView {
-    let list = move || {
-        rows.get()
-            .into_iter()
-            .enumerate()
-            .map(|(i, row)| view! { <NotificationRowView l form rows i row /> })
-            .collect_view()
-    };
     view! {
         <fieldset class="group editor">
             <legend>{K::Notifications.t(l)}</legend>
-            {list}
+            <For
+                each=move || rows.get().into_iter().enumerate()
+                key=|(i, row)| (row.id, *i)
+                children=move |(i, row)| view! { <NotificationRowView l form rows i row /> }
+            />
             <AddButton rows list="notifications" max=MAX_NOTIFICATIONS label=K::AddNotification.t(l) />
         </fieldset>
     }
@@ -261,17 +270,14 @@ fn NotificationRowView(
 /// The webhooks editor, like [`NotificationsEditor`].
 #[component]
 pub fn WebhooksEditor(l: Lang, form: Form, rows: RwSignal<Vec<WebhookRow>>) -> impl IntoView {
-    let list = move || {
-        rows.get()
-            .into_iter()
-            .enumerate()
-            .map(|(i, row)| view! { <WebhookRowView l form rows i row /> })
-            .collect_view()
-    };
     view! {
         <fieldset class="group editor">
             <legend>{K::Webhooks.t(l)}</legend>
-            {list}
+            <For
+                each=move || rows.get().into_iter().enumerate()
+                key=|(i, row)| (row.id, *i)
+                children=move |(i, row)| view! { <WebhookRowView l form rows i row /> }
+            />
             <AddButton rows list="webhooks" max=MAX_WEBHOOKS label=K::AddWebhook.t(l) />
         </fieldset>
     }
