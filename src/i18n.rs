@@ -1,5 +1,13 @@
 //! Every string the widget shows, in pt-BR (default) and English.
 //!
+//! Sentences that carry a value are whole templates with named placeholders
+//! (`"Nova cobrança para {name}"`), filled by [`fill`] (or split by
+//! [`around`] where the value is wrapped in markup), so each language puts
+//! the value where its grammar wants it; counts pick their plural form in a
+//! function per sentence ([`customers_found`], `backoffice::resent`). A few
+//! lines of our own rather than fluent or leptos_i18n: two languages, a
+//! dozen such sentences, and no parser or bundle in the wasm.
+//!
 //! Validation messages are not here: they come from `paylink_model` already
 //! rendered in the selected language, so the browser and the server say the
 //! same thing.
@@ -28,7 +36,6 @@ pub enum K {
     CustomerCreated,
     ChargeFor,
     PickCustomer,
-    PickCustomerHow,
     // invoice form
     NewInvoice,
     CustomerId,
@@ -59,6 +66,7 @@ pub enum K {
     WebhookUrl,
     AddWebhook,
     Remove,
+    RemoveRow,
     RedirectTo,
     Preview,
     PreviewEmpty,
@@ -156,15 +164,11 @@ impl K {
                 "Cliente já cadastrado: criar cobrança",
                 "A customer I already have: create an invoice",
             ),
-            CustomerCreated => ("Cliente cadastrado:", "Customer created:"),
-            ChargeFor => ("Cobrança para", "Invoice for"),
+            CustomerCreated => ("Cliente cadastrado: {name}", "Customer created: {name}"),
+            ChargeFor => ("Cobrança para {name}", "Invoice for {name}"),
             PickCustomer => (
-                "Cliente já cadastrado? Encontre-o em",
-                "A customer you already have? Find them in",
-            ),
-            PickCustomerHow => (
-                "e escolha \u{201c}Nova cobrança\u{201d}.",
-                "and choose \u{201c}New invoice\u{201d}.",
+                "Cliente já cadastrado? Encontre-o em {list} e escolha \u{201c}Nova cobrança\u{201d}.",
+                "A customer you already have? Find them in {list} and choose \u{201c}New invoice\u{201d}.",
             ),
             NewInvoice => ("Nova cobrança", "New invoice"),
             CustomerId => ("ID do cliente", "Customer ID"),
@@ -197,13 +201,14 @@ impl K {
             Channel => ("Canal", "Channel"),
             PeriodDays => ("Dias (mínimo 5)", "Days (at least 5)"),
             AddNotification => ("Adicionar notificação", "Add notification"),
-            NotificationN => ("Notificação", "Notification"),
+            NotificationN => ("Notificação {n}", "Notification {n}"),
             Webhooks => ("Webhooks", "Webhooks"),
-            WebhookN => ("Webhook", "Webhook"),
+            WebhookN => ("Webhook {n}", "Webhook {n}"),
             HookType => ("Evento", "Event"),
             WebhookUrl => ("URL (HTTPS)", "URL (HTTPS)"),
             AddWebhook => ("Adicionar webhook", "Add webhook"),
             Remove => ("Remover", "Remove"),
+            RemoveRow => ("Remover {row}", "Remove {row}"),
             RedirectTo => (
                 "Redirecionar após o pagamento (URL)",
                 "Redirect after payment (URL)",
@@ -431,5 +436,78 @@ pub fn customers_found(lang: Lang, n: usize) -> String {
         (Lang::En, 0) => "No customer found.".into(),
         (Lang::En, 1) => "1 customer found.".into(),
         (Lang::En, n) => format!("{n} customers found."),
+    }
+}
+
+/// `template` with each `{key}` replaced by its value in `args`, in one pass
+/// (a value that itself holds `{…}`, a customer's name, stays as it is); an
+/// unknown key is left as written.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let key = &after[..close];
+                match args.iter().find(|(k, _)| *k == key) {
+                    Some((_, v)) => out.push_str(v),
+                    None => out.push_str(&rest[open..open + close + 2]),
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text before and after placeholder `{key}` of `template`, for a value
+/// shown in markup of its own (a name in `<strong>`, a link).
+pub fn around<'a>(template: &'a str, key: &str) -> (&'a str, &'a str) {
+    let placeholder = format!("{{{key}}}");
+    template
+        .split_once(placeholder.as_str())
+        .unwrap_or((template, ""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_is_filled_once_by_name() {
+        let t = K::ChargeFor.t(Lang::PtBr);
+        assert_eq!(
+            fill(t, &[("name", "Maria da Silva")]),
+            "Cobrança para Maria da Silva"
+        );
+        // A value holding a placeholder's shape stays as typed; an unknown key stays written.
+        assert_eq!(
+            fill("{a} e {b} e {c}", &[("a", "{b}"), ("b", "2")]),
+            "{b} e 2 e {c}"
+        );
+        assert_eq!(fill("sem fim {a", &[("a", "1")]), "sem fim {a");
+        assert_eq!(
+            around(K::PickCustomer.t(Lang::En), "list"),
+            (
+                "A customer you already have? Find them in ",
+                " and choose \u{201c}New invoice\u{201d}."
+            )
+        );
+        assert_eq!(around("no placeholder", "x"), ("no placeholder", ""));
+    }
+
+    #[test]
+    fn counts_take_their_plural() {
+        assert_eq!(customers_found(Lang::PtBr, 1), "1 cliente encontrado.");
+        assert_eq!(customers_found(Lang::PtBr, 2), "2 clientes encontrados.");
+        assert_eq!(customers_found(Lang::En, 0), "No customer found.");
+        assert_eq!(customers_found(Lang::En, 5), "5 customers found.");
     }
 }

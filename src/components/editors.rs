@@ -188,7 +188,7 @@ fn RowBox(
             <button
                 type="button"
                 class="link remove"
-                aria-label=format!("{} {}", K::Remove.t(l), title)
+                aria-label=i18n::fill(K::RemoveRow.t(l), &[("row", &title)])
                 on:click=move |_| on_remove()
             >
                 {K::Remove.t(l)}
@@ -228,7 +228,7 @@ fn NotificationRowView(
     let kind = RwSignal::from(row.kind);
     let channel = RwSignal::from(row.channel);
     let period = RwSignal::from(row.period);
-    let title = format!("{} {}", K::NotificationN.t(l), i + 1);
+    let title = i18n::fill(K::NotificationN.t(l), &[("n", &(i + 1).to_string())]);
     let period_field = move || {
         takes_period(&kind.get()).then(|| {
             view! {
@@ -291,7 +291,7 @@ fn WebhookRowView(
     i: usize,
     row: WebhookRow,
 ) -> impl IntoView {
-    let title = format!("{} {}", K::WebhookN.t(l), i + 1);
+    let title = i18n::fill(K::WebhookN.t(l), &[("n", &(i + 1).to_string())]);
     view! {
         <RowBox l title on_remove=move || remove_row(form, rows, "webhooks", i)>
             <Select

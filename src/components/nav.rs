@@ -8,6 +8,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_location;
 
 use crate::api;
+use crate::i18n::around;
 use crate::i18n::lists::LK;
 use crate::i18n::session::SK;
 use crate::pages::login::Session;
@@ -55,9 +56,10 @@ pub fn MerchantNav() -> impl IntoView {
     let operator = move || {
         let l = lang.get();
         me.get().flatten().map(|info| {
+            let (before, after) = around(SK::LoggedInAs.t(l), "name");
             view! {
                 <p class="operator">
-                    <span>{SK::LoggedInAs.t(l)} " " <strong>{info.name}</strong></span>
+                    <span>{before} <strong>{info.name}</strong> {after}</span>
                     " "
                     <button type="button" class="link" on:click=logout>{SK::LogOut.t(l)}</button>
                 </p>

@@ -86,8 +86,8 @@ impl LK {
             Document => ("CPF/CNPJ", "CPF/CNPJ"),
             Email => ("E-mail", "E-mail"),
             Phone => ("Telefone", "Phone"),
-            InvoicesOf => ("Faturas de", "Invoices of"),
-            NewChargeFor => ("Nova cobrança para", "New invoice for"),
+            InvoicesOf => ("Faturas de {name}", "Invoices of {name}"),
+            NewChargeFor => ("Nova cobrança para {name}", "New invoice for {name}"),
         }
     }
 }

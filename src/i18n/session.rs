@@ -36,7 +36,7 @@ impl SK {
             Password => ("Senha", "Password"),
             LogIn => ("Entrar", "Log in"),
             LogOut => ("Sair", "Log out"),
-            LoggedInAs => ("Conectado como", "Logged in as"),
+            LoggedInAs => ("Conectado como {name}", "Logged in as {name}"),
             WrongCredentials => (
                 "E-mail ou senha incorretos. Confira e tente novamente.",
                 "Wrong e-mail or password. Check them and try again.",

@@ -16,6 +16,7 @@ use crate::components::list::{
     keyed_errors, query_of, use_list_params, FilterErrors, FilterField, Pager, RefusedQuery,
 };
 use crate::components::sections::{failed, Loading};
+use crate::i18n::fill;
 use crate::i18n::lists::LK;
 use crate::{Ctx, Merchant};
 
@@ -130,8 +131,8 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
         .into_iter()
         .map(|c| {
             let href = invoices_of(&c);
-            let title = format!("{} {}", LK::InvoicesOf.t(l), c.full_name);
-            let charge_label = format!("{} {}", LK::NewChargeFor.t(l), c.full_name);
+            let title = fill(LK::InvoicesOf.t(l), &[("name", &c.full_name)]);
+            let charge_label = fill(LK::NewChargeFor.t(l), &[("name", &c.full_name)]);
             let picked = CustomerRef {
                 id: c.id.clone(),
                 full_name: c.full_name.clone(),

@@ -78,7 +78,7 @@ pub fn DashboardPage() -> impl IntoView {
 fn DashboardBody(l: Lang, d: Dashboard) -> impl IntoView {
     let totals = [
         (
-            format!("{} {}", BK::ReceivedIn.t(l), month_label(&d.month, l)),
+            crate::i18n::fill(BK::ReceivedIn.t(l), &[("month", &month_label(&d.month, l))]),
             d.received,
             "received",
         ),

@@ -17,7 +17,7 @@ use paylink_model::{Date, Errors, InstallmentStatus, InvoiceDetail, Lang};
 use crate::api;
 use crate::components::sections::error_text;
 use crate::i18n::backoffice::{self, BK};
-use crate::i18n::K;
+use crate::i18n::{fill, K};
 use crate::input::{brasilia_today, reformat_price};
 use crate::Ctx;
 use crate::{focus, focus_later};
@@ -229,7 +229,7 @@ pub fn InvoiceActions(
         async move {
             match client.record_payment(&id.get_value(), n, &req, l).await {
                 Ok(_) => {
-                    done(format!("{} {n}.", BK::Paid.t(l)));
+                    done(fill(BK::Paid.t(l), &[("n", &n.to_string())]));
                     refetch.run(());
                 }
                 Err(e) => form.server_error(&e),
@@ -312,7 +312,11 @@ pub fn InvoiceActions(
             Step::Cancel => (BK::CancelAsk.t(l).to_string(), BK::CancelConfirm.t(l)),
             Step::Resend => (BK::ResendAsk.t(l).to_string(), BK::ResendConfirm.t(l)),
             Step::Pay(n) => (
-                format!("{} {n}: {}", BK::PayOf.t(l), BK::PayAsk.t(l)),
+                format!(
+                    "{}: {}",
+                    fill(BK::PayOf.t(l), &[("n", &n.to_string())]),
+                    BK::PayAsk.t(l)
+                ),
                 BK::PayConfirm.t(l),
             ),
         };
@@ -381,7 +385,7 @@ pub fn InvoiceActions(
             .map(|(n, _)| {
                 opener(
                     Step::Pay(*n),
-                    format!("{} {n}", BK::PayOf.t(l)),
+                    fill(BK::PayOf.t(l), &[("n", &n.to_string())]),
                     "secondary",
                 )
             })

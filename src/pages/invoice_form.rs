@@ -61,11 +61,11 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 .map(|c| c.full_name.clone())
         });
         let Some(name) = name else {
+            let pick = i18n::around(K::PickCustomer.t(l), "list");
             return Some({
                 view! {
                     <p class="note">
-                        {K::PickCustomer.t(l)} " " <a href="/customers">{i18n::lists::LK::Customers.t(l)}</a>
-                        " " {K::PickCustomerHow.t(l)}
+                        {pick.0} <a href="/customers">{i18n::lists::LK::Customers.t(l)}</a> {pick.1}
                     </p>
                 }
                 .into_any()
@@ -76,7 +76,8 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
         } else {
             K::ChargeFor
         };
-        Some(view! { <p class="note">{said.t(l)} " " <strong>{name}</strong></p> }.into_any())
+        let (before, after) = i18n::around(said.t(l), "name");
+        Some(view! { <p class="note">{before} <strong>{name}</strong> {after}</p> }.into_any())
     };
 
     let types: Vec<_> = InvoiceType::ALL
