@@ -1005,6 +1005,25 @@ async fn a_language_switch_keeps_what_was_typed() {
 }
 
 #[wasm_bindgen_test]
+async fn the_form_s_own_alert_follows_a_language_switch() {
+    mock_fetch(200, "{}");
+    let app = mount_at("/").await;
+    let r = &app.root;
+    submit(r, "customer-form").await;
+    assert_eq!(
+        text(&q(r, "#customer-form [role=alert]")),
+        "Corrija os campos indicados."
+    );
+    click_button(r, "EN").await;
+    sleep(30).await;
+    assert_eq!(
+        text(&q(r, "#customer-form [role=alert]")),
+        "Fix the fields shown."
+    );
+    assert!(error_of(r, "fullName").is_some());
+}
+
+#[wasm_bindgen_test]
 async fn english_switch_translates_labels_and_messages() {
     let app = mount_at("/").await;
     let r = &app.root;

@@ -278,9 +278,25 @@ impl Form {
         }
     }
 
-    /// Re-renders the browser's messages after a language switch.
+    /// Re-renders the browser's messages after a language switch: those on
+    /// the fields, and the form's own alert ("fix the fields shown" and the
+    /// messages no field takes), which the server's alerts are not.
     pub fn relocalize(&self) {
         self.changed("");
+        let own = self.alert.with_untracked(|a| {
+            a.as_ref().is_some_and(|a| {
+                [Lang::PtBr, Lang::En]
+                    .iter()
+                    .any(|l| U::FixErrors.t(*l) == a.message)
+            })
+        });
+        if own {
+            let (_, rest) = self.client();
+            self.alert.set(Some(Alert {
+                message: U::FixErrors.t(self.lang.get_untracked()).to_string(),
+                details: rest,
+            }));
+        }
     }
 
     /// Validates everything before sending. Shows every error, focuses the
