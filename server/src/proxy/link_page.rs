@@ -17,9 +17,11 @@ use paylink_payer::link::{verdict, Posted};
 
 use super::links::{active_link, create_customer, create_invoice};
 use super::pages::{html_response, page_lang, PageQuery};
+use super::upstream::read_json;
 use super::Payer;
 use crate::error::AppError;
 use crate::http::extract::{ApiPath, ApiQuery, RawBody};
+use crate::http::BODY_LIMIT;
 use crate::store::Db;
 use paylink_payer::shell::{render, Chrome};
 
@@ -115,10 +117,10 @@ pub(super) async fn link_form(
     let created = async {
         let body = Bytes::from(serde_json::to_vec(&customer)?);
         let res = create_customer(s.proxy.clone(), &db, &link, call_headers("c"), body).await?;
-        let c: CustomerRef = read(res).await?;
+        let c: CustomerRef = read_json(res, BODY_LIMIT).await?;
         invoice.customer_id = Some(c.id);
         let res = create_invoice(s.proxy.clone(), &db, &link, call_headers("i"), &invoice).await?;
-        read::<InvoiceCreated>(res).await
+        read_json::<InvoiceCreated>(res, BODY_LIMIT).await
     };
     match created.await {
         Ok(created) => {
@@ -132,18 +134,6 @@ pub(super) async fn link_form(
             refuse(e.envelope(l), values)
         }
     }
-}
-
-/// An upstream answer read as `R`, or its error envelope as the error.
-async fn read<R: serde::de::DeserializeOwned>(res: Response) -> Result<R, AppError> {
-    let status = res.status();
-    let bytes = axum::body::to_bytes(res.into_body(), crate::http::BODY_LIMIT)
-        .await
-        .map_err(|e| AppError::new(crate::error::Reason::UpstreamUnreachable).because(e))?;
-    if !status.is_success() {
-        return Err(AppError::relayed(status, &bytes));
-    }
-    Ok(serde_json::from_slice(&bytes)?)
 }
 
 /// The page for `link`, with a fresh idempotency key for its form.

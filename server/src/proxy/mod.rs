@@ -163,23 +163,16 @@ async fn payer_detail(
         Bytes::new(),
     )
     .await?;
-    let status = res.status();
-    let bytes = axum::body::to_bytes(res.into_body(), 16 * 1024 * 1024)
-        .await
-        .map_err(|e| AppError::new(Reason::UpstreamUnreachable).because(e))?;
-    if !status.is_success() {
+    match upstream::read_json(res, 16 * 1024 * 1024).await {
         // With paylink's own service, a cancelled charge says so (410).
-        if status == StatusCode::NOT_FOUND {
-            if let Some(db) = &s.db {
-                let id = id.to_ascii_lowercase();
-                if crate::store::views::is_cancelled(db, &id).await? {
-                    return Err(Reason::InvoiceCancelled.into());
-                }
+        Err(e) if e.status() == StatusCode::NOT_FOUND => match &s.db {
+            Some(db) if crate::store::views::is_cancelled(db, &id.to_ascii_lowercase()).await? => {
+                Err(Reason::InvoiceCancelled.into())
             }
-        }
-        return Err(AppError::relayed(status, &bytes));
+            _ => Err(e),
+        },
+        read => read,
     }
-    Ok(serde_json::from_slice(&bytes)?)
 }
 
 /// The payer's view of invoice `id` (no private data; PIX and boleto

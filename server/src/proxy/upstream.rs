@@ -132,6 +132,22 @@ fn upstream_reason(e: reqwest::Error) -> AppError {
     AppError::new(reason).because(e)
 }
 
+/// An upstream answer read as `R` (its body up to `limit` bytes), or its
+/// refusal as the error: the upstream's own envelope and status.
+pub(crate) async fn read_json<R: serde::de::DeserializeOwned>(
+    res: Response,
+    limit: usize,
+) -> Result<R, AppError> {
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), limit)
+        .await
+        .map_err(|e| AppError::new(Reason::UpstreamUnreachable).because(e))?;
+    if !status.is_success() {
+        return Err(AppError::relayed(status, &bytes));
+    }
+    Ok(serde_json::from_slice(&bytes)?)
+}
+
 /// Status and body go back unchanged (envelopes included); of the headers
 /// only Content-Type and Content-Disposition (the export's file name) do, so
 /// no `WWW-Authenticate` prompts the browser.
