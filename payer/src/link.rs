@@ -18,13 +18,13 @@
 
 use leptos::prelude::*;
 use paylink_model::br;
-use paylink_model::money::{cents_to_reais, format_brl, format_brl_input, parse_brl};
+use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
 use paylink_model::{
     installment_plan, CustomerRequest, Date, ErrorEnvelope, Errors, InvoiceRequest, InvoiceType,
     Lang, PaymentLink, PaymentType,
 };
 use paylink_ui::customer::{text, CustomerFields, CustomerFieldset, CUSTOMER_FIELDS};
-use paylink_ui::field::{AlertBox, Checkbox, ErrorText, Field, Select, SubmitButton};
+use paylink_ui::field::{AlertBox, AmountField, Checkbox, ErrorText, Select, SubmitButton};
 use paylink_ui::form::{flag_signal, text_signal, Alert, Form};
 use serde::{Deserialize, Serialize};
 
@@ -298,16 +298,7 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
         .then(|| view! { <p class="description">{link.description.clone()}</p> });
     let amount = link.price_by_customer.then(|| {
         view! {
-            <Field
-                form
-                name="price"
-                label=T::Price.t(l)
-                value=p.amount
-                required=true
-                inputmode="decimal"
-                placeholder="0,00"
-                reformat=reformat_price
-            />
+            <AmountField form name="price" label=T::Price.t(l) value=p.amount />
         }
     });
     let checks = link
@@ -377,11 +368,6 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
             </div>
         </form>
     }
-}
-
-/// A typed amount rewritten as `1.234,56` once the field is left.
-fn reformat_price(s: &str) -> Option<String> {
-    parse_brl(s).map(format_brl_input)
 }
 
 /// The installment preview: its table, or why there is none yet.

@@ -18,10 +18,10 @@ use crate::api;
 use crate::components::sections::error_text;
 use crate::i18n::backoffice::{self, BK};
 use crate::i18n::{fill, K};
-use crate::input::{brasilia_today, reformat_price};
+use crate::input::brasilia_today;
 use crate::Ctx;
 use crate::{focus, focus_later};
-use paylink_ui::field::{dates_follow_language, AlertBox, DateField, Field, SubmitButton};
+use paylink_ui::field::{dates_follow_language, AlertBox, AmountField, DateField, SubmitButton};
 use paylink_ui::form::Form;
 
 /// What the panel offers for an invoice in its current state.
@@ -324,16 +324,7 @@ pub fn InvoiceActions(
             view! {
                 <AlertBox form />
                 <div class="cols">
-                    <Field
-                        form
-                        name="amount"
-                        label=BK::PayAmount.t(l)
-                        value=amount
-                        required=true
-                        inputmode="decimal"
-                        placeholder="0,00"
-                        reformat=reformat_price
-                    />
+                    <AmountField form name="amount" label=BK::PayAmount.t(l) value=amount />
                     <DateField form name="paidOn" label=BK::PaidOn.t(l) value=paid_on l required=true />
                 </div>
             }

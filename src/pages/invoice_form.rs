@@ -13,11 +13,10 @@ use crate::components::customer_picker::CustomerPicker;
 use crate::components::editors::{NotificationsEditor, WebhooksEditor};
 use crate::components::installments::{InstallmentTable, Row};
 use crate::i18n::{self, K};
-use crate::input::reformat_price;
 use crate::state::invoice::{random_external_id, TermFields};
 use crate::{Ctx, Merchant, Step};
 use paylink_ui::field::{
-    AlertBox, Checkbox, DateField, ErrorText, Field, Kind, Select, SubmitButton,
+    AlertBox, AmountField, Checkbox, DateField, ErrorText, Field, Kind, Select, SubmitButton,
 };
 use paylink_ui::form::Form;
 
@@ -194,16 +193,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
     let price = move || {
         (!by_customer.get()).then(|| {
             view! {
-                <Field
-                    form
-                    name="price"
-                    label=K::Price.t(l)
-                    value=f.price
-                    required=true
-                    inputmode="decimal"
-                    placeholder="0,00"
-                    reformat=reformat_price
-                />
+                <AmountField form name="price" label=K::Price.t(l) value=f.price />
             }
         })
     };

@@ -7,6 +7,7 @@
 
 use leptos::prelude::*;
 use paylink_model::date::mask_date_br;
+use paylink_model::money::{format_brl_input, parse_brl};
 use paylink_model::{Date, Lang};
 use web_sys::HtmlInputElement;
 
@@ -199,6 +200,35 @@ pub fn Field(
             {counter}
             <p class="error" id=err_id>{move || error.get()}</p>
         </div>
+    }
+}
+
+/// `1234,5` → `1.234,50` when it is a valid amount (on blur of an amount).
+pub fn reformat_price(s: &str) -> Option<String> {
+    parse_brl(s).map(format_brl_input)
+}
+
+/// A required amount in reais, typed as Brazilians write it: a decimal
+/// keypad, `0,00` as the placeholder, rewritten as `1.234,56` once the field
+/// is left (the model reads it with `money::parse_brl`).
+#[component]
+pub fn AmountField(
+    form: Form,
+    #[prop(into)] name: String,
+    label: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <Field
+            form
+            name
+            label
+            value
+            required=true
+            inputmode="decimal"
+            placeholder="0,00"
+            reformat=reformat_price
+        />
     }
 }
 
