@@ -170,16 +170,16 @@ impl Payer {
     }
 
     fn field_of(&self, path: &str) -> Option<String> {
+        // One box's message (`paymentTypes[1]`) goes on the group.
+        if path.starts_with("paymentTypes[") {
+            return Some("paymentTypes".into());
+        }
         let shown = self.link.with_value(|link| match path {
             "price" => link.price_by_customer,
             "installmentCount" => link.invoice_type == InvoiceType::Installment,
             "paymentTypes" => true,
-            p if p.starts_with("paymentTypes[") => false,
             p => p != "observations" && CUSTOMER_FIELDS.contains(&p),
         });
-        if path.starts_with("paymentTypes[") {
-            return Some("paymentTypes".into());
-        }
         shown.then(|| path.to_string())
     }
 
