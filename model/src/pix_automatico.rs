@@ -74,17 +74,16 @@ impl Frequency {
     }
 }
 
-/// The recurrence's last due date (`calendario.dataFinal`): the invoice's `endDate`, else the
-/// due date of its `endInstallment`th charge; `None` (until cancelled) for neither.
+/// The recurrence's last due date (`calendario.dataFinal`): the due date of the invoice's last
+/// charge, as [`crate::plan::PeriodicEnd`] ends it (`endInstallment`, `endDate`, or an
+/// `endSubscription` that is an ISO date, whichever comes first), never before the first one;
+/// `None` (until cancelled) when nothing ends it.
 pub fn last_due(
     first_due: crate::Date,
     frequency: Option<Frequency>,
-    end_date: Option<crate::Date>,
-    end_installment: Option<u32>,
+    end: &crate::plan::PeriodicEnd,
 ) -> Option<crate::Date> {
-    end_date.or_else(|| {
-        crate::plan::periodic_due(first_due, frequency?, end_installment?.checked_sub(1)?)
-    })
+    end.last_due(first_due, frequency?)
 }
 
 /// Pix Automático as a checked invoice asks for it.
@@ -313,26 +312,64 @@ mod tests {
     }
 
     #[test]
-    fn the_last_due_date_is_the_end_date_or_the_last_charges() {
-        let first = crate::Date::new(2027, 1, 31).unwrap();
-        let end = crate::Date::new(2027, 6, 30).unwrap();
+    fn the_last_due_date_is_the_last_charges_whatever_ends_the_invoice() {
+        use crate::plan::PeriodicEnd;
+        let d = |s: &str| crate::Date::parse_iso(s).unwrap();
+        let first = d("2027-01-31");
+        let end = |date: Option<&str>, n: Option<u32>, sub: Option<&str>| {
+            PeriodicEnd::new(date.map(d), n, sub)
+        };
+        let last = |f, e: &PeriodicEnd| last_due(first, Some(f), e).map(|d| d.to_string());
+        use Frequency::*;
+        // endInstallment: the nth charge's due date.
         assert_eq!(
-            last_due(first, Some(Frequency::Monthly), Some(end), Some(3)),
-            Some(end)
+            last(Monthly, &end(None, Some(3), None)).as_deref(),
+            Some("2027-03-31")
         );
         assert_eq!(
-            last_due(first, Some(Frequency::Monthly), None, Some(3)),
-            crate::Date::new(2027, 3, 31)
+            last(Weekly, &end(None, Some(1), None)).as_deref(),
+            Some("2027-01-31")
+        );
+        // endDate: the last charge due on or before it, not the date itself.
+        assert_eq!(
+            last(Monthly, &end(Some("2027-06-30"), None, None)).as_deref(),
+            Some("2027-06-30")
         );
         assert_eq!(
-            last_due(first, Some(Frequency::Weekly), None, Some(1)),
-            Some(first)
+            last(Monthly, &end(Some("2027-06-29"), None, None)).as_deref(),
+            Some("2027-05-31")
         );
-        assert_eq!(last_due(first, Some(Frequency::Yearly), None, None), None);
         assert_eq!(
-            last_due(first, Some(Frequency::Yearly), None, Some(0)),
+            last(Weekly, &end(Some("2027-02-20"), None, None)).as_deref(),
+            Some("2027-02-14")
+        );
+        // Whichever comes first.
+        assert_eq!(
+            last(Monthly, &end(Some("2027-06-30"), Some(3), None)).as_deref(),
+            Some("2027-03-31")
+        );
+        // A subscription ended by an ISO date in endSubscription (the scheduler's rule too).
+        assert_eq!(
+            last(Quarterly, &end(None, None, Some(" 2027-12-31 "))).as_deref(),
+            Some("2027-10-31")
+        );
+        assert_eq!(
+            last(Monthly, &end(Some("2027-03-01"), None, Some("2027-12-31"))).as_deref(),
+            Some("2027-02-28")
+        );
+        // An endSubscription that is no date ends nothing; nothing at all: until cancelled.
+        assert_eq!(
+            last(Yearly, &end(None, None, Some("when the customer asks"))),
             None
         );
+        assert_eq!(last(Yearly, &end(None, None, None)), None);
+        assert_eq!(last(Yearly, &end(None, Some(0), None)), None);
+        // An end before the first due date leaves the first charge (it exists whatever).
+        assert_eq!(
+            last(Monthly, &end(None, None, Some("2026-01-01"))).as_deref(),
+            Some("2027-01-31")
+        );
+        assert_eq!(last_due(first, None, &end(None, Some(3), None)), None);
     }
 
     #[test]

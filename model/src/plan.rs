@@ -147,3 +147,101 @@ mod periodic_tests {
         assert_eq!(due(Frequency::Monthly, 0), "2026-01-31");
     }
 }
+
+/// What ends a RECURRING or SUBSCRIPTION invoice: the number of its last charge
+/// (`endInstallment`) and/or the date after which no charge is due (`endDate`, else an
+/// `endSubscription` that is an ISO date). The scheduler creates charge `n` only while
+/// [`PeriodicEnd::allows`] it, and Pix Automático's `dataFinal` is [`PeriodicEnd::last_due`]:
+/// one rule for both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PeriodicEnd {
+    pub installment: Option<u32>,
+    pub date: Option<Date>,
+}
+
+impl PeriodicEnd {
+    pub fn new(
+        end_date: Option<Date>,
+        end_installment: Option<u32>,
+        end_subscription: Option<&str>,
+    ) -> PeriodicEnd {
+        PeriodicEnd {
+            installment: end_installment,
+            date: end_date.or_else(|| end_subscription.and_then(|s| Date::parse_iso(s.trim()))),
+        }
+    }
+
+    /// Whether charge `number` (1-based), due on `due`, is within the end. The first charge
+    /// always is (it is the invoice's own).
+    pub fn allows(&self, number: u32, due: Date) -> bool {
+        number <= 1
+            || (self.installment.is_none_or(|n| number <= n) && self.date.is_none_or(|d| due <= d))
+    }
+
+    /// The due date of the last charge this end allows, `None` when nothing ends the invoice
+    /// (or `endInstallment` is 0, which the request rules refuse).
+    pub fn last_due(&self, first: Date, frequency: crate::Frequency) -> Option<Date> {
+        if self.installment == Some(0) {
+            return None;
+        }
+        let by_number = self
+            .installment
+            .and_then(|n| periodic_due(first, frequency, n - 1));
+        let by_date = self.date.map(|end| {
+            if end <= first {
+                return first;
+            }
+            // Dates grow with the index and are at least 7 days apart: the last index due on or
+            // before `end` is below this bound, found by bisection.
+            let (mut lo, mut hi) = (
+                0u32,
+                (end.days_since_epoch() - first.days_since_epoch()) as u32 / 7 + 1,
+            );
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                match periodic_due(first, frequency, mid) {
+                    Some(d) if d <= end => lo = mid,
+                    _ => hi = mid - 1,
+                }
+            }
+            periodic_due(first, frequency, lo).unwrap_or(first)
+        });
+        match (by_number, by_date) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+#[cfg(test)]
+mod end_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The last due date is one the end allows, and the charge after it is not: Pix
+        /// Automático's dataFinal and the scheduler never disagree.
+        #[test]
+        fn the_last_due_is_the_last_charge_the_end_allows(
+            f in 0usize..7,
+            first in 0i64..(365 * 100),
+            end_in in proptest::option::of(0i64..(365 * 20)),
+            n in proptest::option::of(1u32..200),
+        ) {
+            let freq = crate::Frequency::ALL[f];
+            let first = Date::from_days_since_epoch(first).unwrap();
+            let end = PeriodicEnd {
+                installment: n,
+                date: end_in.map(|d| first.add_days(d - 30).unwrap()),
+            };
+            let last = end.last_due(first, freq);
+            prop_assert_eq!(last.is_none(), n.is_none() && end_in.is_none());
+            if let Some(last) = last {
+                let i = (0..).find(|&i| periodic_due(first, freq, i).unwrap() == last).unwrap();
+                prop_assert!(end.allows(i + 1, last));
+                let next = periodic_due(first, freq, i + 1).unwrap();
+                prop_assert!(!end.allows(i + 2, next));
+            }
+        }
+    }
+}

@@ -472,8 +472,11 @@ pub async fn with_pix_automatico(
         paylink_model::pix_automatico::last_due(
             first,
             d.frequency,
-            d.end_date.as_deref().and_then(Date::parse_iso_prefix),
-            d.end_installment,
+            &paylink_model::plan::PeriodicEnd::new(
+                d.end_date.as_deref().and_then(Date::parse_iso_prefix),
+                d.end_installment,
+                d.end_subscription.as_deref(),
+            ),
         )
     });
     view.pix_automatico = Some(paylink_model::PayerPixAutomatico {

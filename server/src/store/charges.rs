@@ -4,17 +4,11 @@
 //! catches up every charge missed while paylink was down, and the unique
 //! (invoice, number) pair means two servers, or two passes, never create one twice.
 
+use paylink_model::plan::PeriodicEnd;
 use paylink_model::{periodic_due, Date, Frequency, HookType, InstallmentStatus};
 
 use super::events::{self, InstallmentSnapshot, NewEvent};
 use super::{new_id, now_iso, Db, DbError};
-
-/// The end of a periodic invoice: the charge number and/or date after which
-/// nothing more is created. `endSubscription` counts when it is an ISO date.
-struct Ends {
-    installment: Option<u32>,
-    date: Option<Date>,
-}
 
 /// A periodic invoice as the pass reads it.
 #[derive(sqlx::FromRow)]
@@ -50,18 +44,12 @@ pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
         ) else {
             continue;
         };
-        let ends = Ends {
-            installment: inv.end_installment.map(|n| n as u32),
-            date: inv
-                .end_date
-                .as_deref()
-                .and_then(Date::parse_iso)
-                .or_else(|| {
-                    inv.end_subscription
-                        .as_deref()
-                        .and_then(|s| Date::parse_iso(s.trim()))
-                }),
-        };
+        // The end of the invoice (model::plan::PeriodicEnd, also Pix Automático's dataFinal).
+        let ends = PeriodicEnd::new(
+            inv.end_date.as_deref().and_then(Date::parse_iso),
+            inv.end_installment.map(|n| n as u32),
+            inv.end_subscription.as_deref(),
+        );
         let mut last = inv.last_number.unwrap_or(0) as u32;
         // Charge `last` is due on periodic_due(first, last - 1): once that day comes, the next period starts.
         while let (Some(last_due), Some(next_due)) = (
@@ -69,10 +57,7 @@ pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
             periodic_due(first, freq, last),
         ) {
             let next = last + 1;
-            if today < last_due
-                || ends.installment.is_some_and(|n| next > n)
-                || ends.date.is_some_and(|d| next_due > d)
-            {
+            if today < last_due || !ends.allows(next, next_due) {
                 break;
             }
             match create_charge(db, &inv, next, next_due).await {

@@ -133,6 +133,8 @@ pub struct Work {
     pub end_date: Option<paylink_model::Date>,
     /// The last charge's number (`endInstallment`), when the invoice has one.
     pub end_installment: Option<i64>,
+    /// A subscription's `endSubscription` (an ISO date in it ends the invoice).
+    pub end_subscription: Option<String>,
     pub frequency: Option<String>,
     pub customer_name: String,
     pub customer_document: Option<String>,
@@ -146,7 +148,7 @@ pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
     let r = sqlx::query(
         "SELECT r.operation, r.attempts, r.periodicity, r.retry_policy, r.loc_id, r.id_rec,
                 v.external_id, v.description, v.price_cents, v.due_date, v.end_date,
-                v.end_installment, v.frequency, u.full_name, u.document,
+                v.end_installment, v.end_subscription, v.frequency, u.full_name, u.document,
                 c.txid AS c_txid, c.kind AS c_kind, c.status AS c_status, i.status AS i_status
          FROM pix_recurrences r JOIN invoices v ON v.id = r.id
               JOIN customers u ON u.id = v.customer_id
@@ -183,6 +185,7 @@ pub async fn work(db: &Db, id: &str) -> Result<Work, DbError> {
         first_due: date("due_date")?,
         end_date: date("end_date")?,
         end_installment: r.try_get("end_installment")?,
+        end_subscription: r.try_get("end_subscription")?,
         frequency: r.try_get("frequency")?,
         customer_name: r.try_get("full_name")?,
         customer_document: r.try_get("document")?,

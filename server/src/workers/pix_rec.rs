@@ -210,8 +210,11 @@ impl PixRecurrences {
         let last_due = paylink_model::pix_automatico::last_due(
             first_due,
             frequency,
-            w.end_date,
-            w.end_installment.and_then(|n| u32::try_from(n).ok()),
+            &paylink_model::plan::PeriodicEnd::new(
+                w.end_date,
+                w.end_installment.and_then(|n| u32::try_from(n).ok()),
+                w.end_subscription.as_deref(),
+            ),
         );
         let document = w
             .customer_document
