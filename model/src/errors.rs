@@ -76,6 +76,8 @@ pub enum Msg {
     PlanPastCalendar,
     /// An invoice that cannot be charged through Pix Automático, and why.
     PixAutomatico(crate::pix_automatico::Refusal),
+    /// The application already has a webhook of this event at this URL.
+    WebhookExists,
 }
 
 /// Minimum days for `notifications[].period`.
@@ -319,6 +321,11 @@ impl Msg {
                 "The discount deadline cannot be after the due date.",
             ),
             PixAutomatico(why) => why.render(pt),
+            WebhookExists => t(
+                pt,
+                "Esta URL já recebe este evento.",
+                "This URL already receives this event.",
+            ),
             WrongType(expected) => {
                 if pt {
                     format!("Tipo inválido: esperado {}.", expected_pt(expected))

@@ -23,6 +23,7 @@ pub mod payer;
 pub mod pix;
 pub mod pix_automatico;
 pub mod plan;
+pub mod webhooks;
 mod wire;
 
 pub use charges::{amount_due, AmountDue, ChargeTerms, Discount, Fine, Interest};

@@ -76,6 +76,9 @@ pub enum Reason {
     NothingToPay,
     NotPaid,
     MethodNotAccepted,
+    WebhookNotFound,
+    DeliveryNotFound,
+    DeliveryPending,
 }
 
 impl Reason {
@@ -83,11 +86,10 @@ impl Reason {
         use Reason::*;
         match self {
             Unauthorized | LoginRequired | BadCredentials => StatusCode::UNAUTHORIZED,
-            RouteNotFound | InvoiceNotFound | LinkNotFound | InstallmentNotFound => {
-                StatusCode::NOT_FOUND
-            }
+            RouteNotFound | InvoiceNotFound | LinkNotFound | InstallmentNotFound
+            | WebhookNotFound | DeliveryNotFound => StatusCode::NOT_FOUND,
             NoOpenBoleto | AlreadyPaid | NothingOpen | NoChannel | NothingToPay | NotPaid
-            | MethodNotAccepted => StatusCode::CONFLICT,
+            | MethodNotAccepted | DeliveryPending => StatusCode::CONFLICT,
             InvoiceCancelled => StatusCode::GONE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             InvalidInvoiceId | MalformedPath | MalformedJson | MalformedQuery | NotAnObject
@@ -233,6 +235,12 @@ impl Reason {
             InvoiceCancelled => (
                 "Esta cobrança foi cancelada pelo lojista: não há nada a pagar.",
                 "This charge was cancelled by the merchant: there is nothing to pay.",
+            ),
+            WebhookNotFound => ("Webhook não encontrado.", "Webhook not found."),
+            DeliveryNotFound => ("Entrega não encontrada.", "Delivery not found."),
+            DeliveryPending => (
+                "Esta entrega ainda não foi tentada ou está sendo enviada agora: aguarde o resultado.",
+                "This delivery has not been tried yet or is being sent right now: wait for its outcome.",
             ),
         };
         match lang {

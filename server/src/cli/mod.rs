@@ -124,7 +124,8 @@ enum InvoiceCommand {
 
 #[derive(Subcommand)]
 enum WebhookCommand {
-    /// Register an application-level webhook.
+    /// Register an application-level webhook; the application's first prints
+    /// the signing secret (last line), shown only then.
     Add {
         #[arg(long)]
         token_name: String,
@@ -138,8 +139,24 @@ enum WebhookCommand {
         #[command(flatten)]
         db: DbArg,
     },
-    /// Print the application's signing secret (`whsec_...`).
-    Secret {
+    /// List the application's webhooks: id, event, URL, created, disabled.
+    List {
+        #[arg(long)]
+        token_name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Remove one of the application's webhooks (`webhook list` gives its id).
+    Remove {
+        webhook_id: String,
+        #[arg(long)]
+        token_name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Replace the application's signing secret and print the new one (last
+    /// line), shown only now; every delivery from then on is signed with it.
+    RotateSecret {
         #[arg(long)]
         token_name: String,
         #[command(flatten)]
@@ -240,7 +257,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             println!("invoice {invoice_id} deleted");
             Ok(())
         }
-        Command::Webhook { command } => Ok(webhook(command).await?),
+        Command::Webhook { command } => webhook(command).await,
         Command::Notifications { command } => Ok(crate::cli::notifications::cli(command).await?),
         Command::Link { command } => crate::cli::links::cli(command).await,
         Command::Boleto { command } => settlement::boleto(command).await,
@@ -386,7 +403,7 @@ async fn application(db: &Db, name: &str) -> Result<crate::store::Application, S
         .ok_or_else(|| format!("no application named {name:?} (see `paylink token create`)"))
 }
 
-async fn webhook(command: WebhookCommand) -> Result<(), String> {
+async fn webhook(command: WebhookCommand) -> Result<(), Failure> {
     match command {
         WebhookCommand::Add {
             token_name,
@@ -397,35 +414,82 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
         } => {
             let db = open(&db).await?;
             let app = application(&db, &token_name).await?;
-            let kind = paylink_model::HookType::parse(&hook_type).ok_or_else(|| {
-                format!(
-                    "--hook-type must be one of {}",
-                    paylink_model::HookType::NAMES.join(", ")
-                )
-            })?;
             let outbound = if allow_insecure {
                 crate::domain::outbound::Outbound::allow_private()
             } else {
                 crate::domain::outbound::Outbound::public_only()
             };
-            outbound
-                .check_new(&url)
+            let req = paylink_model::webhooks::AppWebhookRequest {
+                hook_type: Some(hook_type),
+                url: Some(url),
+            };
+            let hook = crate::domain::webhooks::register(&db, &outbound, &app.id, &req)
                 .await
-                .map_err(|m| format!("--url: {}", m.render(paylink_model::Lang::En)))?;
-            let id = webhook_store::add_app_webhook(&db, &app.id, kind, &url)
-                .await
-                .map_err(|e| e.to_string())?;
-            println!("webhook {id}: {hook_type} -> {url}");
+                .map_err(|e| e.to_string())?
+                .map_err(|v| {
+                    // Bad input, as clap's own usage errors (exit 2).
+                    let flag = |path: &str| match path {
+                        "hookType" => "--hook-type".to_string(),
+                        other => format!("--{other}"),
+                    };
+                    let said: Vec<String> =
+                        v.0.iter()
+                            .map(|(path, m)| {
+                                format!("{}: {}", flag(path), m.render(paylink_model::Lang::En))
+                            })
+                            .collect();
+                    Failure::Usage(said.join("; "))
+                })?;
+            println!("webhook {}: {} -> {}", hook.id, hook.hook_type, hook.url);
+            if let Some(secret) = hook.secret {
+                println!("The application's signing secret. It is shown only now:");
+                println!("{secret}");
+            }
         }
-        WebhookCommand::Secret { token_name, db } => {
+        WebhookCommand::List { token_name, db } => {
             let db = open(&db).await?;
             let app = application(&db, &token_name).await?;
-            println!(
-                "{}",
-                crate::store::applications::webhook_secret(&db, &app.id)
-                    .await
-                    .map_err(|e| e.to_string())?
-            );
+            let hooks = webhook_store::list_app_webhooks(&db, &app.id)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("id\tevent\turl\tcreated\tdisabled");
+            for h in hooks {
+                println!(
+                    "{}\t{}\t{}\t{}\t{}",
+                    h.id,
+                    h.hook_type,
+                    h.url,
+                    h.created_at,
+                    h.disabled_at.as_deref().unwrap_or("-")
+                );
+            }
+        }
+        WebhookCommand::Remove {
+            webhook_id,
+            token_name,
+            db,
+        } => {
+            let db = open(&db).await?;
+            let app = application(&db, &token_name).await?;
+            let id = webhook_id.trim().to_ascii_lowercase();
+            if !webhook_store::remove_app_webhook(&db, &app.id, &id)
+                .await
+                .map_err(|e| e.to_string())?
+            {
+                return Err(Failure::Usage(format!(
+                    "{token_name:?} has no webhook {webhook_id:?} (see `paylink webhook list`)"
+                )));
+            }
+            println!("webhook {id} removed");
+        }
+        WebhookCommand::RotateSecret { token_name, db } => {
+            let db = open(&db).await?;
+            let app = application(&db, &token_name).await?;
+            let (secret, _) = crate::store::applications::rotate_webhook_secret(&db, &app.id)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("The new signing secret. It is shown only now:");
+            println!("{secret}");
         }
         WebhookCommand::Deliveries { event, db } => {
             let rows = webhook_store::list_deliveries(&open(&db).await?, event.as_deref())
@@ -440,7 +504,7 @@ async fn webhook(command: WebhookCommand) -> Result<(), String> {
                 .await
                 .map_err(|e| e.to_string())?;
             if n == 0 {
-                return Err(format!("event {event_id} has no deliveries to repeat"));
+                return Err(format!("event {event_id} has no deliveries to repeat").into());
             }
             println!("{n} deliveries queued for event {event_id}");
         }

@@ -1,10 +1,46 @@
 //! Webhook signatures, the Standard Webhooks way (`webhook-signature:
-//! v1,<base64 HMAC-SHA256>`), and new signing secrets.
+//! v1,<base64 HMAC-SHA256>`), and registering an application's webhook with
+//! every rule (the model's, the outbound policy's resolution of the name, no
+//! duplicate), for the API and the CLI alike.
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use hmac::{Hmac, Mac};
+use paylink_model::webhooks::{AppWebhook, AppWebhookRequest};
+use paylink_model::{Msg, Violations};
 use sha2::Sha256;
+
+use crate::domain::outbound::Outbound;
+use crate::store::webhooks::{register as store_register, Registered};
+use crate::store::{Db, DbError};
+
+/// Registers `req` as one of the application's webhooks: the model's rules
+/// (keyed `hookType`, `url`), then the URL's name as it resolves now
+/// (`outbound`), then no second webhook of the same event at the same URL.
+/// The answer carries the signing secret when this made it.
+pub async fn register(
+    db: &Db,
+    outbound: &Outbound,
+    app_id: &str,
+    req: &AppWebhookRequest,
+) -> Result<Result<AppWebhook, Violations>, DbError> {
+    let new = match req.check(outbound.allows_private()) {
+        Ok(new) => new,
+        Err(v) => return Ok(Err(v)),
+    };
+    let refused = |msg: Msg| {
+        let mut v = Violations::default();
+        v.add("url", msg);
+        Ok(Err(v))
+    };
+    if let Err(msg) = outbound.check_new(&new.url).await {
+        return refused(msg);
+    }
+    match store_register(db, app_id, new.hook_type, &new.url).await? {
+        Registered::Added(hook) => Ok(Ok(hook)),
+        Registered::Exists => refused(Msg::WebhookExists),
+    }
+}
 
 /// `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the secret
 /// after its `whsec_` prefix, base64-decoded.

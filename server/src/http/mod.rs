@@ -10,6 +10,7 @@ pub mod invoices;
 pub mod lists;
 pub mod openapi;
 pub mod pix_webhook;
+pub mod webhooks;
 
 use std::sync::Arc;
 
@@ -56,6 +57,7 @@ where
         .merge(health::router())
         .merge(customers::router())
         .merge(invoices::router())
+        .merge(webhooks::router())
         .merge(openapi::router())
 }
 

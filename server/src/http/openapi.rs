@@ -36,9 +36,15 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
         crate::http::actions::installments_pay,
         crate::http::actions::invoices_resend,
         crate::http::lists::dashboard_get,
+        crate::http::webhooks::webhooks_list,
+        crate::http::webhooks::webhooks_create,
+        crate::http::webhooks::webhooks_remove,
+        crate::http::webhooks::webhook_secret_rotate,
+        crate::http::webhooks::deliveries_list,
+        crate::http::webhooks::deliveries_redeliver,
     ),
     // Referenced only from a query parameter, which utoipa does not follow.
-    components(schemas(paylink_model::InvoiceState)),
+    components(schemas(paylink_model::InvoiceState, paylink_model::webhooks::DeliveryStatus)),
     modifiers(&BasicToken),
     security(("basicToken" = [])),
     tags(
@@ -48,6 +54,11 @@ and optional fine (multa), late interest (juros de mora) and early-payment disco
 a payment after the due date (moved to the next business day when it falls on a weekend or \
 national bank holiday) adds the fine once and the interest per calendar day; one on or before \
 `discount.untilDate` takes the discount off. Each amount is truncated to the cent."),
+        (name = "webhooks", description = "The application's webhooks (every invoice's events of \
+their type, unless the invoice has its own), the signing secret of every delivery (Standard \
+Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), and \
+the deliveries: retried for about three days, then `failed`; any but a `pending` one can be sent \
+again."),
     )
 )]
 pub struct ApiDoc;

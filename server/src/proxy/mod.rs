@@ -10,6 +10,7 @@ pub mod pages;
 pub mod ratelimit;
 pub mod session;
 pub mod upstream;
+pub mod webhooks;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -135,6 +136,7 @@ where
             post(api_installments_pay),
         )
         .route("/api/invoices/{id}/resend", post(api_invoices_resend))
+        .merge(webhooks::router())
         // Every merchant call above: an operator's session, same-origin writes, the audit.
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),

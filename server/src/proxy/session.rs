@@ -297,6 +297,12 @@ impl Action {
             ("POST", ["invoices", id, "installments", _, "payments"]) => {
                 Some(("mark_paid", Target::Path(id.to_string())))
             }
+            ("POST", ["webhooks"]) => Some(("add_webhook", Target::CreatedId)),
+            ("POST", ["webhooks", "secret"]) => Some(("rotate_webhook_secret", Target::None)),
+            ("DELETE", ["webhooks", id]) => Some(("remove_webhook", Target::Path(id.to_string()))),
+            ("POST", ["deliveries", id, "redeliver"]) => {
+                Some(("redeliver", Target::Path(id.to_string())))
+            }
             _ => None,
         }
     }

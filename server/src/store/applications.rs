@@ -40,22 +40,65 @@ pub async fn find(db: &Db, id: &str) -> Result<Option<Application>, DbError> {
         .await
 }
 
-/// The application's webhook signing secret, created on first use.
+/// The application's webhook signing secret, created on first use (the
+/// delivery worker signs with it).
 pub async fn webhook_secret(db: &Db, app_id: &str) -> Result<String, DbError> {
-    // Set only where still empty, so two callers racing agree on one secret.
     let mut tx = db.begin_write().await?;
-    sqlx::query(
-        "UPDATE applications SET webhook_secret = $1 WHERE id = $2 AND webhook_secret IS NULL",
-    )
-    .bind(new_secret())
-    .bind(app_id)
-    .execute(&mut *tx)
-    .await?;
+    create_secret_if_none(&mut tx, app_id).await?;
     tx.commit().await?;
     sqlx::query_scalar("SELECT webhook_secret FROM applications WHERE id = $1")
         .bind(app_id)
         .fetch_one(&db.pool)
         .await
+}
+
+/// A new secret and when it was made, if the application had none: set only
+/// where still empty, so two callers racing agree on one secret, and only
+/// the one that made it gets it back (to show it, that once).
+pub async fn create_secret_if_none(
+    tx: &mut WriteTx,
+    app_id: &str,
+) -> Result<Option<(String, String)>, DbError> {
+    let (secret, at) = (new_secret(), now_iso());
+    let made = sqlx::query(
+        "UPDATE applications SET webhook_secret = $1, webhook_secret_at = $2
+         WHERE id = $3 AND webhook_secret IS NULL",
+    )
+    .bind(&secret)
+    .bind(&at)
+    .bind(app_id)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    Ok((made == 1).then_some((secret, at)))
+}
+
+/// Replaces the application's signing secret: every delivery from now on is
+/// signed with the new one, which is returned this once (with its time).
+pub async fn rotate_webhook_secret(db: &Db, app_id: &str) -> Result<(String, String), DbError> {
+    let (secret, at) = (new_secret(), now_iso());
+    let mut tx = db.begin_write().await?;
+    sqlx::query(
+        "UPDATE applications SET webhook_secret = $1, webhook_secret_at = $2 WHERE id = $3",
+    )
+    .bind(&secret)
+    .bind(&at)
+    .bind(app_id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok((secret, at))
+}
+
+/// When the application's signing secret was made (`None`: there is none).
+pub async fn webhook_secret_at(db: &Db, app_id: &str) -> Result<Option<String>, DbError> {
+    let at: Option<Option<String>> = sqlx::query_scalar(
+        "SELECT webhook_secret_at FROM applications WHERE id = $1 AND webhook_secret IS NOT NULL",
+    )
+    .bind(app_id)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(at.flatten())
 }
 
 pub async fn find_by_name(db: &Db, name: &str) -> Result<Option<Application>, DbError> {

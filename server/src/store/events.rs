@@ -220,6 +220,7 @@ pub async fn record(tx: &mut WriteTx, ev: NewEvent<'_>) -> Result<String, DbErro
     Ok(id)
 }
 
+/// A pending delivery of `event_id` to one endpoint, due `now`; its id.
 pub async fn insert_delivery(
     tx: &mut WriteTx,
     event_id: &str,
@@ -227,18 +228,19 @@ pub async fn insert_delivery(
     webhook_id: &str,
     url: &str,
     now: &str,
-) -> Result<(), DbError> {
+) -> Result<String, DbError> {
+    let id = new_id();
     sqlx::query(
         "INSERT INTO deliveries (id, event_id, webhook_source, webhook_id, url, status, attempts, next_attempt_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6)",
     )
-    .bind(new_id())
+    .bind(&id)
     .bind(event_id)
     .bind(source)
     .bind(webhook_id)
     .bind(url)
     .bind(now)
     .execute(&mut **tx)
-    .await
-    .map(|_| ())
+    .await?;
+    Ok(id)
 }

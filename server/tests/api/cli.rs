@@ -156,8 +156,9 @@ async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
         .unwrap()
         .to_string();
     let rx = crate::receiver::Receiver::start().await;
+    let mut printed = Vec::new();
     for kind in ["INVOICE_CREATED", "PAYMENT_GENERATED", "PAYMENT_CONFIRMED"] {
-        paylink(
+        printed.push(paylink(
             &[
                 "webhook",
                 "add",
@@ -170,11 +171,13 @@ async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
                 "--allow-insecure",
             ],
             &db,
-        );
+        ));
     }
-    let secret = paylink(&["webhook", "secret", "--token-name", "loja"], &db)
-        .trim()
-        .to_string();
+    // The first webhook made the signing secret and printed it (last line);
+    // the others do not show it again.
+    let secret = printed[0].lines().last().unwrap().trim().to_string();
+    assert!(secret.starts_with("whsec_"), "{}", printed[0]);
+    assert!(printed[1..].iter().all(|p| !p.contains("whsec_")));
     rx.fail_with(&[(500, None), (500, None)]);
 
     let (mut server, addr) = serve(&db);
@@ -689,4 +692,75 @@ async fn token_list_revoke_and_rotate_reach_the_running_server_at_once() {
 
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+/// `webhook add | list | remove | rotate-secret`: the API's rules (the same
+/// functions), its field errors named by flag, the secret printed once.
+#[tokio::test]
+async fn webhooks_are_managed_from_the_command_line_with_the_api_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = crate::helpers::test_database(dir.path(), "hooks.db").await;
+    paylink(&["token", "create", "--name", "loja"], &db);
+    let add = |kind: &str, url: &str| {
+        paylink_fails(
+            &[
+                "webhook",
+                "add",
+                "--token-name",
+                "loja",
+                "--hook-type",
+                kind,
+                "--url",
+                url,
+            ],
+            &db,
+        )
+    };
+    for (kind, url, says) in [
+        ("PAID", "https://loja.example/h", "--hook-type: "),
+        ("INVOICE_CREATED", "http://loja.example/h", "--url: "),
+        ("INVOICE_CREATED", "https://10.1.2.3/h", "--url: "),
+    ] {
+        let (code, stderr) = add(kind, url);
+        assert_eq!(code, Some(2), "{kind} {url}");
+        assert!(stderr.contains(says), "{stderr}");
+    }
+    let out = paylink(
+        &[
+            "webhook",
+            "add",
+            "--token-name",
+            "loja",
+            "--hook-type",
+            "INVOICE_CREATED",
+            "--url",
+            "https://loja.example/h",
+        ],
+        &db,
+    );
+    let secret = out.lines().last().unwrap();
+    assert!(secret.starts_with("whsec_"), "{out}");
+    let (code, stderr) = add("INVOICE_CREATED", "https://loja.example/h");
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("already receives"), "{stderr}");
+
+    let list = paylink(&["webhook", "list", "--token-name", "loja"], &db);
+    assert!(!list.contains("whsec_"), "{list}");
+    let row = list.lines().nth(1).unwrap();
+    assert!(
+        row.contains("INVOICE_CREATED\thttps://loja.example/h"),
+        "{row}"
+    );
+    let id = row.split('\t').next().unwrap();
+
+    let rotated = paylink(&["webhook", "rotate-secret", "--token-name", "loja"], &db);
+    let new = rotated.lines().last().unwrap();
+    assert!(new.starts_with("whsec_") && new != secret, "{rotated}");
+
+    paylink(&["webhook", "remove", id, "--token-name", "loja"], &db);
+    let (code, stderr) = paylink_fails(&["webhook", "remove", id, "--token-name", "loja"], &db);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("no webhook"), "{stderr}");
+    let list = paylink(&["webhook", "list", "--token-name", "loja"], &db);
+    assert_eq!(list.lines().count(), 1, "the header only: {list}");
 }

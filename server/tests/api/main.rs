@@ -5,6 +5,7 @@
 mod helpers;
 
 mod actions;
+mod app_webhooks;
 mod auth;
 mod backends;
 mod boleto_pdf;

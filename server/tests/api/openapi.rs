@@ -86,8 +86,14 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "/invoices/applications/invoices/{id}",
                 "cancelInvoice",
             ),
+            (
+                "delete",
+                "/invoices/applications/webhooks/{id}",
+                "removeWebhook",
+            ),
             ("get", "/invoices/applications/customers", "listCustomers"),
             ("get", "/invoices/applications/dashboard", "getDashboard"),
+            ("get", "/invoices/applications/deliveries", "listDeliveries"),
             ("get", "/invoices/applications/invoices", "listInvoices"),
             (
                 "get",
@@ -95,7 +101,13 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "exportInvoices",
             ),
             ("get", "/invoices/applications/invoices/{id}", "getInvoice"),
+            ("get", "/invoices/applications/webhooks", "listWebhooks"),
             ("post", "/invoices/applications/customers", "createCustomer"),
+            (
+                "post",
+                "/invoices/applications/deliveries/{id}/redeliver",
+                "redeliver",
+            ),
             ("post", "/invoices/applications/invoices", "createInvoice"),
             (
                 "post",
@@ -106,6 +118,12 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "post",
                 "/invoices/applications/invoices/{id}/resend",
                 "resendInvoice",
+            ),
+            ("post", "/invoices/applications/webhooks", "createWebhook"),
+            (
+                "post",
+                "/invoices/applications/webhooks/secret",
+                "rotateWebhookSecret",
             ),
         ]
         .map(|(m, p, o)| (m.to_string(), p.to_string(), o.to_string()))
