@@ -78,6 +78,10 @@ pub enum Msg {
     PixAutomatico(crate::pix_automatico::Refusal),
     /// The application already has a webhook of this event at this URL.
     WebhookExists,
+    /// A payment link's slug that is not lower-case letters, digits and inner hyphens.
+    Slug,
+    /// A payment link's slug another link has.
+    SlugTaken,
 }
 
 /// Minimum days for `notifications[].period`.
@@ -325,6 +329,16 @@ impl Msg {
                 pt,
                 "Esta URL já recebe este evento.",
                 "This URL already receives this event.",
+            ),
+            Slug => t(
+                pt,
+                "Use de 1 a 64 letras minúsculas sem acento, algarismos e hifens entre eles (como curso-rust).",
+                "Use 1 to 64 lower-case letters without accents, digits and hyphens between them (like curso-rust).",
+            ),
+            SlugTaken => t(
+                pt,
+                "Já existe um link com este endereço: escolha outro.",
+                "A link with this address already exists: choose another.",
             ),
             WrongType(expected) => {
                 if pt {

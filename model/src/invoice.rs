@@ -168,7 +168,7 @@ pub struct InvoiceRequest {
 
 /// `paymentTypes` of the request: the derive has no `uniqueItems`.
 #[cfg(feature = "openapi")]
-fn payment_types_schema() -> utoipa::openapi::Array {
+pub(crate) fn payment_types_schema() -> utoipa::openapi::Array {
     utoipa::openapi::ArrayBuilder::new()
         .items(utoipa::openapi::Ref::from_schema_name("PaymentType"))
         .min_items(Some(1))
@@ -329,7 +329,7 @@ fn int_in(v: &mut Violations, path: &str, n: i64, min: i64, max: i64) -> Option<
 
 /// The price rule: required unless priceByCustomer, R$ 5,00 to the boleto
 /// maximum, at most two decimals.
-fn price_field(v: &mut Violations, price: Option<f64>) -> Option<i64> {
+pub(crate) fn price_field(v: &mut Violations, price: Option<f64>) -> Option<i64> {
     let Some(reais) = price else {
         v.add("price", Msg::Required);
         return None;

@@ -15,6 +15,7 @@ pub mod errors;
 pub mod invoice;
 pub mod lang;
 pub mod link;
+pub mod link_spec;
 pub mod list;
 pub mod money;
 pub mod operator;

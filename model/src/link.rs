@@ -42,7 +42,7 @@ pub struct PaymentLink {
 }
 
 /// `Option<i64>` cents as a JSON number in reais or `null`.
-mod reais_opt {
+pub(crate) mod reais_opt {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(cents: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {

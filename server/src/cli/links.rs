@@ -4,7 +4,7 @@ use crate::cli::common::DbArg;
 use paylink_model::{money, Lang};
 
 use crate::domain::links::*;
-use crate::store::links::{insert, list, set_active};
+use crate::store::links::{list, set_active};
 
 // ---- CLI ----
 
@@ -88,7 +88,7 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure
     use crate::cli::common::Failure;
     match command {
         LinkCommand::Create(a) => {
-            let mut link = LinkSpec {
+            let new = LinkSpec {
                 name: &a.name,
                 description: &a.description,
                 price: a.price.as_deref(),
@@ -107,23 +107,11 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure
             .check()
             .map_err(Failure::Usage)?;
             let db = crate::cli::common::open(&a.db).await?;
-            let base = link.slug.clone();
-            // A generated slug gets -2, -3, ... when taken; a chosen one must be free.
-            for n in 2.. {
-                match insert(&db, &link).await {
-                    Ok(()) => break,
-                    Err(e) if crate::store::is_unique_violation(&e) => {
-                        if a.slug.is_some() || n > 100 {
-                            return Err(Failure::Usage(format!(
-                                "a link with slug {:?} already exists",
-                                link.slug
-                            )));
-                        }
-                        link.slug = format!("{base}-{n}");
-                    }
-                    Err(e) => return Err(Failure::Runtime(format!("cannot store the link: {e}"))),
-                }
-            }
+            // The API's creation: a generated slug gets -2, -3, ... when taken; a chosen one must be free.
+            let link = create(&db, &new, None)
+                .await
+                .map_err(|e| Failure::Runtime(format!("cannot store the link: {e}")))?
+                .map_err(|v| Failure::Usage(flag_errors(&v)))?;
             println!("slug: {}", link.slug);
             println!("{}", link.url(&a.public_url));
             Ok(())

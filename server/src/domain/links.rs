@@ -1,16 +1,17 @@
-//! Payment links' terms and creation rules: what a link is, how its slug and
-//! price are read, and what `paylink link create` accepts. The comparison of a
-//! payer's request with the link is `paylink_model::link`.
+//! Payment links: what a stored link is (its page's terms, its merchant's
+//! view), how `paylink link create`'s flags become the API's request (whose
+//! rules are `paylink_model::link_spec`, the same for both), and storing a
+//! new one under a free slug. The comparison of a payer's request with the
+//! link is `paylink_model::link`.
 
-pub use crate::store::links::{Link, LinkTerms};
+pub use crate::store::links::{Link, LinkStats, LinkTerms};
 use paylink_model::charges::{self, ChargeTerms, DiscountTerm, TermsContext, Value};
 pub use paylink_model::link::MAX_DUE_IN_DAYS;
-use paylink_model::{money, Date, InvoiceType, Lang, PaymentLink, PaymentType};
+pub use paylink_model::link_spec::{slug_is_valid, slugify, NAME_MAX, SLUG_MAX};
+use paylink_model::link_spec::{LinkDiscount, LinkRequest, MerchantLink, NewLink};
+use paylink_model::{money, Date, InvoiceType, Lang, Msg, PaymentLink, Violations};
 
-use crate::store::now_iso;
-
-pub const SLUG_MAX: usize = 64;
-pub const NAME_MAX: usize = 100;
+use crate::store::{now_iso, Db, DbError};
 
 impl Link {
     /// The link as its page shows it on `today` (the due date depends on the day).
@@ -77,62 +78,11 @@ impl Link {
     }
 }
 
-// ---- Creation rules (the CLI) ----
-
-/// `a-z`, `0-9` and single inner hyphens: safe in a URL path as it is.
-pub fn slug_is_valid(s: &str) -> bool {
-    (1..=SLUG_MAX).contains(&s.len())
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
-        && !s.contains("--")
-}
-
-/// A slug from a name: accents dropped, lower case, words joined by hyphens.
-pub fn slugify(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars().flat_map(char::to_lowercase) {
-        let c = match c {
-            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
-            'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            'ñ' => 'n',
-            c => c,
-        };
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let mut slug: String = out.trim_end_matches('-').chars().take(48).collect();
-    while slug.ends_with('-') {
-        slug.pop();
-    }
-    if slug.is_empty() {
-        "link".into()
-    } else {
-        slug
-    }
-}
+// ---- Creation (the API and the CLI) ----
 
 /// An amount as a merchant types it: `300.00`, `300,00`, `1.234,56`, `R$ 300`.
 pub fn parse_price(input: &str) -> Option<i64> {
-    let s = input.trim();
-    // A lone dot followed by one or two digits is a decimal point (`300.00`);
-    // otherwise dots are thousands separators, as pt-BR writes them.
-    let decimal_dot = !s.contains(',')
-        && s.rsplit_once('.')
-            .is_some_and(|(int, frac)| !int.contains('.') && (1..=2).contains(&frac.len()));
-    if decimal_dot {
-        money::parse_brl(&s.replacen('.', ",", 1))
-    } else {
-        money::parse_brl(s)
-    }
+    money::parse_price_input(input)
 }
 
 /// What `link create` was given, before the rules.
@@ -167,18 +117,22 @@ fn parse_term_value(input: &str) -> Option<(&'static str, f64)> {
 }
 
 impl LinkSpec<'_> {
-    /// The terms by the model's rules, against the smallest installment a
-    /// payer may choose, and as if every payer were a consumer (a CPF: a
-    /// fine of at most 2 %), since anyone may pay through a link.
-    fn check_terms(
-        &self,
-        price_cents: Option<i64>,
-        max_installments: u32,
-    ) -> Result<LinkTerms, String> {
+    /// The API's request for what the flags say; a value no flag's syntax
+    /// reads (`--price abc`, `--fine dois`) is refused here, naming its flag.
+    pub fn request(&self) -> Result<LinkRequest, String> {
         let value = |flag: &str, input: &str| {
             parse_term_value(input).ok_or_else(|| {
                 format!("{flag} {input:?} must be a percentage like 2% or an amount like 5,00")
             })
+        };
+        let price = match self.price {
+            None => None,
+            Some(p) => Some(money::cents_to_reais(parse_price(p).ok_or_else(|| {
+                format!(
+                    "{} {p:?} is not an amount like 300.00 or 300,00",
+                    flag_of("price")
+                )
+            })?)),
         };
         let fine = match self.fine {
             None => None,
@@ -192,51 +146,165 @@ impl LinkSpec<'_> {
         };
         let interest = match self.interest {
             None => None,
-            Some(i) => {
-                // Always a percentage a month: `1`, `1,5` or `1%`.
-                let (_, v) = value("--interest", i.trim().trim_end_matches('%'))?;
-                Some(charges::Interest { value: Some(v) })
-            }
+            // Always a percentage a month: `1`, `1,5` or `1%`.
+            Some(i) => Some(charges::Interest {
+                value: Some(value("--interest", i.trim().trim_end_matches('%'))?.1),
+            }),
         };
         let discount = match self.discount {
+            None if self.discount_days_before_due > 0 => {
+                return Err("--discount-days-before-due applies only with --discount".into())
+            }
             None => None,
             Some(d) => {
                 let (kind, v) = value("--discount", d)?;
-                Some(charges::Discount {
+                Some(LinkDiscount {
                     kind: Some(kind.into()),
                     value: Some(v),
-                    // Checked below against the link's own days.
-                    until_date: Some("1970-01-01".into()),
+                    days_before_due: Some(i64::from(self.discount_days_before_due)),
                 })
             }
         };
-        if self.discount.is_none() && self.discount_days_before_due > 0 {
-            return Err("--discount-days-before-due applies only with --discount".into());
-        }
-        if self.discount_days_before_due > self.due_in_days {
-            return Err("--discount-days-before-due cannot be more than --due-in-days".into());
-        }
-        let terms = charges::check_terms(
-            fine.as_ref(),
-            interest.as_ref(),
-            discount.as_ref(),
-            TermsContext {
-                amount_cents: price_cents.map(|c| c / i64::from(max_installments.max(1))),
-                due_date: None,
-                payer_is_cpf: true,
-            },
-        )
-        .map_err(|v| {
-            let (path, msgs) = v.render(Lang::En).into_iter().next().unwrap_or_default();
-            let flag = path.split('.').next().unwrap_or_default();
-            format!("--{flag}: {}", msgs.join(" "))
-        })?;
-        Ok(LinkTerms {
-            fine: terms.fine,
-            interest_monthly_bp: terms.interest_monthly_bp,
-            discount: terms.discount.map(|d| d.value),
-            discount_days_before_due: self.discount_days_before_due,
+        Ok(LinkRequest {
+            name: Some(self.name.into()),
+            description: Some(self.description.into()),
+            price,
+            price_by_customer: self.price_by_customer.then_some(true),
+            payment_types: Some(
+                self.payment_types
+                    .split(',')
+                    .map(|t| t.trim().to_ascii_uppercase())
+                    .collect(),
+            ),
+            invoice_type: Some(self.invoice_type.trim().to_ascii_uppercase()),
+            max_installments: self.max_installments.map(i64::from),
+            due_in_days: Some(i64::from(self.due_in_days)),
+            redirect_to: self.redirect_to.map(str::to_string),
+            slug: self.slug.map(str::to_string),
+            fine,
+            interest,
+            discount,
         })
+    }
+
+    /// The link by the API's rules (`LinkRequest::check`), or every broken
+    /// rule as a line naming its flag.
+    pub fn check(&self) -> Result<NewLink, String> {
+        let req = self.request()?;
+        if self.price.is_none() && !self.price_by_customer {
+            return Err("give either --price or --price-by-customer".into());
+        }
+        req.check().map_err(|v| flag_errors(&v))
+    }
+}
+
+/// Broken rules as the CLI says them: `--flag: message`, one a line, in English.
+pub fn flag_errors(v: &Violations) -> String {
+    v.0.iter()
+        .map(|(path, msg)| format!("{}: {}", flag_of(path), msg.render(Lang::En)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The `link create` flag of an API field path.
+pub fn flag_of(path: &str) -> &'static str {
+    match path.split(['.', '[']).next().unwrap_or(path) {
+        "name" => "--name",
+        "description" => "--description",
+        "price" => "--price",
+        "priceByCustomer" => "--price-by-customer",
+        "paymentTypes" => "--payment-types",
+        "invoiceType" => "--invoice-type",
+        "maxInstallments" => "--max-installments",
+        "dueInDays" => "--due-in-days",
+        "redirectTo" => "--redirect-to",
+        "slug" => "--slug",
+        "fine" => "--fine",
+        "interest" => "--interest",
+        "discount" if path == "discount.daysBeforeDue" => "--discount-days-before-due",
+        "discount" => "--discount",
+        _ => "--name",
+    }
+}
+
+/// The link to store for `new`, under `slug`.
+fn stored(new: &NewLink, slug: String, application_id: Option<&str>) -> Link {
+    Link {
+        terms: new.terms,
+        slug,
+        name: new.name.clone(),
+        description: new.description.clone(),
+        price_cents: new.price_cents,
+        payment_types: new.payment_types.clone(),
+        invoice_type: new.invoice_type,
+        max_installments: new.max_installments,
+        due_in_days: new.due_in_days,
+        redirect_to: new.redirect_to.clone(),
+        active: true,
+        created_at: now_iso(),
+        application_id: application_id.map(str::to_string),
+    }
+}
+
+/// Stores a checked link (the API's, of `application_id`; the CLI's, of
+/// none). A slug made from the name gets `-2`, `-3`… when taken; a chosen
+/// one that is taken is refused on `slug`.
+pub async fn create(
+    db: &Db,
+    new: &NewLink,
+    application_id: Option<&str>,
+) -> Result<Result<Link, Violations>, DbError> {
+    let base = new.slug.clone().unwrap_or_else(|| slugify(&new.name));
+    // Twice: a link made meanwhile with the slug picked takes the next one.
+    for _ in 0..2 {
+        let slug = if new.slug.is_some() {
+            base.clone()
+        } else {
+            let taken = crate::store::links::slugs_like(db, &base).await?;
+            let Some(free) = std::iter::once(base.clone())
+                .chain((2..=10_000).map(|n| format!("{base}-{n}")))
+                .find(|s| !taken.contains(s))
+            else {
+                break;
+            };
+            free
+        };
+        let link = stored(new, slug, application_id);
+        match crate::store::links::insert(db, &link).await {
+            Ok(()) => return Ok(Ok(link)),
+            Err(e) if crate::store::is_unique_violation(&e) && new.slug.is_none() => continue,
+            Err(e) if crate::store::is_unique_violation(&e) => break,
+            Err(e) => return Err(e),
+        }
+    }
+    let mut v = Violations::default();
+    v.add("slug", Msg::SlugTaken);
+    Ok(Err(v))
+}
+
+/// A stored link as its merchant sees it, with what it brought in.
+pub fn merchant_view(link: &Link, stats: LinkStats, public_url: &str) -> MerchantLink {
+    let (fine, interest, discount) = link.terms.to_wire();
+    MerchantLink {
+        slug: link.slug.clone(),
+        name: link.name.clone(),
+        description: link.description.clone(),
+        price: link.price_cents,
+        price_by_customer: link.price_cents.is_none(),
+        payment_types: link.payment_types.clone(),
+        invoice_type: link.invoice_type,
+        max_installments: link.max_installments,
+        due_in_days: link.due_in_days,
+        redirect_to: link.redirect_to.clone(),
+        fine,
+        interest,
+        discount,
+        active: link.active,
+        created_at: link.created_at.clone(),
+        url: link.url(public_url),
+        invoices_made: stats.invoices_made,
+        amount_paid: stats.amount_paid_cents,
+        qr_svg: None,
     }
 }
 
@@ -283,124 +351,6 @@ pub fn terms_text(t: &LinkTerms) -> String {
     parts.join(", ")
 }
 
-impl LinkSpec<'_> {
-    /// The link to store (its slug still to be made unique when generated),
-    /// or the first broken rule as a sentence naming the flag.
-    pub fn check(&self) -> Result<Link, String> {
-        let name = self.name.trim();
-        if name.is_empty() || name.chars().count() > NAME_MAX {
-            return Err(format!("--name must have 1 to {NAME_MAX} characters"));
-        }
-        let description = self.description.trim();
-        if description.is_empty()
-            || description.chars().count() > paylink_model::invoice::DESCRIPTION_MAX
-        {
-            return Err(format!(
-                "--description must have 1 to {} characters",
-                paylink_model::invoice::DESCRIPTION_MAX
-            ));
-        }
-        let price_cents = match (self.price, self.price_by_customer) {
-            (Some(_), true) | (None, false) => {
-                return Err("give either --price or --price-by-customer".into())
-            }
-            (None, true) => None,
-            (Some(p), false) => {
-                let cents = parse_price(p).ok_or_else(|| {
-                    format!("--price {p:?} is not an amount like 300.00 or 300,00")
-                })?;
-                if !(money::MIN_PRICE_CENTS..=money::MAX_CENTS).contains(&cents) {
-                    return Err(format!(
-                        "--price must be between {} and {}",
-                        money::format_brl(money::MIN_PRICE_CENTS, Lang::PtBr),
-                        money::format_brl(money::MAX_CENTS, Lang::PtBr)
-                    ));
-                }
-                Some(cents)
-            }
-        };
-        let mut payment_types = Vec::new();
-        for t in self.payment_types.split(',').map(str::trim) {
-            match PaymentType::parse(&t.to_ascii_uppercase()) {
-                Some(t) if !payment_types.contains(&t) => payment_types.push(t),
-                Some(_) => return Err(format!("--payment-types repeats {t}")),
-                None => {
-                    return Err(format!(
-                        "--payment-types must be a comma-separated list of {}, not {:?}",
-                        PaymentType::NAMES.join(", "),
-                        self.payment_types
-                    ))
-                }
-            }
-        }
-        let Some(invoice_type @ (InvoiceType::Single | InvoiceType::Installment)) =
-            InvoiceType::parse(&self.invoice_type.trim().to_ascii_uppercase())
-        else {
-            return Err(format!(
-                "--invoice-type must be SINGLE or INSTALLMENT, not {:?}",
-                self.invoice_type
-            ));
-        };
-        let max_installments = match (invoice_type, self.max_installments) {
-            (InvoiceType::Installment, Some(n))
-                if (2..=paylink_model::MAX_INSTALLMENTS).contains(&n) =>
-            {
-                n
-            }
-            (InvoiceType::Installment, _) => {
-                return Err(format!(
-                    "--max-installments must be 2 to {} for --invoice-type INSTALLMENT",
-                    paylink_model::MAX_INSTALLMENTS
-                ))
-            }
-            (_, None | Some(1)) => 1,
-            (_, Some(_)) => {
-                return Err("--max-installments applies only to --invoice-type INSTALLMENT".into())
-            }
-        };
-        if let Some(cents) = price_cents {
-            if cents / (max_installments as i64) < money::MIN_PRICE_CENTS {
-                return Err(format!(
-                    "--price {} in {max_installments} installments is less than R$ 5,00 each",
-                    money::format_brl(cents, Lang::PtBr)
-                ));
-            }
-        }
-        if self.due_in_days > MAX_DUE_IN_DAYS {
-            return Err(format!("--due-in-days must be 0 to {MAX_DUE_IN_DAYS}"));
-        }
-        let redirect_to = match self.redirect_to.map(str::trim).filter(|s| !s.is_empty()) {
-            None => None,
-            Some(u) if paylink_model::br::parse_http_url(u).is_some() => Some(u.to_string()),
-            Some(u) => return Err(format!("--redirect-to {u:?} is not an http(s) URL")),
-        };
-        let slug = match self.slug {
-            Some(s) if slug_is_valid(s) => s.to_string(),
-            Some(s) => {
-                return Err(format!(
-                    "--slug {s:?} must be 1 to {SLUG_MAX} of a-z, 0-9 and inner hyphens"
-                ))
-            }
-            None => slugify(name),
-        };
-        let terms = self.check_terms(price_cents, max_installments)?;
-        Ok(Link {
-            terms,
-            slug,
-            name: name.to_string(),
-            description: description.to_string(),
-            price_cents,
-            payment_types,
-            invoice_type,
-            max_installments,
-            due_in_days: self.due_in_days,
-            redirect_to,
-            active: true,
-            created_at: now_iso(),
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -425,18 +375,6 @@ mod tests {
     }
 
     #[test]
-    fn slugs_come_from_names() {
-        assert_eq!(slugify("Curso de Rust"), "curso-de-rust");
-        assert_eq!(slugify("  Ação — Promoção 2x!  "), "acao-promocao-2x");
-        assert_eq!(slugify("???"), "link");
-        assert!(slug_is_valid(&slugify(&"Muito longo ".repeat(20))));
-        assert!(!slug_is_valid("Curso"));
-        assert!(!slug_is_valid("a--b"));
-        assert!(!slug_is_valid("-a"));
-        assert!(!slug_is_valid("../x"));
-    }
-
-    #[test]
     fn prices_accept_dot_and_comma_decimals() {
         assert_eq!(parse_price("300.00"), Some(30000));
         assert_eq!(parse_price("300,00"), Some(30000));
@@ -451,7 +389,7 @@ mod tests {
     #[test]
     fn creation_rules_name_the_flag() {
         let link = spec().check().unwrap();
-        assert_eq!(link.slug, "curso-de-rust");
+        assert_eq!(link.slug, None);
         assert_eq!(link.price_cents, Some(30000));
         let cases: Vec<(&str, LinkSpec<'_>)> = vec![
             (
@@ -483,7 +421,7 @@ mod tests {
                 },
             ),
             (
-                "--price-by-customer",
+                "--price",
                 LinkSpec {
                     price_by_customer: true,
                     ..spec()
@@ -532,7 +470,7 @@ mod tests {
                 },
             ),
             (
-                "--price",
+                "--max-installments",
                 LinkSpec {
                     price: Some("10,00"),
                     ..spec()
@@ -568,7 +506,7 @@ mod tests {
 
     #[test]
     fn terms_follow_the_models_rules_and_name_the_flag() {
-        let link = LinkSpec {
+        let new = LinkSpec {
             fine: Some("2%"),
             interest: Some("1,5"),
             discount: Some("R$ 10,00"),
@@ -577,6 +515,7 @@ mod tests {
         }
         .check()
         .unwrap();
+        let link = stored(&new, "curso-de-rust".into(), None);
         assert_eq!(
             link.terms,
             LinkTerms {

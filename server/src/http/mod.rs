@@ -7,6 +7,7 @@ pub mod extract;
 pub mod health;
 pub mod idempotency;
 pub mod invoices;
+pub mod links;
 pub mod lists;
 pub mod openapi;
 pub mod pix_webhook;
@@ -58,6 +59,7 @@ where
         .merge(customers::router())
         .merge(invoices::router())
         .merge(webhooks::router())
+        .merge(links::router())
         .merge(openapi::router())
 }
 

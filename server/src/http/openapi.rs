@@ -42,6 +42,10 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
         crate::http::webhooks::webhook_secret_rotate,
         crate::http::webhooks::deliveries_list,
         crate::http::webhooks::deliveries_redeliver,
+        crate::http::links::links_list,
+        crate::http::links::links_create,
+        crate::http::links::links_get,
+        crate::http::links::links_set_active,
     ),
     // Referenced only from a query parameter, which utoipa does not follow.
     components(schemas(paylink_model::InvoiceState, paylink_model::webhooks::DeliveryStatus)),
@@ -59,6 +63,9 @@ their type, unless the invoice has its own), the signing secret of every deliver
 Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), and \
 the deliveries: retried for about three days, then `failed`; any but a `pending` one can be sent \
 again."),
+        (name = "payment links", description = "A link's public page (`/l/{slug}`) lets anyone \
+register and create an invoice on the link's terms only; the merchant lists, creates, reads and \
+turns off their links here. `paylink link create` applies the same rules."),
     )
 )]
 pub struct ApiDoc;

@@ -137,6 +137,19 @@ where
         )
         .route("/api/invoices/{id}/resend", post(api_invoices_resend))
         .merge(webhooks::router())
+        .route(
+            "/api/payment-links",
+            post(api_links_create).get(api_links_list),
+        )
+        .route("/api/payment-links/{slug}", get(api_links_get))
+        .route(
+            "/api/payment-links/{slug}/deactivate",
+            post(api_links_deactivate),
+        )
+        .route(
+            "/api/payment-links/{slug}/reactivate",
+            post(api_links_reactivate),
+        )
         // Every merchant call above: an operator's session, same-origin writes, the audit.
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -400,6 +413,71 @@ async fn api_installments_pay(
 ) -> Result<Response, AppError> {
     let path = action_path(&id, Some(&n))?;
     forward(p, Method::POST, path, headers, body).await
+}
+
+/// The merchant's payment links (the links screen): list, create, read one,
+/// turn one off or on. Operator screens, like the invoices'.
+async fn api_links_list(State(p): ProxyState, headers: HeaderMap) -> Result<Response, AppError> {
+    list(p, LINKS, None, headers).await
+}
+
+async fn api_links_create(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Response, AppError> {
+    create(p, LINKS, headers, body).await
+}
+
+async fn api_links_get(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    ApiPath(slug): ApiPath<String>,
+) -> Result<Response, AppError> {
+    forward(p, Method::GET, link_path(&slug)?, headers, Bytes::new()).await
+}
+
+async fn api_links_deactivate(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    ApiPath(slug): ApiPath<String>,
+) -> Result<Response, AppError> {
+    set_link_active(p, headers, &slug, false).await
+}
+
+async fn api_links_reactivate(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    ApiPath(slug): ApiPath<String>,
+) -> Result<Response, AppError> {
+    set_link_active(p, headers, &slug, true).await
+}
+
+const LINKS: &str = "/invoices/applications/payment-links";
+
+/// The upstream's `PATCH {active}` of a link: one action each way here, so
+/// each has its own audit line.
+async fn set_link_active(
+    p: Handle,
+    mut headers: HeaderMap,
+    slug: &str,
+    active: bool,
+) -> Result<Response, AppError> {
+    let path = link_path(slug)?;
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    let body = Bytes::from(format!("{{\"active\":{active}}}"));
+    forward(p, Method::PATCH, path, headers, body).await
+}
+
+/// The upstream path of a link, built only from a valid slug.
+fn link_path(slug: &str) -> Result<String, AppError> {
+    if !crate::domain::links::slug_is_valid(slug) {
+        return Err(Reason::LinkNotFound.into());
+    }
+    Ok(format!("{LINKS}/{slug}"))
 }
 
 /// The upstream path of an invoice's detail or of an action on it, built only

@@ -270,7 +270,8 @@ pub async fn require_operator(
     let (res, target) = match target {
         Target::Path(id) => (res, Some(id)),
         Target::None => (res, None),
-        Target::CreatedId => created_id(res).await,
+        Target::CreatedId => created_id(res, "id").await,
+        Target::CreatedSlug => created_id(res, "slug").await,
     };
     audit(&s.db, &row.id, action, target.as_deref(), &client_addr).await;
     Ok(res)
@@ -279,6 +280,8 @@ pub async fn require_operator(
 enum Target {
     Path(String),
     CreatedId,
+    /// A created payment link: its slug.
+    CreatedSlug,
     None,
 }
 
@@ -303,19 +306,26 @@ impl Action {
             ("POST", ["deliveries", id, "redeliver"]) => {
                 Some(("redeliver", Target::Path(id.to_string())))
             }
+            ("POST", ["payment-links"]) => Some(("create_link", Target::CreatedSlug)),
+            ("POST", ["payment-links", slug, "deactivate"]) => {
+                Some(("deactivate_link", Target::Path(slug.to_string())))
+            }
+            ("POST", ["payment-links", slug, "reactivate"]) => {
+                Some(("reactivate_link", Target::Path(slug.to_string())))
+            }
             _ => None,
         }
     }
 }
 
-/// The `id` of a creation's answer (a small JSON body, read and put back).
-async fn created_id(res: Response) -> (Response, Option<String>) {
+/// The `id` (or `key`) of a creation's answer (a small JSON body, read and put back).
+async fn created_id(res: Response, key: &str) -> (Response, Option<String>) {
     let (parts, body) = res.into_parts();
     match axum::body::to_bytes(body, crate::http::BODY_LIMIT).await {
         Ok(bytes) => {
             let id = serde_json::from_slice::<serde_json::Value>(&bytes)
                 .ok()
-                .and_then(|v| v.get("id")?.as_str().map(str::to_string));
+                .and_then(|v| v.get(key)?.as_str().map(str::to_string));
             (Response::from_parts(parts, Body::from(bytes)), id)
         }
         Err(e) => {

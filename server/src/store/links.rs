@@ -2,6 +2,7 @@
 
 use paylink_model::charges::{Value, ValueType};
 use paylink_model::link::MAX_DUE_IN_DAYS;
+pub use paylink_model::link_spec::LinkTerms;
 use paylink_model::{InvoiceType, PaymentType, MAX_INSTALLMENTS};
 use sqlx::Row;
 
@@ -22,17 +23,17 @@ pub struct Link {
     pub created_at: String,
     /// Fine, interest and discount of the link's invoices.
     pub terms: LinkTerms,
+    /// The application whose token made it (the API); `None`: made with
+    /// `paylink link create`, the deployment's own.
+    pub application_id: Option<String>,
 }
 
-/// A link's fine, interest and discount. The discount's last day is the
-/// invoice's due date minus `days_before_due`.
+/// What a link has brought in: invoices made through it (for customers
+/// registered through it, with its slug as externalId) and what was paid on them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LinkTerms {
-    pub fine: Option<Value>,
-    /// Hundredths of a percent per month.
-    pub interest_monthly_bp: Option<i64>,
-    pub discount: Option<Value>,
-    pub discount_days_before_due: u32,
+pub struct LinkStats {
+    pub invoices_made: i64,
+    pub amount_paid_cents: i64,
 }
 
 fn stored_value(kind: Option<String>, value: Option<i64>) -> Option<Value> {
@@ -74,20 +75,21 @@ fn from_row(r: &DbRow) -> Result<Link, DbError> {
                 .unwrap_or(0)
                 .clamp(0, MAX_DUE_IN_DAYS as i64) as u32,
         },
+        application_id: r.try_get("application_id")?,
     })
 }
 
 const COLUMNS: &str =
     "slug, name, description, price_cents, price_by_customer, payment_types, invoice_type, \
                        max_installments, due_in_days, redirect_to, active, created_at, fine_type, fine_value, \
-                       interest_monthly_bp, discount_type, discount_value, discount_days_before_due";
+                       interest_monthly_bp, discount_type, discount_value, discount_days_before_due, application_id";
 
 pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
     let types: Vec<&str> = l.payment_types.iter().map(|t| t.as_str()).collect();
     let mut tx = db.begin_write().await?;
     sqlx::query(&format!(
         "INSERT INTO payment_links ({COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
     ))
     .bind(&l.slug)
     .bind(&l.name)
@@ -111,6 +113,7 @@ pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
             .discount
             .map(|_| l.terms.discount_days_before_due as i64),
     )
+    .bind(&l.application_id)
     .execute(&mut *tx)
     .await?;
     tx.commit().await
@@ -145,6 +148,103 @@ pub async fn list(db: &Db) -> Result<Vec<Link>, DbError> {
     .fetch_all(&db.pool)
     .await?;
     rows.iter().map(from_row).collect()
+}
+
+/// The slugs that are `base` or start with `base-` (a new link's slug is
+/// the first of `base`, `base-2`, `base-3`… not among them).
+pub async fn slugs_like(db: &Db, base: &str) -> Result<Vec<String>, DbError> {
+    sqlx::query_scalar("SELECT slug FROM payment_links WHERE slug = $1 OR slug LIKE $2")
+        .bind(base)
+        .bind(format!("{base}-%"))
+        .fetch_all(&db.pool)
+        .await
+}
+
+/// Which links an application sees: its own and the deployment's.
+const SEEN_BY: &str = "(application_id = $1 OR application_id IS NULL)";
+
+/// A link application `app_id` sees (its own or the deployment's).
+pub async fn find_for(db: &Db, app_id: &str, slug: &str) -> Result<Option<Link>, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM payment_links WHERE {SEEN_BY} AND slug = $2"
+    ))
+    .bind(app_id)
+    .bind(slug)
+    .fetch_optional(&db.pool)
+    .await?;
+    row.as_ref().map(from_row).transpose()
+}
+
+/// Turns a link application `app_id` sees on or off; false when there is none.
+pub async fn set_active_for(
+    db: &Db,
+    app_id: &str,
+    slug: &str,
+    active: bool,
+) -> Result<bool, DbError> {
+    let mut tx = db.begin_write().await?;
+    let done = sqlx::query(&format!(
+        "UPDATE payment_links SET active = $3 WHERE {SEEN_BY} AND slug = $2"
+    ))
+    .bind(app_id)
+    .bind(slug)
+    .bind(active as i64)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// The links application `app_id` sees, newest first, each with what it
+/// brought in for that application.
+pub async fn list_for(db: &Db, app_id: &str) -> Result<Vec<(Link, LinkStats)>, DbError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS}, {STATS} FROM payment_links l WHERE {SEEN_BY}
+         ORDER BY created_at DESC, slug"
+    ))
+    .bind(app_id)
+    .fetch_all(&db.pool)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((from_row(r)?, stats_of(r)?)))
+        .collect()
+}
+
+/// What one link brought in for application `app_id`.
+pub async fn stats_for(db: &Db, app_id: &str, slug: &str) -> Result<LinkStats, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {STATS} FROM payment_links l WHERE slug = $2"
+    ))
+    .bind(app_id)
+    .bind(slug)
+    .fetch_optional(&db.pool)
+    .await?;
+    row.as_ref()
+        .map(stats_of)
+        .transpose()
+        .map(Option::unwrap_or_default)
+}
+
+/// Invoices of application `$1` made through link `l` (its slug as
+/// externalId, for a customer registered through it), and the paid
+/// installments' sum. As BIGINT: PostgreSQL's SUM(bigint) is NUMERIC.
+const STATS: &str = "
+    (SELECT COUNT(*) FROM invoices v
+      WHERE v.application_id = $1 AND v.external_id = l.slug
+        AND v.customer_id IN (SELECT c.customer_id FROM link_customers c WHERE c.slug = l.slug)
+    ) AS invoices_made,
+    (SELECT CAST(COALESCE(SUM(i.price_paid_cents), 0) AS BIGINT)
+       FROM installments i JOIN invoices v ON v.id = i.invoice_id
+      WHERE v.application_id = $1 AND v.external_id = l.slug
+        AND i.status = 'CONFIRMED' AND i.deleted_at IS NULL
+        AND v.customer_id IN (SELECT c.customer_id FROM link_customers c WHERE c.slug = l.slug)
+    ) AS amount_paid_cents";
+
+fn stats_of(r: &DbRow) -> Result<LinkStats, DbError> {
+    Ok(LinkStats {
+        invoices_made: r.try_get("invoices_made")?,
+        amount_paid_cents: r.try_get("amount_paid_cents")?,
+    })
 }
 
 /// Records a customer created through the link (a replayed creation records it again: no-op).

@@ -197,7 +197,7 @@ async fn bad_link_create_input_exits_2_naming_the_problem() {
                 "--max-installments",
                 "3",
             ],
-            "--price",
+            "--max-installments",
         ),
         (
             "redirect not http(s)",

@@ -15,6 +15,7 @@ mod dashboard;
 mod envelope;
 mod idempotency;
 mod invoices;
+mod link_admin;
 mod link_page;
 mod links;
 mod lists;

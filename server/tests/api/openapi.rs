@@ -101,7 +101,22 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "exportInvoices",
             ),
             ("get", "/invoices/applications/invoices/{id}", "getInvoice"),
+            (
+                "get",
+                "/invoices/applications/payment-links",
+                "listPaymentLinks",
+            ),
+            (
+                "get",
+                "/invoices/applications/payment-links/{slug}",
+                "getPaymentLink",
+            ),
             ("get", "/invoices/applications/webhooks", "listWebhooks"),
+            (
+                "patch",
+                "/invoices/applications/payment-links/{slug}",
+                "setPaymentLinkActive",
+            ),
             ("post", "/invoices/applications/customers", "createCustomer"),
             (
                 "post",
@@ -118,6 +133,11 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "post",
                 "/invoices/applications/invoices/{id}/resend",
                 "resendInvoice",
+            ),
+            (
+                "post",
+                "/invoices/applications/payment-links",
+                "createPaymentLink",
             ),
             ("post", "/invoices/applications/webhooks", "createWebhook"),
             (

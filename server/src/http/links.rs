@@ -1,0 +1,178 @@
+//! The merchant's payment links under the service's token (issue 32): list
+//! them with what each brought in, create one (the rules of
+//! `paylink_model::link_spec`, as `paylink link create` applies them), read
+//! one (with the QR code of its page) and turn one off or on. A link's page
+//! and the payer's creations through it are the proxy's (`proxy::links`).
+
+use axum::extract::{FromRef, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use paylink_model::link_spec::{LinkList, LinkRequest, LinkStateRequest, MerchantLink};
+use paylink_model::ErrorEnvelope;
+
+use crate::domain::links::{create, merchant_view, slug_is_valid};
+use crate::error::{AppError, Reason};
+use crate::http::auth::Authed;
+use crate::http::extract::{ApiJson, ApiPath};
+use crate::http::Service;
+use crate::store::links::{find_for, list_for, set_active_for, stats_for};
+
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Service: FromRef<S>,
+    crate::store::Db: FromRef<S>,
+{
+    Router::new()
+        .route(
+            "/invoices/applications/payment-links",
+            get(links_list).post(links_create),
+        )
+        .route(
+            "/invoices/applications/payment-links/{slug}",
+            get(links_get).patch(links_set_active),
+        )
+}
+
+/// Every link the caller's application sees, newest first.
+#[utoipa::path(
+    get,
+    path = "/invoices/applications/payment-links",
+    operation_id = "listPaymentLinks",
+    tag = "payment links",
+    summary = "List payment links",
+    params(crate::http::extract::AcceptLanguageHeader),
+    responses(
+        (status = 200, description = "The application's links and the deployment's (made with \
+`paylink link create`), newest first, each with the invoices made through it and the amount paid \
+on them for this application.", body = LinkList),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+    )
+)]
+async fn links_list(
+    State(state): State<Service>,
+    Authed(app): Authed,
+) -> Result<Json<LinkList>, AppError> {
+    let data = list_for(&state.db, &app.id)
+        .await?
+        .iter()
+        .map(|(link, stats)| merchant_view(link, *stats, &state.public_url))
+        .collect();
+    Ok(Json(LinkList { data }))
+}
+
+/// Creates a link of the caller's application: 201 with the link.
+#[utoipa::path(
+    post,
+    path = "/invoices/applications/payment-links",
+    operation_id = "createPaymentLink",
+    tag = "payment links",
+    summary = "Create payment link",
+    params(crate::http::extract::AcceptLanguageHeader),
+    request_body = LinkRequest,
+    responses(
+        (status = 201, description = "The created link, on; its page is `url`.", body = MerchantLink,
+         links(("GetPaymentLink" = (
+             operation_id = "getPaymentLink",
+             parameters(("slug" = "$response.body#/slug")),
+             description = "The link just created, with its QR code."
+         )))),
+        (status = 400, description = "Malformed JSON or a body that is not an object.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
+        (status = 422, description = "Validation failure: `errors` maps each API field path to its \
+messages (rules the schema cannot state, such as each installment being at least R$ 5,00, a fine \
+within 2 % of the smallest installment, `discount.daysBeforeDue` within `dueInDays`, or a chosen \
+`slug` another link has, answer here too).", body = ErrorEnvelope),
+    )
+)]
+async fn links_create(
+    State(state): State<Service>,
+    Authed(app): Authed,
+    ApiJson(req): ApiJson<LinkRequest>,
+) -> Result<Response, AppError> {
+    let new = req.check()?;
+    let link = create(&state.db, &new, Some(&app.id)).await??;
+    let view = merchant_view(&link, Default::default(), &state.public_url);
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+/// One link the caller sees, with the QR code of its page.
+#[utoipa::path(
+    get,
+    path = "/invoices/applications/payment-links/{slug}",
+    operation_id = "getPaymentLink",
+    tag = "payment links",
+    summary = "Get payment link",
+    params(
+        ("slug" = String, Path, description = "The link's slug (`/l/{slug}`)."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    responses(
+        (status = 200, description = "The link, with `qrSvg`: the QR code of `url` as SVG markup.", body = MerchantLink),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "No such link, or another application's.", body = ErrorEnvelope),
+    )
+)]
+async fn links_get(
+    State(state): State<Service>,
+    Authed(app): Authed,
+    ApiPath(slug): ApiPath<String>,
+) -> Result<Json<MerchantLink>, AppError> {
+    Ok(Json(one(&state, &app.id, &slug).await?))
+}
+
+async fn one(state: &Service, app_id: &str, slug: &str) -> Result<MerchantLink, AppError> {
+    if !slug_is_valid(slug) {
+        return Err(Reason::LinkNotFound.into());
+    }
+    let link = find_for(&state.db, app_id, slug)
+        .await?
+        .ok_or(Reason::LinkNotFound)?;
+    let stats = stats_for(&state.db, app_id, slug).await?;
+    let mut view = merchant_view(&link, stats, &state.public_url);
+    view.qr_svg = crate::domain::payer::qr_svg(&view.url);
+    Ok(view)
+}
+
+/// Turns a link off (its page and creations answer 404; its invoices stay) or on again.
+#[utoipa::path(
+    patch,
+    path = "/invoices/applications/payment-links/{slug}",
+    operation_id = "setPaymentLinkActive",
+    tag = "payment links",
+    summary = "Deactivate or reactivate payment link",
+    params(
+        ("slug" = String, Path, description = "The link's slug (`/l/{slug}`)."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    request_body = LinkStateRequest,
+    responses(
+        (status = 200, description = "The link after the change.", body = MerchantLink),
+        (status = 400, description = "Malformed JSON or a body that is not an object.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "No such link, or another application's.", body = ErrorEnvelope),
+        (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
+        (status = 422, description = "`active` missing or not a boolean.", body = ErrorEnvelope),
+    )
+)]
+async fn links_set_active(
+    State(state): State<Service>,
+    Authed(app): Authed,
+    ApiPath(slug): ApiPath<String>,
+    ApiJson(req): ApiJson<LinkStateRequest>,
+) -> Result<Json<MerchantLink>, AppError> {
+    let active = req.check()?;
+    if !slug_is_valid(&slug) || !set_active_for(&state.db, &app.id, &slug, active).await? {
+        return Err(Reason::LinkNotFound.into());
+    }
+    Ok(Json(one(&state, &app.id, &slug).await?))
+}
