@@ -453,3 +453,50 @@ async fn the_recurrence_of_pix_automatico_is_on_the_detail() {
     sleep(50).await;
     assert!(q_opt(&app.root, ".facts .pix-automatico").is_none());
 }
+
+/// Each later cycle sent to the payer's bank is a row per attempt: its date, its kind, what
+/// became of it and, rejected, why (the bank's words and code), in the merchant's language.
+#[wasm_bindgen_test]
+async fn the_cycles_of_pix_automatico_and_their_attempts_are_a_table_on_the_detail() {
+    let detail = DETAIL.replacen(
+        r#""createdAt":"2026-01-01T00:00:00.000Z","url""#,
+        r#""pixAutomatico":{"status":"approved","idRec":"RR9999999920261127abcdefghijk","periodicity":"MENSAL","retryPolicy":"PERMITE_3R_7D","cycles":[{"installment":2,"dueDate":"2026-02-28","status":"CONCLUIDA","attempts":[{"date":"2026-02-28","type":"AGND","status":"REJEITADA","reasonCode":"AM02","reason":"Saldo insuficiente."},{"date":"2026-03-01","type":"RIFL","status":"PAGA"}]},{"installment":3,"dueDate":"2026-03-31","status":"RECUSADA","attempts":[],"reasons":["Recorrência cancelada."]}]},"createdAt":"2026-01-01T00:00:00.000Z","url""#,
+        1,
+    );
+    assert_ne!(detail, DETAIL);
+    mock_fetch(200, &detail);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    let r = &app.root;
+    sleep(50).await;
+    let table = q(r, ".pix-cycles table");
+    assert!(q_opt(&table, "caption").is_some());
+    assert_eq!(q_all(&table, "thead th[scope=col]").len(), 7);
+    let rows: Vec<Vec<String>> = q_all(&table, "tbody tr")
+        .iter()
+        .map(|row| q_all(row, "th, td").iter().map(text).collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!(
+        rows[0],
+        [
+            "2",
+            "28/02/2026",
+            "Paga pelo banco do pagador",
+            "28/02/2026",
+            "No vencimento",
+            "Rejeitada",
+            "O banco do pagador recusou: “Saldo insuficiente.” (código AM02)"
+        ]
+    );
+    assert_eq!(rows[1][3..6], ["01/03/2026", "Nova tentativa", "Paga"]);
+    assert_eq!(rows[1][6], "");
+    assert!(
+        rows[2][2].starts_with("Recusada pelo banco ao ser enviada (Recorrência cancelada.)"),
+        "{rows:?}"
+    );
+    // None without cycles.
+    mock_fetch(200, DETAIL);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    sleep(50).await;
+    assert!(q_opt(&app.root, ".pix-cycles").is_none());
+}

@@ -1331,6 +1331,44 @@ async fn invoice_list_reads_its_filters_from_the_url_and_links_rows_and_pages() 
     );
 }
 
+/// The list filters by where an invoice's Pix Automático recurrence stands (the payer cancelled
+/// it, ...): read from the URL, sent to the service, offered in a labelled select.
+#[wasm_bindgen_test]
+async fn invoice_list_filters_by_the_pix_automatico_recurrence() {
+    mock_fetch(200, &invoice_page(false));
+    let app = mount_at("/invoices?pixAutomatico=cancelled").await;
+    let r = &app.root;
+    sleep(50).await;
+    assert!(
+        last_call().contains("/api/invoices?pixAutomatico=cancelled"),
+        "{}",
+        last_call()
+    );
+    let select = named(r, "pixAutomatico").unchecked_into::<web_sys::HtmlSelectElement>();
+    assert_eq!(select.value(), "cancelled");
+    let label = q(r, &format!("label[for={}]", select.id()));
+    assert_eq!(text(&label), "Pix Automático");
+    let options: Vec<String> = q_all(&select, "option").iter().map(text).collect();
+    assert_eq!(options[0], "Com ou sem");
+    assert!(options.contains(&"Cancelada".to_string()), "{options:?}");
+    assert!(
+        options.contains(&"Recusada pelo pagador".to_string()),
+        "{options:?}"
+    );
+    // Chosen and submitted: in the URL and the call, the other filters as they were.
+    select.set_value("rejected");
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    click(&q(r, "form.filters button[type=submit]")).await;
+    sleep(50).await;
+    assert!(
+        last_call().contains("pixAutomatico=rejected"),
+        "{}",
+        last_call()
+    );
+}
+
 #[wasm_bindgen_test]
 async fn due_date_filters_are_typed_as_the_language_writes_dates_and_sent_as_iso() {
     mock_fetch(200, r#"{"data":[],"nextCursor":null}"#);

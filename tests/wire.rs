@@ -199,6 +199,19 @@ fn an_invoice_detail_round_trips() {
             periodicity: pix_automatico::Periodicidade::Mensal,
             retry_policy: pix_automatico::RetryPolicy::Permite3r7d,
             reasons: vec![],
+            cycles: vec![paylink_model::PixAutomaticoCycle {
+                installment: 2,
+                due_date: "2026-12-25".into(),
+                status: "ATIVA".into(),
+                attempts: vec![paylink_model::CycleAttempt {
+                    date: "2026-12-25".into(),
+                    kind: "AGND".into(),
+                    status: "REJEITADA".into(),
+                    reason_code: Some("AM02".into()),
+                    reason: Some("Saldo insuficiente.".into()),
+                }],
+                reasons: vec![],
+            }],
         }),
     });
 }

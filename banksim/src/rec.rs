@@ -549,7 +549,8 @@ pub(super) async fn patch_cobr(
 }
 
 /// `POST /cobr/{txid}/retentativa/{data}`: another attempt after a failed one, when the
-/// recurrence allows it (`PERMITE_3R_7D`): at most 3, within 7 days after the due date.
+/// recurrence allows it (`PERMITE_3R_7D`): at most 3, within 7 days after the due date, each on
+/// a day after every attempt already made.
 pub(super) async fn post_retry(
     AxState(bank): AxState<Bank>,
     Path((txid, data)): Path<(String, String)>,
@@ -582,6 +583,17 @@ pub(super) async fn post_retry(
     if retries >= 3 || !within {
         return Err(refuse(
             "No máximo 3 retentativas, até 7 dias após o vencimento.",
+        ));
+    }
+    // Each retry on a day of its own, after every attempt already made.
+    let tried = tries
+        .iter()
+        .filter_map(|t| t["dataLiquidacao"].as_str())
+        .filter_map(paylink_model::Date::parse_iso)
+        .max();
+    if tried.is_some_and(|t| date <= t) {
+        return Err(refuse(
+            "Cada retentativa deve ser em uma nova data, posterior à última tentativa.",
         ));
     }
     let mut all = tries;

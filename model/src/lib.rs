@@ -38,5 +38,8 @@ pub use lang::Lang;
 pub use link::PaymentLink;
 pub use list::{CustomerPage, InvoicePage};
 pub use payer::*;
-pub use pix_automatico::{PixAutomaticoDetail, PixAutomaticoRequest, PixAutomaticoStatus};
+pub use pix_automatico::{
+    CycleAttempt, PixAutomaticoCycle, PixAutomaticoDetail, PixAutomaticoRequest,
+    PixAutomaticoStatus,
+};
 pub use plan::{installment_plan, periodic_due, PlannedInstallment, MAX_INSTALLMENTS};

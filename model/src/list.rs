@@ -10,6 +10,7 @@ use crate::date::Date;
 use crate::enums::InvoiceState;
 use crate::errors::{Msg, Violations};
 use crate::invoice::InvoiceDetail;
+use crate::pix_automatico::PixAutomaticoStatus;
 
 /// Rows in a page when `limit` is not given.
 pub const DEFAULT_LIMIT: u32 = 50;
@@ -28,6 +29,9 @@ pub struct ListParams {
     pub q: Option<String>,
     pub cursor: Option<String>,
     pub limit: Option<String>,
+    /// Invoices whose Pix Automático recurrence is in this state (`cancelled`: by the payer in
+    /// their bank app, or with the invoice).
+    pub pix_automatico: Option<String>,
 }
 
 /// Where a page starts: after the row with this creation time and id
@@ -67,6 +71,8 @@ pub struct InvoiceFilter {
     pub q: Option<String>,
     pub cursor: Option<Cursor>,
     pub limit: u32,
+    /// Only invoices whose recurrence is in this state.
+    pub pix_automatico: Option<PixAutomaticoStatus>,
 }
 
 /// A checked customer list query (`q`, folded by [`search_fold`], searches
@@ -90,6 +96,13 @@ impl ListParams {
             let state = InvoiceState::parse(&s.to_ascii_lowercase());
             if state.is_none() {
                 v.add("status", Msg::OneOf(InvoiceState::NAMES));
+            }
+            state
+        });
+        let pix_automatico = given(&self.pix_automatico).and_then(|s| {
+            let state = PixAutomaticoStatus::parse(&s.to_ascii_lowercase());
+            if state.is_none() {
+                v.add("pixAutomatico", Msg::OneOf(PixAutomaticoStatus::NAMES));
             }
             state
         });
@@ -119,6 +132,7 @@ impl ListParams {
             q,
             cursor,
             limit,
+            pix_automatico,
         })
     }
 
@@ -153,6 +167,7 @@ impl ListParams {
             ("status", &self.status),
             ("dueFrom", &self.due_from),
             ("dueTo", &self.due_to),
+            ("pixAutomatico", &self.pix_automatico),
         ] {
             if given(value).is_some() {
                 v.add(field, Msg::NotAFilter);
@@ -374,6 +389,13 @@ mod tests {
                     ..Default::default()
                 },
                 "cursor",
+            ),
+            (
+                ListParams {
+                    pix_automatico: Some("revoked".into()),
+                    ..Default::default()
+                },
+                "pixAutomatico",
             ),
         ] {
             assert!(p.invoice_filter().unwrap_err().has(field), "{field}");

@@ -248,6 +248,38 @@ pub enum PixAutomaticoStatus {
 }
 
 impl PixAutomaticoStatus {
+    pub const ALL: &'static [PixAutomaticoStatus] = &[
+        PixAutomaticoStatus::Pending,
+        PixAutomaticoStatus::Created,
+        PixAutomaticoStatus::Approved,
+        PixAutomaticoStatus::Rejected,
+        PixAutomaticoStatus::Expired,
+        PixAutomaticoStatus::Cancelled,
+        PixAutomaticoStatus::Refused,
+    ];
+    /// What the wire carries, also the list's `pixAutomatico` filter values.
+    pub const NAMES: &'static [&'static str] = &[
+        "pending",
+        "created",
+        "approved",
+        "rejected",
+        "expired",
+        "cancelled",
+        "refused",
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[Self::ALL
+            .iter()
+            .position(|s| *s == self)
+            .unwrap_or_default()]
+    }
+
+    pub fn parse(text: &str) -> Option<PixAutomaticoStatus> {
+        let at = Self::NAMES.iter().position(|n| *n == text)?;
+        Some(Self::ALL[at])
+    }
+
     /// The merchant's status of a recurrence the bank reports as `status` (`RecStatus`).
     pub fn from_bank(status: &str) -> Option<PixAutomaticoStatus> {
         Some(match status {
@@ -279,6 +311,155 @@ pub struct PixAutomaticoDetail {
     /// it and why (`cancelled`, `rejected`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<String>,
+    /// Each later cycle sent to the payer's bank as a recurring charge (`cobr`), with its
+    /// attempts, in installment order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cycles: Vec<PixAutomaticoCycle>,
+}
+
+/// A later cycle of an authorized recurrence: its recurring charge at the bank (`cobr`), as the
+/// bank last read it back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PixAutomaticoCycle {
+    /// The installment's number.
+    pub installment: u32,
+    /// The due date sent (`calendario.dataDeVencimento`), YYYY-MM-DD.
+    #[cfg_attr(feature = "openapi", schema(format = "date"))]
+    pub due_date: String,
+    /// The charge's status at the bank (`CobRStatus`): `CRIADA`, `ATIVA` (scheduled or being
+    /// retried), `CONCLUIDA` (paid), `REJEITADA` (no attempt left), `CANCELADA`, `EXPIRADA`; or
+    /// `RECUSADA`, paylink's: the bank refused to make it. Every status but the first three puts
+    /// the installment back on the payer page.
+    pub status: String,
+    /// Each attempt of the payer's bank to pay it (`tentativas`), oldest first.
+    #[serde(default)]
+    pub attempts: Vec<CycleAttempt>,
+    /// Why the bank refused to make it (`RECUSADA`), in its words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+}
+
+/// One attempt of the payer's bank to pay a cycle (`tentativas[]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct CycleAttempt {
+    /// The day it settles (`dataLiquidacao`), YYYY-MM-DD.
+    #[cfg_attr(feature = "openapi", schema(format = "date"))]
+    pub date: String,
+    /// `AGND` (on the due date), `NTAG`, or `RIFL` (a retry after a rejected attempt).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `SOLICITADA`, `AGENDADA`, `PAGA`, `CANCELADA`, `REJEITADA` or `EXPIRADA`.
+    pub status: String,
+    /// The rejection's code in the Pix message catalogue (`rejeicao.codigo`), when rejected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason_code: Option<String>,
+    /// The rejection as the bank words it (`rejeicao.descricao`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl PixAutomaticoCycle {
+    /// What became of the cycle, for the merchant.
+    pub fn outcome(&self, lang: crate::Lang) -> String {
+        let pt = lang == crate::Lang::PtBr;
+        let t = |p: &str, e: &str| if pt { p } else { e }.to_string();
+        let back = t(
+            "; a parcela voltou para a página de pagamento",
+            "; the installment is back on the payment page",
+        );
+        match self.status.as_str() {
+            "CRIADA" | "ATIVA" => match self.attempts.last() {
+                Some(a) if a.kind == "RIFL" && a.status == "AGENDADA" => t(
+                    "Nova tentativa agendada no banco do pagador",
+                    "Another attempt scheduled at the payer's bank",
+                ),
+                Some(a) if a.status == "REJEITADA" => t(
+                    "Tentativa rejeitada pelo banco do pagador",
+                    "Attempt rejected by the payer's bank",
+                ),
+                _ => t(
+                    "Agendada: o banco do pagador paga no vencimento",
+                    "Scheduled: the payer's bank pays it on the due date",
+                ),
+            },
+            "CONCLUIDA" => t("Paga pelo banco do pagador", "Paid by the payer's bank"),
+            "REJEITADA" => {
+                t(
+                    "Não paga: o banco do pagador rejeitou e não há novas tentativas",
+                    "Not paid: the payer's bank rejected it and no retry is left",
+                ) + &back
+            }
+            "EXPIRADA" => t("Expirou sem pagamento", "Expired unpaid") + &back,
+            "CANCELADA" => t("Cancelada", "Cancelled") + &back,
+            "RECUSADA" => {
+                let why = if self.reasons.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", self.reasons.join("; "))
+                };
+                t(
+                    "Recusada pelo banco ao ser enviada",
+                    "Refused by the bank when sent",
+                ) + &why
+                    + &back
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl CycleAttempt {
+    /// The attempt's kind, for the merchant.
+    pub fn kind_text(&self, lang: crate::Lang) -> String {
+        let pt = lang == crate::Lang::PtBr;
+        match self.kind.as_str() {
+            "AGND" => if pt {
+                "No vencimento"
+            } else {
+                "On the due date"
+            }
+            .to_string(),
+            "RIFL" => if pt { "Nova tentativa" } else { "Retry" }.to_string(),
+            other => other.to_string(),
+        }
+    }
+
+    /// The attempt's status, for the merchant.
+    pub fn status_text(&self, lang: crate::Lang) -> String {
+        let pt = lang == crate::Lang::PtBr;
+        let (p, e) = match self.status.as_str() {
+            "SOLICITADA" => ("Solicitada", "Requested"),
+            "AGENDADA" => ("Agendada", "Scheduled"),
+            "PAGA" => ("Paga", "Paid"),
+            "CANCELADA" => ("Cancelada", "Cancelled"),
+            "REJEITADA" => ("Rejeitada", "Rejected"),
+            "EXPIRADA" => ("Expirada", "Expired"),
+            other => (other, other),
+        };
+        if pt { p } else { e }.to_string()
+    }
+
+    /// Why the payer's bank did not pay it, when it says: its words (Portuguese, as banks write
+    /// them) and the catalogue's code.
+    pub fn reason_text(&self, lang: crate::Lang) -> Option<String> {
+        if self.reason.is_none() && self.reason_code.is_none() {
+            return None;
+        }
+        let words = self.reason.as_deref().unwrap_or_default();
+        let code = self.reason_code.as_deref().unwrap_or("?");
+        Some(match lang {
+            crate::Lang::PtBr => format!("O banco do pagador recusou: “{words}” (código {code})"),
+            crate::Lang::En => {
+                format!(
+                    "The payer's bank declined it: “{words}” (code {code}, in the bank's words)"
+                )
+            }
+        })
+    }
 }
 
 #[cfg(test)]
@@ -370,6 +551,61 @@ mod tests {
             Some("2027-01-31")
         );
         assert_eq!(last_due(first, None, &end(None, Some(3), None)), None);
+    }
+
+    #[test]
+    fn a_cycle_says_what_became_of_it_in_both_languages() {
+        use crate::Lang::{En, PtBr};
+        let attempt = |kind: &str, status: &str, why: Option<(&str, &str)>| CycleAttempt {
+            date: "2027-01-10".into(),
+            kind: kind.into(),
+            status: status.into(),
+            reason_code: why.map(|w| w.0.to_string()),
+            reason: why.map(|w| w.1.to_string()),
+        };
+        let rejected = attempt("AGND", "REJEITADA", Some(("AM02", "Saldo insuficiente.")));
+        assert_eq!(
+            rejected.reason_text(PtBr).unwrap(),
+            "O banco do pagador recusou: “Saldo insuficiente.” (código AM02)"
+        );
+        assert!(rejected
+            .reason_text(En)
+            .unwrap()
+            .starts_with("The payer's bank declined it"));
+        assert_eq!(rejected.status_text(En), "Rejected");
+        assert_eq!(rejected.kind_text(PtBr), "No vencimento");
+        assert_eq!(attempt("RIFL", "PAGA", None).reason_text(En), None);
+        let mut cycle = PixAutomaticoCycle {
+            installment: 2,
+            due_date: "2027-01-10".into(),
+            status: "ATIVA".into(),
+            attempts: vec![rejected, attempt("RIFL", "AGENDADA", None)],
+            reasons: vec![],
+        };
+        assert_eq!(
+            cycle.outcome(En),
+            "Another attempt scheduled at the payer's bank"
+        );
+        cycle.status = "REJEITADA".into();
+        assert!(cycle
+            .outcome(PtBr)
+            .ends_with("a parcela voltou para a página de pagamento"));
+        cycle.status = "RECUSADA".into();
+        cycle.reasons = vec!["Recorrência cancelada.".into()];
+        assert_eq!(
+            cycle.outcome(En),
+            "Refused by the bank when sent (Recorrência cancelada.); the installment is back on the payment page"
+        );
+    }
+
+    #[test]
+    fn statuses_read_as_they_are_written() {
+        for s in PixAutomaticoStatus::ALL {
+            let wire = serde_json::to_value(s).unwrap();
+            assert_eq!(wire.as_str(), Some(s.as_str()));
+            assert_eq!(PixAutomaticoStatus::parse(s.as_str()), Some(*s));
+        }
+        assert_eq!(PixAutomaticoStatus::parse("CANCELLED"), None);
     }
 
     #[test]

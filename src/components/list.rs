@@ -28,6 +28,7 @@ fn params_of(q: &ParamsMap) -> ListParams {
         q: q.get("q"),
         cursor: q.get("cursor"),
         limit: q.get("limit"),
+        pix_automatico: q.get("pixAutomatico"),
     }
 }
 
@@ -38,6 +39,7 @@ pub fn query_of(p: &ListParams) -> String {
         ("dueFrom", p.due_from.clone()),
         ("dueTo", p.due_to.clone()),
         ("q", p.q.clone()),
+        ("pixAutomatico", p.pix_automatico.clone()),
         ("cursor", p.cursor.clone()),
         ("limit", p.limit.clone()),
     ])
@@ -119,7 +121,7 @@ pub fn FilterField(
     }
 }
 
-/// The status `<select>` (value `""`: every invoice not cancelled).
+/// A filter's `<select>` (value `""`: `blank`, the filter not applied).
 #[component]
 pub fn FilterSelect(
     name: &'static str,

@@ -1,6 +1,7 @@
 //! The texts of an installment's PIX charge at the bank on the merchant's invoice detail (a
 //! charge the bank refused, or a different one it already holds), in pt-BR and English. The
-//! bank's own reasons are shown as the bank wrote them.
+//! bank's own reasons are shown as the bank wrote them. Also the headings of the table of Pix
+//! Automático's cycles and their attempts (the cells' texts are the model's).
 
 use paylink_model::{Lang, PixChargeState};
 
@@ -12,6 +13,14 @@ pub enum PK {
     Reasons,
     Differences,
     WhatToDo,
+    Cycles,
+    Installment,
+    DueDate,
+    Cycle,
+    AttemptDate,
+    AttemptKind,
+    AttemptStatus,
+    Reason,
 }
 
 impl PK {
@@ -40,6 +49,17 @@ impl PK {
                 "O pagador não tem código PIX para esta parcela. Corrija os dados (por exemplo, o CPF ou CNPJ do cliente), cancele esta cobrança e crie outra.",
                 "The payer has no PIX code for this installment. Correct the data (for example, the customer's CPF or CNPJ), cancel this invoice and create it again.",
             ),
+            Cycles => (
+                "Cobranças do Pix Automático e suas tentativas",
+                "Pix Automático charges and their attempts",
+            ),
+            Installment => ("Parcela", "Installment"),
+            DueDate => ("Vencimento", "Due date"),
+            Cycle => ("Situação da cobrança", "Charge status"),
+            AttemptDate => ("Data da tentativa", "Attempt date"),
+            AttemptKind => ("Tipo", "Kind"),
+            AttemptStatus => ("Situação da tentativa", "Attempt status"),
+            Reason => ("Motivo da falha", "Why it failed"),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! `/invoices`: the merchant's invoice list (`GET /api/invoices?…`). The
-//! filters (status, due-date range, text) and the page's cursor live in the
+//! filters (status, due-date range, Pix Automático's recurrence, text) and the page's cursor live in the
 //! URL's query, so a list can be bookmarked, reloaded and shared; each row
 //! links to the invoice's detail.
 
@@ -9,6 +9,7 @@ use paylink_model::list::ListParams;
 use paylink_model::money::format_brl;
 use paylink_model::{
     Date, Errors, InstallmentStatus, InvoiceDetail, InvoicePage, InvoiceState, Lang,
+    PixAutomaticoStatus,
 };
 
 use crate::api;
@@ -22,7 +23,7 @@ use crate::Ctx;
 use paylink_ui::field::dates_follow_language;
 
 /// The filters with a control (their errors show next to it).
-const FILTERS: &[&str] = &["status", "dueFrom", "dueTo", "q"];
+const FILTERS: &[&str] = &["status", "dueFrom", "dueTo", "q", "pixAutomatico"];
 
 /// A date as the list shows it: dd/mm/aaaa in pt-BR.
 pub fn list_date(iso: &str, l: Lang) -> String {
@@ -156,6 +157,7 @@ fn InvoiceFilters(
     let due_from = RwSignal::new(filter_date_shown(url.due_from, l));
     let due_to = RwSignal::new(filter_date_shown(url.due_to, l));
     let q = RwSignal::new(url.q.unwrap_or_default());
+    let pix_automatico = RwSignal::new(url.pix_automatico.unwrap_or_default());
     let limit = url.limit;
     dates_follow_language(lang, vec![due_from, due_to]);
     let typed_errors = RwSignal::new(None::<Errors>);
@@ -179,6 +181,7 @@ fn InvoiceFilters(
             q: Some(q.get_untracked()),
             cursor: None,
             limit: limit.clone(),
+            pix_automatico: Some(pix_automatico.get_untracked()),
         });
     };
     move || {
@@ -187,6 +190,10 @@ fn InvoiceFilters(
             .iter()
             .map(|s| (s.as_str(), lists::state(l, *s)))
             .collect::<Vec<_>>();
+        let recurrences = PixAutomaticoStatus::ALL
+            .iter()
+            .map(|s| (s.as_str(), crate::i18n::pix_automatico_status(l, *s)))
+            .collect::<Vec<_>>();
         view! {
             <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit.clone()>
                 <div class="cols">
@@ -194,6 +201,8 @@ fn InvoiceFilters(
                         blank=LK::AnyStatus.t(l) options />
                     <FilterField name="dueFrom" label=LK::DueFrom.t(l) value=due_from errors date=l />
                     <FilterField name="dueTo" label=LK::DueTo.t(l) value=due_to errors date=l />
+                    <FilterSelect name="pixAutomatico" label=LK::PixAutomatico.t(l) value=pix_automatico
+                        errors blank=LK::AnyPixAutomatico.t(l) options=recurrences />
                 </div>
                 <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
                     hint=LK::SearchInvoicesHint.t(l) />

@@ -241,6 +241,7 @@ fn InvoiceBody(l: Lang, inv: InvoiceDetail) -> impl IntoView {
             <Accepted l types />
             <Installments l rows />
             <PixProblems l installments=inv.installments.clone() />
+            <PixCycles l cycles=inv.pix_automatico.as_ref().map(|a| a.cycles.clone()).unwrap_or_default() />
             <Settings l inv />
             <p><a href="/">{K::NewInvoice.t(l)}</a></p>
         </article>
@@ -276,6 +277,62 @@ fn PixProblems(l: Lang, installments: Vec<Installment>) -> impl IntoView {
             })
         })
         .collect::<Vec<_>>()
+}
+
+/// Each later cycle of the Pix Automático recurrence sent to the payer's bank, one row per
+/// attempt (a cycle the bank never scheduled has one row without one): when, what became of it
+/// and, rejected, why, in the bank's words and code.
+#[component]
+fn PixCycles(l: Lang, cycles: Vec<paylink_model::PixAutomaticoCycle>) -> impl IntoView {
+    if cycles.is_empty() {
+        return None;
+    }
+    let mut rows = Vec::new();
+    for c in &cycles {
+        let cycle = |rows: &mut Vec<Vec<Cell>>, attempt: Option<&paylink_model::CycleAttempt>| {
+            let due = date_for(&c.due_date, l);
+            let mut cells = vec![
+                Cell::num(c.installment.to_string()),
+                Cell::new(due),
+                Cell::new(c.outcome(l)),
+            ];
+            cells.extend(match attempt {
+                Some(a) => [
+                    Cell::new(date_for(&a.date, l)),
+                    Cell::new(a.kind_text(l)),
+                    Cell::new(a.status_text(l)),
+                    Cell::new(a.reason_text(l).unwrap_or_default()),
+                ],
+                None => [Cell::new(""), Cell::new(""), Cell::new(""), Cell::new("")],
+            });
+            rows.push(cells);
+        };
+        if c.attempts.is_empty() {
+            cycle(&mut rows, None);
+        }
+        for a in &c.attempts {
+            cycle(&mut rows, Some(a));
+        }
+    }
+    let title = PK::Cycles.t(l);
+    Some(view! {
+        <section class="pix-cycles" aria-label=title>
+            <h2>{title}</h2>
+            <Table
+                caption=title
+                head=vec![
+                    (PK::Installment.t(l), "num"),
+                    (PK::DueDate.t(l), ""),
+                    (PK::Cycle.t(l), ""),
+                    (PK::AttemptDate.t(l), ""),
+                    (PK::AttemptKind.t(l), ""),
+                    (PK::AttemptStatus.t(l), ""),
+                    (PK::Reason.t(l), ""),
+                ]
+                rows
+            />
+        </section>
+    })
 }
 
 /// The notification and webhook settings (merchant detail only).

@@ -30,6 +30,7 @@ use crate::http::Service;
         ("dueFrom" = Option<String>, Query, format = Date, description = "Due date (the first installment's) on or after, YYYY-MM-DD."),
         ("dueTo" = Option<String>, Query, format = Date, description = "Due date on or before, YYYY-MM-DD; not before dueFrom."),
         ("q" = Option<String>, Query, max_length = 100, pattern = r"^[\s\u0085]*[^\u0000-\u001F\u007F-\u009F]*[\s\u0085]*$", description = "Text found in the customer's name, document or e-mail, or the externalId (case- and accent-insensitive: joao finds João; at most 100 characters, no control characters)."),
+        ("pixAutomatico" = Option<paylink_model::PixAutomaticoStatus>, Query, description = "Only invoices whose Pix Automático recurrence is in this state: pending, created (waiting for the payer), approved, rejected (declined by the payer), expired, cancelled (by the payer in their bank app, or with the invoice) or refused (by the bank)."),
         ("cursor" = Option<String>, Query, description = "The nextCursor of the previous page."),
         ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Rows per page, 1 to 100 (default 50)."),
         crate::http::extract::AcceptLanguageHeader,
@@ -108,6 +109,7 @@ const EXPORT_BUFFER: usize = 256;
         ("dueFrom" = Option<String>, Query, format = Date, description = "As in the list."),
         ("dueTo" = Option<String>, Query, format = Date, description = "As in the list."),
         ("q" = Option<String>, Query, max_length = 100, pattern = r"^[\s\u0085]*[^\u0000-\u001F\u007F-\u009F]*[\s\u0085]*$", description = "As in the list."),
+        ("pixAutomatico" = Option<paylink_model::PixAutomaticoStatus>, Query, description = "As in the list."),
         crate::http::extract::AcceptLanguageHeader,
     ),
     responses(

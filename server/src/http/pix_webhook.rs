@@ -130,14 +130,18 @@ async fn cobr_callback(
                 continue;
             }
         };
+        pix_api::rec::keep_cycle(&s.db, txid, &cobr, None).await?;
         for pix in pix_api::rec::paid(&cobr) {
             pix_api::apply(&s.db, &pix).await?;
         }
         match pix_api::rec::cycle(&cobr, crate::domain::today()) {
             pix_api::rec::Cycle::Waiting => {}
             pix_api::rec::Cycle::Retry(day) => match s.bank.retry_cobr(txid, day).await {
-                Ok(_) => {
+                Ok(retried) => {
                     tracing::info!(%txid, %day, "recurring charge: a rejected attempt is tried again");
+                    if retried["txid"] == txid {
+                        pix_api::rec::keep_cycle(&s.db, txid, &retried, None).await?;
+                    }
                 }
                 Err(e @ BankError::Unavailable(_)) => return Err(unavailable(&e, "retry")),
                 // Already asked (a replayed callback), or the bank will not: it says so next time.
@@ -146,6 +150,7 @@ async fn cobr_callback(
                 }
             },
             pix_api::rec::Cycle::Ended(status, why) => {
+                pix_api::rec::keep_cycle(&s.db, txid, &cobr, Some(&status)).await?;
                 if crate::store::pix_charges::cycle_ended(&s.db, txid, &status).await? {
                     tracing::warn!(%txid, %status, reasons = ?why, "recurring charge ended unpaid; the installment goes back to the payer page");
                 }

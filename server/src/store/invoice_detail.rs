@@ -158,7 +158,16 @@ pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDe
         fine,
         interest,
         discount,
-        pix_automatico: super::pix_recurrences::detail_of(r)?,
+        pix_automatico: match super::pix_recurrences::detail_of(r)? {
+            Some(mut p) => {
+                for i in &rows.installments {
+                    let number = i.try_get::<i64, _>("i_number")? as u32;
+                    p.cycles.extend(super::pix_cycles::cycle_of(i, number)?);
+                }
+                Some(p)
+            }
+            None => None,
+        },
         id,
     })
 }

@@ -316,6 +316,8 @@ pub(super) async fn load_many(
                 i.payment_received_at AS i_payment_received_at, i.views_count AS i_views_count,
                 pc.operation AS p_operation, pc.status AS p_status, pc.refusal AS p_refusal,
                 pc.last_error AS p_last_error,
+                y.due_date AS y_due_date, y.status AS y_status, y.attempts AS y_attempts,
+                y.reasons AS y_reasons,
                 r.periodicity AS r_periodicity, r.retry_policy AS r_retry_policy,
                 r.operation AS r_operation, r.status AS r_status, r.id_rec AS r_id_rec,
                 r.bank_status AS r_bank_status, r.refusal AS r_refusal, r.closing AS r_closing
@@ -324,6 +326,7 @@ pub(super) async fn load_many(
          LEFT JOIN addresses a ON a.customer_id = c.id
          LEFT JOIN installments i ON i.invoice_id = v.id
          LEFT JOIN pix_charges pc ON pc.id = i.id
+         LEFT JOIN pix_cycles y ON y.installment_id = i.id
          LEFT JOIN pix_recurrences r ON r.id = v.id
          WHERE v.id IN ({list}) AND (v.application_id || '') = $1 AND ($2 OR v.deleted_at IS NULL)
          ORDER BY v.id, i.number"

@@ -191,6 +191,12 @@ fn invoice_where(app_id: &str, f: &InvoiceFilter, today: Date) -> Where {
         let p = w.bind(d.to_string());
         w.and(&format!("v.due_date <= {p}"));
     }
+    if let Some(state) = f.pix_automatico {
+        w.and(&format!(
+            "EXISTS (SELECT 1 FROM pix_recurrences r WHERE r.id = v.id AND {})",
+            super::pix_recurrences::status_is(state)
+        ));
+    }
     w.search_invoices(&f.q);
     w
 }

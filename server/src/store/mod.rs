@@ -26,6 +26,7 @@ pub mod operators;
 pub mod outbox;
 pub mod payments;
 pub mod pix_charges;
+pub mod pix_cycles;
 pub mod pix_payments;
 pub mod pix_recurrences;
 pub mod search_keys;

@@ -416,8 +416,9 @@ pub async fn is_cycle(db: &Db, installment_id: &str) -> Result<bool, DbError> {
 /// A recurring charge that ended unpaid (the payer's bank rejected it with no retry left, or it
 /// was cancelled or expired, as the bank reads it back): it stops being payable now, so the
 /// renewal of [`enqueue`] makes the installment an ordinary charge under a new txid, its code on
-/// the payer page (the old txid kept, so a late Pix of it still pays). Once only: a charge
-/// already ended, paid or made again is left alone.
+/// the payer page (the old txid kept, so a late Pix of it still pays), and the payer's
+/// `INVOICE_FAIL` (if the invoice has one) goes out now rather than on its day. Once only: a
+/// charge already ended, paid or made again is left alone.
 pub async fn cycle_ended(db: &Db, txid: &str, bank_status: &str) -> Result<bool, DbError> {
     let now = now_iso();
     let mut tx = db.begin_write().await?;
@@ -433,6 +434,18 @@ pub async fn cycle_ended(db: &Db, txid: &str, bank_status: &str) -> Result<bool,
     .execute(&mut *tx)
     .await?
     .rows_affected();
+    if n == 1 {
+        // The payer hears of it now: an INVOICE_FAIL still waiting for its day is due at once.
+        sqlx::query(
+            "UPDATE notification_sends SET due_at = $1, next_attempt_at = $1, updated_at = $1
+             WHERE type = 'INVOICE_FAIL' AND status = 'pending' AND due_at > $1
+               AND installment_id = (SELECT id FROM pix_charges WHERE txid = $2)",
+        )
+        .bind(&now)
+        .bind(txid)
+        .execute(&mut *tx)
+        .await?;
+    }
     tx.commit().await?;
     Ok(n == 1)
 }

@@ -65,7 +65,30 @@ pub(super) fn detail_of(r: &DbRow) -> Result<Option<PixAutomaticoDetail>, DbErro
         periodicity,
         retry_policy,
         reasons,
+        cycles: Vec::new(),
     }))
+}
+
+/// The SQL condition on recurrence row `r` that [`detail_of`] reads as `status` (the list's
+/// `pixAutomatico` filter).
+pub(super) fn status_is(status: PixAutomaticoStatus) -> &'static str {
+    use PixAutomaticoStatus::*;
+    match status {
+        Refused => "r.operation = 'create' AND r.status = 'failed'",
+        Cancelled => {
+            "(r.operation = 'cancel' OR (r.operation = 'create' AND r.status <> 'failed'
+              AND r.bank_status = 'CANCELADA'))"
+        }
+        Pending => "r.operation = 'create' AND r.status <> 'failed' AND r.bank_status IS NULL",
+        Created => "r.operation = 'create' AND r.status <> 'failed' AND r.bank_status = 'CRIADA'",
+        Approved => {
+            "r.operation = 'create' AND r.status <> 'failed' AND r.bank_status = 'APROVADA'"
+        }
+        Rejected => {
+            "r.operation = 'create' AND r.status <> 'failed' AND r.bank_status = 'REJEITADA'"
+        }
+        Expired => "r.operation = 'create' AND r.status <> 'failed' AND r.bank_status = 'EXPIRADA'",
+    }
 }
 
 /// How many due rows one pass takes.

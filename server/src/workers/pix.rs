@@ -299,21 +299,37 @@ impl PixCharges {
                 .take(140)
                 .collect(),
         );
+        let keep = |cobr: serde_json::Value| async move {
+            rec::keep_cycle(&self.db, &w.txid, &cobr, None)
+                .await
+                .map_err(|e| BankError::Unavailable(e.to_string()))?;
+            Ok::<_, Failed>(Some(("cobr", cobr)))
+        };
         match self.bank.put_cobr(&w.txid, &body).await {
-            Ok(made) => Ok(Some(("cobr", made))),
+            Ok(made) => keep(made).await,
             // A retry whose first PUT arrived, refused as a repeat: the charge is there.
             Err(refused @ BankError::Refused { .. }) => match self.bank.get_cobr(&w.txid).await {
                 Ok(found)
                     if found["idRec"] == id_rec.as_str()
                         && found["calendario"]["dataDeVencimento"] == due.to_string() =>
                 {
-                    Ok(Some(("cobr", found)))
+                    keep(found).await
                 }
                 Err(e @ BankError::Unavailable(_)) => Err(e.into()),
                 // Refused for good (the recurrence is no longer authorized at the bank, ...):
                 // the cycle is not charged automatically, and goes back to the payer page.
                 _ => {
                     tracing::warn!(txid = %w.txid, reasons = ?refused.reasons(), "recurring charge refused; the installment goes back to the payer page");
+                    crate::store::pix_cycles::record(
+                        &self.db,
+                        &w.txid,
+                        &due.to_string(),
+                        "RECUSADA",
+                        &[],
+                        &refused.reasons(),
+                    )
+                    .await
+                    .map_err(|e| BankError::Unavailable(e.to_string()))?;
                     // The recurrence as the bank holds it now (a payer's cancellation whose
                     // callback was lost): later cycles follow it.
                     if let Ok(rec) = self.bank.get_rec(id_rec, None).await {
@@ -338,18 +354,22 @@ impl PixCharges {
         w: &pix_charges::Work,
     ) -> Result<Option<(&'static str, serde_json::Value)>, Failed> {
         if w.kind.as_deref() == Some("cobr") {
-            return match self.bank.cancel_cobr(&w.txid).await {
-                Ok(v) => Ok(Some(("cobr", v))),
+            let answer = match self.bank.cancel_cobr(&w.txid).await {
+                Ok(v) => v,
                 Err(
                     refused @ BankError::Refused {
                         status: 400..=499, ..
                     },
                 ) => match self.bank.get_cobr(&w.txid).await {
-                    Ok(found) if found["status"] != "ATIVA" => Ok(Some(("cobr", found))),
-                    _ => Err(refused.into()),
+                    Ok(found) if found["status"] != "ATIVA" => found,
+                    _ => return Err(refused.into()),
                 },
-                Err(e) => Err(e.into()),
+                Err(e) => return Err(e.into()),
             };
+            rec::keep_cycle(&self.db, &w.txid, &answer, None)
+                .await
+                .map_err(|e| BankError::Unavailable(e.to_string()))?;
+            return Ok(Some(("cobr", answer)));
         }
         let immediate = w.kind.as_deref() == Some("cob");
         let kind = if immediate { "cob" } else { "cobv" };

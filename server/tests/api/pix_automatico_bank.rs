@@ -302,13 +302,27 @@ async fn a_cycle_fails_is_retried_and_is_paid() {
     );
     let res = retry(due.add_days(1).unwrap().to_string()).await;
     assert_eq!(res.status(), 201);
+    // That retry fails too: the next one is on a new day, never one already tried.
+    bank.fail_cycle(COBR_TXID).unwrap();
+    hooks.wait("/hooks/cobr", 2).await;
+    for day in [0, 1] {
+        let res = retry(due.add_days(day).unwrap().to_string()).await;
+        assert_eq!(res.status(), 400, "day +{day}");
+    }
+    let res = retry(due.add_days(2).unwrap().to_string()).await;
+    assert_eq!(res.status(), 201);
     bank.pay_cycle(COBR_TXID).unwrap();
-    let note = hooks.wait("/hooks/cobr", 2).await;
+    let note = hooks.wait("/hooks/cobr", 3).await;
     assert_valid("CobRNotification", &note["cobsr"][0]);
     let paid = client.get_cobr(COBR_TXID).await.unwrap();
     assert_valid("CobRCompleta", &paid);
     assert_eq!(paid["status"], "CONCLUIDA");
-    let last = &paid["tentativas"][1];
+    let last = &paid["tentativas"][2];
+    assert_eq!(
+        paid["tentativas"][1]["dataLiquidacao"],
+        due.add_days(1).unwrap().to_string()
+    );
+    assert_eq!(last["dataLiquidacao"], due.add_days(2).unwrap().to_string());
     assert_eq!(
         (last["tipo"].as_str(), last["status"].as_str()),
         (Some("RIFL"), Some("PAGA"))

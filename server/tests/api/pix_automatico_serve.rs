@@ -392,6 +392,42 @@ async fn callbacks_are_believed_only_from_the_bank_and_a_replay_changes_nothing(
     .await;
     let reasons = d["pixAutomatico"]["reasons"].to_string();
     assert!(reasons.contains("USUARIO_PAGADOR"), "{reasons}");
+    // The merchant finds it in the list by its recurrence's state (and not under another).
+    let list = |query: &'static str| {
+        let app = &w.app;
+        async move {
+            app.authed(
+                reqwest::Method::GET,
+                &format!("/invoices/applications/invoices{query}"),
+            )
+            .await
+            .send()
+            .await
+            .unwrap()
+        }
+    };
+    let ids = |page: Value| -> Vec<String> {
+        page["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        ids(body(list("?pixAutomatico=cancelled").await).await),
+        std::slice::from_ref(&id)
+    );
+    assert!(ids(body(list("?pixAutomatico=approved").await).await).is_empty());
+    let res = list("?pixAutomatico=revoked").await;
+    let env = crate::helpers::envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert!(
+        env["pixAutomatico"][0]
+            .as_str()
+            .unwrap()
+            .contains("cancelled"),
+        "{env}"
+    );
     // Replayed, and an older callback arriving late (APROVADA): what the bank says now stands.
     let old = json!({"recs": [{"idRec": id_rec, "status": "APROVADA"}]});
     for body in [&old, &lie, &old] {
@@ -460,7 +496,10 @@ async fn deleting_the_invoice_cancels_the_recurrence_at_the_bank() {
 async fn authorized_weekly(w: &World, retries: bool) -> (String, String, String) {
     let customer = body(
         w.app
-            .post_customer(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
+            .post_customer(
+                &json!({"fullName": "Maria da Silva", "document": "529.982.247-25",
+                                   "email": "maria@example.com"}),
+            )
             .await,
     )
     .await;
@@ -471,6 +510,7 @@ async fn authorized_weekly(w: &World, retries: bool) -> (String, String, String)
             "dueDate": today().to_string(), "paymentTypes": ["PIX"],
             "installmentCount": 1, "invoiceType": "RECURRING", "frequency": "WEEKLY",
             "endInstallment": 8, "price": 49.90,
+            "notifications": [{"type": "INVOICE_FAIL", "channel": "Email"}],
             "pixAutomatico": {"retries": retries},
         }))
         .await;
@@ -587,10 +627,24 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
         due.add_days(1).unwrap().to_string()
     );
     w.bank.pay_cycle(&txid).unwrap();
-    wait_detail(&w.app, &id, "paid on the retry", |d| {
+    let d = wait_detail(&w.app, &id, "paid on the retry", |d| {
         d["installments"][1]["_status"] == "CONFIRMED"
+            && d["pixAutomatico"]["cycles"][0]["status"] == "CONCLUIDA"
     })
     .await;
+    // The merchant sees the cycle and its attempts: rejected on the due date (why, in the bank's
+    // words and code), paid the day after.
+    let cycle = &d["pixAutomatico"]["cycles"][0];
+    assert_eq!(cycle["installment"], 2);
+    assert_eq!(cycle["dueDate"], due.to_string());
+    assert_eq!(
+        cycle["attempts"],
+        json!([
+            {"date": due.to_string(), "type": "AGND", "status": "REJEITADA",
+             "reasonCode": "AM02", "reason": "Saldo insuficiente."},
+            {"date": due.add_days(1).unwrap().to_string(), "type": "RIFL", "status": "PAGA"},
+        ])
+    );
 
     // The third cycle fails four times: three retries, then the payer page.
     paylink_server::workers::scheduler::run_once(&w.app.db, today().add_days(7).unwrap())
@@ -629,6 +683,48 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
     assert_eq!(cobv["valor"]["original"], "49.90");
     let d = detail(&w.app, &other).await;
     assert_eq!(d["installments"][1]["_status"], "WAITING_PAYMENT");
+    // Each retry was asked for a day of its own, and the merchant sees every attempt and why it
+    // failed; the cycle ended unpaid.
+    let cycle = &d["pixAutomatico"]["cycles"][0];
+    assert_eq!(cycle["status"], "REJEITADA", "{cycle}");
+    let attempts = cycle["attempts"].as_array().unwrap();
+    let days: Vec<&str> = attempts
+        .iter()
+        .map(|a| a["date"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = (0..4)
+        .map(|n| due.add_days(n).unwrap().to_string())
+        .collect();
+    assert_eq!(days, expected);
+    for a in attempts {
+        assert_eq!(
+            (a["status"].as_str(), a["reasonCode"].as_str()),
+            (Some("REJEITADA"), Some("AM02"))
+        );
+    }
+    let retries: Vec<String> = w
+        .bank
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.starts_with(&format!("/cobr/{txid}/retentativa/")))
+        .map(|r| r.path.rsplit('/').next().unwrap().to_string())
+        .collect();
+    assert_eq!(retries, expected[1..], "three retries, each on a new date");
+    // The payer gets INVOICE_FAIL now, not on its day: its send is due.
+    let fail = &d["notificationAfterDueDate"][0];
+    assert_eq!(fail["type"], "INVOICE_FAIL");
+    let send = fail["sends"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["installment"] == 2)
+        .expect("INVOICE_FAIL of the second installment");
+    assert_eq!(send["status"], "pending");
+    let now = paylink_model::date::iso_utc_from_millis(paylink_server::domain::now_ms());
+    assert!(
+        send["dueAt"].as_str().unwrap() <= now.as_str(),
+        "{send} due by {now}"
+    );
     let view = body(w.app.get(&format!("/api/pay/{other}")).await).await;
     assert_eq!(
         view["installments"][1]["pix"]["payload"],
@@ -830,4 +926,77 @@ async fn a_recurring_charge_the_bank_refuses_goes_back_to_the_payer_page() {
     // The refusal had paylink read the recurrence back: the payer's cancellation is known.
     let d = detail(&w.app, &id).await;
     assert_eq!(d["pixAutomatico"]["status"], "cancelled", "{d}");
+}
+
+/// Deleting an invoice whose next cycle is already at the payer's bank cancels that recurring
+/// charge before its due date (`PATCH /cobr/{txid}` CANCELADA, valid against the document) and
+/// the recurrence; the merchant's cancelled invoice shows both.
+#[tokio::test]
+async fn deleting_the_invoice_cancels_its_open_recurring_charge() {
+    let w = world().await;
+    let (id, id_rec, txid) = authorized_weekly(&w, true).await;
+    assert_eq!(w.bank.cobr(&txid).unwrap()["status"], "ATIVA");
+    assert_eq!(
+        w.app.cancel_invoice(&id).await.status(),
+        StatusCode::NO_CONTENT
+    );
+    for _ in 0..100 {
+        w.charges.pass().await.unwrap();
+        w.recs.pass().await.unwrap();
+        let cobr = w.bank.cobr(&txid).unwrap();
+        if cobr["status"] == "CANCELADA" && w.bank.rec(&id_rec).unwrap()["status"] == "CANCELADA" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let cobr = w.bank.cobr(&txid).unwrap();
+    assert_eq!(cobr["status"], "CANCELADA", "{cobr}");
+    assert_eq!(
+        cobr["encerramento"]["cancelamento"]["solicitante"],
+        "USUARIO_RECEBEDOR"
+    );
+    assert_eq!(cobr["tentativas"][0]["status"], "CANCELADA");
+    assert_eq!(w.bank.rec(&id_rec).unwrap()["status"], "CANCELADA");
+    let patches: Vec<Value> = w
+        .bank
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "PATCH" && r.path == format!("/cobr/{txid}"))
+        .map(|r| r.body.unwrap())
+        .collect();
+    assert_eq!(patches.len(), 1, "cancelled once");
+    assert_eq!(
+        rec_schema_errors("CobRRevisada", &patches[0]),
+        Vec::<String>::new()
+    );
+    // More passes ask nothing more of the bank.
+    for _ in 0..3 {
+        w.charges.pass().await.unwrap();
+        w.recs.pass().await.unwrap();
+    }
+    let patches = w
+        .bank
+        .requests()
+        .iter()
+        .filter(|r| r.method == "PATCH")
+        .count();
+    assert_eq!(patches, 2, "the charge and the recurrence, once each");
+    // The cancelled invoice, in the list, shows the cycle cancelled.
+    let page = body(
+        w.app
+            .authed(
+                reqwest::Method::GET,
+                "/invoices/applications/invoices?status=cancelled&pixAutomatico=cancelled",
+            )
+            .await
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(page["data"][0]["id"], id, "{page}");
+    assert_eq!(
+        page["data"][0]["pixAutomatico"]["cycles"][0]["status"],
+        "CANCELADA"
+    );
 }

@@ -6,7 +6,7 @@
 //! errata: `RecBase.required` lists `idRec` and `retentativa`, which the bank assigns).
 
 use paylink_model::pix_automatico::{Periodicidade, RetryPolicy};
-use paylink_model::Date;
+use paylink_model::{CycleAttempt, Date};
 use serde::Serialize;
 
 use super::{reais, Devedor};
@@ -311,8 +311,16 @@ pub fn cycle(cobr: &serde_json::Value, today: Date) -> Cycle {
     let due = cobr["calendario"]["dataDeVencimento"]
         .as_str()
         .and_then(Date::parse_iso);
+    // Each retry on a day of its own: after the due date, after today, after every attempt made.
+    let last_try = tries
+        .iter()
+        .filter_map(|t| t["dataLiquidacao"].as_str().and_then(Date::parse_iso))
+        .max();
     let next = due.and_then(|d| {
-        let day = today.add_days(1)?.max(d.add_days(1)?);
+        let mut day = today.add_days(1)?.max(d.add_days(1)?);
+        if let Some(last) = last_try {
+            day = day.max(last.add_days(1)?);
+        }
         (day <= d.add_days(RETRY_DAYS)?).then_some(day)
     });
     match next {
@@ -320,6 +328,45 @@ pub fn cycle(cobr: &serde_json::Value, today: Date) -> Cycle {
             Cycle::Retry(day)
         }
         _ => Cycle::Ended("REJEITADA".into(), why()),
+    }
+}
+
+/// A recurring charge read back from the bank as the merchant's detail keeps it: its due date,
+/// status and attempts; `None` for an answer that is no recurring charge.
+pub fn cycle_state(cobr: &serde_json::Value) -> Option<(String, String, Vec<CycleAttempt>)> {
+    let due = cobr["calendario"]["dataDeVencimento"].as_str()?.to_string();
+    let status = cobr["status"].as_str()?.to_string();
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
+    let attempts = cobr["tentativas"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| CycleAttempt {
+            date: text(&t["dataLiquidacao"]).unwrap_or_default(),
+            kind: text(&t["tipo"]).unwrap_or_default(),
+            status: text(&t["status"]).unwrap_or_default(),
+            reason_code: text(&t["rejeicao"]["codigo"]),
+            reason: text(&t["rejeicao"]["descricao"]),
+        })
+        .collect();
+    Some((due, status, attempts))
+}
+
+/// Keeps recurring charge `txid` as the bank just answered it, for the merchant's detail; with
+/// `ended`, as paylink ended it (`REJEITADA`: the bank keeps a charge whose retries are spent
+/// `ATIVA`, with no attempt left).
+pub async fn keep_cycle(
+    db: &crate::store::Db,
+    txid: &str,
+    cobr: &serde_json::Value,
+    ended: Option<&str>,
+) -> Result<(), crate::store::DbError> {
+    match cycle_state(cobr) {
+        Some((due, status, attempts)) => {
+            let status = ended.unwrap_or(&status);
+            crate::store::pix_cycles::record(db, txid, &due, status, &attempts, &[]).await
+        }
+        None => Ok(()),
     }
 }
 
@@ -375,6 +422,19 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        // Each retry on a new day: after the last attempt's, even when asked on the same day.
+        let mut two = cobr(
+            "PERMITE_3R_7D",
+            "ATIVA",
+            &[("AGND", "REJEITADA"), ("RIFL", "REJEITADA")],
+        );
+        two["tentativas"][1]["dataLiquidacao"] = json!("2027-01-11");
+        assert_eq!(cycle(&two, today), Cycle::Retry(d("2027-01-12")));
+        two["tentativas"][1]["dataLiquidacao"] = json!("2027-01-17");
+        assert!(
+            matches!(cycle(&two, today), Cycle::Ended(..)),
+            "past 7 days"
+        );
         let none = cobr("NAO_PERMITE", "REJEITADA", &[("AGND", "REJEITADA")]);
         assert!(matches!(cycle(&none, today), Cycle::Ended(..)));
         let scheduled = cobr(
