@@ -13,7 +13,7 @@
 //! same thing.
 
 use paylink_model::{Channel, Frequency, HookType, InstallmentStatus, InvoiceType, Lang};
-use paylink_model::{NotificationType, PaymentType};
+use paylink_model::{NotificationType, PaymentType, ProviderStatus};
 
 pub mod backoffice;
 pub mod lists;
@@ -93,6 +93,11 @@ pub enum K {
     CopyFailed,
     ConfiguredNotifications,
     ConfiguredWebhooks,
+    NotificationSends,
+    SentTo,
+    When,
+    ProviderId,
+    LastError,
     None,
     Loading,
     Days,
@@ -246,6 +251,11 @@ impl K {
             ),
             ConfiguredNotifications => ("Notificações configuradas", "Configured notifications"),
             ConfiguredWebhooks => ("Webhooks configurados", "Configured webhooks"),
+            NotificationSends => ("Envios de notificações", "Notification sends"),
+            SentTo => ("Para", "To"),
+            When => ("Quando", "When"),
+            ProviderId => ("ID no provedor", "Provider id"),
+            LastError => ("Último erro", "Last error"),
             None => ("Nenhum.", "None."),
             Loading => ("Carregando…", "Loading…"),
             Days => ("Dias", "Days"),
@@ -405,6 +415,20 @@ pub fn channel(_lang: Lang, v: Channel) -> &'static str {
         Channel::Email => "E-mail",
         Channel::WhatsApp => "WhatsApp",
         Channel::Sms => "SMS",
+    }
+}
+
+/// Where a notification send stands: what the provider said of it when it said something,
+/// else paylink's own state (`pending`, `sent`, `failed`, `skipped`).
+pub fn send_status(lang: Lang, status: &str, provider: Option<ProviderStatus>) -> &'static str {
+    match (provider, status) {
+        (Some(ProviderStatus::Read), _) => pick(lang, "Lida", "Read"),
+        (Some(ProviderStatus::Delivered), _) => pick(lang, "Entregue", "Delivered"),
+        (Some(ProviderStatus::Failed), _) => pick(lang, "Não entregue", "Not delivered"),
+        (_, "sent") => pick(lang, "Enviada", "Sent"),
+        (_, "failed") => pick(lang, "Falhou", "Failed"),
+        (_, "skipped") => pick(lang, "Não enviada", "Skipped"),
+        _ => pick(lang, "Agendada", "Scheduled"),
     }
 }
 

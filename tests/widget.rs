@@ -1108,6 +1108,76 @@ async fn invoice_detail_shows_installments_link_and_settings() {
     assert!(q_opt(r, "button.secondary").is_some(), "copy button");
 }
 
+/// The detail lists what was sent to the payer, in a table: channel, to whom (masked, a phone
+/// without +55), when (in Brasília), where it stands (the provider's word when it has one),
+/// the provider's id and the last error; a send only scheduled is not listed. In pt-BR, then
+/// in English.
+#[wasm_bindgen_test]
+async fn invoice_detail_lists_the_notification_sends() {
+    let sends = r#""sends":[
+      {"installment":1,"dueAt":"2026-01-26T12:00:00.000Z","status":"sent","sentAt":"2026-01-26T12:00:05.000Z",
+       "channel":"WhatsApp","to":"(11) 9****-4321","providerId":"wamid.HBgN1","providerStatus":"read",
+       "providerStatusAt":"2026-01-26T12:03:00.000Z","lastError":null},
+      {"installment":2,"dueAt":"2026-02-23T12:00:00.000Z","status":"failed","sentAt":null,
+       "channel":"WhatsApp","to":"(11) 9****-4321","providerId":null,"providerStatus":null,
+       "providerStatusAt":null,"lastError":"WhatsApp answered HTTP 400: 131030: not in allowed list"},
+      {"installment":3,"dueAt":"2026-03-26T12:00:00.000Z","status":"pending","sentAt":null,
+       "channel":"WhatsApp","to":"(11) 9****-4321","providerId":null,"providerStatus":null,
+       "providerStatusAt":null,"lastError":null}],"createdAt""#;
+    let detail = DETAIL.replacen(
+        r#""period":5,"createdAt""#,
+        &format!(r#""period":5,{sends}"#),
+        1,
+    );
+    assert_ne!(detail, DETAIL);
+    mock_fetch(200, &detail);
+    let app = mount_at("/invoices/7d1e0c9a-1111-4b2b-9c3d-000000000001").await;
+    let r = &app.root;
+    sleep(50).await;
+    let rows = |r: &web_sys::Element, title: &str| -> Vec<Vec<String>> {
+        q_all(
+            r,
+            &format!(r#"section[aria-label="{title}"] table tbody tr"#),
+        )
+        .iter()
+        .map(|row| q_all(row, "th, td").iter().map(text).collect())
+        .collect()
+    };
+    assert_eq!(
+        rows(r, "Envios de notificações"),
+        [
+            [
+                "Lembrete antes do vencimento",
+                "WhatsApp",
+                "(11) 9****-4321",
+                "26/01/2026 09:03",
+                "Lida",
+                "wamid.HBgN1",
+                "",
+            ],
+            [
+                "Lembrete antes do vencimento",
+                "WhatsApp",
+                "(11) 9****-4321",
+                "23/02/2026",
+                "Falhou",
+                "",
+                "WhatsApp answered HTTP 400: 131030: not in allowed list",
+            ],
+        ]
+    );
+    assert!(!text(r).contains("+55"), "phones without +55");
+    click_button(r, "EN").await;
+    sleep(50).await;
+    let en = rows(r, "Notification sends");
+    assert_eq!(en.len(), 2, "{en:?}");
+    assert_eq!(en[0][3], "2026-01-26 09:03");
+    assert_eq!(en[0][4], "Read");
+    assert_eq!(en[1][4], "Failed");
+    click_button(r, "PT").await;
+    sleep(30).await;
+}
+
 /// The detail states the invoice's fine, interest and discount.
 #[wasm_bindgen_test]
 async fn invoice_detail_states_fine_interest_and_discount() {

@@ -111,8 +111,14 @@ fn notification(kind: NotificationType, period: Option<u32>) -> NotificationConf
         sends: vec![NotificationSend {
             installment: Some(1),
             due_at: "2026-11-28T12:00:00.000Z".into(),
-            status: "pending".into(),
-            sent_at: None,
+            status: "sent".into(),
+            sent_at: Some("2026-11-28T12:00:01.000Z".into()),
+            channel: Some(Channel::WhatsApp),
+            to: Some("(11) 9****-4321".into()),
+            provider_id: Some("wamid.HBgLNTUxMTk4NzY1NDMyMRUCABEYEjA".into()),
+            provider_status: Some(ProviderStatus::Read),
+            provider_status_at: Some("2026-11-28T12:03:00.000Z".into()),
+            last_error: None,
         }],
     }
 }

@@ -214,6 +214,26 @@ pub fn brasilia_day(stamp: &str) -> Option<Date> {
     brasilia_today_from_millis(millis_from_rfc3339(stamp)?)
 }
 
+/// An instant (`2026-11-28T12:03:00.000Z`) as a person in Brasília reads it: its date in
+/// the language's form and the time, `28/11/2026 09:03`; the stamp itself when it is
+/// not one.
+pub fn format_instant_brasilia(stamp: &str, lang: Lang) -> String {
+    let Some(ms) = millis_from_rfc3339(stamp) else {
+        return stamp.to_string();
+    };
+    let local = ms.div_euclid(1000) + BRASILIA_UTC_OFFSET_SECS;
+    let Some(day) = Date::from_days_since_epoch(local.div_euclid(86_400)) else {
+        return stamp.to_string();
+    };
+    let minutes = local.rem_euclid(86_400) / 60;
+    format!(
+        "{} {:02}:{:02}",
+        day.format_for(lang),
+        minutes / 60,
+        minutes % 60
+    )
+}
+
 /// The rule for a new charge's due date: not before today in Brasília (a
 /// charge due yesterday is late the moment it is created). `path` is the
 /// field's API path (`dueDate`), so the error lands on that field.
@@ -556,5 +576,18 @@ mod form_tests {
         assert!(check_not_past("dueDate", d(2026, 11, 24), late_evening.unwrap()).is_ok());
         let next_morning = brasilia_today_from_millis(nov25_utc + 3 * 3_600_000).unwrap();
         assert!(check_not_past("dueDate", d(2026, 11, 24), next_morning).is_err());
+    }
+
+    #[test]
+    fn an_instant_reads_in_brasilia_time() {
+        assert_eq!(
+            format_instant_brasilia("2026-11-28T12:03:00.000Z", Lang::PtBr),
+            "28/11/2026 09:03"
+        );
+        assert_eq!(
+            format_instant_brasilia("2026-11-28T01:30:00.000Z", Lang::PtBr),
+            "27/11/2026 22:30"
+        );
+        assert_eq!(format_instant_brasilia("nonsense", Lang::En), "nonsense");
     }
 }

@@ -825,10 +825,37 @@ pub struct NotificationSend {
     /// ISO 8601 UTC date-time the rule makes it due at.
     #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub due_at: String,
-    /// `pending`, `sent`, `failed` or `skipped`.
+    /// `pending`, `sent`, `failed` or `skipped` (a payer without an e-mail or phone for
+    /// the channel, or a charge no longer open).
     pub status: String,
     #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub sent_at: Option<String>,
+    /// The channel it goes by (its notification's). Absent from older servers.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    #[serde(default)]
+    pub channel: Option<Channel>,
+    /// To whom, masked (`m***a@example.com`, `(11) 9****-4321`); null when the payer has
+    /// no e-mail or phone for the channel.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    #[serde(default)]
+    pub to: Option<String>,
+    /// The provider's id of the message (WhatsApp's `wamid.…`, Twilio's `SM…`), once taken.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    #[serde(default)]
+    pub provider_id: Option<String>,
+    /// What the provider's status callbacks last said of it; null before any.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    #[serde(default)]
+    pub provider_status: Option<crate::ProviderStatus>,
+    /// When the provider said so.
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    #[serde(default)]
+    pub provider_status_at: Option<String>,
+    /// Why the last attempt failed or the send was skipped, or the provider's error.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    #[serde(default)]
+    pub last_error: Option<String>,
 }
 
 /// A configured webhook of the invoice.

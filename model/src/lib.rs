@@ -18,6 +18,7 @@ pub mod link;
 pub mod link_spec;
 pub mod list;
 pub mod money;
+pub mod notify;
 pub mod operator;
 pub mod outbound;
 pub mod payer;
@@ -37,6 +38,7 @@ pub use invoice::*;
 pub use lang::Lang;
 pub use link::PaymentLink;
 pub use list::{CustomerPage, InvoicePage};
+pub use notify::ProviderStatus;
 pub use payer::*;
 pub use pix_automatico::{
     CycleAttempt, PixAutomaticoCycle, PixAutomaticoDetail, PixAutomaticoRequest,

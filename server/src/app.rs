@@ -47,6 +47,9 @@ pub struct Options {
     pub trust_forwarded_for: bool,
     /// The bank's Pix callback (`serve --pix-api-url`); `None`: no such route.
     pub pix_webhook: Option<http::pix_webhook::PixWebhook>,
+    /// The notification providers' status callbacks (`serve --whatsapp-*`, `--twilio-*`);
+    /// `None`: no such routes.
+    pub provider_hooks: Option<http::provider_webhooks::ProviderHooks>,
     /// What `/readyz` answers; [`serve`] turns it off when it begins to stop.
     pub readiness: health::Readiness,
     /// How long a request may take before it is answered with the 503 envelope.
@@ -66,6 +69,7 @@ impl Default for Options {
             payer_rate_limit: ratelimit::Budget::PAYER,
             trust_forwarded_for: false,
             pix_webhook: None,
+            provider_hooks: None,
             readiness: Default::default(),
             request_timeout: REQUEST_TIMEOUT,
         }
@@ -91,6 +95,8 @@ pub struct AppState {
     readiness: health::Readiness,
     /// The bank's Pix callback, when `serve --pix-api-url` set one.
     pix_webhook: Option<http::pix_webhook::PixWebhook>,
+    /// The notification providers' status callbacks, when a provider is configured.
+    provider_hooks: Option<http::provider_webhooks::ProviderHooks>,
 }
 
 impl FromRef<AppState> for Service {
@@ -126,6 +132,12 @@ impl FromRef<AppState> for Arc<proxy::session::Sessions> {
 impl FromRef<AppState> for health::Readiness {
     fn from_ref(state: &AppState) -> Self {
         state.readiness.clone()
+    }
+}
+
+impl FromRef<AppState> for Option<http::provider_webhooks::ProviderHooks> {
+    fn from_ref(state: &AppState) -> Self {
+        state.provider_hooks.clone()
     }
 }
 
@@ -165,6 +177,7 @@ pub fn app(service: Service, options: Options) -> Router {
         sessions,
         readiness: options.readiness,
         pix_webhook: options.pix_webhook,
+        provider_hooks: options.provider_hooks,
     };
     let payer_limiter =
         ratelimit::RateLimiter::new(options.payer_rate_limit, options.trust_forwarded_for);
@@ -186,6 +199,11 @@ pub fn app(service: Service, options: Options) -> Router {
     );
     let router = if state.pix_webhook.is_some() {
         router.merge(http::pix_webhook::router())
+    } else {
+        router
+    };
+    let router = if state.provider_hooks.is_some() {
+        router.merge(http::provider_webhooks::router())
     } else {
         router
     };

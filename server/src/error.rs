@@ -79,6 +79,7 @@ pub enum Reason {
     WebhookNotFound,
     DeliveryNotFound,
     DeliveryPending,
+    BadSignature,
 }
 
 impl Reason {
@@ -99,7 +100,7 @@ impl Reason {
             Validation | IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Unavailable | ProxyNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
-            CrossOrigin => StatusCode::FORBIDDEN,
+            CrossOrigin | BadSignature => StatusCode::FORBIDDEN,
             TooManyRequests | LoginThrottled => StatusCode::TOO_MANY_REQUESTS,
             UpstreamUnreachable => StatusCode::BAD_GATEWAY,
             UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
@@ -241,6 +242,10 @@ impl Reason {
             DeliveryPending => (
                 "Esta entrega ainda não foi tentada ou está sendo enviada agora: aguarde o resultado.",
                 "This delivery has not been tried yet or is being sent right now: wait for its outcome.",
+            ),
+            BadSignature => (
+                "Assinatura ou token de verificação ausente ou inválido.",
+                "Missing or invalid signature or verify token.",
             ),
         };
         match lang {

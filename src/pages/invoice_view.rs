@@ -8,8 +8,11 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 use paylink_model::br::{display_phone, mask_document};
 use paylink_model::charges::ValueType;
+use paylink_model::date::format_instant_brasilia;
 use paylink_model::money::format_brl;
-use paylink_model::{Installment, InstallmentStatus, InvoiceDetail, InvoiceState, Lang};
+use paylink_model::{
+    Installment, InstallmentStatus, InvoiceDetail, InvoiceState, Lang, ProviderStatus,
+};
 
 use crate::api;
 use crate::components::installments::{date_for, Row};
@@ -335,7 +338,9 @@ fn PixCycles(l: Lang, cycles: Vec<paylink_model::PixAutomaticoCycle>) -> impl In
     })
 }
 
-/// The notification and webhook settings (merchant detail only).
+/// What was sent to the payer (each send that is no longer only scheduled: channel, to whom
+/// masked, when, where it stands, the provider's id, the last error), then the notification
+/// and webhook settings (merchant detail only).
 #[component]
 fn Settings(l: Lang, inv: InvoiceDetail) -> impl IntoView {
     let notifications: Vec<Vec<Cell>> = [
@@ -367,7 +372,55 @@ fn Settings(l: Lang, inv: InvoiceDetail) -> impl IntoView {
             ]
         })
         .collect();
+    let sends: Vec<Vec<Cell>> = [
+        &inv.notification_before_due_date,
+        &inv.notification_after_due_date,
+        &inv.notification_after_payment,
+        &inv.notification_send_types,
+    ]
+    .into_iter()
+    .flatten()
+    .flat_map(|n| n.sends.iter().map(move |s| (n, s)))
+    .filter(|(_, s)| s.status != "pending" || s.last_error.is_some())
+    .map(|(n, s)| {
+        let when = s.provider_status_at.as_deref().or(s.sent_at.as_deref());
+        vec![
+            Cell::new(i18n::notification_type(l, n.kind)),
+            Cell::new(i18n::channel(l, s.channel.unwrap_or(n.channel))),
+            Cell::new(s.to.clone().unwrap_or_else(|| "—".into())),
+            Cell::new(
+                when.map_or_else(|| date_for(&s.due_at, l), |w| format_instant_brasilia(w, l)),
+            ),
+            Cell {
+                badge: send_badge(&s.status, s.provider_status),
+                ..Cell::new(i18n::send_status(l, &s.status, s.provider_status))
+            },
+            Cell {
+                class: "break",
+                ..Cell::new(s.provider_id.clone().unwrap_or_default())
+            },
+            Cell {
+                class: "break",
+                ..Cell::new(s.last_error.clone().unwrap_or_default())
+            },
+        ]
+    })
+    .collect();
     view! {
+        <SettingsSection
+            l
+            title=K::NotificationSends
+            head=vec![
+                (K::NotificationType.t(l), ""),
+                (K::Channel.t(l), ""),
+                (K::SentTo.t(l), ""),
+                (K::When.t(l), ""),
+                (K::Status.t(l), ""),
+                (K::ProviderId.t(l), ""),
+                (K::LastError.t(l), ""),
+            ]
+            rows=sends
+        />
         <SettingsSection
             l
             title=K::ConfiguredNotifications
@@ -375,6 +428,16 @@ fn Settings(l: Lang, inv: InvoiceDetail) -> impl IntoView {
             rows=notifications
         />
         <SettingsSection l title=K::ConfiguredWebhooks head=vec![(K::HookType.t(l), ""), ("URL", "")] rows=webhooks />
+    }
+}
+
+/// The badge of a send's state: delivered or read as paid installments are shown, a
+/// failure as a reversal, the rest as waiting.
+fn send_badge(status: &str, provider: Option<ProviderStatus>) -> &'static str {
+    match (provider, status) {
+        (Some(ProviderStatus::Read | ProviderStatus::Delivered), _) => "badge confirmed",
+        (Some(ProviderStatus::Failed), _) | (_, "failed") => "badge reversed",
+        _ => "badge waiting",
     }
 }
 

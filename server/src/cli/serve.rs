@@ -83,9 +83,12 @@ pub(super) struct ServeArgs {
     /// Sender of notification e-mails, e.g. "Loja <cobranca@loja.example>".
     #[arg(long)]
     smtp_from: Option<String>,
-    /// HTTP provider for WhatsApp and SMS notifications (one JSON POST per message).
+    /// HTTP provider for WhatsApp and SMS notifications (one JSON POST per message), for a
+    /// channel whose own provider (--whatsapp-*, --twilio-*) is not set.
     #[arg(long)]
     notify_http_url: Option<String>,
+    #[command(flatten)]
+    providers: ProviderArgs,
     /// An origin allowed to call the proxy cross-origin (CORS) and to frame the widget, e.g. "https://loja.example" (repeatable).
     #[arg(long)]
     allowed_origin: Vec<String>,
@@ -105,6 +108,152 @@ pub(super) struct ServeArgs {
     drain_delay: std::time::Duration,
     #[command(flatten)]
     pix: PixArgs,
+}
+
+/// WhatsApp Business (Cloud API) and SMS (Twilio) accounts: docs/payments.md, Notifications.
+#[derive(clap::Args)]
+pub struct ProviderArgs {
+    /// WhatsApp Business Cloud API: the id of the sending number (WhatsApp Manager, API Setup).
+    #[arg(long, requires_all = ["whatsapp_token_file", "whatsapp_template"])]
+    whatsapp_phone_number_id: Option<String>,
+    /// File holding the access token (a system user's, with whatsapp_business_messaging).
+    #[arg(long, requires = "whatsapp_phone_number_id")]
+    whatsapp_token_file: Option<PathBuf>,
+    /// The approved message template's name; its body takes {{1}} payer name, {{2}} amount,
+    /// {{3}} due date, {{4}} payment link.
+    #[arg(long, requires = "whatsapp_phone_number_id")]
+    whatsapp_template: Option<String>,
+    /// The template's language code.
+    #[arg(long, default_value = "pt_BR")]
+    whatsapp_template_lang: String,
+    /// The Graph API's base, with its version.
+    #[arg(long, default_value = crate::domain::providers::GRAPH_API)]
+    whatsapp_api_url: String,
+    /// File holding the verify token you type in the Meta app's webhook setup.
+    #[arg(long, requires = "whatsapp_phone_number_id")]
+    whatsapp_verify_token_file: Option<PathBuf>,
+    /// File holding the Meta app's secret, which signs its webhooks (X-Hub-Signature-256).
+    #[arg(long, requires = "whatsapp_phone_number_id")]
+    whatsapp_app_secret_file: Option<PathBuf>,
+    /// Twilio Messages API: the Account SID (AC...).
+    #[arg(long, requires_all = ["twilio_auth_token_file", "twilio_from"])]
+    twilio_account_sid: Option<String>,
+    /// File holding the account's auth token (also the key of X-Twilio-Signature).
+    #[arg(long, requires = "twilio_account_sid")]
+    twilio_auth_token_file: Option<PathBuf>,
+    /// The sending number (E.164, e.g. +5511...) or a Messaging Service SID (MG...).
+    #[arg(long, requires = "twilio_account_sid")]
+    twilio_from: Option<String>,
+    /// Twilio's REST API base.
+    #[arg(long, default_value = crate::domain::providers::TWILIO_API)]
+    twilio_api_url: String,
+}
+
+/// An API base URL given to a flag: http(s), no query or fragment, without its trailing `/`.
+fn api_base(url: &str, flag: &str) -> Result<String, String> {
+    let parsed = reqwest::Url::parse(url.trim()).map_err(|e| format!("{flag} {url:?}: {e}"))?;
+    if !matches!(parsed.scheme(), "http" | "https")
+        || parsed.query().is_some()
+        || parsed.fragment().is_some()
+        || parsed.password().is_some()
+    {
+        return Err(format!(
+            "{flag} {url:?} must be an https:// base URL, without query or credentials"
+        ));
+    }
+    Ok(url.trim().trim_end_matches('/').to_string())
+}
+
+/// The WhatsApp and Twilio accounts, their secrets read from their files; every bad or
+/// missing part named, no secret printed.
+pub(super) fn provider_configs(
+    p: &ProviderArgs,
+) -> Result<
+    (
+        Option<crate::domain::providers::WhatsAppConfig>,
+        Option<crate::domain::providers::TwilioConfig>,
+    ),
+    String,
+> {
+    use crate::domain::providers::{Secret, TwilioConfig, WhatsAppConfig};
+    let secret = |f: &Option<PathBuf>| f.as_deref().map(secret_from_file).transpose();
+    let whatsapp = match p.whatsapp_phone_number_id.as_deref().map(str::trim) {
+        None => None,
+        Some(id) => {
+            if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!(
+                    "--whatsapp-phone-number-id {id:?} is not a phone number id (digits)"
+                ));
+            }
+            let template = p.whatsapp_template.as_deref().unwrap_or_default().trim();
+            if template.is_empty()
+                || !template
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            {
+                return Err(format!(
+                    "--whatsapp-template {template:?} is not a template name (a-z, 0-9, _)"
+                ));
+            }
+            let lang = p.whatsapp_template_lang.trim();
+            let lang_ok = {
+                let (l, region) = lang.split_once('_').unwrap_or((lang, ""));
+                (2..=3).contains(&l.len())
+                    && l.bytes().all(|b| b.is_ascii_lowercase())
+                    && (region.is_empty()
+                        || (region.len() == 2 && region.bytes().all(|b| b.is_ascii_uppercase())))
+            };
+            if !lang_ok {
+                return Err(format!(
+                    "--whatsapp-template-lang {lang:?} is not a language code like pt_BR"
+                ));
+            }
+            let token = secret(&p.whatsapp_token_file)?
+                .ok_or("--whatsapp-phone-number-id needs --whatsapp-token-file")?;
+            let verify_token = secret(&p.whatsapp_verify_token_file)?.map(Secret::new);
+            let app_secret = secret(&p.whatsapp_app_secret_file)?.map(Secret::new);
+            if verify_token.is_none() || app_secret.is_none() {
+                tracing::warn!("no --whatsapp-verify-token-file or --whatsapp-app-secret-file: WhatsApp's status webhooks are refused, sends show no delivery");
+            }
+            Some(WhatsAppConfig {
+                api_url: api_base(&p.whatsapp_api_url, "--whatsapp-api-url")?,
+                phone_number_id: id.to_string(),
+                token: Secret::new(token),
+                template: template.to_string(),
+                template_lang: lang.to_string(),
+                verify_token,
+                app_secret,
+            })
+        }
+    };
+    let twilio = match p.twilio_account_sid.as_deref().map(str::trim) {
+        None => None,
+        Some(sid) => {
+            let hex32 = |s: &str| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit());
+            if !sid.strip_prefix("AC").is_some_and(hex32) {
+                return Err(format!(
+                    "--twilio-account-sid {sid:?} is not an Account SID (AC and 32 hex digits)"
+                ));
+            }
+            let from = p.twilio_from.as_deref().unwrap_or_default().trim();
+            let from = if from.strip_prefix("MG").is_some_and(hex32) {
+                from.to_string()
+            } else {
+                paylink_model::br::check_phone(from).map_err(|_| {
+                    format!("--twilio-from {from:?} is not a phone number (+55...) or Messaging Service SID (MG...)")
+                })?
+            };
+            let token = secret(&p.twilio_auth_token_file)?
+                .ok_or("--twilio-account-sid needs --twilio-auth-token-file")?;
+            Some(TwilioConfig {
+                api_url: api_base(&p.twilio_api_url, "--twilio-api-url")?,
+                account_sid: sid.to_string(),
+                auth_token: Secret::new(token),
+                from,
+            })
+        }
+    };
+    Ok((whatsapp, twilio))
 }
 
 /// A bank's API Pix (README, Settlement); without `--pix-api-url` the payer page shows the
@@ -411,11 +560,6 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     if dist.is_none() {
         tracing::warn!(dist = %args.dist.display(), "no built widget found: pages are not served");
     }
-    let mut notify = NotifyConfig::new(
-        &public_url,
-        smtp_config(&args)?,
-        args.notify_http_url.as_deref(),
-    )?;
     let mut outbound = if args.allow_insecure_webhooks {
         Outbound::allow_private()
     } else {
@@ -424,6 +568,14 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(proxy) = &args.webhook_proxy {
         outbound = outbound.through_proxy(proxy)?;
     }
+    let mut notify = NotifyConfig::new(
+        &public_url,
+        smtp_config(&args)?,
+        args.notify_http_url.as_deref(),
+    )?;
+    (notify.whatsapp, notify.twilio) = provider_configs(&args.providers)?;
+    notify.outbound = outbound.clone();
+    notify.check_urls()?;
     let state_db = db.clone();
     let payer = payer_config(&args)?;
     notify.payer = payer.clone();
@@ -457,6 +609,12 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
         payer_rate_limit: crate::proxy::ratelimit::Budget(args.payer_rate_limit),
         trust_forwarded_for: args.trust_forwarded_for,
+        provider_hooks: crate::http::provider_webhooks::ProviderHooks::of(
+            &state_db,
+            notify.whatsapp.as_ref(),
+            notify.twilio.as_ref(),
+            notify.sms_callback_url(),
+        ),
         pix_webhook: pix
             .clone()
             .map(|bank| crate::http::pix_webhook::PixWebhook {

@@ -206,3 +206,61 @@ fn capitalize(s: &str) -> String {
         None => String::new(),
     }
 }
+
+/// The amount a message states: what paying on `today` costs (fine and interest after the
+/// due date, the discount before it) for a charge still asked for; what was paid for a
+/// payment notice.
+pub(crate) fn amount_stated(ctx: &Context, today: Date) -> i64 {
+    use NotificationType::*;
+    match (ctx.kind, ctx.due) {
+        (InvoiceConfirmPayment, _) => ctx.price_paid.max(ctx.price),
+        (InvoiceChanged, _) | (_, None) => ctx.price,
+        (_, Some(due)) => amount_due(ctx.price, due, today, &ctx.terms).total,
+    }
+}
+
+/// The payer's first name, as the messages greet them.
+pub(crate) fn first_name(ctx: &Context) -> String {
+    ctx.full_name
+        .split_whitespace()
+        .next()
+        .unwrap_or(&ctx.full_name)
+        .to_string()
+}
+
+/// The SMS of `ctx` sent on `today`: one GSM-7 segment where it can be
+/// (`paylink_model::notify::fit_sms`): the amount and the link whole, the description
+/// shortened or left out.
+pub(crate) fn sms(ctx: &Context, url: &str, today: Date) -> String {
+    use NotificationType::*;
+    let name = first_name(ctx);
+    let amount = format_brl(amount_stated(ctx, today), Lang::PtBr);
+    let date = ctx.due.map(Date::format_br).unwrap_or_default();
+    let (before, after) = match ctx.kind {
+        SendFirstInvoiceBy | SendInvoiceReminder => (
+            format!("{name}, sua fatura de {amount}"),
+            format!(" vence em {date}. Pague: {url}"),
+        ),
+        InvoiceGenerated => (
+            format!("{name}, nova cobrança de {amount}"),
+            format!(", vencimento {date}. Pague: {url}"),
+        ),
+        SendInvoiceAtDay | SendInvoiceCodeAtDay => (
+            format!("{name}, sua fatura de {amount}"),
+            format!(" vence hoje. Pague: {url}"),
+        ),
+        InvoiceResend | InvoiceFail => (
+            format!("{name}, sua fatura de {amount}"),
+            format!(" venceu em {date} e está em aberto. Pague: {url}"),
+        ),
+        InvoiceConfirmPayment => (
+            format!("{name}, recebemos seu pagamento de {amount}"),
+            format!(". Obrigado! {url}"),
+        ),
+        InvoiceChanged => (
+            format!("{name}, sua fatura de {amount}"),
+            format!(" foi alterada. Veja: {url}"),
+        ),
+    };
+    paylink_model::notify::fit_sms(&before, ctx.description.as_deref(), &after)
+}

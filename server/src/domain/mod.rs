@@ -11,6 +11,7 @@ pub mod operators;
 pub mod outbound;
 pub mod payer;
 pub mod pix_api;
+pub mod providers;
 pub mod settlement;
 pub mod webhooks;
 

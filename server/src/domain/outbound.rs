@@ -31,6 +31,16 @@ pub struct Outbound {
     proxy: Option<String>,
 }
 
+impl std::fmt::Debug for Outbound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Not the proxy's URL: it may carry a password.
+        f.debug_struct("Outbound")
+            .field("allow_private", &self.allow_private)
+            .field("proxy", &self.proxy.is_some())
+            .finish()
+    }
+}
+
 impl Default for Outbound {
     fn default() -> Self {
         Outbound::public_only()

@@ -11,6 +11,7 @@ pub mod links;
 pub mod lists;
 pub mod openapi;
 pub mod pix_webhook;
+pub mod provider_webhooks;
 pub mod webhooks;
 
 use std::sync::Arc;

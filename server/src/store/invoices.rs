@@ -360,18 +360,26 @@ pub(super) async fn load_many(
     let sql = format!(
         "SELECT invoice_id AS inv, 'p' AS kind, CAST(NULL AS TEXT) AS id, payment_type AS t1,
                 CAST(NULL AS TEXT) AS t2, CAST(NULL AS TEXT) AS t3, CAST(NULL AS BIGINT) AS n1,
-                position AS o1, CAST(NULL AS TEXT) AS o2, CAST(0 AS BIGINT) AS o3, CAST(NULL AS TEXT) AS o4
+                position AS o1, CAST(NULL AS TEXT) AS o2, CAST(0 AS BIGINT) AS o3, CAST(NULL AS TEXT) AS o4,
+                CAST(NULL AS TEXT) AS t4, CAST(NULL AS TEXT) AS t5, CAST(NULL AS TEXT) AS t6,
+                CAST(NULL AS TEXT) AS t7, CAST(NULL AS TEXT) AS t8, CAST(NULL AS TEXT) AS t9
          FROM invoice_payment_types WHERE invoice_id IN ({list})
          UNION ALL
-         SELECT invoice_id, 'n', id, type, channel, created_at, period, position, NULL, 0, NULL
+         SELECT invoice_id, 'n', id, type, channel, created_at, period, position, NULL, 0, NULL,
+                NULL, NULL, NULL, NULL, NULL, NULL
          FROM invoice_notifications WHERE invoice_id IN ({list})
          UNION ALL
-         SELECT invoice_id, 'w', id, hook_type, url, created_at, NULL, position, NULL, 0, NULL
+         SELECT invoice_id, 'w', id, hook_type, url, created_at, NULL, position, NULL, 0, NULL,
+                NULL, NULL, NULL, NULL, NULL, NULL
          FROM invoice_webhooks WHERE invoice_id IN ({list})
          UNION ALL
          SELECT s.invoice_id, 's', s.notification_id, s.status, s.due_at, s.sent_at, n.number,
-                0, s.due_at, COALESCE(n.number, 0), s.created_at
+                0, s.due_at, COALESCE(n.number, 0), s.created_at,
+                s.channel, s.recipient, s.provider_id, ps.status, ps.received_at,
+                COALESCE(ps.error, s.last_error)
          FROM notification_sends s LEFT JOIN installments n ON n.id = s.installment_id
+         LEFT JOIN notification_provider_statuses ps
+           ON ps.channel = s.channel AND ps.provider_id = s.provider_id
          WHERE s.invoice_id IN ({list})
          ORDER BY inv, kind, o1, o2, o3, o4"
     );
@@ -405,6 +413,7 @@ pub(super) async fn load_many(
 /// One invoice's [`InvoiceRows`] from its rows of the detail query (at
 /// least one) and its rows of the extras' query.
 fn invoice_rows(rows: Vec<DbRow>, extras: &[DbRow]) -> Result<InvoiceRows, DbError> {
+    use crate::store::notifications::SendColumns;
     let first = &rows[0];
     let customer = CustomerDetail {
         id: first.try_get("customer_id")?,
@@ -440,12 +449,18 @@ fn invoice_rows(rows: Vec<DbRow>, extras: &[DbRow]) -> Result<InvoiceRows, DbErr
             }),
             _ => notification_sends.push((
                 r.try_get("id")?,
-                paylink_model::NotificationSend {
-                    installment: r.try_get::<Option<i64>, _>("n1")?.map(|n| n as u32),
+                crate::store::notifications::send_of(SendColumns {
+                    installment: r.try_get("n1")?,
                     due_at: r.try_get("t2")?,
                     status: r.try_get("t1")?,
                     sent_at: r.try_get("t3")?,
-                },
+                    channel: r.try_get("t4")?,
+                    recipient: r.try_get("t5")?,
+                    provider_id: r.try_get("t6")?,
+                    provider_status: r.try_get("t7")?,
+                    provider_status_at: r.try_get("t8")?,
+                    last_error: r.try_get("t9")?,
+                }),
             )),
         }
     }

@@ -2,8 +2,10 @@
 //! scheduled sends in the `notification_sends` outbox, written inside the
 //! transaction of the change that causes them (creation, a new installment, a
 //! payment, a reversal). The [`Notifier`] worker of `serve` sends what is due
-//! by e-mail (plain SMTP to a relay) or through an HTTP provider (WhatsApp,
-//! SMS), and keeps everything in the database, like the webhook outbox.
+//! by e-mail (SMTP), WhatsApp (Cloud API), SMS (Twilio) or the generic HTTP
+//! adapter, and keeps everything in the database, like the webhook outbox;
+//! the providers' status callbacks are kept by provider id
+//! (`notification_provider_statuses`) and read here with each send.
 //!
 //! The rule of each type (times are UTC; 12:00 UTC is 09:00 in Brasília):
 //!
@@ -18,10 +20,12 @@
 //! | `INVOICE_CONFIRM_PAYMENT` | when a payment is confirmed |
 //! | `INVOICE_CHANGED` | when an installment changes other than by payment (a reversal) |
 //!
-//! This file holds the scheduling (inside the caller's transaction) and the reading of sends.
+//! This file holds the scheduling (inside the caller's transaction) and the reading of sends
+//! (the detail's and the CLI's, the recipient masked).
 
 use crate::store::WriteTx;
-use paylink_model::{Channel, Date, NotificationType};
+use paylink_model::notify::mask_recipient;
+use paylink_model::{Channel, Date, NotificationSend, NotificationType, ProviderStatus};
 use serde::Serialize;
 use sqlx::Row;
 
@@ -269,24 +273,65 @@ pub async fn on_installment_changed(
 // ---------------------------------------------------------------------------
 // Reading: the invoice detail and the CLI.
 
-/// One line of `paylink notifications list`.
+/// A send's stored columns as the detail and the CLI read them (the provider's status
+/// joined by the send's provider id).
+pub(crate) struct SendColumns {
+    pub installment: Option<i64>,
+    pub due_at: String,
+    pub status: String,
+    pub sent_at: Option<String>,
+    pub channel: String,
+    pub recipient: Option<String>,
+    pub provider_id: Option<String>,
+    pub provider_status: Option<String>,
+    pub provider_status_at: Option<String>,
+    pub last_error: Option<String>,
+}
+
+/// A send as the merchant sees it: its recipient masked (`paylink_model::notify`).
+pub(crate) fn send_of(c: SendColumns) -> NotificationSend {
+    let channel = Channel::parse(&c.channel);
+    NotificationSend {
+        installment: c.installment.map(|n| n as u32),
+        due_at: c.due_at,
+        status: c.status,
+        sent_at: c.sent_at,
+        to: match (channel, c.recipient.as_deref()) {
+            (Some(ch), Some(r)) => Some(mask_recipient(ch, r)),
+            _ => None,
+        },
+        channel,
+        provider_id: c.provider_id,
+        provider_status: c.provider_status.as_deref().and_then(ProviderStatus::parse),
+        provider_status_at: c.provider_status_at,
+        last_error: c.last_error,
+    }
+}
+
+/// One line of `paylink notifications list`: the detail's send with its ids and
+/// attempts. The recipient is masked, as on the merchant's screen.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendRow {
     pub id: String,
     pub notification_id: String,
     pub invoice_id: String,
-    pub installment: Option<u32>,
     #[serde(rename = "type")]
     pub kind: String,
-    pub channel: String,
-    pub recipient: Option<String>,
-    pub due_at: String,
-    pub status: String,
     pub attempts: i64,
     pub next_attempt_at: String,
-    pub last_error: Option<String>,
-    pub sent_at: Option<String>,
+    /// The stored e-mail or phone, for tests and the worker; never printed.
+    #[serde(skip)]
+    pub recipient: Option<String>,
+    #[serde(flatten)]
+    pub send: NotificationSend,
+}
+
+impl std::ops::Deref for SendRow {
+    type Target = NotificationSend;
+    fn deref(&self) -> &NotificationSend {
+        &self.send
+    }
 }
 
 pub async fn list_sends(
@@ -296,8 +341,12 @@ pub async fn list_sends(
 ) -> Result<Vec<SendRow>, DbError> {
     let rows = sqlx::query(
         "SELECT s.id, s.notification_id, s.invoice_id, n.number, s.type, s.channel, s.recipient, s.due_at, s.status,
-                s.attempts, s.next_attempt_at, s.last_error, s.sent_at
+                s.attempts, s.next_attempt_at, s.sent_at, s.provider_id,
+                ps.status AS provider_status, ps.received_at AS provider_status_at,
+                COALESCE(ps.error, s.last_error) AS last_error
          FROM notification_sends s LEFT JOIN installments n ON n.id = s.installment_id
+         LEFT JOIN notification_provider_statuses ps
+           ON ps.channel = s.channel AND ps.provider_id = s.provider_id
          WHERE ($1 IS NULL OR s.status = $1) AND ($2 IS NULL OR s.invoice_id = $2)
          ORDER BY s.due_at, s.created_at, s.id",
     )
@@ -307,20 +356,27 @@ pub async fn list_sends(
     .await?;
     rows.iter()
         .map(|r| {
+            let recipient: Option<String> = r.try_get("recipient")?;
             Ok(SendRow {
                 id: r.try_get("id")?,
                 notification_id: r.try_get("notification_id")?,
                 invoice_id: r.try_get("invoice_id")?,
-                installment: r.try_get::<Option<i64>, _>("number")?.map(|n| n as u32),
                 kind: r.try_get("type")?,
-                channel: r.try_get("channel")?,
-                recipient: r.try_get("recipient")?,
-                due_at: r.try_get("due_at")?,
-                status: r.try_get("status")?,
                 attempts: r.try_get("attempts")?,
                 next_attempt_at: r.try_get("next_attempt_at")?,
-                last_error: r.try_get("last_error")?,
-                sent_at: r.try_get("sent_at")?,
+                send: send_of(SendColumns {
+                    installment: r.try_get("number")?,
+                    due_at: r.try_get("due_at")?,
+                    status: r.try_get("status")?,
+                    sent_at: r.try_get("sent_at")?,
+                    channel: r.try_get("channel")?,
+                    recipient: recipient.clone(),
+                    provider_id: r.try_get("provider_id")?,
+                    provider_status: r.try_get("provider_status")?,
+                    provider_status_at: r.try_get("provider_status_at")?,
+                    last_error: r.try_get("last_error")?,
+                }),
+                recipient,
             })
         })
         .collect()

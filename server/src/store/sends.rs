@@ -3,7 +3,7 @@
 //! (Scheduling sends, and listing them, is `store::notifications`.)
 
 use paylink_model::charges::ChargeTerms;
-use paylink_model::{Channel, Date, NotificationType};
+use paylink_model::{Channel, Date, NotificationType, ProviderStatus};
 use sqlx::Row;
 
 use crate::store::{now_iso, Db, DbError};
@@ -11,19 +11,34 @@ use crate::store::{now_iso, Db, DbError};
 /// How many due rows one pass takes.
 const BATCH: i64 = 16;
 
-/// Pending sends whose time has come, of the channels the server can send
-/// (`email`: Email; `http`: WhatsApp and SMS), lease run out, oldest first.
-pub async fn due_sends(db: &Db, email: bool, http: bool) -> Result<Vec<String>, DbError> {
+/// The channels a notifier can send by.
+#[derive(Clone, Copy, Debug)]
+pub struct Channels {
+    pub email: bool,
+    pub whatsapp: bool,
+    pub sms: bool,
+}
+
+impl Channels {
+    pub fn any(self) -> bool {
+        self.email || self.whatsapp || self.sms
+    }
+}
+
+/// Pending sends whose time has come, of the channels the server can send,
+/// lease run out, oldest first.
+pub async fn due_sends(db: &Db, channels: Channels) -> Result<Vec<String>, DbError> {
     let now = now_iso();
     let rows = sqlx::query(
         "SELECT id FROM notification_sends WHERE status = 'pending' AND next_attempt_at <= $1
            AND (locked_until IS NULL OR locked_until < $1)
-           AND (($2 AND channel = 'Email') OR ($3 AND channel <> 'Email'))
-         ORDER BY next_attempt_at LIMIT $4",
+           AND (($2 AND channel = 'Email') OR ($3 AND channel = 'WhatsApp') OR ($4 AND channel = 'SMS'))
+         ORDER BY next_attempt_at LIMIT $5",
     )
     .bind(&now)
-    .bind(email)
-    .bind(http)
+    .bind(channels.email)
+    .bind(channels.whatsapp)
+    .bind(channels.sms)
     .bind(BATCH)
     .fetch_all(&db.pool)
     .await?;
@@ -152,6 +167,8 @@ pub struct SendResult<'a> {
     pub error: Option<&'a str>,
     pub sent_at: Option<&'a str>,
     pub recipient: Option<&'a str>,
+    /// The provider's id of the message it took (WhatsApp, Twilio).
+    pub provider_id: Option<&'a str>,
 }
 
 /// Records a send's outcome and releases its lease.
@@ -160,8 +177,9 @@ pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(
     sqlx::query(
         "UPDATE notification_sends SET status = $1, attempts = $2,
                 next_attempt_at = COALESCE($3, next_attempt_at), last_error = $4, sent_at = $5,
-                recipient = COALESCE($6, recipient), locked_until = NULL, updated_at = $7
-         WHERE id = $8",
+                recipient = COALESCE($6, recipient), locked_until = NULL, updated_at = $7,
+                provider_id = COALESCE($8, provider_id)
+         WHERE id = $9",
     )
     .bind(r.status)
     .bind(r.attempts)
@@ -170,9 +188,43 @@ pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(
     .bind(r.sent_at)
     .bind(r.recipient)
     .bind(now_iso())
+    .bind(r.provider_id)
     .bind(send_id)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// What a provider's (signed) status callback said of its message `provider_id` sent by
+/// `channel`: recorded when it moves the message forward (`ProviderStatus::rank`), so the
+/// same callback twice, or an older one after a newer, changes nothing. Kept by provider id,
+/// so a callback that comes before the worker has recorded the id is not lost. Returns
+/// whether it changed anything.
+pub async fn record_provider_status(
+    db: &Db,
+    channel: Channel,
+    provider_id: &str,
+    status: ProviderStatus,
+    error: Option<&str>,
+) -> Result<bool, DbError> {
+    let mut tx = db.begin_write().await?;
+    let done = sqlx::query(
+        "INSERT INTO notification_provider_statuses (channel, provider_id, status, status_rank, error, received_at)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (channel, provider_id) DO UPDATE
+           SET status = excluded.status, status_rank = excluded.status_rank,
+               error = excluded.error, received_at = excluded.received_at
+           WHERE notification_provider_statuses.status_rank < excluded.status_rank",
+    )
+    .bind(channel.as_str())
+    .bind(provider_id)
+    .bind(status.as_str())
+    .bind(status.rank())
+    .bind(error)
+    .bind(now_iso())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(done.rows_affected() > 0)
 }

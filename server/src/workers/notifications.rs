@@ -1,6 +1,7 @@
 //! The notification sender: sends what is due in `notification_sends` by
-//! e-mail (SMTP with STARTTLS or TLS and AUTH, `domain::mail`'s message) or through
-//! an HTTP provider (WhatsApp, SMS),
+//! e-mail (SMTP with STARTTLS or TLS and AUTH, `domain::mail`'s message), WhatsApp
+//! (the Cloud API's template messages), SMS (Twilio) or the generic HTTP adapter
+//! (`domain::providers` holds the providers' APIs),
 //! retrying on its schedule. What is scheduled, and when, is `store::notifications`;
 //! the words are `domain::messages`.
 
@@ -16,10 +17,16 @@ use paylink_model::{Channel, NotificationType};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::domain::messages::{render, Context};
+use crate::domain::messages::{self, render, Context};
+use crate::domain::outbound::Outbound;
 use crate::domain::payer::PayerConfig;
+use crate::domain::providers::{
+    self, TemplateParams, TwilioConfig, WhatsAppConfig, SMS_CALLBACK_PATH,
+};
 use crate::store::sends as store;
 use crate::store::{now_iso, Db, DbError};
+use paylink_model::money::format_brl;
+use paylink_model::{Date, Lang};
 
 /// Delay before retry n (after the n-th failed attempt): 1 min, 10 min, 1 h;
 /// after the fourth attempt the send is `failed`.
@@ -193,14 +200,22 @@ impl SmtpConfig {
 /// Where notifications go. A channel left out keeps its sends `pending`.
 #[derive(Clone, Debug, Default)]
 pub struct NotifyConfig {
-    /// Base of payment links: `{public_url}/pay/{invoice id}`.
+    /// Base of payment links (`{public_url}/pay/{invoice id}`) and of Twilio's status
+    /// callback (`{public_url}/webhooks/sms`).
     pub public_url: String,
     /// Email.
     pub smtp: Option<SmtpConfig>,
-    /// WhatsApp and SMS: a JSON POST per message.
+    /// WhatsApp through the Cloud API.
+    pub whatsapp: Option<WhatsAppConfig>,
+    /// SMS through Twilio.
+    pub twilio: Option<TwilioConfig>,
+    /// The generic adapter (`--notify-http-url`): a JSON POST per message, for WhatsApp and
+    /// SMS when their own provider is not set.
     pub http_url: Option<String>,
     /// The merchant, as the payer page shows it: an e-mail's PIX code and boleto.
     pub payer: PayerConfig,
+    /// The policy every provider URL goes through (`serve`'s webhooks' policy).
+    pub outbound: Outbound,
 }
 
 impl NotifyConfig {
@@ -220,8 +235,37 @@ impl NotifyConfig {
             public_url: public_url.to_string(),
             smtp,
             http_url: http_url.map(str::to_string),
-            payer: PayerConfig::default(),
+            ..Default::default()
         })
+    }
+
+    /// Where Twilio posts an SMS's status (`StatusCallback`): `{public_url}/webhooks/sms`.
+    pub fn sms_callback_url(&self) -> String {
+        format!(
+            "{}{SMS_CALLBACK_PATH}",
+            self.public_url.trim_end_matches('/')
+        )
+    }
+
+    /// Every provider URL checked against `outbound` now, so a refused one stops `serve`
+    /// instead of failing each send.
+    pub fn check_urls(&self) -> Result<(), String> {
+        let check = |flag: &str, url: &str| {
+            self.outbound
+                .target(url)
+                .map(|_| ())
+                .map_err(|e| format!("{flag}: {e} (--allow-insecure-webhooks allows http:// and local addresses, for tests only)"))
+        };
+        if let Some(u) = &self.http_url {
+            check("--notify-http-url", u)?;
+        }
+        if let Some(w) = &self.whatsapp {
+            check("--whatsapp-api-url", &w.messages_url())?;
+        }
+        if let Some(t) = &self.twilio {
+            check("--twilio-api-url", &t.messages_url())?;
+        }
+        Ok(())
     }
 }
 
@@ -230,14 +274,18 @@ pub struct Notifier {
     db: Db,
     public_url: Arc<str>,
     smtp: Option<(Arc<AsyncSmtpTransport<Tokio1Executor>>, Mailbox)>,
+    whatsapp: Option<Arc<WhatsAppConfig>>,
+    twilio: Option<Arc<TwilioConfig>>,
     http_url: Option<Arc<str>>,
     payer: Arc<PayerConfig>,
+    outbound: Outbound,
     client: reqwest::Client,
 }
 
 /// What one attempt came to.
 enum Outcome {
-    Sent,
+    /// Taken; with the provider's id of the message when it gives one.
+    Sent(Option<String>),
     /// Will not be sent, and that is not a failure (paid, deleted, nobody to send to).
     Skip(String),
     /// Worth trying again later.
@@ -249,27 +297,52 @@ enum Outcome {
 impl Notifier {
     pub fn new(db: Db, config: NotifyConfig) -> Notifier {
         let smtp = config.smtp.map(|s| (Arc::new(s.transport()), s.from));
+        let builder = reqwest::Client::builder()
+            .timeout(SEND_TIMEOUT)
+            .connect_timeout(Duration::from_secs(5))
+            .user_agent("paylink-notifications/1");
         Notifier {
             db,
             public_url: Arc::from(config.public_url.trim_end_matches('/')),
             smtp,
+            whatsapp: config.whatsapp.map(Arc::new),
+            twilio: config.twilio.map(Arc::new),
             http_url: config.http_url.map(|u| Arc::from(u.as_str())),
             payer: Arc::new(config.payer),
-            client: reqwest::Client::builder()
-                .timeout(SEND_TIMEOUT)
-                .connect_timeout(Duration::from_secs(5))
-                .redirect(reqwest::redirect::Policy::none())
-                .user_agent("paylink-notifications/1")
-                .build()
+            client: config
+                .outbound
+                .client(builder)
                 .expect("a valid HTTP client"),
+            outbound: config.outbound,
+        }
+    }
+
+    /// The channels this notifier can send by.
+    fn channels(&self) -> store::Channels {
+        let http = self.http_url.is_some();
+        store::Channels {
+            email: self.smtp.is_some(),
+            whatsapp: self.whatsapp.is_some() || http,
+            sms: self.twilio.is_some() || http,
         }
     }
 
     /// Sends what is due until `shutdown`; see [`super::poll`]. Everything
     /// it needs is in the database, so a restart (or a CLI write) loses nothing.
     pub async fn run(self, shutdown: CancellationToken) {
-        if self.smtp.is_none() && self.http_url.is_none() {
-            tracing::warn!("no --smtp-url or --notify-http-url: notifications stay pending");
+        let c = self.channels();
+        if !c.email {
+            tracing::warn!("no --smtp-url: Email notifications stay pending");
+        }
+        if !c.whatsapp {
+            tracing::warn!(
+                "no --whatsapp-phone-number-id or --notify-http-url: WhatsApp notifications stay pending"
+            );
+        }
+        if !c.sms {
+            tracing::warn!(
+                "no --twilio-account-sid or --notify-http-url: SMS notifications stay pending"
+            );
         }
         super::poll("notifications", shutdown, IDLE, || self.send_due()).await;
     }
@@ -277,11 +350,11 @@ impl Notifier {
     /// One pass: claims up to 16 due sends of the configured channels and
     /// sends them concurrently. Returns how many it took.
     pub async fn send_due(&self) -> Result<usize, DbError> {
-        let (email, http) = (self.smtp.is_some(), self.http_url.is_some());
-        if !email && !http {
+        let channels = self.channels();
+        if !channels.any() {
             return Ok(0);
         }
-        let due = store::due_sends(&self.db, email, http).await?;
+        let due = store::due_sends(&self.db, channels).await?;
         crate::store::outbox::process_claimed(&self.db, "notification_sends", due, |id| {
             let me = self.clone();
             async move {
@@ -317,15 +390,15 @@ impl Notifier {
             _ => pending.attempts + 1,
         };
         let now = now_iso();
-        let (status, next, error, sent_at) = match outcome {
-            Outcome::Sent => ("sent", None, None, Some(now)),
-            Outcome::Skip(reason) => ("skipped", None, Some(reason), None),
-            Outcome::Fail(e) => ("failed", None, Some(e), None),
-            Outcome::Retry(e) if attempts >= MAX_ATTEMPTS => ("failed", None, Some(e), None),
+        let (status, next, error, sent_at, provider_id) = match outcome {
+            Outcome::Sent(id) => ("sent", None, None, Some(now), id),
+            Outcome::Skip(reason) => ("skipped", None, Some(reason), None, None),
+            Outcome::Fail(e) => ("failed", None, Some(e), None, None),
+            Outcome::Retry(e) if attempts >= MAX_ATTEMPTS => ("failed", None, Some(e), None, None),
             Outcome::Retry(e) => {
                 let delay = RETRY_SCHEDULE[(attempts - 1) as usize];
                 let next = crate::store::iso_in(Duration::from_secs(delay));
-                ("pending", Some(next), Some(e), None)
+                ("pending", Some(next), Some(e), None, None)
             }
         };
         let result = store::SendResult {
@@ -335,6 +408,7 @@ impl Notifier {
             error: error.as_deref(),
             sent_at: sent_at.as_deref(),
             recipient,
+            provider_id: provider_id.as_deref(),
         };
         store::record_send(&self.db, send_id, &result).await
     }
@@ -345,85 +419,196 @@ impl Notifier {
 
     async fn send(&self, ctx: &Context, to: &str) -> Outcome {
         match ctx.channel {
-            Channel::Email => {
-                let Some((transport, from)) = &self.smtp else {
-                    return Outcome::Retry("no SMTP server configured".into());
-                };
-                let address = match to.parse::<lettre::Address>() {
-                    Ok(a) => a,
-                    Err(e) => {
-                        return Outcome::Skip(format!("the customer's e-mail is unusable: {e}"))
-                    }
-                };
-                let url = self.pay_url(&ctx.invoice_id);
-                let mail = match crate::domain::mail::email(
-                    &self.db,
-                    &self.payer,
-                    ctx,
-                    &url,
-                    crate::domain::today(),
-                )
-                .await
-                {
-                    Ok(m) => m,
-                    Err(e) => return Outcome::Retry(format!("cannot read the invoice: {e}")),
-                };
-                let alternative = MultiPart::alternative_plain_html(mail.text, mail.html);
-                let body = match mail.attachment {
-                    Some(a) => MultiPart::mixed().multipart(alternative).singlepart(
-                        lettre::message::Attachment::new(a.file_name).body(
-                            a.bytes,
-                            ContentType::parse(a.content_type).unwrap_or(ContentType::TEXT_PLAIN),
-                        ),
-                    ),
-                    None => alternative,
-                };
-                // The same Message-ID on every attempt, so a duplicate (the
-                // server took it but the answer was lost) can be recognised.
-                let message = lettre::Message::builder()
-                    .message_id(Some(format!("<{}@{}>", ctx.send_id, from.email.domain())))
-                    .from(from.clone())
-                    .to(Mailbox::new(Some(ctx.full_name.clone()), address))
-                    .subject(mail.subject)
-                    .multipart(body);
-                let message = match message {
-                    Ok(m) => m,
-                    Err(e) => return Outcome::Fail(format!("cannot build the e-mail: {e}")),
-                };
-                match transport.send(message).await {
-                    Ok(_) => Outcome::Sent,
-                    // 5xx: the server refused it for good (the address, the content, the login).
-                    Err(e) if e.is_permanent() => {
-                        Outcome::Fail(format!("SMTP: {}", super::error_chain(&e)))
-                    }
-                    // 4xx, a connection or TLS failure, a timeout: later.
-                    Err(e) => Outcome::Retry(format!("SMTP: {}", super::error_chain(&e))),
-                }
+            Channel::Email => self.send_email(ctx, to).await,
+            Channel::WhatsApp if self.whatsapp.is_some() => self.send_whatsapp(ctx, to).await,
+            Channel::Sms if self.twilio.is_some() => self.send_twilio(ctx, to).await,
+            Channel::WhatsApp | Channel::Sms => self.send_http(ctx, to).await,
+        }
+    }
+
+    async fn send_email(&self, ctx: &Context, to: &str) -> Outcome {
+        let Some((transport, from)) = &self.smtp else {
+            return Outcome::Retry("no SMTP server configured".into());
+        };
+        let address = match to.parse::<lettre::Address>() {
+            Ok(a) => a,
+            Err(e) => return Outcome::Skip(format!("the customer's e-mail is unusable: {e}")),
+        };
+        let url = self.pay_url(&ctx.invoice_id);
+        let mail = match crate::domain::mail::email(
+            &self.db,
+            &self.payer,
+            ctx,
+            &url,
+            crate::domain::today(),
+        )
+        .await
+        {
+            Ok(m) => m,
+            Err(e) => return Outcome::Retry(format!("cannot read the invoice: {e}")),
+        };
+        let alternative = MultiPart::alternative_plain_html(mail.text, mail.html);
+        let body = match mail.attachment {
+            Some(a) => MultiPart::mixed().multipart(alternative).singlepart(
+                lettre::message::Attachment::new(a.file_name).body(
+                    a.bytes,
+                    ContentType::parse(a.content_type).unwrap_or(ContentType::TEXT_PLAIN),
+                ),
+            ),
+            None => alternative,
+        };
+        // The same Message-ID on every attempt, so a duplicate (the
+        // server took it but the answer was lost) can be recognised.
+        let message_id = format!("<{}@{}>", ctx.send_id, from.email.domain());
+        let message = lettre::Message::builder()
+            .message_id(Some(message_id.clone()))
+            .from(from.clone())
+            .to(Mailbox::new(Some(ctx.full_name.clone()), address))
+            .subject(mail.subject)
+            .multipart(body);
+        let message = match message {
+            Ok(m) => m,
+            Err(e) => return Outcome::Fail(format!("cannot build the e-mail: {e}")),
+        };
+        match transport.send(message).await {
+            Ok(_) => Outcome::Sent(Some(message_id)),
+            // 5xx: the server refused it for good (the address, the content, the login).
+            Err(e) if e.is_permanent() => {
+                Outcome::Fail(format!("SMTP: {}", super::error_chain(&e)))
             }
-            Channel::WhatsApp | Channel::Sms => {
-                let Some(url) = &self.http_url else {
-                    return Outcome::Retry("no HTTP provider configured".into());
-                };
-                let text = render(ctx, &self.pay_url(&ctx.invoice_id), crate::domain::today());
-                let body = json!({
-                    "channel": ctx.channel.as_str(),
-                    "to": to,
-                    "message": text.short,
-                    "invoiceId": ctx.invoice_id,
-                    "notificationId": ctx.notification_id,
-                });
-                match self.client.post(url.as_ref()).json(&body).send().await {
-                    Ok(r) if r.status().is_success() => Outcome::Sent,
-                    Ok(r)
-                        if r.status().is_client_error()
-                            && !matches!(r.status().as_u16(), 408 | 429) =>
-                    {
-                        Outcome::Fail(format!("provider answered HTTP {}", r.status()))
-                    }
-                    Ok(r) => Outcome::Retry(format!("provider answered HTTP {}", r.status())),
-                    Err(e) => Outcome::Retry(super::error_chain(&e)),
-                }
+            // 4xx, a connection or TLS failure, a timeout: later.
+            Err(e) => Outcome::Retry(format!("SMTP: {}", super::error_chain(&e))),
+        }
+    }
+
+    /// A template message through WhatsApp's Cloud API; its `messages[0].id` is kept for
+    /// the status webhooks.
+    async fn send_whatsapp(&self, ctx: &Context, to: &str) -> Outcome {
+        let Some(w) = &self.whatsapp else {
+            return Outcome::Retry("WhatsApp is not configured".into());
+        };
+        let today = crate::domain::today();
+        let params = TemplateParams {
+            name: messages::first_name(ctx),
+            amount: format_brl(messages::amount_stated(ctx, today), Lang::PtBr),
+            due: ctx.due.map(Date::format_br).unwrap_or_default(),
+            link: self.pay_url(&ctx.invoice_id),
+        };
+        let body = providers::whatsapp_message(w, to, &params);
+        let url = match self.outbound.target(&w.messages_url()) {
+            Ok(u) => u,
+            Err(e) => return Outcome::Retry(format!("WhatsApp: {e}")),
+        };
+        let request = self
+            .client
+            .post(url)
+            .bearer_auth(w.token.expose())
+            .json(&body);
+        match self.call(request, "WhatsApp", providers::graph_error).await {
+            Ok(answer) => match providers::whatsapp_message_id(&answer) {
+                Some(id) => Outcome::Sent(Some(id.to_string())),
+                None => Outcome::Sent(None),
+            },
+            Err(o) => o,
+        }
+    }
+
+    /// An SMS through Twilio's Messages API, with a status callback to this server; its
+    /// `sid` is kept for the callbacks.
+    async fn send_twilio(&self, ctx: &Context, to: &str) -> Outcome {
+        let Some(t) = &self.twilio else {
+            return Outcome::Retry("Twilio is not configured".into());
+        };
+        let text = messages::sms(ctx, &self.pay_url(&ctx.invoice_id), crate::domain::today());
+        let callback = format!("{}{SMS_CALLBACK_PATH}", self.public_url);
+        let from_field = if t.from.starts_with("MG") {
+            "MessagingServiceSid"
+        } else {
+            "From"
+        };
+        let form = [
+            ("To", to),
+            (from_field, t.from.as_str()),
+            ("Body", text.as_str()),
+            ("StatusCallback", callback.as_str()),
+        ];
+        let url = match self.outbound.target(&t.messages_url()) {
+            Ok(u) => u,
+            Err(e) => return Outcome::Retry(format!("Twilio: {e}")),
+        };
+        let request = self
+            .client
+            .post(url)
+            .basic_auth(&t.account_sid, Some(t.auth_token.expose()))
+            .form(&form);
+        match self.call(request, "Twilio", providers::twilio_error).await {
+            Ok(answer) => Outcome::Sent(
+                answer["sid"]
+                    .as_str()
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string),
+            ),
+            Err(o) => o,
+        }
+    }
+
+    /// A provider's API call: its JSON answer on 2xx; a 4xx (but 408 and 429) fails the
+    /// send for good with the provider's own error, a 5xx, 408, 429 or no answer retries.
+    async fn call(
+        &self,
+        request: reqwest::RequestBuilder,
+        provider: &str,
+        error_of: fn(&serde_json::Value) -> Option<String>,
+    ) -> Result<serde_json::Value, Outcome> {
+        let response = match request.send().await {
+            Ok(r) => r,
+            Err(e) => {
+                return Err(Outcome::Retry(format!(
+                    "{provider}: {}",
+                    super::error_chain(&e)
+                )))
             }
+        };
+        let status = response.status();
+        let answer: serde_json::Value = response.json().await.unwrap_or_default();
+        if status.is_success() {
+            return Ok(answer);
+        }
+        let why = match error_of(&answer) {
+            Some(e) => format!("{provider} answered HTTP {status}: {e}"),
+            None => format!("{provider} answered HTTP {status}"),
+        };
+        if status.is_client_error() && !matches!(status.as_u16(), 408 | 429) {
+            Err(Outcome::Fail(why))
+        } else {
+            Err(Outcome::Retry(why))
+        }
+    }
+
+    /// The generic adapter (`--notify-http-url`): one JSON POST per message.
+    async fn send_http(&self, ctx: &Context, to: &str) -> Outcome {
+        let Some(url) = &self.http_url else {
+            return Outcome::Retry("no HTTP provider configured".into());
+        };
+        let url = match self.outbound.target(url) {
+            Ok(u) => u,
+            Err(e) => return Outcome::Retry(e),
+        };
+        let text = render(ctx, &self.pay_url(&ctx.invoice_id), crate::domain::today());
+        let body = json!({
+            "channel": ctx.channel.as_str(),
+            "to": to,
+            "message": text.short,
+            "invoiceId": ctx.invoice_id,
+            "notificationId": ctx.notification_id,
+        });
+        match self.client.post(url).json(&body).send().await {
+            Ok(r) if r.status().is_success() => Outcome::Sent(None),
+            Ok(r) if r.status().is_client_error() && !matches!(r.status().as_u16(), 408 | 429) => {
+                Outcome::Fail(format!("provider answered HTTP {}", r.status()))
+            }
+            Ok(r) => Outcome::Retry(format!("provider answered HTTP {}", r.status())),
+            Err(e) => Outcome::Retry(super::error_chain(&e)),
         }
     }
 }
@@ -546,6 +731,28 @@ mod tests {
             day("2027-02-01"),
         );
         assert!(code.body.contains("O código PIX copia e cola e a linha digitável do boleto estão na página de pagamento"), "{}", code.body);
+    }
+
+    #[test]
+    fn every_sms_fits_one_segment_with_its_amount_and_link_whole() {
+        let url = "https://loja.example/pay/0b6f3f1e-8a57-4f0e-9d2c-1c2b3a4d5e6f";
+        for &kind in NotificationType::ALL {
+            let mut c = ctx(kind);
+            c.description =
+                Some("Mensalidade do curso de violão clássico, turma de sábado ".repeat(3));
+            let text = messages::sms(&c, url, day("2027-02-01"));
+            assert!(
+                paylink_model::notify::gsm7_septets(&text).is_some_and(|n| n <= 160),
+                "{kind:?}: {text}"
+            );
+            assert!(text.starts_with("Maria, "), "{kind:?}: {text}");
+            assert!(text.contains("R$ 33,33"), "{kind:?}: {text}");
+            assert!(text.ends_with(url), "{kind:?}: {text}");
+            assert!(
+                text.contains("(Mensalidade"),
+                "cut, not left out: {kind:?}: {text}"
+            );
+        }
     }
 
     #[test]

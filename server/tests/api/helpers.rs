@@ -2,6 +2,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use paylink_server::domain::outbound::Outbound;
+use paylink_server::domain::providers::{TwilioConfig, WhatsAppConfig};
 use paylink_server::workers::notifications::SmtpConfig;
 use paylink_server::{app, http::auth, proxy::ProxyConfig, store::Db, Options, Service};
 use reqwest::{Client, Response, StatusCode};
@@ -81,13 +82,30 @@ pub async fn spawn_app_with(proxy: impl FnOnce(&str) -> Option<ProxyConfig>) -> 
     spawn(proxy, false, None, true).await
 }
 
-/// The notifier's channels: an SMTP server (`smtp::SmtpServer::config`) and the HTTP provider.
-type Channels = (Option<SmtpConfig>, Option<String>);
+/// The notifier's channels: an SMTP server (`smtp::SmtpServer::config`), the generic HTTP
+/// adapter, WhatsApp's Cloud API and Twilio (`providers.rs`'s fakes).
+#[derive(Default)]
+pub struct Channels {
+    pub smtp: Option<SmtpConfig>,
+    pub http_url: Option<String>,
+    pub whatsapp: Option<WhatsAppConfig>,
+    pub twilio: Option<TwilioConfig>,
+}
 
 /// A server whose notifier sends Email through `smtp` and WhatsApp/SMS to `http_url`; a
 /// channel left out keeps its sends pending.
 pub async fn spawn_app_with_channels(smtp: Option<SmtpConfig>, http_url: Option<&str>) -> TestApp {
-    let channels = (smtp, http_url.map(str::to_string));
+    let channels = Channels {
+        smtp,
+        http_url: http_url.map(str::to_string),
+        ..Default::default()
+    };
+    spawn(|_| None, true, Some(channels), true).await
+}
+
+/// A server whose notifier sends through `channels` (providers on loopback allowed), with
+/// the providers' status callbacks mounted as `serve` mounts them.
+pub async fn spawn_app_notifying(channels: Channels) -> TestApp {
     spawn(|_| None, true, Some(channels), true).await
 }
 
@@ -235,11 +253,25 @@ async fn spawn_full_pix(
         paylink_server::workers::webhooks::Deliverer::new(db.clone(), outbound.clone())
             .run(never.clone()),
     );
-    if let Some((smtp, http)) = channels {
-        let mut config =
-            paylink_server::workers::notifications::NotifyConfig::new(&addr, smtp, http.as_deref())
-                .unwrap();
+    let mut provider_hooks = None;
+    if let Some(c) = channels {
+        let mut config = paylink_server::workers::notifications::NotifyConfig::new(
+            &addr,
+            c.smtp,
+            c.http_url.as_deref(),
+        )
+        .unwrap();
         config.payer.sandbox = sandbox;
+        config.whatsapp = c.whatsapp;
+        config.twilio = c.twilio;
+        config.outbound = outbound.clone();
+        config.check_urls().unwrap();
+        provider_hooks = paylink_server::http::provider_webhooks::ProviderHooks::of(
+            &db,
+            config.whatsapp.as_ref(),
+            config.twilio.as_ref(),
+            config.sms_callback_url(),
+        );
         tokio::spawn(
             paylink_server::workers::notifications::Notifier::new(db.clone(), config).run(never),
         );
@@ -253,6 +285,7 @@ async fn spawn_full_pix(
         ..Default::default()
     };
     configure(&mut options);
+    options.provider_hooks = provider_hooks;
     options.pix_webhook = pix.map(|bank| paylink_server::http::pix_webhook::PixWebhook {
         db: db.clone(),
         bank,

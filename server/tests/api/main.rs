@@ -30,6 +30,7 @@ mod pix_automatico;
 mod pix_automatico_bank;
 mod pix_automatico_serve;
 mod process;
+mod providers;
 mod proxy;
 mod receiver;
 mod scheduler;

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use paylink_model::Channel;
 use paylink_server::store::notifications::{list_sends, SendRow};
 use paylink_server::workers::notifications::{Notifier, NotifyConfig};
 use reqwest::StatusCode;
@@ -383,10 +384,13 @@ async fn whatsapp_goes_to_the_http_provider_and_email_without_a_relay_stays_pend
 
     let rows = wait_sends(&app, &id, "the WhatsApp send recorded", |r| {
         r.iter()
-            .any(|s| s.channel == "WhatsApp" && s.status == "sent")
+            .any(|s| s.channel == Some(Channel::WhatsApp) && s.status == "sent")
     })
     .await;
-    let email = rows.iter().find(|s| s.channel == "Email").unwrap();
+    let email = rows
+        .iter()
+        .find(|s| s.channel == Some(Channel::Email))
+        .unwrap();
     assert_eq!(email.status, "pending");
     assert_eq!(email.attempts, 0);
 
@@ -412,7 +416,8 @@ async fn whatsapp_goes_to_the_http_provider_and_email_without_a_relay_stays_pend
     assert_eq!(lines[0]["channel"], "Email");
     assert_eq!(lines[0]["status"], "pending");
     assert_eq!(lines[0]["invoiceId"], id.as_str());
-    assert_eq!(lines[0]["recipient"], "maria@example.com");
+    assert_eq!(lines[0]["to"], "m***a@example.com", "masked, as on screen");
+    assert!(lines[0].get("recipient").is_none(), "{:?}", lines[0]);
     assert_eq!(lines[0]["installment"], 1);
 }
 
