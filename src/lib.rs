@@ -24,7 +24,6 @@ use leptos_router::components::{Route, Router, Routes};
 use leptos_router::hooks::use_navigate;
 use leptos_router::path;
 use paylink_model::operator::return_path;
-use paylink_model::Lang;
 
 pub mod api;
 pub mod components;
@@ -63,17 +62,6 @@ pub fn App(
     provide_context(merchant);
     let session = Session::new();
     provide_context(session);
-
-    // The browser's messages shown on the forms in the new language.
-    Effect::new(move |prev: Option<Lang>| {
-        let l = lang.get();
-        if let Some(p) = prev.filter(|p| *p != l) {
-            merchant.invoice.relang(p, l);
-            merchant.customer_form.relocalize();
-            merchant.invoice_form.relocalize();
-        }
-        l
-    });
 
     // A merchant call without a session (none yet, or it ended): the login
     // screen, then back here.

@@ -1014,13 +1014,19 @@ async fn the_form_s_own_alert_follows_a_language_switch() {
         text(&q(r, "#customer-form [role=alert]")),
         "Corrija os campos indicados."
     );
+    let pt = error_of(r, "fullName").expect("fullName refused");
     click_button(r, "EN").await;
     sleep(30).await;
     assert_eq!(
         text(&q(r, "#customer-form [role=alert]")),
         "Fix the fields shown."
     );
-    assert!(error_of(r, "fullName").is_some());
+    // The field's message too: the model's words in the language shown.
+    let en = error_of(r, "fullName").expect("still refused in English");
+    assert_ne!(en, pt);
+    click_button(r, "PT").await;
+    sleep(30).await;
+    assert_eq!(error_of(r, "fullName").as_deref(), Some(pt.as_str()));
 }
 
 #[wasm_bindgen_test]
@@ -1458,10 +1464,19 @@ async fn due_date_filters_are_typed_as_the_language_writes_dates_and_sent_as_iso
     let calls = all_calls();
     click(&q(r, "form.filters button[type=submit]")).await;
     sleep(30).await;
-    assert!(error_of(r, "dueTo").is_some(), "31/02 refused");
+    let pt = error_of(r, "dueTo").expect("31/02 refused");
+    assert!(pt.contains("dd/mm/aaaa"), "{pt}");
     assert_eq!(error_of(r, "dueFrom"), None);
     assert_eq!(all_calls(), calls, "nothing asked with a bad date");
     assert_eq!(window().location().search().unwrap(), "");
+    // The refusal is worded in the language shown, and follows a switch.
+    click_button(r, "EN").await;
+    sleep(30).await;
+    let en = error_of(r, "dueTo").expect("still refused in English");
+    assert!(en.contains("yyyy-mm-dd"), "{en}");
+    click_button(r, "PT").await;
+    sleep(30).await;
+    assert_eq!(error_of(r, "dueTo").as_deref(), Some(pt.as_str()));
     // Corrected: the URL and the call carry ISO dates.
     type_text(r, "dueTo", "31/12/2026").await;
     click(&q(r, "form.filters button[type=submit]")).await;

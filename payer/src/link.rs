@@ -250,8 +250,8 @@ pub fn LinkForm(l: Lang, link: PaymentLink, posted: Posted, key: String) -> impl
         // Sent back without JavaScript, nothing can move the focus: the alert
         // at the top says there is something to fix, even when every message
         // is on its field.
-        if p.form.alert.with_untracked(Option::is_none) {
-            p.form.alert.set(Some(Alert {
+        if !p.form.has_alert() {
+            p.form.set_alert(Some(Alert {
                 message: env.message.clone(),
                 details: Vec::new(),
             }));
@@ -483,14 +483,6 @@ mod browser {
                 host.emit("paylink:ready", &[("link", slug.as_str().into())]);
             });
         }
-        // The browser's messages follow a language switch.
-        Effect::new(move |prev: Option<Lang>| {
-            let l = lang.get();
-            if prev.is_some_and(|prev| prev != l) {
-                p.form.relocalize();
-            }
-            l
-        });
         let page = Page {
             base: host.api_base(&options),
             host,

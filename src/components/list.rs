@@ -11,7 +11,7 @@ use paylink_model::{Errors, Lang};
 
 use crate::api;
 use crate::i18n::lists::LK;
-use paylink_ui::field::{masked_input, DateHints};
+use paylink_ui::field::{date_kept, date_shown, masked_input, DateHints};
 use paylink_ui::form::{error_id, field_id};
 
 /// The list parameters of the URL's query, as the proxy call takes them.
@@ -65,7 +65,8 @@ fn message(errors: FilterErrors, name: &'static str) -> Option<String> {
 /// parameter), `aria-invalid` + `aria-describedby` on a refused value. A
 /// date filter (`date`: the language it is written in) is a text field as
 /// the form's `DateField` is: `dd/mm/aaaa` masked while typing in pt-BR,
-/// `yyyy-mm-dd` in English, never the browser's locale-bound date input.
+/// `yyyy-mm-dd` in English, never the browser's locale-bound date input,
+/// and `value` keeps it as the form's does (`date_kept`).
 #[component]
 pub fn FilterField(
     name: &'static str,
@@ -112,8 +113,17 @@ pub fn FilterField(
                 autocomplete=date.map(|_| "off")
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=described
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(masked_input(&ev, mask))
+                prop:value=move || match date {
+                    Some(l) => value.with(|v| date_shown(l, v)),
+                    None => value.get(),
+                }
+                on:input=move |ev| {
+                    let typed = masked_input(&ev, mask);
+                    value.set(match date {
+                        Some(l) => date_kept(l, &typed),
+                        None => typed,
+                    });
+                }
             />
             {hint.map(|h| view! { <p class="note" id=hint_id>{h}</p> })}
             <p class="error" id=err_id>{move || error.get()}</p>

@@ -21,7 +21,7 @@ use crate::i18n::{fill, K};
 use crate::input::brasilia_today;
 use crate::Ctx;
 use crate::{focus, focus_later};
-use paylink_ui::field::{dates_follow_language, AlertBox, AmountField, DateField, SubmitButton};
+use paylink_ui::field::{AlertBox, AmountField, DateField, SubmitButton};
 use paylink_ui::form::Form;
 
 /// What the panel offers for an invoice in its current state.
@@ -150,6 +150,26 @@ fn today() -> Date {
         .expect("a valid date")
 }
 
+/// What an action did, for the status line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Done {
+    Cancelled,
+    /// The notifications queued again.
+    Resent(usize),
+    /// Installment `n` recorded as paid.
+    Paid(u32),
+}
+
+impl Done {
+    fn text(self, l: Lang) -> String {
+        match self {
+            Done::Cancelled => BK::Cancelled.t(l).to_string(),
+            Done::Resent(queued) => backoffice::resent(l, queued),
+            Done::Paid(n) => fill(BK::Paid.t(l), &[("n", &n.to_string())]),
+        }
+    }
+}
+
 /// The actions panel of invoice `id`. `offer`: `None` while loading, after a
 /// failed load and once cancelled; `refetch` asks for the detail again.
 #[component]
@@ -174,8 +194,10 @@ pub fn InvoiceActions(
             Step::Closed
         }
     });
-    let notice = RwSignal::new(None::<String>);
-    let step_error = RwSignal::new(None::<String>);
+    // What the last action did and why a step failed, kept as facts and
+    // worded in the language shown (they follow a switch).
+    let notice = RwSignal::new(None::<Done>);
+    let step_error = RwSignal::new(None::<api::Error>);
     let amount = RwSignal::new(String::new());
     let paid_on = RwSignal::new(String::new());
     let form = Form::new(
@@ -194,12 +216,10 @@ pub fn InvoiceActions(
         |p| matches!(p, "amount" | "paidOn").then(|| p.to_string()),
     );
 
-    dates_follow_language(lang, vec![paid_on]);
-
     // The status line is always in the page: it takes the focus before the
     // step it replaces goes (see `close`).
-    let done = move |text: String| {
-        notice.set(Some(text));
+    let done = move |what: Done| {
+        notice.set(Some(what));
         focus("#action-notice");
         opened.set(Step::Closed);
     };
@@ -208,10 +228,10 @@ pub fn InvoiceActions(
         async move {
             match client.cancel_invoice(&id.get_value(), l).await {
                 Ok(()) => {
-                    done(BK::Cancelled.t(l).to_string());
+                    done(Done::Cancelled);
                     refetch.run(());
                 }
-                Err(e) => step_error.set(Some(error_text(l, &e))),
+                Err(e) => step_error.set(Some(e)),
             }
         }
     });
@@ -219,8 +239,8 @@ pub fn InvoiceActions(
         let l = *l;
         async move {
             match client.resend_invoice(&id.get_value(), l).await {
-                Ok(r) => done(backoffice::resent(l, r.queued)),
-                Err(e) => step_error.set(Some(error_text(l, &e))),
+                Ok(r) => done(Done::Resent(r.queued)),
+                Err(e) => step_error.set(Some(e)),
             }
         }
     });
@@ -229,7 +249,7 @@ pub fn InvoiceActions(
         async move {
             match client.record_payment(&id.get_value(), n, &req, l).await {
                 Ok(_) => {
-                    done(fill(BK::Paid.t(l), &[("n", &n.to_string())]));
+                    done(Done::Paid(n));
                     refetch.run(());
                 }
                 Err(e) => form.server_error(&e),
@@ -243,15 +263,14 @@ pub fn InvoiceActions(
     let open = move |s: Step| {
         step_error.set(None);
         form.errors.set(Default::default());
-        form.alert.set(None);
+        form.set_alert(None);
         if let Step::Pay(n) = s {
-            let l = lang.get_untracked();
             let cents = offer
                 .get_untracked()
                 .and_then(|o| o.pay.iter().find(|(m, _)| *m == n).map(|(_, c)| *c))
                 .unwrap_or(0);
             amount.set(format_brl_input(cents));
-            paid_on.set(today().format_for(l));
+            paid_on.set(today().to_string());
             focus_later("#action-step [name=amount]".into());
         } else {
             focus_later("#action-step button[type=submit]".into());
@@ -340,7 +359,11 @@ pub fn InvoiceActions(
             >
                 <p id="action-step-q"><strong>{question}</strong></p>
                 {fields}
-                {move || step_error.get().map(|e| view! { <div class="alert" role="alert"><p>{e}</p></div> })}
+                {move || {
+                    step_error
+                        .with(|e| e.as_ref().map(|e| error_text(lang.get(), e)))
+                        .map(|e| view! { <div class="alert" role="alert"><p>{e}</p></div> })
+                }}
                 <div class="actions">
                     <SubmitButton busy label=confirm l />
                     <button type="button" class="link" on:click=move |_| close()>{BK::Back.t(l)}</button>
@@ -395,7 +418,9 @@ pub fn InvoiceActions(
     view! {
         <section class="card invoice-actions" aria-labelledby="actions-h" hidden=move || !shown()>
             <h2 id="actions-h">{move || BK::Actions.t(lang.get())}</h2>
-            <p id="action-notice" class="note" role="status" tabindex="-1">{move || notice.get()}</p>
+            <p id="action-notice" class="note" role="status" tabindex="-1">
+                {move || notice.get().map(|d| d.text(lang.get()))}
+            </p>
             {buttons}
             {step_view}
         </section>

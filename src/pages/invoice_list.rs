@@ -20,7 +20,6 @@ use crate::components::sections::{failed, Loading};
 use crate::i18n::lists::{self, LK};
 use crate::i18n::K;
 use crate::Ctx;
-use paylink_ui::field::dates_follow_language;
 
 /// The filters with a control (their errors show next to it).
 const FILTERS: &[&str] = &["status", "dueFrom", "dueTo", "q", "pixAutomatico"];
@@ -28,13 +27,6 @@ const FILTERS: &[&str] = &["status", "dueFrom", "dueTo", "q", "pixAutomatico"];
 /// A date as the list shows it: dd/mm/aaaa in pt-BR.
 pub fn list_date(iso: &str, l: Lang) -> String {
     Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), |d| d.format_for(l))
-}
-
-/// A due-date filter of the URL (ISO) as its field shows it in `l`; a value
-/// that is not a date stays as it is, for the service's message to name.
-fn filter_date_shown(url: Option<String>, l: Lang) -> String {
-    let url = url.unwrap_or_default();
-    Date::parse_iso(&url).map_or(url, |d| d.format_for(l))
 }
 
 /// The due-date filters as typed in `l`, for the URL: ISO dates (blank
@@ -152,28 +144,34 @@ fn InvoiceFilters(
     filter: Callback<ListParams>,
 ) -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
-    let l = lang.get_untracked();
     let status = RwSignal::new(url.status.unwrap_or_default());
-    let due_from = RwSignal::new(filter_date_shown(url.due_from, l));
-    let due_to = RwSignal::new(filter_date_shown(url.due_to, l));
+    // Kept as the date fields keep them (ISO once they read as dates), so
+    // the URL's ISO dates are their starting values as they are.
+    let due_from = RwSignal::new(url.due_from.unwrap_or_default());
+    let due_to = RwSignal::new(url.due_to.unwrap_or_default());
     let q = RwSignal::new(url.q.unwrap_or_default());
     let pix_automatico = RwSignal::new(url.pix_automatico.unwrap_or_default());
     let limit = url.limit;
-    dates_follow_language(lang, vec![due_from, due_to]);
-    let typed_errors = RwSignal::new(None::<Errors>);
-    let errors = Signal::derive(move || typed_errors.get().or_else(|| refused.get()));
+    // Set when a submit found a date that does not read; its messages are
+    // the dates' as they are now, in the language shown.
+    let dates_refused = RwSignal::new(false);
+    let typed_errors = move || {
+        if !dates_refused.get() {
+            return None;
+        }
+        let (from, to) = (due_from.get(), due_to.get());
+        filter_dates(&from, &to, lang.get()).err()
+    };
+    let errors = Signal::derive(move || typed_errors().or_else(|| refused.get()));
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let l = lang.get_untracked();
         let dates = filter_dates(&due_from.get_untracked(), &due_to.get_untracked(), l);
-        let (from, to) = match dates {
-            Ok(d) => d,
-            Err(bad) => {
-                typed_errors.set(Some(bad));
-                return;
-            }
+        let Ok((from, to)) = dates else {
+            dates_refused.set(true);
+            return;
         };
-        typed_errors.set(None);
+        dates_refused.set(false);
         filter.run(ListParams {
             status: Some(status.get_untracked()),
             due_from: Some(from),

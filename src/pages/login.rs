@@ -11,7 +11,7 @@ use crate::api;
 use crate::i18n::session::SK;
 use crate::Ctx;
 use paylink_ui::field::{AlertBox, Field, Kind, SubmitButton};
-use paylink_ui::form::{text_signal, Alert, Form};
+use paylink_ui::form::{text_signal, Form};
 
 /// The operator's session as the widget knows it: where to go back to after
 /// the login, and a trigger notified at each login and logout (the
@@ -79,10 +79,7 @@ pub fn LoginPage() -> impl IntoView {
                     } else {
                         SK::Throttled
                     };
-                    form.alert.set(Some(Alert {
-                        message: key.t(lang).to_string(),
-                        details: Vec::new(),
-                    }));
+                    form.say(move |l| key.t(l).to_string());
                     crate::focus_main();
                 }
                 Err(e) => form.server_error(&e),

@@ -12,7 +12,6 @@ use paylink_model::{
     MAX_INSTALLMENTS,
 };
 use paylink_ui::customer::text;
-use paylink_ui::field::relang_date;
 use paylink_ui::form::{flag_signal, text_signal, Form};
 
 use crate::components::editors::{trimmed, whole, NotificationRow, WebhookRow};
@@ -139,11 +138,12 @@ pub fn random_external_id() -> String {
 /// A CPF's shape (11 digits): all `charges::document_is_cpf` looks at.
 const CPF_SHAPE: &str = "00000000000";
 
-/// Today in Brasília + `days`, as the form's language writes dates.
-fn days_from_today(days: i64, lang: Lang) -> String {
+/// Today in Brasília + `days`, as a date field keeps it (ISO; it shows it
+/// in the form's language).
+fn days_from_today(days: i64) -> String {
     brasilia_today()
         .and_then(|d| d.add_days(days))
-        .map(|d| d.format_for(lang))
+        .map(|d| d.to_string())
         .unwrap_or_default()
 }
 
@@ -175,18 +175,13 @@ impl Default for InvoiceFields {
 }
 
 impl InvoiceFields {
-    /// The pt-BR form's fields (see [`InvoiceFields::new_in`]).
+    /// Empty fields but the defaults (the due date a week from today).
     pub fn new() -> Self {
-        Self::new_in(Lang::PtBr)
-    }
-
-    /// Empty fields but the defaults, dates written as `lang` writes them.
-    pub fn new_in(lang: Lang) -> Self {
         let s = || text_signal("");
         InvoiceFields {
             customer_id: s(),
             external_id: text_signal(&random_external_id()),
-            due_date: text_signal(&days_from_today(7, lang)),
+            due_date: text_signal(&days_from_today(7)),
             pix: flag_signal(true),
             boleto: flag_signal(true),
             invoice_type: text_signal(InvoiceType::Single.as_str()),
@@ -361,13 +356,6 @@ impl InvoiceFields {
         let id = text(self.customer_id);
         self.cpf_customer
             .with_untracked(|c| c.is_some() && c.as_deref() == id.as_deref())
-    }
-
-    /// The date fields rewritten for a language switch (`dd/mm/aaaa` ⇄ `yyyy-mm-dd`).
-    pub fn relang(&self, from: Lang, to: Lang) {
-        relang_date(self.due_date, from, to);
-        relang_date(self.end_date, from, to);
-        relang_date(self.terms.discount_until, from, to);
     }
 
     /// The visible field that shows the error of API path `path`.

@@ -65,7 +65,7 @@ pub struct Merchant {
 impl Merchant {
     pub fn new(lang: RwSignal<Lang>) -> Merchant {
         let customer = CustomerFields::new();
-        let invoice = InvoiceFields::new_in(lang.get_untracked());
+        let invoice = InvoiceFields::new();
         Merchant {
             step: RwSignal::new(Step::Customer),
             customer,

@@ -123,8 +123,16 @@ pub fn Field(
     /// > 0: a live `n/counter` character count.
     #[prop(optional)]
     counter: usize,
+    /// A date typed in this language: `value` keeps it as [`date_kept`],
+    /// the input shows [`date_shown`].
+    #[prop(optional)]
+    date: Option<Lang>,
 ) -> impl IntoView {
     let id = field_id(&name);
+    let shown = move || match date {
+        Some(l) => value.with(|v| date_shown(l, v)),
+        None => value.get(),
+    };
     let err_id = error_id(&name);
     let error = error_memo(form, name.clone());
     let invalid = move || error.with(Option::is_some);
@@ -135,7 +143,11 @@ pub fn Field(
     let on_input = {
         let name = name.clone();
         move |ev: web_sys::Event| {
-            value.set(masked_input(&ev, mask));
+            let typed = masked_input(&ev, mask);
+            value.set(match date {
+                Some(l) => date_kept(l, &typed),
+                None => typed,
+            });
             form.changed(&name);
         }
     };
@@ -160,7 +172,7 @@ pub fn Field(
                 aria-required=aria_required
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=described
-                prop:value=move || value.get()
+                prop:value=shown
                 on:input=on_input
                 on:blur=on_blur
             ></textarea>
@@ -178,8 +190,8 @@ pub fn Field(
                 aria-required=aria_required
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=described
-                value=value.get_untracked()
-                prop:value=move || value.get()
+                value=untrack(shown)
+                prop:value=shown
                 on:input=on_input
                 on:blur=on_blur
             />
@@ -257,33 +269,27 @@ impl DateHints {
     }
 }
 
-/// A date field's text rewritten from one language's form to the other's
-/// (a language switch); text that is not a date in `from` stays as typed.
-pub fn relang_date(s: RwSignal<String>, from: Lang, to: Lang) {
-    let moved = s.with_untracked(|v| Date::parse_for(from, v).ok().map(|d| d.format_for(to)));
-    if let Some(v) = moved {
-        s.set(v);
-    }
+/// A typed date as a form keeps it: ISO once it reads as a date in `l`
+/// (`01/12/2026` → `2026-12-01`), as typed before that. What the field shows
+/// is derived from it per language ([`date_shown`]), so a language switch
+/// rewrites a finished date (dd/mm/aaaa ⇄ yyyy-mm-dd) and leaves a
+/// half-typed one, with nothing to keep in step. Forms read it with
+/// `Date::parse_for`, which takes ISO in either language.
+pub fn date_kept(l: Lang, typed: &str) -> String {
+    Date::parse_for(l, typed).map_or_else(|_| typed.to_string(), |d| d.to_string())
 }
 
-/// The typed `dates` follow every language switch (dd/mm/aaaa ⇄ yyyy-mm-dd).
-pub fn dates_follow_language(lang: RwSignal<Lang>, dates: Vec<RwSignal<String>>) {
-    Effect::new(move |prev: Option<Lang>| {
-        let l = lang.get();
-        if let Some(p) = prev.filter(|p| *p != l) {
-            for d in &dates {
-                relang_date(*d, p, l);
-            }
-        }
-        l
-    });
+/// A kept date ([`date_kept`]) as a date field shows it in `l`.
+pub fn date_shown(l: Lang, kept: &str) -> String {
+    Date::parse_iso(kept.trim()).map_or_else(|| kept.to_string(), |d| d.format_for(l))
 }
 
 /// A date as the language writes it, in a text field (never the browser's
 /// `type="date"`, whose format follows the browser's locale, not the
 /// widget's): pt-BR `dd/mm/aaaa`, masked while typing
-/// (`date::mask_date_br`), English `yyyy-mm-dd` (`Date::format_for`). The
-/// form reads it with `Date::parse_for` and sends ISO.
+/// (`date::mask_date_br`), English `yyyy-mm-dd` (`Date::format_for`).
+/// `value` holds it as [`date_kept`]; the form reads it with
+/// `Date::parse_for` and sends ISO.
 #[component]
 pub fn DateField(
     form: Form,
@@ -300,11 +306,11 @@ pub fn DateField(
     } = DateHints::of(l);
     match (mask, inputmode) {
         (Some(mask), Some(inputmode)) => view! {
-            <Field form name label value required mask inputmode placeholder autocomplete="off" />
+            <Field form name label value required mask inputmode placeholder autocomplete="off" date=l />
         }
         .into_any(),
         _ => view! {
-            <Field form name label value required placeholder autocomplete="off" />
+            <Field form name label value required placeholder autocomplete="off" date=l />
         }
         .into_any(),
     }
@@ -421,7 +427,7 @@ pub fn ErrorText(form: Form, name: &'static str) -> impl IntoView {
 /// The form-level alert (`role="alert"`), shown when the form has one.
 #[component]
 pub fn AlertBox(form: Form) -> impl IntoView {
-    move || form.alert.get().map(|a| view! { <AlertView alert=a /> })
+    move || form.alert().map(|a| view! { <AlertView alert=a /> })
 }
 
 #[component]

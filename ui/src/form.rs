@@ -11,6 +11,8 @@
 //! * errors from the server land on the field with the same API path, and
 //!   the rest go to the form-level alert.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use paylink_model::{ErrorEnvelope, Errors, Lang};
 use wasm_bindgen::JsCast;
@@ -189,15 +191,42 @@ pub fn error_id(path: &str) -> String {
     id
 }
 
+/// What a form's alert says. The browser's own words are kept as what to
+/// say, not as text, so that they follow a language switch; the server's
+/// are its text.
+#[derive(Clone)]
+enum Said {
+    /// "Fix the fields shown", with the messages of the check that no
+    /// visible field takes.
+    FixErrors,
+    /// A message of the browser's (wrong password, no network), in the
+    /// language shown.
+    Local(Arc<dyn Fn(Lang) -> String + Send + Sync>),
+    /// The server's words.
+    Server(Alert),
+}
+
 /// Reactive validation state of one `<form>`. `Copy`, so views capture it freely.
+///
+/// Which fields show a message is state (set on blur, submit, a server
+/// answer); the browser's messages themselves are derived from the current
+/// values and language (`checked`), so a language switch re-renders them
+/// with nothing to keep in step.
 #[derive(Clone, Copy)]
 pub struct Form {
     /// The `<form>` element's id (to focus its first invalid field).
     pub id: &'static str,
+    /// The fields showing a message: the server's (kept as sent) or the
+    /// check's (read from `checked`).
     pub errors: RwSignal<ErrorMap>,
-    pub alert: RwSignal<Option<Alert>>,
+    alert: RwSignal<Option<Said>>,
     lang: RwSignal<Lang>,
-    check: Callback<Lang, Errors>,
+    /// Notified when a value may have changed (the check reads the values
+    /// untracked, so that a keystroke re-runs it once, not once per field).
+    edited: Trigger,
+    /// The check's verdict on the current values in the current language:
+    /// messages by visible field, and those no field takes.
+    checked: Memo<(Errors, Vec<String>)>,
     field_of: Callback<String, Option<String>>,
 }
 
@@ -210,19 +239,35 @@ impl Form {
         check: impl Fn(Lang) -> Errors + Send + Sync + 'static,
         field_of: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
     ) -> Form {
+        let field_of = Callback::new(move |p: String| field_of(&p));
+        let edited = Trigger::new();
+        let checked = Memo::new(move |_| {
+            edited.track();
+            place(&check(lang.get()), |p| field_of.run(p.to_string()))
+        });
         Form {
             id,
             errors: RwSignal::new(ErrorMap::new()),
             alert: RwSignal::new(None),
             lang,
-            check: Callback::new(check),
-            field_of: Callback::new(move |p: String| field_of(&p)),
+            edited,
+            checked,
+            field_of,
         }
     }
 
+    /// The check's verdict on the values as they are now.
     fn client(&self) -> (Errors, Vec<String>) {
-        let errors = self.check.run(self.lang.get_untracked());
-        place(&errors, |p| self.field_of.run(p.to_string()))
+        self.edited.notify();
+        self.checked.get_untracked()
+    }
+
+    /// A field the check shows a message on (its words come from `checked`).
+    fn shown_by_check() -> Shown {
+        Shown {
+            msgs: Vec::new(),
+            server: false,
+        }
     }
 
     /// The field at `path` lost focus: show its error, or clear a browser one.
@@ -233,15 +278,9 @@ impl Form {
             return; // the server said so; only an edit clears it
         }
         match (client.get(path), shown) {
-            (Some(msgs), Some(s)) if &s.msgs == msgs => {}
-            (Some(msgs), _) => self.errors.update(|m| {
-                m.insert(
-                    path.to_string(),
-                    Shown {
-                        msgs: msgs.clone(),
-                        server: false,
-                    },
-                );
+            (Some(_), Some(_)) => {}
+            (Some(_), None) => self.errors.update(|m| {
+                m.insert(path.to_string(), Self::shown_by_check());
             }),
             (None, Some(_)) => self.errors.update(|m| {
                 m.remove(path);
@@ -262,40 +301,13 @@ impl Form {
             for (k, s) in m.iter() {
                 if s.server && k != path {
                     next.insert(k.clone(), s.clone());
-                } else if let Some(msgs) = client.get(k) {
-                    next.insert(
-                        k.clone(),
-                        Shown {
-                            msgs: msgs.clone(),
-                            server: false,
-                        },
-                    );
+                } else if client.contains_key(k) {
+                    next.insert(k.clone(), Self::shown_by_check());
                 }
             }
         });
         if self.errors.with_untracked(|m| *m != next) {
             self.errors.set(next);
-        }
-    }
-
-    /// Re-renders the browser's messages after a language switch: those on
-    /// the fields, and the form's own alert ("fix the fields shown" and the
-    /// messages no field takes), which the server's alerts are not.
-    pub fn relocalize(&self) {
-        self.changed("");
-        let own = self.alert.with_untracked(|a| {
-            a.as_ref().is_some_and(|a| {
-                [Lang::PtBr, Lang::En]
-                    .iter()
-                    .any(|l| U::FixErrors.t(*l) == a.message)
-            })
-        });
-        if own {
-            let (_, rest) = self.client();
-            self.alert.set(Some(Alert {
-                message: U::FixErrors.t(self.lang.get_untracked()).to_string(),
-                details: rest,
-            }));
         }
     }
 
@@ -305,20 +317,11 @@ impl Form {
         let (client, rest) = self.client();
         let ok = client.is_empty() && rest.is_empty();
         let mut shown = ErrorMap::new();
-        for (k, msgs) in client {
-            shown.insert(
-                k,
-                Shown {
-                    msgs,
-                    server: false,
-                },
-            );
+        for k in client.into_keys() {
+            shown.insert(k, Self::shown_by_check());
         }
         self.errors.set(shown);
-        self.alert.set((!ok).then(|| Alert {
-            message: U::FixErrors.t(self.lang.get_untracked()).to_string(),
-            details: rest,
-        }));
+        self.alert.set((!ok).then_some(Said::FixErrors));
         if !ok {
             self.focus_first_invalid();
         }
@@ -332,10 +335,10 @@ impl Form {
                 self.show_envelope(env);
                 return self.focus_first_invalid();
             }
-            other => Some(Alert {
-                message: other.text(self.lang.get_untracked()),
-                details: Vec::new(),
-            }),
+            other => {
+                let other = other.clone();
+                Some(Said::Local(Arc::new(move |l| other.text(l))))
+            }
         };
         self.alert.set(alert);
         self.focus_first_invalid();
@@ -348,12 +351,52 @@ impl Form {
         let mut shown = self.errors.get_untracked();
         let alert = apply_envelope(&mut shown, env, |p| self.field_of.run(p.to_string()));
         self.errors.set(shown);
-        self.alert.set(alert);
+        self.alert.set(alert.map(Said::Server));
     }
 
-    /// The message shown on `path`, if any (tracked).
+    /// The message shown on `path`, if any (tracked): the server's as sent,
+    /// the check's in the current language.
     pub fn error(&self, path: &str) -> Option<String> {
-        self.errors.with(|m| m.get(path).map(|s| s.msgs.join(" ")))
+        let server = self
+            .errors
+            .with(|m| m.get(path).map(|s| s.server.then(|| s.msgs.join(" "))))?;
+        server.or_else(|| {
+            self.checked
+                .with(|(client, _)| client.get(path).map(|msgs| msgs.join(" ")))
+        })
+    }
+
+    /// The alert shown at the top of the form, if any (tracked), in the
+    /// current language when its words are the browser's.
+    pub fn alert(&self) -> Option<Alert> {
+        let said = self.alert.get()?;
+        Some(match said {
+            Said::FixErrors => Alert {
+                message: U::FixErrors.t(self.lang.get()).to_string(),
+                details: self.checked.with(|(_, rest)| rest.clone()),
+            },
+            Said::Local(text) => Alert {
+                message: text(self.lang.get()),
+                details: Vec::new(),
+            },
+            Said::Server(alert) => alert,
+        })
+    }
+
+    /// Whether the form shows an alert (untracked).
+    pub fn has_alert(&self) -> bool {
+        self.alert.with_untracked(Option::is_some)
+    }
+
+    /// Shows the server's words at the top of the form (`None`: no alert).
+    pub fn set_alert(&self, alert: Option<Alert>) {
+        self.alert.set(alert.map(Said::Server));
+    }
+
+    /// Shows a message of the browser's at the top of the form, in the
+    /// language shown (it follows a switch).
+    pub fn say(&self, text: impl Fn(Lang) -> String + Send + Sync + 'static) {
+        self.alert.set(Some(Said::Local(Arc::new(text))));
     }
 
     /// Focuses the first control, in page order, whose name has an error.
