@@ -17,8 +17,8 @@ use leptos::prelude::*;
 use paylink_model::actions::{ManualPaymentRequest, Resent};
 use paylink_model::operator::{LoginRequest, SessionInfo};
 use paylink_model::{
-    CustomerPage, CustomerRef, CustomerRequest, Dashboard, ErrorEnvelope, InvoiceCreated,
-    InvoiceDetail, InvoicePage, InvoiceRequest, Lang, PayerView,
+    CustomerDetail, CustomerPage, CustomerRef, CustomerRequest, Dashboard, ErrorEnvelope,
+    InvoiceCreated, InvoiceDetail, InvoicePage, InvoiceRequest, Lang, PayerView,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -275,6 +275,11 @@ impl Client {
     /// [`query_string`]).
     pub async fn list_invoices(self, query: &str, lang: Lang) -> Result<InvoicePage, Error> {
         read(self.get(&format!("/api/invoices{query}"), lang).await?)
+    }
+
+    /// `GET /api/customers/{id}`: one customer (a new charge's `?customer=`).
+    pub async fn get_customer(self, id: &str, lang: Lang) -> Result<CustomerDetail, Error> {
+        read(self.get(&id_path("/api/customers/", id, ""), lang).await?)
     }
 
     /// `GET /api/customers?…`: one page of the customer list.

@@ -369,6 +369,35 @@ async fn the_customer_picker_searches_as_typed_and_picks_with_the_keyboard() {
 }
 
 #[wasm_bindgen_test]
+async fn customer_in_the_url_starts_the_charge_for_that_customer() {
+    mock_fetch(200, LISTED);
+    let app = mount_at("/?customer=3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b").await;
+    let r = &app.root;
+    sleep(50).await;
+    let call: serde_json_lite::Value = serde_json_lite::parse(&last_call());
+    assert_eq!(
+        call.get("url"),
+        "/api/customers/3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b"
+    );
+    assert!(q_opt(r, "#invoice-form").is_some(), "invoice form shown");
+    assert_eq!(input(r, "customerId").value(), "Maria da Silva");
+    // Her document is a CPF: the fine is capped as for a customer picked by hand.
+    type_text(r, "fine.value", "3").await;
+    blur(r, "fine.value").await;
+    assert!(error_of(r, "fine.value").unwrap().contains("CPF"));
+}
+
+#[wasm_bindgen_test]
+async fn an_unknown_customer_in_the_url_says_so_above_the_customer_form() {
+    mock_fetch(404, r#"{"code":404,"message":"Cliente não encontrado."}"#);
+    let app = mount_at("/?customer=00000000-0000-4000-8000-000000000000").await;
+    let r = &app.root;
+    sleep(50).await;
+    assert!(q_opt(r, "#customer-form").is_some(), "customer form stays");
+    assert_eq!(text(&q(r, "[role=alert]")), "Cliente não encontrado.");
+}
+
+#[wasm_bindgen_test]
 async fn the_customer_picker_closes_on_escape_and_offers_a_new_customer() {
     mock_fetch(200, &format!(r#"{{"data":[{LISTED}],"nextCursor":null}}"#));
     let app = mount_at("/").await;

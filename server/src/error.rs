@@ -47,6 +47,8 @@ pub enum Reason {
     MethodNotAllowed,
     InvoiceNotFound,
     InvalidInvoiceId,
+    CustomerNotFound,
+    InvalidCustomerId,
     MalformedPath,
     MalformedJson,
     MalformedQuery,
@@ -87,14 +89,14 @@ impl Reason {
         use Reason::*;
         match self {
             Unauthorized | LoginRequired | BadCredentials => StatusCode::UNAUTHORIZED,
-            RouteNotFound | InvoiceNotFound | LinkNotFound | InstallmentNotFound
-            | WebhookNotFound | DeliveryNotFound => StatusCode::NOT_FOUND,
+            RouteNotFound | InvoiceNotFound | CustomerNotFound | LinkNotFound
+            | InstallmentNotFound | WebhookNotFound | DeliveryNotFound => StatusCode::NOT_FOUND,
             NoOpenBoleto | AlreadyPaid | NothingOpen | NoChannel | NothingToPay | NotPaid
             | MethodNotAccepted | DeliveryPending => StatusCode::CONFLICT,
             InvoiceCancelled => StatusCode::GONE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            InvalidInvoiceId | MalformedPath | MalformedJson | MalformedQuery | NotAnObject
-            | BadIdempotencyKey => StatusCode::BAD_REQUEST,
+            InvalidInvoiceId | InvalidCustomerId | MalformedPath | MalformedJson
+            | MalformedQuery | NotAnObject | BadIdempotencyKey => StatusCode::BAD_REQUEST,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Validation | IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
@@ -117,6 +119,11 @@ impl Reason {
                 "Method not allowed on this route.",
             ),
             InvoiceNotFound => ("Fatura não encontrada.", "Invoice not found."),
+            CustomerNotFound => ("Cliente não encontrado.", "Customer not found."),
+            InvalidCustomerId => (
+                "O id do cliente deve ser um UUID.",
+                "The customer id must be a UUID.",
+            ),
             InvalidInvoiceId => (
                 "O id da fatura deve ser um UUID.",
                 "The invoice id must be a UUID.",

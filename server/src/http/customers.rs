@@ -1,13 +1,15 @@
+//! The customers of the service: create and get one (the list is `lists.rs`'s).
+
 use axum::extract::{FromRef, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::post;
-use axum::Router;
-use paylink_model::{Address, Customer, CustomerRequest, ErrorEnvelope};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use paylink_model::{Address, Customer, CustomerDetail, CustomerRequest, ErrorEnvelope};
 
-use crate::error::AppError;
+use crate::error::{AppError, Reason};
 use crate::http::auth::Authed;
-use crate::http::extract::ApiJson;
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
 use crate::http::Service;
 use crate::store::{new_id, now_iso};
@@ -18,10 +20,47 @@ where
     Service: FromRef<S>,
     crate::store::Db: FromRef<S>,
 {
-    Router::new().route(
-        "/invoices/applications/customers",
-        post(customers_create).get(crate::http::lists::customers_list),
+    Router::new()
+        .route(
+            "/invoices/applications/customers",
+            post(customers_create).get(crate::http::lists::customers_list),
+        )
+        .route("/invoices/applications/customers/{id}", get(customers_get))
+}
+
+/// One customer of the caller's application, as the list shows it (the
+/// widget preselects it for a new charge: `/?customer={id}`); 404 for an
+/// unknown, deleted or another application's customer.
+#[utoipa::path(
+    get,
+    path = "/invoices/applications/customers/{id}",
+    operation_id = "getCustomer",
+    tag = "customers",
+    summary = "Get customer",
+    params(
+        ("id" = String, Path, format = "uuid", description = "The id returned when the customer was created."),
+        crate::http::extract::AcceptLanguageHeader,
+    ),
+    responses(
+        (status = 200, description = "The customer, as the customer list shows it.", body = CustomerDetail),
+        (status = 400, description = "The id is not a UUID.", body = ErrorEnvelope),
+        (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
+         headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "Unknown or deleted customer, or another application's.", body = ErrorEnvelope),
     )
+)]
+async fn customers_get(
+    State(state): State<Service>,
+    Authed(app): Authed,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Json<CustomerDetail>, AppError> {
+    if !paylink_model::br::uuid_is_valid(&id) {
+        return Err(Reason::InvalidCustomerId.into());
+    }
+    crate::store::customers::find(&state.db, &app.id, &id.to_ascii_lowercase(), false)
+        .await?
+        .map(Json)
+        .ok_or(Reason::CustomerNotFound.into())
 }
 
 /// Creates a customer of the caller's application: 201 with the customer.

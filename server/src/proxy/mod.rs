@@ -125,6 +125,7 @@ where
             "/api/invoices",
             post(api_invoices_create).get(api_invoices_list),
         )
+        .route("/api/customers/{id}", get(api_customers_get))
         .route("/api/invoices.csv", get(api_invoices_export))
         .route("/api/dashboard", get(api_dashboard))
         .route(
@@ -370,6 +371,20 @@ async fn list(
         _ => path.to_string(),
     };
     forward(proxy, Method::GET, path, headers, Bytes::new()).await
+}
+
+/// One customer (the new charge's preselection), behind the session as the
+/// customer list is.
+async fn api_customers_get(
+    State(p): ProxyState,
+    headers: HeaderMap,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, AppError> {
+    if !paylink_model::br::uuid_is_valid(&id) {
+        return Err(Reason::InvalidCustomerId.into());
+    }
+    let path = format!("/invoices/applications/customers/{id}");
+    forward(p, Method::GET, path, headers, Bytes::new()).await
 }
 
 async fn api_invoices_get(

@@ -211,3 +211,65 @@ async fn clients_gone_mid_write_leave_no_lock_behind() {
         );
     }
 }
+
+#[tokio::test]
+async fn gets_one_customer_of_its_own_application_only() {
+    let app = spawn_app().await;
+    let res = app
+        .post_customer(&json!({ "fullName": "Maria da Silva", "email": "maria@example.com.br" }))
+        .await;
+    let created = body(res).await;
+    let id = created["id"].as_str().unwrap();
+    let path = format!("/invoices/applications/customers/{id}");
+    let res = app
+        .authed(reqwest::Method::GET, &path)
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let got = body(res).await;
+    assert_eq!(got["id"], id);
+    assert_eq!(got["fullName"], "Maria da Silva");
+    assert_eq!(got["email"], "maria@example.com.br");
+    // In upper case too (a UUID is case-insensitive).
+    let upper = format!("/invoices/applications/customers/{}", id.to_uppercase());
+    let res = app
+        .authed(reqwest::Method::GET, &upper)
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+
+    // Another application's token cannot tell it from an unknown one.
+    let other = app.other_token().await;
+    let res = app
+        .client
+        .get(app.url(&path))
+        .header("Authorization", format!("Basic {other}"))
+        .send()
+        .await
+        .unwrap();
+    let env = envelope(res, StatusCode::NOT_FOUND).await;
+    assert_eq!(env, Value::Null);
+    // Bad ids: a clear 400, in the caller's language.
+    let res = app
+        .authed(
+            reqwest::Method::GET,
+            "/invoices/applications/customers/nao-e-um-id",
+        )
+        .await
+        .header("Accept-Language", "en")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body(res).await["message"],
+        "The customer id must be a UUID."
+    );
+    // Without a token: 401.
+    let res = app.get(&path).await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+}

@@ -92,6 +92,11 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "removeWebhook",
             ),
             ("get", "/invoices/applications/customers", "listCustomers"),
+            (
+                "get",
+                "/invoices/applications/customers/{id}",
+                "getCustomer",
+            ),
             ("get", "/invoices/applications/dashboard", "getDashboard"),
             ("get", "/invoices/applications/deliveries", "listDeliveries"),
             ("get", "/invoices/applications/invoices", "listInvoices"),

@@ -99,9 +99,9 @@ async fn forwards_nothing_else() {
     let cases = [
         ("PUT", "/api/customers", StatusCode::METHOD_NOT_ALLOWED),
         (
-            "GET",
+            "DELETE",
             "/api/customers/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
-            StatusCode::NOT_FOUND,
+            StatusCode::METHOD_NOT_ALLOWED,
         ),
         (
             "PATCH",
@@ -207,4 +207,29 @@ async fn a_slow_upstream_is_a_504_envelope_not_a_hang() {
         .post("/api/customers", &json!({ "fullName": "Maria" }))
         .await;
     envelope(res, StatusCode::GATEWAY_TIMEOUT).await;
+}
+
+#[tokio::test]
+async fn gets_one_customer_for_the_new_charge_s_preselection() {
+    let app = spawn_app_with(local_proxy).await;
+    let res = app
+        .post(
+            "/api/customers",
+            &json!({ "fullName": "Maria da Silva", "document": "529.982.247-25" }),
+        )
+        .await;
+    let (status, created) = no_token(&app, res).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let id = created["id"].as_str().unwrap();
+    let res = app.get(&format!("/api/customers/{id}")).await;
+    let (status, got) = no_token(&app, res).await;
+    assert_eq!(status, StatusCode::OK, "{got}");
+    assert_eq!(got["id"], id);
+    assert_eq!(got["fullName"], "Maria da Silva");
+    assert_eq!(got["document"], "52998224725");
+    // Not an id: refused here, never forwarded as a path.
+    let res = app.get("/api/customers/..%2Finvoices").await;
+    let (status, env) = no_token(&app, res).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{env}");
+    assert_eq!(env["message"], "O id do cliente deve ser um UUID.");
 }
