@@ -19,6 +19,7 @@ pub mod backoffice;
 pub mod lists;
 pub mod pix;
 pub mod session;
+pub mod webhooks;
 
 /// Keys of the interface texts. `K::FullName.t(lang)` gives the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,9 @@
 //! * `/invoices`, `/customers` — the merchant's lists (filters and page in
 //!   the URL's query);
 //! * `/invoices/:id` — the invoice detail (merchant), with its actions;
-//! * `/login` — the operator's login, shown when a merchant call answers 401.
+//! * `/login` — the operator's login, shown when a merchant call answers 401;
+//! * `/webhooks` — the application's webhooks, its signing secret and the
+//!   deliveries (filters in the URL's query), with redelivery.
 //!
 //! The payers' pages (a payment link's `/l/{slug}`, the payer page
 //! `/pay/{id}`) are not here: the server renders them (the `paylink-payer`
@@ -46,6 +48,7 @@ use pages::invoice_list::InvoiceListPage;
 use pages::invoice_view::InvoicePage;
 use pages::login::{LoginPage, Session};
 use pages::not_found::NotFound;
+use pages::webhooks::WebhooksPage;
 
 /// The whole app.
 #[component]
@@ -85,6 +88,7 @@ pub fn App(
                         <Route path=path!("/customers") view=CustomerListPage />
                         <Route path=path!("/invoices/:id") view=InvoicePage />
                         <Route path=path!("/login") view=LoginPage />
+                        <Route path=path!("/webhooks") view=WebhooksPage />
                     </Routes>
                 </main>
             </Router>

@@ -1,4 +1,4 @@
-//! The merchant's navigation (Painel / Nova cobrança / Faturas / Clientes) and the
+//! The merchant's navigation (Painel / Nova cobrança / Faturas / Clientes / Webhooks) and the
 //! logged-in operator's name with a logout button, shown on the merchant's
 //! screens only: never on a payer's page (`/pay/:id`) or a payment link's
 //! (`/l/:slug`), which payers see, nor on the login screen.
@@ -74,6 +74,7 @@ pub fn MerchantNav() -> impl IntoView {
                 ("/", LK::NewCharge),
                 ("/invoices", LK::Invoices),
                 ("/customers", LK::Customers),
+                ("/webhooks", LK::Webhooks),
             ]
             .into_iter()
             // `<A>` marks the entry the screen is under (`aria-current="page"`);

@@ -8,6 +8,7 @@ use paylink_model::{InvoiceState, Lang};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LK {
     Nav,
+    Webhooks,
     Dashboard,
     NewCharge,
     Invoices,
@@ -53,6 +54,7 @@ impl LK {
         use LK::*;
         match self {
             Nav => ("Navegação", "Navigation"),
+            Webhooks => ("Webhooks", "Webhooks"),
             Dashboard => ("Painel", "Dashboard"),
             NewCharge => ("Nova cobrança", "New invoice"),
             Invoices => ("Faturas", "Invoices"),

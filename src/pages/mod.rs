@@ -1,6 +1,6 @@
 //! The merchant's screens, one file each: `/` (home: the customer form, then the invoice
 //! form), the dashboard, the invoice and customer lists, the invoice detail and its actions,
-//! the login, and the page for a path no screen answers.
+//! the login, the webhooks and their deliveries, and the page for a path no screen answers.
 
 pub mod customer_form;
 pub mod customer_list;
@@ -12,3 +12,4 @@ pub mod invoice_list;
 pub mod invoice_view;
 pub mod login;
 pub mod not_found;
+pub mod webhooks;

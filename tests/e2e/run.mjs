@@ -8,9 +8,10 @@
 // `<table>`, the payment link an `<a href>` = the invoice url; texts only where the contract
 // has none (buttons, section names), in pt-BR (the default language).
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { launchBrowser, startPaylink, startStatic, withTimeout } from "./harness.mjs";
@@ -843,6 +844,138 @@ test("customer picker: an existing customer charged by typing part of her name, 
     assertEqual([charged.customer?.id, charged.price], [a.customer.id, 45.6], "the invoice is hers, R$ 45,60");
     await page.waitForURL(`**/invoices/${charged.id}`, { timeout: WAIT });
   }, { bypassCSP: true }));
+
+/** A webhook receiver on 127.0.0.1 that answers 500 (with a long Retry-After, so the worker's
+ * own retry does not come first) until `fix()`, then 200; it keeps what arrived. */
+async function startReceiver() {
+  const got = [];
+  let broken = true;
+  const srv = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      got.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), answered: broken ? 500 : 200 });
+      if (broken) res.writeHead(500, { "Retry-After": "3600" }).end("down");
+      else res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${srv.address().port}/hooks`,
+    got,
+    fix() { broken = false; },
+    close: () => new Promise((r) => srv.close(r)),
+  };
+}
+
+/** The Standard Webhooks check of one received request with `secret` (as docs/payments.md says). */
+function signedWith(secret, r) {
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const mac = createHmac("sha256", key).update(`${r.headers["webhook-id"]}.${r.headers["webhook-timestamp"]}.${r.body}`).digest("base64");
+  return r.headers["webhook-signature"].split(" ").includes(`v1,${mac}`);
+}
+
+test("webhooks: added on the screen (a bad URL gets its field message; the secret shown once), a delivery the receiver refused (500) found by invoice and state and sent again once it is fixed, signed with that secret; axe at 1280 and 375 px", async () => {
+  // A server of its own, whose webhooks may go to a receiver on 127.0.0.1 (as on a developer's machine).
+  const own = await startPaylink({ bin: BIN, dist: DIST, name: "hooks", args: ["--allow-insecure-webhooks"] });
+  const rx = await startReceiver();
+  const context = await browser.newContext({ locale: "pt-BR", bypassCSP: true });
+  const problems = [];
+  try {
+    const login = await context.request.post(own.url + "/api/session", {
+      headers: { Origin: own.url },
+      data: { email: own.operator.email, password: own.operator.password },
+    });
+    assertEqual(login.status(), 204, "operator login");
+    const page = await context.newPage();
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(own.url + "/webhooks");
+    await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor({ timeout: WAIT });
+
+    // The add form: a URL that is not HTTPS gets its message on its field, nothing is sent.
+    await byName(page, "hookType").selectOption("PAYMENT_CONFIRMED");
+    await byName(page, "url").fill("http://loja.example/hooks");
+    await page.locator('#webhook-add button[type="submit"]').click();
+    const url = byName(page, "url");
+    await until(async () => (await url.getAttribute("aria-invalid")) === "true", "the url field marked invalid");
+    const described = await url.getAttribute("aria-describedby");
+    assert((await page.locator(`#${described}`).innerText()).includes("HTTPS"), "the url's message");
+    // Fixed and sent: the application's first webhook shows the signing secret, once.
+    await url.fill("https://loja.example/hooks");
+    const added = page.waitForResponse(isApi("POST", "/api/webhooks"), { timeout: WAIT });
+    await page.locator('#webhook-add button[type="submit"]').click();
+    assertEqual((await added).status(), 201, "webhook added");
+    const secretBox = page.getByRole("region", { name: "Segredo de assinatura" });
+    await secretBox.waitFor({ timeout: WAIT });
+    assert((await secretBox.innerText()).includes("você não poderá vê-lo de novo"), "the secret box says it is shown once");
+    const secret = await page.getByLabel(/Segredo de assinatura \(whsec_/).inputValue();
+    assert(/^whsec_[A-Za-z0-9+/=]+$/.test(secret), `the secret: ${secret.slice(0, 6)}…`);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      const found = await axeViolations(page, `webhooks with the secret shown at ${width}px`);
+      assertEqual(found, [], `axe-core violations at ${width}px`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("button", { name: "Já guardei o segredo" }).click();
+    assertEqual(await secretBox.count(), 0, "the secret is gone from the screen");
+    const listed = await (await context.request.get(own.url + "/api/webhooks")).text();
+    assert(!listed.includes(secret) && listed.includes("https://loja.example/hooks"), "listed, without the secret");
+
+    // The receiver's webhook (http on 127.0.0.1: through the API, as a developer would), then an
+    // invoice whose INVOICE_CREATED it refuses.
+    const auth = { "Content-Type": "application/json", Authorization: `Basic ${own.token}` };
+    const hook = await fetch(own.url + "/invoices/applications/webhooks", {
+      method: "POST", headers: auth, body: JSON.stringify({ hookType: "INVOICE_CREATED", url: rx.url }),
+    });
+    assertEqual(hook.status, 201, "the receiver's webhook");
+    const post = async (path, body) => (await fetch(own.url + path, { method: "POST", headers: auth, body: JSON.stringify(body) })).json();
+    const customer = await post("/invoices/applications/customers", { fullName: "Cliente Webhook" });
+    const invoice = await post("/invoices/applications/invoices", {
+      customerId: customer.id, externalId: "hook-1", dueDate: DUE, paymentTypes: ["PIX"], invoiceType: "SINGLE", installmentCount: 1, price: 10,
+    });
+    await until(() => rx.got.length === 1, "the receiver refused the event (500)");
+
+    // Found on the screen by invoice and state (the filters go to the URL).
+    await byName(page, "invoiceId").fill(invoice.id);
+    await byName(page, "status").selectOption("pending");
+    await page.locator('form[role="search"] button[type="submit"]').click();
+    await page.waitForURL((u) => u.pathname === "/webhooks" && u.search === `?invoiceId=${invoice.id}&status=pending`, { timeout: WAIT });
+    const row = page.locator(".deliveries table tbody tr");
+    await until(async () => (await row.count()) === 1 && (await row.innerText()).includes("HTTP 500"), "the refused delivery, with its error",
+      async () => (await page.locator(".deliveries").innerText()));
+    const text = await row.innerText();
+    assert(text.includes("hook-1") && text.includes("Aguardando"), `the row: ${text}`);
+    assert(/\d\d\/\d\d\/\d{4} \d\d:\d\d/.test(text), `the next attempt as dd/mm/aaaa hh:mm: ${text}`);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      const found = await axeViolations(page, `webhooks with a failed delivery at ${width}px`);
+      assertEqual(found, [], `axe-core violations at ${width}px`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The receiver fixed; sent again from its row, not an hour later.
+    rx.fix();
+    const resent = page.waitForResponse((r) => r.request().method() === "POST" && /\/api\/deliveries\/[^/]+\/redeliver$/.test(new URL(r.url()).pathname), { timeout: WAIT });
+    await row.getByRole("button", { name: /Reenviar/ }).click();
+    assertEqual((await resent).status(), 202, "redelivered");
+    await page.getByRole("status").filter({ hasText: "Entrega reenviada" }).waitFor({ timeout: WAIT });
+    await until(() => rx.got.length === 2, "the event arrives again");
+    assertEqual([rx.got[0].answered, rx.got[1].answered], [500, 200], "refused, then taken");
+    assertEqual(rx.got[1].headers["webhook-id"], rx.got[0].headers["webhook-id"], "the same webhook-id");
+    assert(signedWith(secret, rx.got[1]), "signed with the secret the screen showed");
+    // The screen catches up on its own: the row is delivered, with no redeliver left.
+    await page.goto(`${own.url}/webhooks?invoiceId=${invoice.id}`);
+    await until(async () => (await row.count()) === 1 && (await row.innerText()).includes("Entregue"), "the delivery shown as delivered",
+      async () => (await page.locator(".deliveries").innerText()));
+    assertEqual(await row.getByRole("button").count(), 0, "nothing to send again");
+    assertEqual(problems, [], "page errors");
+  } finally {
+    await context.close();
+    await rx.close();
+    await own.stop();
+  }
+});
 
 test("operators: without a session every merchant call answers 401 and /login shows; logging in through the screen lands back; logout; the payer page needs no session", async () => {
   const inv = await apiCreate(

@@ -125,6 +125,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
             // The lists keep their filters in the query, which routing ignores.
             .route("/invoices", index.clone())
             .route("/customers", index.clone())
+            .route("/webhooks", index.clone())
             .route("/invoices/{id}", index);
     }
     routes
