@@ -266,6 +266,7 @@ fn a_payer_view_round_trips() {
             last_due: None,
             retry_policy: pix_automatico::RetryPolicy::NaoPermite,
         }),
+        pix_automatico_again: Some(paylink_model::PixAutomaticoAgain::Declined),
     });
 }
 

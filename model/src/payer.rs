@@ -38,6 +38,23 @@ pub struct PayerView {
     /// that pays the first cycle and authorizes the rest; absent when there is none to authorize.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pix_automatico: Option<PayerPixAutomatico>,
+    /// Pix Automático asked for again: the payer declined the recurrence offered (or let it
+    /// expire) and the invoice still has cycles to charge, so the page offers a new one; or the
+    /// new one is being made at the bank. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pix_automatico_again: Option<PixAutomaticoAgain>,
+}
+
+/// Where a payer stands who may authorize Pix Automático again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PixAutomaticoAgain {
+    /// The payer declined the recurrence in their bank app: a new one may be asked for.
+    Declined,
+    /// The recurrence was never authorized in time: a new one may be asked for.
+    Expired,
+    /// The new one is being made at the bank; its code comes in a moment.
+    Preparing,
 }
 
 /// The recurrence a payer authorizes with its code, and the terms they agree to.

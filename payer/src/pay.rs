@@ -85,6 +85,7 @@ pub fn PayPage(
                 </PaymentStatus>
             </section>
             {p.pix_automatico.clone().map(|a| view! { <crate::pix_automatico::PixAutomaticoOffer l a /> })}
+            {p.pix_automatico_again.map(|again| crate::pix_automatico::again(l, &p.id, again))}
             <Installments l p=&p />
             <section aria-label=T::Accepted.t(l)>
                 <h2>{T::Accepted.t(l)}</h2>

@@ -2,13 +2,15 @@
 //! like the PIX QR, and copia e cola in `[data-pix-automatico-payload]`) beside the terms the
 //! payer agrees to by paying it: the contract, each cycle's amount, the periodicity, the first and
 //! last dates, the retry policy, and that it can be cancelled in their bank app at any time; and
-//! the note an installment the payer's bank pays shows instead of a code. Its own file (and
-//! words), so the page's other parts stay as they are.
+//! the note an installment the payer's bank pays shows instead of a code; and, for a payer who
+//! declined the recurrence (or let it expire), the offer to authorize it again (a form posted to
+//! `/pay/{id}/pix-automatico`, without JavaScript), then that the new code is being made. Its own
+//! file (and words), so the page's other parts stay as they are.
 
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::pix_automatico::{Periodicidade, RetryPolicy};
-use paylink_model::{Date, Lang, PayerPixAutomatico};
+use paylink_model::{Date, Lang, PayerPixAutomatico, PixAutomaticoAgain};
 
 use crate::islands::CopyButton;
 
@@ -146,4 +148,57 @@ pub fn cycle_note(l: Lang) -> impl IntoView {
             )}
         </p>
     }
+}
+
+/// A payer who declined the recurrence offered (or let it expire) may ask for a new one: a
+/// form the server answers by making it (Jornada 3 while the first charge is open, else
+/// Jornada 2), then this page with its code; meanwhile, that it is being made.
+pub fn again(l: Lang, id: &str, again: PixAutomaticoAgain) -> impl IntoView {
+    let why = match again {
+        PixAutomaticoAgain::Declined => t(
+            l,
+            "Você recusou a autorização do Pix Automático no app do seu banco.",
+            "You declined the Pix Automático authorization in your bank's app.",
+        ),
+        PixAutomaticoAgain::Expired => t(
+            l,
+            "A autorização do Pix Automático expirou sem ser feita.",
+            "The Pix Automático authorization expired before it was given.",
+        ),
+        PixAutomaticoAgain::Preparing => {
+            return view! {
+                <section class="pix-automatico" aria-label="Pix Automático" data-pix-automatico="preparing">
+                    <h2>"Pix Automático"</h2>
+                    <p role="status">
+                        {t(
+                            l,
+                            "Estamos gerando um novo código de autorização com o banco. Recarregue a página em alguns instantes.",
+                            "A new authorization code is being made with the bank. Reload the page in a few moments.",
+                        )}
+                    </p>
+                    <p><a href=format!("/pay/{id}")>{t(l, "Recarregar", "Reload")}</a></p>
+                </section>
+            }
+            .into_any();
+        }
+    };
+    view! {
+        <section class="pix-automatico" aria-label="Pix Automático" data-pix-automatico="again">
+            <h2>"Pix Automático"</h2>
+            <p>{why}</p>
+            <p>
+                {t(
+                    l,
+                    "Se mudou de ideia, peça um novo código: autorizando, o seu banco paga cada cobrança no vencimento, e você pode cancelar quando quiser no app do banco.",
+                    "If you changed your mind, ask for a new code: once you authorize it, your bank pays each charge on its due date, and you can cancel at any time in your bank's app.",
+                )}
+            </p>
+            <form method="post" action=format!("/pay/{id}/pix-automatico")>
+                <button type="submit" class="primary">
+                    {t(l, "Autorizar o Pix Automático", "Authorize Pix Automático")}
+                </button>
+            </form>
+        </section>
+    }
+    .into_any()
 }

@@ -300,6 +300,7 @@ pub fn payer_view(
         interest: d.interest.clone(),
         discount: d.discount.clone(),
         pix_automatico: None,
+        pix_automatico_again: None,
     }
 }
 
@@ -460,6 +461,7 @@ pub async fn with_pix_automatico(
         .first()
         .is_some_and(|i| i.installment == 1 && i.status == InstallmentStatus::WaitingPayment);
     let Some((composite, own)) = crate::store::pix_recurrences::payer_code(db, &d.id).await? else {
+        view.pix_automatico_again = again(d, db).await?;
         return Ok(());
     };
     let (pays_first, payload) = match (composite, own) {
@@ -491,6 +493,53 @@ pub async fn with_pix_automatico(
         retry_policy: rec.retry_policy,
     });
     Ok(())
+}
+
+/// Whether the payer may ask for a new recurrence (they declined the one offered, or let it
+/// expire, and the invoice still has a cycle to charge: one waiting, or more to come before its
+/// end), or a new one is being made.
+async fn again(
+    d: &InvoiceDetail,
+    db: &crate::store::Db,
+) -> Result<Option<paylink_model::PixAutomaticoAgain>, crate::store::DbError> {
+    use paylink_model::PixAutomaticoAgain::*;
+    let Some(state) = crate::store::pix_recurrences::again(db, &d.id).await? else {
+        return Ok(None);
+    };
+    if state == crate::store::pix_recurrences::Again::Preparing {
+        return Ok(Some(Preparing));
+    }
+    let waiting = d
+        .installments
+        .iter()
+        .any(|i| i.status == InstallmentStatus::WaitingPayment);
+    let last_made = d
+        .installments
+        .iter()
+        .filter_map(|i| Date::parse_iso_prefix(&i.due_date))
+        .max();
+    let end = Date::parse_iso_prefix(&d.due_date).and_then(|first| {
+        paylink_model::pix_automatico::last_due(
+            first,
+            d.frequency,
+            &paylink_model::plan::PeriodicEnd::new(
+                d.end_date.as_deref().and_then(Date::parse_iso_prefix),
+                d.end_installment,
+                d.end_subscription.as_deref(),
+            ),
+        )
+    });
+    let more = match (end, last_made) {
+        (Some(end), Some(last)) => last < end,
+        _ => true,
+    };
+    if !(waiting || more) {
+        return Ok(None);
+    }
+    Ok(Some(match state {
+        crate::store::pix_recurrences::Again::Expired => Expired,
+        _ => Declined,
+    }))
 }
 
 /// The bank's PIX code (copia e cola) for installment `n`, when the invoice takes PIX and the

@@ -103,6 +103,10 @@ where
     let payer_routes = Router::new()
         .route("/pay/{id}", get(pages::pay_page))
         .route("/pay/{id}/simulate", post(pages::simulate_form))
+        .route(
+            "/pay/{id}/pix-automatico",
+            post(pages::pix_automatico_again),
+        )
         .route("/api/pay/{id}", get(api_pay_get))
         .route("/api/pay/{id}/view", post(api_pay_view))
         .route(
@@ -308,6 +312,27 @@ async fn api_pay_simulate(
 ) -> Result<Response, AppError> {
     simulate(&s, &id).await?;
     api_pay_get(State(s), headers, ApiPath(id)).await
+}
+
+/// The payer asks for a new Pix Automático recurrence in place of one they declined or let
+/// expire (the payer page offers it only then): made by the recurrences worker, its code on the
+/// page a moment later. Anything else (already asked for, authorized, no cycle left) changes
+/// nothing.
+async fn ask_pix_automatico_again(s: &Payer, headers: HeaderMap, id: &str) -> Result<(), AppError> {
+    let (view, _) = payer_view(s, headers, id).await?;
+    let offered = matches!(
+        view.pix_automatico_again,
+        Some(
+            paylink_model::PixAutomaticoAgain::Declined
+                | paylink_model::PixAutomaticoAgain::Expired
+        )
+    );
+    if let (true, Some(db)) = (offered, &s.db) {
+        if crate::store::pix_recurrences::renew(db, &id.to_ascii_lowercase()).await? {
+            tracing::info!(invoice = %id, "Pix Automático: the payer asked for a new recurrence");
+        }
+    }
+    Ok(())
 }
 
 type ProxyState = State<Handle>;

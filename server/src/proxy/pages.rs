@@ -179,3 +179,25 @@ pub(super) async fn simulate_form(
     let to = format!("/pay/{}", id.to_ascii_lowercase());
     (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
 }
+
+/// `POST /pay/{id}/pix-automatico`, the payer page's "authorize Pix Automático" form after a
+/// declined or expired recurrence: a new one is asked for, and the page shown again (303).
+pub(super) async fn pix_automatico_again(
+    State(s): State<Payer>,
+    headers: HeaderMap,
+    ApiPath(id): ApiPath<String>,
+) -> Response {
+    if let Err(e) = super::ask_pix_automatico_again(&s, headers.clone(), &id).await {
+        let page: &Arc<PageConfig> = &s.page;
+        let html = unavailable(
+            Chrome::Page,
+            lang_of(&headers),
+            &format!("/pay/{id}"),
+            page,
+            &e,
+        );
+        return html_response(e.status(), html, &page.frame_ancestors, None);
+    }
+    let to = format!("/pay/{}", id.to_ascii_lowercase());
+    (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
+}

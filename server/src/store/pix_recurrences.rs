@@ -423,3 +423,76 @@ pub async fn payer_code(
     .fetch_optional(&db.pool)
     .await
 }
+
+/// A recurrence the payer ended without authorizing it, which a new one may replace.
+const RENEWABLE: &str = "operation = 'create' AND status = 'done'
+       AND bank_status IN ('REJEITADA', 'EXPIRADA')
+       AND id IN (SELECT id FROM invoices WHERE deleted_at IS NULL)";
+
+/// Where invoice `id`'s recurrence stands for a payer who may authorize again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Again {
+    /// The payer declined it (`REJEITADA`).
+    Declined,
+    /// Never authorized in time (`EXPIRADA`).
+    Expired,
+    /// A new one, asked for from the payer page, is being made.
+    Preparing,
+}
+
+pub async fn again(db: &Db, id: &str) -> Result<Option<Again>, DbError> {
+    let row: Option<(String, String, Option<String>, i64)> = sqlx::query_as(
+        "SELECT operation, status, bank_status,
+                (SELECT COUNT(*) FROM pix_recurrences_past p WHERE p.invoice_id = r.id) AS past
+         FROM pix_recurrences r WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&db.pool)
+    .await?;
+    Ok(match row {
+        Some((op, status, bank, past)) if op == "create" => {
+            match (status.as_str(), bank.as_deref()) {
+                ("done", Some("REJEITADA")) => Some(Again::Declined),
+                ("done", Some("EXPIRADA")) => Some(Again::Expired),
+                ("pending", None) if past > 0 => Some(Again::Preparing),
+                ("done", None) if past > 0 => Some(Again::Preparing),
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}
+
+/// The payer asked for a new recurrence in place of one they declined or let expire: the old one
+/// is kept in `pix_recurrences_past` and the row starts again as a creation (a new location, a
+/// new `POST /rec`, Jornada 3 while the first cycle's charge is open, else Jornada 2). `false`
+/// when there is nothing to replace (already asked for, authorized, or the invoice deleted).
+pub async fn renew(db: &Db, id: &str) -> Result<bool, DbError> {
+    let now = now_iso();
+    let mut tx = db.begin_write().await?;
+    sqlx::query(&format!(
+        "INSERT INTO pix_recurrences_past (id_rec, invoice_id, bank_status, closing, replaced_at)
+         SELECT id_rec, id, bank_status, closing, $1 FROM pix_recurrences
+         WHERE id = $2 AND id_rec IS NOT NULL AND {RENEWABLE}
+         ON CONFLICT DO NOTHING"
+    ))
+    .bind(&now)
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    let n = sqlx::query(&format!(
+        "UPDATE pix_recurrences SET operation = 'create', status = 'pending', attempts = 0,
+                next_attempt_at = $1, locked_until = NULL, last_error = NULL, refusal = NULL,
+                loc_id = NULL, location = NULL, id_rec = NULL, journey_txid = NULL,
+                copia_e_cola = NULL, authorization_code = NULL, bank_status = NULL,
+                closing = NULL, updated_at = $1
+         WHERE id = $2 AND {RENEWABLE}"
+    ))
+    .bind(&now)
+    .bind(id)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    tx.commit().await?;
+    Ok(n == 1)
+}

@@ -1000,3 +1000,173 @@ async fn deleting_the_invoice_cancels_its_open_recurring_charge() {
         "CANCELADA"
     );
 }
+
+/// A payer who declined the recurrence can authorize it after all: the payer page offers a new
+/// one (a form, no JavaScript needed); asking for it twice makes one; it is made at the bank
+/// (valid against the document) as Jornada 3 while the first cycle is open, and as Jornada 2
+/// (authorization only) once it was paid another way; the declined one is kept, and its late
+/// callbacks change nothing.
+#[tokio::test]
+async fn a_payer_who_declined_is_offered_a_new_recurrence() {
+    let w = world().await;
+    let (id, txid) = invoice(&w.app).await;
+    let old = settle(&w, &id).await.3.unwrap();
+    w.bank.reject_rec(&old).unwrap();
+    wait_detail(&w.app, &id, "declined", |d| {
+        d["pixAutomatico"]["status"] == "rejected"
+    })
+    .await;
+    let html = w
+        .app
+        .get(&format!("/pay/{id}?lang=en"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let offer = &html[html
+        .find("data-pix-automatico=\"again\"")
+        .expect("the offer to authorize again")..];
+    assert!(
+        offer.contains("You declined the Pix Automático authorization"),
+        "{offer}"
+    );
+    assert!(
+        offer.contains(&format!(
+            "<form method=\"post\" action=\"/pay/{id}/pix-automatico\">"
+        )),
+        "{offer}"
+    );
+    assert!(offer.contains("<button type=\"submit\""), "{offer}");
+    assert!(!html.contains("data-pix-automatico-payload"));
+    let view = body(w.app.get(&format!("/api/pay/{id}")).await).await;
+    assert_eq!(view["pixAutomaticoAgain"], "declined");
+
+    // Asked for (twice, as a double click would): one new recurrence, the page says it is coming.
+    let ask = || async {
+        w.app
+            .client
+            .post(w.app.url(&format!("/pay/{id}/pix-automatico")))
+            .send()
+            .await
+            .unwrap()
+    };
+    let res = ask().await;
+    assert!(res.status().is_success(), "{}", res.status());
+    assert!(
+        res.url().path().ends_with(&format!("/pay/{id}")),
+        "303 to the page"
+    );
+    assert!(res
+        .text()
+        .await
+        .unwrap()
+        .contains("data-pix-automatico=\"preparing\""));
+    ask().await;
+    let (_, status, _, new, bank_status, code) = settle(&w, &id).await;
+    assert_eq!(
+        (status.as_str(), bank_status.as_deref()),
+        ("done", Some("CRIADA"))
+    );
+    let new = new.unwrap();
+    assert_ne!(new, old);
+    assert_eq!(w.bank.recs().len(), 2, "one new recurrence");
+    let posts: Vec<Value> = w
+        .bank
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/rec")
+        .map(|r| r.body.unwrap())
+        .collect();
+    assert_eq!(posts.len(), 2);
+    assert_eq!(
+        rec_schema_errors("RecSolicitada", &posts[1]),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        posts[1]["ativacao"]["dadosJornada"]["txid"], txid,
+        "Jornada 3"
+    );
+    assert_ne!(posts[1]["loc"], posts[0]["loc"], "a new location");
+    let view = body(w.app.get(&format!("/api/pay/{id}")).await).await;
+    assert_eq!(view["pixAutomatico"]["payload"], json!(code.unwrap()));
+    assert_eq!(view["pixAutomatico"]["paysFirst"], true);
+    assert!(view.get("pixAutomaticoAgain").is_none(), "{view}");
+    // The declined one is kept; its callback again changes nothing.
+    let pool = w.app.raw_pool().await;
+    let past: Vec<(String, Option<String>)> = sqlx::query_as(
+        "SELECT id_rec, bank_status FROM pix_recurrences_past WHERE invoice_id = $1",
+    )
+    .bind(&id)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(past, [(old.clone(), Some("REJEITADA".to_string()))]);
+    let late = json!({"recs": [{"idRec": old, "status": "REJEITADA"}]});
+    assert_eq!(
+        post_callback(&w, "rec", &late).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        detail(&w.app, &id).await["pixAutomatico"]["status"],
+        "created"
+    );
+    // Paying it pays the first cycle and authorizes the rest, as the first offer would have.
+    w.bank.pay_composite(&new).await.unwrap();
+    wait_detail(&w.app, &id, "paid and approved", |d| {
+        d["installments"][0]["_status"] == "CONFIRMED" && d["pixAutomatico"]["status"] == "approved"
+    })
+    .await;
+    let again = ask().await.text().await.unwrap();
+    assert!(
+        !again.contains("data-pix-automatico="),
+        "nothing more to offer"
+    );
+
+    // Another payer paid the first cycle with its own code, then declined: the new recurrence
+    // only authorizes (Jornada 2).
+    let (id, txid) = invoice(&w.app).await;
+    let old = settle(&w, &id).await.3.unwrap();
+    w.bank.pay(&txid, None).await.unwrap();
+    w.bank.reject_rec(&old).unwrap();
+    wait_detail(&w.app, &id, "paid, then declined", |d| {
+        d["installments"][0]["_status"] == "CONFIRMED" && d["pixAutomatico"]["status"] == "rejected"
+    })
+    .await;
+    let res = w
+        .app
+        .client
+        .post(w.app.url(&format!("/pay/{id}/pix-automatico")))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success());
+    let new = settle(&w, &id).await.3.unwrap();
+    let sent = w
+        .bank
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/rec")
+        .map(|r| r.body.unwrap())
+        .next_back()
+        .unwrap();
+    assert!(sent.get("ativacao").is_none(), "Jornada 2: {sent}");
+    let html = w
+        .app
+        .get(&format!("/pay/{id}?lang=en"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("data-pix-automatico=\"authorize\""), "{html}");
+    let own = w.client.get_rec(&new, None).await.unwrap();
+    let view = body(w.app.get(&format!("/api/pay/{id}")).await).await;
+    assert_eq!(
+        view["pixAutomatico"]["payload"],
+        own["dadosQR"]["pixCopiaECola"]
+    );
+    w.bank.approve_rec(&new).unwrap();
+    wait_detail(&w.app, &id, "approved", |d| {
+        d["pixAutomatico"]["status"] == "approved"
+    })
+    .await;
+}
