@@ -6,7 +6,10 @@
 //! callbacks are believed only as the bank reads them back, in any order, any number of times;
 //! the merchant's deletion and the payer's cancellation end the recurrence. Each later cycle is
 //! a recurring charge sent inside its window (`PUT /cobr`), paid, or retried after a rejected
-//! attempt, or given back to the payer page when no retry is left.
+//! attempt (each retry on a new day), or given back to the payer page when no retry is left (the
+//! payer's INVOICE_FAIL due at once, the merchant seeing every attempt and why); a payer who
+//! declined gets a new recurrence; deleting the invoice cancels an open recurring charge. After
+//! each test every request body paylink sent is checked against the document (`World`'s drop).
 
 use std::time::{Duration, Instant};
 
@@ -69,6 +72,55 @@ async fn world() -> World {
         app,
         client,
         _stop: stop.drop_guard(),
+    }
+}
+
+/// At the end of every test of this file (unless it already failed), every request body paylink
+/// sent the bank is valid against its schema in `openapi.yaml` (this release's errata corrected:
+/// `rec_schema_errors`), and no request carried a body this list does not know.
+impl Drop for World {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        for r in self.bank.requests() {
+            let p = r.path.as_str();
+            let prefixed = |prefix: &str| p.starts_with(prefix);
+            let schema = match r.method.as_str() {
+                "PUT" if prefixed("/cob/") => "CobSolicitada",
+                "PUT" if prefixed("/cobv/") => "CobVSolicitada",
+                "PATCH" if prefixed("/cob/") => "CobRevisada",
+                "PATCH" if prefixed("/cobv/") => "CobVRevisada",
+                "PUT" if prefixed("/cobr/") => "CobRSolicitada",
+                "PATCH" if prefixed("/cobr/") => "CobRRevisada",
+                "POST" if p == "/locrec" => "PayloadLocationRecSolicitada",
+                "POST" if p == "/rec" => "RecSolicitada",
+                "PATCH" if prefixed("/rec/") => "RecRevisada",
+                "PUT" if p == "/webhookrec" => "WebhookRecSolicitado",
+                "PUT" if p == "/webhookcobr" => "WebhookCobRSolicitado",
+                "PUT" if prefixed("/webhook/") => "WebhookSolicitado",
+                _ => {
+                    // GETs, the token (a form), retentativa: no JSON body.
+                    assert!(
+                        r.body.is_none(),
+                        "{} {} sent a body no test checks",
+                        r.method,
+                        p
+                    );
+                    continue;
+                }
+            };
+            let body = r
+                .body
+                .as_ref()
+                .unwrap_or_else(|| panic!("{} {} sent no body", r.method, p));
+            assert_eq!(
+                rec_schema_errors(schema, body),
+                Vec::<String>::new(),
+                "{} {p} ({schema}): {body}",
+                r.method
+            );
+        }
     }
 }
 
