@@ -153,14 +153,6 @@ fn Endpoints() -> impl IntoView {
         move |l| check(&kind.get_untracked(), &url.get_untracked(), l),
         |p| matches!(p, "hookType" | "url").then(|| p.to_string()),
     );
-    // The browser's messages on the form follow a language switch.
-    Effect::new(move |prev: Option<Lang>| {
-        let l = lang.get();
-        if prev.is_some_and(|p| p != l) {
-            form.relocalize();
-        }
-        l
-    });
 
     let show_secret = move |s: Option<String>| {
         if let Some(s) = s {
