@@ -8,11 +8,12 @@
 // link/; a direct mount fetches mount.js, the link page's content (`?fragment=1`), its islands and
 // their stylesheet. Targets: issue 29's.
 // Usage: node sizes.mjs <dir> <pages dir: pay.html, link.html, link-fragment.html (payer-html.mjs)>
+//        [<the merchant's app built at another revision> <that revision's name>]
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync, brotliCompressSync, constants as z } from "node:zlib";
 
-const [dir, pagesDir] = process.argv.slice(2);
+const [dir, pagesDir, beforeDir, beforeRev] = process.argv.slice(2);
 const kb = (n) => (n / 1000).toFixed(1); // KB = 1000 bytes, as in the budget
 
 const files = readdirSync(dir, { recursive: true })
@@ -72,4 +73,18 @@ for (const [name, rs, target, moon] of loads) {
   const verdict = target == null ? "reported" : br <= moon * 1000 ? "moonshot met" : br <= target * 1000 ? "met" : "MISSED";
   const goal = target == null ? "" : `  target <= ${target} KB (moonshot ${moon}): ${verdict}`;
   console.log(`${line(`  ${name}`, sum(rs))}${goal}`);
+}
+
+// The merchant's app as another revision built it (`run --before REV`), beside today's.
+if (beforeDir) {
+  const merchant = (d) => {
+    const names = readdirSync(d).filter((f) => /^(index\.html|config\.json|paylink-widget-[0-9a-f]+_bg\.wasm)$/.test(f));
+    if (names.length !== 3) throw new Error(`expected index.html, config.json and one widget wasm in ${d}`);
+    return sum(names.map((f) => sized(f, readFileSync(join(d, f)))));
+  };
+  const [was, now] = [merchant(beforeDir), merchant(dir)];
+  console.log(`\nthe merchant's app before and after (brotli):`);
+  console.log(line(`  at ${beforeRev}`, was));
+  console.log(line("  now", now));
+  console.log(`  change: ${(now.br - was.br >= 0 ? "+" : "") + kb(now.br - was.br)} KB brotli`);
 }
