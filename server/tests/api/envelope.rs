@@ -74,7 +74,7 @@ async fn malformed_requests_get_an_envelope_with_the_right_status() {
         (
             "unknown route under the API",
             app.client
-                .post(app.url("/invoices/applications/customers/x"))
+                .post(app.url("/invoices/applications/customers/x/y"))
                 .json(&json!({})),
             StatusCode::NOT_FOUND,
         ),
