@@ -31,6 +31,8 @@ use wasm_bindgen_futures::JsFuture;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+mod links;
+
 /// Why a call failed (shared with the forms, which show it).
 pub use paylink_ui::Failure as Error;
 

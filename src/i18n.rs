@@ -16,6 +16,7 @@ use paylink_model::{Channel, Frequency, HookType, InstallmentStatus, InvoiceType
 use paylink_model::{NotificationType, PaymentType, ProviderStatus};
 
 pub mod backoffice;
+pub mod links;
 pub mod lists;
 pub mod pix;
 pub mod session;

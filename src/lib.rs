@@ -1,10 +1,12 @@
 //! paylink's merchant app: a Leptos 0.8 client-side-rendered app.
 //!
-//! Six screens, routed by `leptos_router` (one file per screen in `pages/`):
+//! Seven screens, routed by `leptos_router` (one file per screen in `pages/`):
 //! * `/` — the merchant flow: customer form → invoice form → detail;
 //! * `/painel` — the merchant's dashboard (the month's totals, 12 months);
 //! * `/invoices`, `/customers` — the merchant's lists (filters and page in
 //!   the URL's query);
+//! * `/links` — the merchant's payment links: list, create, turn off and on,
+//!   share (URL, embed snippets, printable QR code);
 //! * `/invoices/:id` — the invoice detail (merchant), with its actions;
 //! * `/login` — the operator's login, shown when a merchant call answers 401;
 //! * `/webhooks` — the application's webhooks, its signing secret and the
@@ -46,6 +48,7 @@ use pages::dashboard::DashboardPage;
 use pages::home::Home;
 use pages::invoice_list::InvoiceListPage;
 use pages::invoice_view::InvoicePage;
+use pages::links::LinksPage;
 use pages::login::{LoginPage, Session};
 use pages::not_found::NotFound;
 use pages::webhooks::WebhooksPage;
@@ -86,6 +89,7 @@ pub fn App(
                         <Route path=path!("/painel") view=DashboardPage />
                         <Route path=path!("/invoices") view=InvoiceListPage />
                         <Route path=path!("/customers") view=CustomerListPage />
+                        <Route path=path!("/links") view=LinksPage />
                         <Route path=path!("/invoices/:id") view=InvoicePage />
                         <Route path=path!("/login") view=LoginPage />
                         <Route path=path!("/webhooks") view=WebhooksPage />

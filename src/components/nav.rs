@@ -1,5 +1,5 @@
-//! The merchant's navigation (Painel / Nova cobrança / Faturas / Clientes / Webhooks) and the
-//! logged-in operator's name with a logout button, shown on the merchant's
+//! The merchant's navigation (Painel / Nova cobrança / Faturas / Clientes / Webhooks /
+//! Links de pagamento) and the logged-in operator's name with a logout button, shown on the merchant's
 //! screens only: never on a payer's page (`/pay/:id`) or a payment link's
 //! (`/l/:slug`), which payers see, nor on the login screen.
 
@@ -75,6 +75,7 @@ pub fn MerchantNav() -> impl IntoView {
                 ("/invoices", LK::Invoices),
                 ("/customers", LK::Customers),
                 ("/webhooks", LK::Webhooks),
+                ("/links", LK::Links),
             ]
             .into_iter()
             // `<A>` marks the entry the screen is under (`aria-current="page"`);

@@ -10,6 +10,7 @@ pub mod invoice_actions;
 pub mod invoice_form;
 pub mod invoice_list;
 pub mod invoice_view;
+pub mod links;
 pub mod login;
 pub mod not_found;
 pub mod webhooks;

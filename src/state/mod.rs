@@ -10,6 +10,7 @@ use paylink_ui::customer::CustomerFields;
 use crate::focus::focus_main;
 
 pub mod invoice;
+pub mod link;
 
 use invoice::InvoiceFields;
 

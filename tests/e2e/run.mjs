@@ -1632,6 +1632,116 @@ async function checkCodes(root, cents) {
   }
 }
 
+test("payment links screen: a link made on the screen (its live errors first) is shared (URL, snippets, a QR that scans) and paid through on its page; the list counts it; axe at 1280 and 375 px", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    const tag = randomUUID().slice(0, 8);
+    const slug = `curso-e2e-${tag}`;
+    const name = `Curso E2E ${tag}`;
+    await page.goto(server.url + "/links");
+    await page.getByRole("heading", { name: "Links de pagamento", level: 1 }).waitFor({ timeout: WAIT });
+    assertEqual(await page.getByRole("navigation", { name: "Navegação" }).getByRole("link", { name: "Links de pagamento" }).getAttribute("aria-current"), "page", "the nav marks the links screen");
+    // The model's rules as the merchant types: a name left empty, an amount below R$ 5,00.
+    await byName(page, "name").focus();
+    await byName(page, "slug").focus();
+    await expectFieldError(page, "name", "Campo obrigatório.");
+    await byName(page, "price").fill("4,99");
+    await byName(page, "description").focus();
+    await expectFieldError(page, "price", "O valor mínimo é R$ 5,00.");
+    const before = s.api.filter((r) => r.method === "POST").length;
+    await page.locator('#link-form button[type="submit"]').click();
+    assertEqual(s.api.filter((r) => r.method === "POST").length, before, "nothing sent with errors");
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      const found = await axeViolations(page, `links screen with errors at ${width}px`);
+      if (found.length) console.log("    axe (moderate/minor): " + found.join("\n      "));
+      assertEqual(seriousOnly(found), [], `axe-core serious/critical violations at ${width}px (form with errors)`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await byName(page, "name").fill(name);
+    await byName(page, "slug").fill(slug);
+    await byName(page, "description").fill("Acesso por 12 meses");
+    await byName(page, "price").fill("200,00");
+    await byName(page, "invoiceType").selectOption("INSTALLMENT");
+    await byName(page, "maxInstallments").fill("2");
+    const created = page.waitForResponse(isApi("POST", "/api/payment-links"), { timeout: WAIT });
+    await page.locator('#link-form button[type="submit"]').click();
+    const res = await created;
+    assertEqual(res.status(), 201, "the link is created");
+    const url = `${server.url}/l/${slug}`;
+    assertEqual((await json(res)).url, url, "its page");
+    await page.getByRole("status").filter({ hasText: `Link ${name} criado.` }).waitFor({ timeout: WAIT });
+
+    // Shared: the URL copied, both snippets on screen, a QR code that scans to the URL.
+    const title = page.locator("#share-title");
+    await title.waitFor({ timeout: WAIT });
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copiar endereço" }).click();
+    await page.getByRole("status").filter({ hasText: "Copiado." }).first().waitFor({ timeout: WAIT });
+    assertEqual(await page.evaluate(() => navigator.clipboard.readText()), url, "the copied URL");
+    const iframe = await page.getByLabel("Na sua página, em um quadro (embed.js)").inputValue();
+    assertEqual(iframe, `<script src="${server.url}/embed.js" data-paylink-link="${slug}" async></script>`, "the iframe snippet");
+    const mount = await page.getByLabel("Na sua página, sem quadro (mount())").inputValue();
+    assert(mount.includes(`import { mount } from "${server.url}/mount.js";`) && mount.includes(`link: "${slug}"`), `the mount() snippet: ${mount}`);
+    const svg = await page.locator(".link-qr svg").evaluate((e) => e.outerHTML);
+    assertEqual(await scanQr(page, svg), url, "the QR code scans to the link");
+    // Printing shows the QR code and the URL only.
+    await page.emulateMedia({ media: "print" });
+    const printed = await page.evaluate(() => {
+      const out = [];
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const el = n.parentElement;
+        const text = n.textContent.trim();
+        if (text && el && getComputedStyle(el).visibility === "visible" && el.getClientRects().length > 0) out.push(text);
+      }
+      return out;
+    });
+    assertEqual(printed, [name, url], "what prints: the link's name and URL (and its QR code)");
+    assert(await page.locator(".link-qr svg").evaluate((e) => getComputedStyle(e).visibility === "visible"), "the QR code prints");
+    await page.emulateMedia({ media: "screen" });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      const found = await axeViolations(page, `links screen with a link shared at ${width}px`);
+      if (found.length) console.log("    axe (moderate/minor): " + found.join("\n      "));
+      assertEqual(seriousOnly(found), [], `axe-core serious/critical violations at ${width}px`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A payer pays through it: the link page's form, the payer page, the sandbox payment.
+    await page.goto(url);
+    // Typed once its island has hydrated (it would otherwise draw its empty values over the typing).
+    await until(async () => {
+      await byName(page, "fullName").focus();
+      await byName(page, "document").focus();
+      return (await byName(page, "fullName").getAttribute("aria-invalid")) === "true";
+    }, "the link page's form hydrated");
+    await fillLinkForm(page, 2, ["PIX"]);
+    await submitButton(page, "fullName").click();
+    await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/, { timeout: WAIT });
+    await checkCodes(page, 10000);
+    const paid = page.waitForResponse((r) => r.url().includes("/simulate") && r.request().method() === "POST", { timeout: WAIT });
+    await page.getByRole("button", { name: /Simular pagamento/ }).click();
+    assert((await paid).status() < 400, "the sandbox payment");
+
+    // The list counts the invoice and what was paid on it.
+    await page.goto(server.url + "/links");
+    const row = page.locator("table tbody tr", { hasText: `/l/${slug}` });
+    await row.waitFor({ timeout: WAIT });
+    const cells = async () => (await row.locator("th, td").allTextContents()).map((t) => t.trim());
+    await until(async () => (await cells())[5] === "R$ 100,00", "R$ 100,00 paid", async () => JSON.stringify(await cells()));
+    assertEqual((await cells()).slice(1, 6), ["R$ 200,00", "Parcelado em até 2x", "Sim", "1", "R$ 100,00"], "the link's row");
+    // Deactivated, its page is gone; reactivated, it is back.
+    await row.getByRole("button", { name: `Desativar o link ${name}` }).click();
+    await page.getByRole("status").filter({ hasText: `Link ${name} desativado.` }).waitFor({ timeout: WAIT });
+    assertEqual((await fetch(`${server.url}/api/links/${slug}`)).status, 404, "a deactivated link's page");
+    await row.getByRole("button", { name: `Reativar o link ${name}` }).click();
+    await page.getByRole("status").filter({ hasText: `Link ${name} reativado.` }).waitFor({ timeout: WAIT });
+    assertEqual((await fetch(`${server.url}/api/links/${slug}`)).status, 200, "reactivated");
+    // axe is injected as an inline script, which the pages' CSP rightly forbids: let the test through.
+  }, { bypassCSP: true }));
+
 test("embed.js: a merchant page on another origin gets the link in an iframe that fits its content; the payer pays; the page hears every event", () =>
   withPage(async (s) => {
     const { page } = s;

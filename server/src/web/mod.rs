@@ -126,6 +126,7 @@ pub fn router(dist: PathBuf, frame_ancestors: &str) -> Router {
             .route("/invoices", index.clone())
             .route("/customers", index.clone())
             .route("/webhooks", index.clone())
+            .route("/links", index.clone())
             .route("/invoices/{id}", index);
     }
     routes

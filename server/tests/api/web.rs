@@ -142,6 +142,7 @@ async fn spa_routes_answer_with_the_page_and_unknown_files_with_an_envelope() {
         "/invoices?status=overdue&dueFrom=2026-01-01&q=maria&limit=20",
         "/customers",
         "/customers?q=ana&cursor=2026-11-25T12:00:00.000Z~6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+        "/links",
         "/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
         "/webhooks",
         "/webhooks?invoiceId=6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11&status=failed",
