@@ -166,12 +166,16 @@ pub struct LinkRequest {
     #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 365))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_in_days: Option<i64>,
-    /// http(s) URL the payer is sent to once everything is paid.
-    #[cfg_attr(feature = "openapi", schema(format = "uri"))]
+    /// http(s) URL the payer is sent to once everything is paid (blank: none).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(max_length = 2048, example = "https://loja.example/obrigado")
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirect_to: Option<String>,
     /// The link's address, `/l/{slug}`: 1 to 64 of a-z, 0-9 and inner
-    /// hyphens. Default: made from `name` (with `-2`, `-3`… when taken).
+    /// hyphens, as it is (no blanks around). Default (absent or empty): made
+    /// from `name` (with `-2`, `-3`… when taken).
     #[cfg_attr(feature = "openapi", schema(max_length = 64, example = "curso-rust"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slug: Option<String>,
@@ -323,14 +327,19 @@ impl LinkRequest {
             }
         });
 
-        let slug = present(&self.slug).and_then(|s| {
-            if slug_is_valid(s) {
-                Some(s.to_string())
-            } else {
-                v.add("slug", Msg::Slug);
-                None
-            }
-        });
+        // Taken as it is (not trimmed): a slug is an address, and blanks are not in one.
+        let slug = self
+            .slug
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .and_then(|s| {
+                if slug_is_valid(s) {
+                    Some(s.to_string())
+                } else {
+                    v.add("slug", Msg::Slug);
+                    None
+                }
+            });
 
         let terms = self.check_terms(&mut v, price_cents, max_installments, due_in_days);
 

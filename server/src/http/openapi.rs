@@ -224,10 +224,45 @@ fn field_rules(doc: &mut Value) {
     // `br::strip_formatting` drops these around and between the digits.
     let punct = "[.\\-/ ()+]*";
     let zipcode = format!("^{BLANK}(?:{punct}(?:[0-9]{punct}){{8}})?{BLANK}$");
+    link_rules(doc);
     if let Some(props) = doc.pointer_mut("/components/schemas/AddressRequest/properties") {
         props["state"]["pattern"] = json!(state);
         props["zipcode"]["pattern"] = json!(zipcode);
     }
+}
+
+/// The rules of `LinkRequest` JSON Schema can state (`LinkRequest::check`):
+/// the slug's form, a price unless the payer states it, `maxInstallments`
+/// with INSTALLMENT only, and a percentage fine of at most 2 % (anyone may
+/// pay through a link). Each installment's R$ 5,00 and a FIXED fine against
+/// the smallest installment stay keyed 422s.
+fn link_rules(doc: &mut Value) {
+    use paylink_model::charges::CPF_MAX_FINE_BP;
+    use serde_json::json;
+    let Some(link) = doc.pointer_mut("/components/schemas/LinkRequest") else {
+        return;
+    };
+    // Absent or null: PIX and BOLETO.
+    let types = link["properties"]["paymentTypes"].take();
+    link["properties"]["paymentTypes"] = json!({"oneOf": [{"type": "null"}, types]});
+    link["properties"]["slug"]["pattern"] = json!("^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$");
+    link["properties"]["fine"]["allOf"] = json!([{
+        "if": {"required": ["type"], "properties": {"type": {"const": "PERCENTAGE"}}},
+        "then": {"properties": {"value": {"maximum": CPF_MAX_FINE_BP as f64 / 100.0}}}
+    }]);
+    let by_payer = json!({"required": ["priceByCustomer"], "properties": {"priceByCustomer": {"const": true}}});
+    link["allOf"] = json!([
+        {
+            "if": by_payer,
+            "then": {"properties": {"price": {"type": "null"}}},
+            "else": {"required": ["price"], "properties": {"price": {"type": "number"}}}
+        },
+        {
+            "if": {"required": ["invoiceType"], "properties": {"invoiceType": {"const": "INSTALLMENT"}}},
+            "then": {"required": ["maxInstallments"], "properties": {"maxInstallments": {"type": "integer", "minimum": 2}}},
+            "else": {"properties": {"maxInstallments": {"enum": [1, null]}}}
+        }
+    ]);
 }
 
 /// utoipa 5 writes the fields of a Link Object in snake case (`operation_id`,
