@@ -363,10 +363,12 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     assertEqual(rows.map((r) => r.amount), [3334, 3333, 3333], "installment amounts (cents)");
     assertEqual(rows.reduce((a, r) => a + r.amount, 0), 10000, "sum of installments");
     assertEqual(rows.map((r) => r.due), DUES.map(brDate), "installment due dates");
-    const notifRegion = page.getByRole("region", { name: /notifica/i });
+    const notifRegion = page.getByRole("region", { name: /notificações configuradas/i });
+    const sendsRegion = page.getByRole("region", { name: /envios de notificações/i });
     const hookRegion = page.getByRole("region", { name: /webhook/i });
     await until(async () => (await hookRegion.count()) === 1 && (await hookRegion.innerText()).includes(WEBHOOK_URL), "the detail view's webhooks section lists the webhook");
-    assertEqual(await notifRegion.count(), 1, "notifications sections on the detail view");
+    assertEqual(await notifRegion.count(), 1, "the configured notifications' section on the detail view");
+    assertEqual(await sendsRegion.count(), 1, "the notification sends' section on the detail view");
 
     const link = page.locator(`a[href="${created.url}"]`);
     await until(async () => (await link.count()) >= 1, `an <a href="${created.url}"> (the invoice url)`, async () =>
