@@ -108,7 +108,7 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure
             .map_err(Failure::Usage)?;
             let db = crate::cli::common::open(&a.db).await?;
             // The API's creation: a generated slug gets -2, -3, ... when taken; a chosen one must be free.
-            let link = create(&db, &new, None)
+            let link = create(&db, &new, None, |_| None)
                 .await
                 .map_err(|e| Failure::Runtime(format!("cannot store the link: {e}")))?
                 .map_err(|v| Failure::Usage(flag_errors(&v)))?;

@@ -11,7 +11,7 @@ pub use paylink_model::link_spec::{slug_is_valid, slugify, NAME_MAX, SLUG_MAX};
 use paylink_model::link_spec::{LinkDiscount, LinkRequest, MerchantLink, NewLink};
 use paylink_model::{money, Date, InvoiceType, Lang, Msg, PaymentLink, Violations};
 
-use crate::store::{now_iso, Db, DbError};
+use crate::store::{now_iso, Db, DbError, Idem};
 
 impl Link {
     /// The link as its page shows it on `today` (the due date depends on the day).
@@ -248,11 +248,14 @@ fn stored(new: &NewLink, slug: String, application_id: Option<&str>) -> Link {
 
 /// Stores a checked link (the API's, of `application_id`; the CLI's, of
 /// none). A slug made from the name gets `-2`, `-3`… when taken; a chosen
-/// one that is taken is refused on `slug`.
+/// one that is taken is refused on `slug`. `answer` is the idempotency
+/// record of the request for the link about to be stored (`None`: the
+/// request had no key), kept in the same transaction.
 pub async fn create(
     db: &Db,
     new: &NewLink,
     application_id: Option<&str>,
+    answer: impl Fn(&Link) -> Option<Idem>,
 ) -> Result<Result<Link, Violations>, DbError> {
     let base = new.slug.clone().unwrap_or_else(|| slugify(&new.name));
     // Twice: a link made meanwhile with the slug picked takes the next one.
@@ -270,7 +273,9 @@ pub async fn create(
             free
         };
         let link = stored(new, slug, application_id);
-        match crate::store::links::insert(db, &link).await {
+        let idem = answer(&link);
+        let claim = application_id.zip(idem.as_ref());
+        match crate::store::links::insert(db, &link, claim).await {
             Ok(()) => return Ok(Ok(link)),
             Err(e) if crate::store::is_unique_violation(&e) && new.slug.is_none() => continue,
             Err(e) if crate::store::is_unique_violation(&e) => break,

@@ -50,6 +50,37 @@ pub fn request_hash(operation: &str, request: &impl Serialize) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The answer stored for `key` by an earlier request (the same request:
+/// replayed; another: a 422), for a creation that stores its record itself
+/// rather than through [`create_once`]. `None`: nothing stored for it.
+pub async fn replayed(
+    db: &Db,
+    app_id: &str,
+    key: Option<&str>,
+    request_hash: &str,
+) -> Result<Option<Response>, AppError> {
+    let Some(key) = key else { return Ok(None) };
+    match crate::store::idempotency::find(db, app_id, key).await? {
+        Some(stored) => replay(stored, request_hash).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The record keeping `response` as the answer to `key`.
+pub fn record(
+    key: &str,
+    request_hash: &str,
+    status: StatusCode,
+    response: &impl Serialize,
+) -> Idem {
+    Idem {
+        key: key.to_string(),
+        request_hash: request_hash.to_string(),
+        status: status.as_u16(),
+        body: serde_json::to_string(response).unwrap_or_default(),
+    }
+}
+
 fn json_response(status: StatusCode, body: String, replayed: bool) -> Response {
     let mut res = Response::new(Body::from(body));
     *res.status_mut() = status;

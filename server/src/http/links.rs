@@ -12,10 +12,11 @@ use axum::{Json, Router};
 use paylink_model::link_spec::{LinkList, LinkRequest, LinkStateRequest, MerchantLink};
 use paylink_model::ErrorEnvelope;
 
-use crate::domain::links::{create, merchant_view, slug_is_valid};
+use crate::domain::links::{create, merchant_view, slug_is_valid, Link};
 use crate::error::{AppError, Reason};
 use crate::http::auth::Authed;
 use crate::http::extract::{ApiJson, ApiPath};
+use crate::http::idempotency::{record, replayed, request_hash, IdempotencyKey};
 use crate::http::Service;
 use crate::store::links::{find_for, list_for, set_active_for, stats_for};
 
@@ -71,10 +72,11 @@ async fn links_list(
     operation_id = "createPaymentLink",
     tag = "payment links",
     summary = "Create payment link",
-    params(crate::http::extract::AcceptLanguageHeader),
+    params(crate::http::idempotency::IdempotencyKeyHeader, crate::http::extract::AcceptLanguageHeader),
     request_body = LinkRequest,
     responses(
         (status = 201, description = "The created link, on; its page is `url`.", body = MerchantLink,
+         headers(("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to a retry")),
          links(("GetPaymentLink" = (
              operation_id = "getPaymentLink",
              parameters(("slug" = "$response.body#/slug")),
@@ -94,12 +96,26 @@ within 2 % of the smallest installment, `discount.daysBeforeDue` within `dueInDa
 async fn links_create(
     State(state): State<Service>,
     Authed(app): Authed,
+    IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<LinkRequest>,
 ) -> Result<Response, AppError> {
     let new = req.check()?;
-    let link = create(&state.db, &new, Some(&app.id)).await??;
-    let view = merchant_view(&link, Default::default(), &state.public_url);
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    let hash = request_hash("links.create", &req);
+    let (db, key) = (&state.db, key.as_deref());
+    if let Some(answer) = replayed(db, &app.id, key, &hash).await? {
+        return Ok(answer);
+    }
+    let view = |link: &Link| merchant_view(link, Default::default(), &state.public_url);
+    let answer = |link: &Link| key.map(|k| record(k, &hash, StatusCode::CREATED, &view(link)));
+    match create(db, &new, Some(&app.id), answer).await? {
+        Ok(link) => Ok((StatusCode::CREATED, Json(view(&link))).into_response()),
+        // A request with the same key made its link meanwhile (its record
+        // took the key): answer as it was answered.
+        Err(refused) => match replayed(db, &app.id, key, &hash).await? {
+            Some(answer) => Ok(answer),
+            None => Err(refused.into()),
+        },
+    }
 }
 
 /// One link the caller sees, with the QR code of its page.

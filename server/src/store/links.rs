@@ -6,6 +6,8 @@ pub use paylink_model::link_spec::LinkTerms;
 use paylink_model::{InvoiceType, PaymentType, MAX_INSTALLMENTS};
 use sqlx::Row;
 
+use super::idempotency::Idem;
+
 /// A stored link.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
@@ -84,9 +86,14 @@ const COLUMNS: &str =
                        max_installments, due_in_days, redirect_to, active, created_at, fine_type, fine_value, \
                        interest_monthly_bp, discount_type, discount_value, discount_days_before_due, application_id";
 
-pub async fn insert(db: &Db, l: &Link) -> Result<(), DbError> {
+/// Stores a link, with the idempotency record of the request that made it
+/// (its application's, and the answer) when the request carried a key.
+pub async fn insert(db: &Db, l: &Link, idem: Option<(&str, &Idem)>) -> Result<(), DbError> {
     let types: Vec<&str> = l.payment_types.iter().map(|t| t.as_str()).collect();
     let mut tx = db.begin_write().await?;
+    if let Some((app_id, idem)) = idem {
+        super::idempotency::claim_key(&mut tx, app_id, idem).await?;
+    }
     sqlx::query(&format!(
         "INSERT INTO payment_links ({COLUMNS})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"

@@ -447,3 +447,47 @@ async fn the_proxys_link_routes_need_a_session_and_each_change_is_audited() {
         StatusCode::OK
     );
 }
+
+#[tokio::test]
+async fn the_same_creation_sent_twice_with_its_key_makes_one_link() {
+    let app = spawn_app().await;
+    let send = |body: Value, key: &'static str| {
+        let app = &app;
+        async move {
+            app.client
+                .post(app.url(LINKS))
+                .header("Authorization", format!("Basic {}", app.token))
+                .header("Idempotency-Key", key)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    // No slug chosen: without the key, a retry would make `curso-de-rust-2`.
+    let first = send(course(), "k-1").await;
+    assert_eq!(first.status(), StatusCode::CREATED);
+    assert!(first.headers().get("idempotent-replayed").is_none());
+    let first = body(first).await;
+    let again = send(course(), "k-1").await;
+    assert_eq!(again.status(), StatusCode::CREATED);
+    assert_eq!(again.headers()["idempotent-replayed"], "true");
+    assert_eq!(body(again).await, first);
+    let list = body(api(&app, Method::GET, LINKS, None).await).await;
+    let slugs: Vec<&str> = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l["slug"].as_str())
+        .filter(|s| s.starts_with("curso-de-rust"))
+        .collect();
+    assert_eq!(slugs, ["curso-de-rust"], "one link");
+    // The same key with another request: refused, nothing made.
+    let other = with(course(), json!({"name": "Outro curso"}));
+    let res = send(other, "k-1").await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // A new key: a new link, under the next free slug.
+    let res = send(course(), "k-2").await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(body(res).await["slug"], "curso-de-rust-2");
+}
