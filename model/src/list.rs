@@ -193,25 +193,37 @@ impl ListParams {
             v.add("q", Msg::WrongType("text"));
         }
         let q = present(&self.q).map(search_fold);
-        let cursor = given(&self.cursor).and_then(|c| {
-            let cursor = Cursor::parse(c);
-            if cursor.is_none() {
-                v.add("cursor", Msg::Cursor);
-            }
-            cursor
-        });
-        let limit = match given(&self.limit) {
-            None => DEFAULT_LIMIT,
-            Some(l) => match l.parse::<u32>() {
-                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
-                _ => {
-                    v.add("limit", Msg::IntRange(1, i64::from(MAX_LIMIT)));
-                    DEFAULT_LIMIT
-                }
-            },
-        };
+        let (cursor, limit) = page(&self.cursor, &self.limit, v);
         (q, cursor, limit)
     }
+}
+
+/// A page of any list: `cursor` a page's `nextCursor` given back, `limit` 1
+/// to 100 (default 50); a parameter given empty breaks its rule (a form
+/// leaves a blank filter out of the URL). What breaks is added to `v`.
+pub fn page(
+    cursor: &Option<String>,
+    limit: &Option<String>,
+    v: &mut Violations,
+) -> (Option<Cursor>, u32) {
+    let cursor = given(cursor).and_then(|c| {
+        let cursor = Cursor::parse(c);
+        if cursor.is_none() {
+            v.add("cursor", Msg::Cursor);
+        }
+        cursor
+    });
+    let limit = match given(limit) {
+        None => DEFAULT_LIMIT,
+        Some(l) => match l.parse::<u32>() {
+            Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
+            _ => {
+                v.add("limit", Msg::IntRange(1, i64::from(MAX_LIMIT)));
+                DEFAULT_LIMIT
+            }
+        },
+    };
+    (cursor, limit)
 }
 
 /// What a text search compares: `text` in lower case (any script), without

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::enums::{wire_enum, HookType};
 use crate::errors::{Msg, Violations};
-use crate::list::{Cursor, DEFAULT_LIMIT, MAX_LIMIT};
+use crate::list::Cursor;
 
 /// The longest webhook URL taken.
 pub const MAX_URL_CHARS: usize = 2000;
@@ -245,23 +245,7 @@ impl DeliveryParams {
             }
             status
         });
-        let cursor = self.cursor.as_deref().map(str::trim).and_then(|c| {
-            let cursor = Cursor::parse(c);
-            if cursor.is_none() {
-                v.add("cursor", Msg::Cursor);
-            }
-            cursor
-        });
-        let limit = match self.limit.as_deref().map(str::trim) {
-            None => DEFAULT_LIMIT,
-            Some(l) => match l.parse::<u32>() {
-                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
-                _ => {
-                    v.add("limit", Msg::IntRange(1, i64::from(MAX_LIMIT)));
-                    DEFAULT_LIMIT
-                }
-            },
-        };
+        let (cursor, limit) = crate::list::page(&self.cursor, &self.limit, &mut v);
         if !v.is_empty() {
             return Err(v);
         }
@@ -348,7 +332,7 @@ mod tests {
             Some("0b6f1f0e-6a3e-4b8e-9a57-2d1c4a1e9f10")
         );
         assert_eq!(f.status, Some(DeliveryStatus::Failed));
-        assert_eq!(f.limit, DEFAULT_LIMIT);
+        assert_eq!(f.limit, crate::list::DEFAULT_LIMIT);
         assert_eq!(DeliveryParams::default().filter().unwrap().status, None);
         let blank = DeliveryParams {
             invoice_id: Some("".into()),
