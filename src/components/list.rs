@@ -113,17 +113,8 @@ pub fn FilterField(
                 autocomplete=date.map(|_| "off")
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=described
-                prop:value=move || match date {
-                    Some(l) => value.with(|v| date_shown(l, v)),
-                    None => value.get(),
-                }
-                on:input=move |ev| {
-                    let typed = masked_input(&ev, mask);
-                    value.set(match date {
-                        Some(l) => date_kept(l, &typed),
-                        None => typed,
-                    });
-                }
+                prop:value=move || value.with(|v| date_shown(date, v))
+                on:input=move |ev| value.set(date_kept(date, masked_input(&ev, mask)))
             />
             {hint.map(|h| view! { <p class="note" id=hint_id>{h}</p> })}
             <p class="error" id=err_id>{move || error.get()}</p>

@@ -129,10 +129,7 @@ pub fn Field(
     date: Option<Lang>,
 ) -> impl IntoView {
     let id = field_id(&name);
-    let shown = move || match date {
-        Some(l) => value.with(|v| date_shown(l, v)),
-        None => value.get(),
-    };
+    let shown = move || value.with(|v| date_shown(date, v));
     let err_id = error_id(&name);
     let error = error_memo(form, name.clone());
     let invalid = move || error.with(Option::is_some);
@@ -143,11 +140,7 @@ pub fn Field(
     let on_input = {
         let name = name.clone();
         move |ev: web_sys::Event| {
-            let typed = masked_input(&ev, mask);
-            value.set(match date {
-                Some(l) => date_kept(l, &typed),
-                None => typed,
-            });
+            value.set(date_kept(date, masked_input(&ev, mask)));
             form.changed(&name);
         }
     };
@@ -269,19 +262,27 @@ impl DateHints {
     }
 }
 
-/// A typed date as a form keeps it: ISO once it reads as a date in `l`
-/// (`01/12/2026` → `2026-12-01`), as typed before that. What the field shows
-/// is derived from it per language ([`date_shown`]), so a language switch
+/// What a text field keeps of `typed`: as typed, unless the field holds a
+/// date (`date`: the language it is typed in), which is kept as ISO once it
+/// reads as one (`01/12/2026` → `2026-12-01`). What the field shows is
+/// derived from it per language ([`date_shown`]), so a language switch
 /// rewrites a finished date (dd/mm/aaaa ⇄ yyyy-mm-dd) and leaves a
 /// half-typed one, with nothing to keep in step. Forms read it with
 /// `Date::parse_for`, which takes ISO in either language.
-pub fn date_kept(l: Lang, typed: &str) -> String {
-    Date::parse_for(l, typed).map_or_else(|_| typed.to_string(), |d| d.to_string())
+pub fn date_kept(date: Option<Lang>, typed: String) -> String {
+    match date.map(|l| Date::parse_for(l, &typed)) {
+        Some(Ok(d)) => d.to_string(),
+        _ => typed,
+    }
 }
 
-/// A kept date ([`date_kept`]) as a date field shows it in `l`.
-pub fn date_shown(l: Lang, kept: &str) -> String {
-    Date::parse_iso(kept.trim()).map_or_else(|| kept.to_string(), |d| d.format_for(l))
+/// What a text field shows of its kept text ([`date_kept`]): a date in the
+/// form `date`'s language writes it; anything else as it is.
+pub fn date_shown(date: Option<Lang>, kept: &str) -> String {
+    match (date, Date::parse_iso(kept.trim())) {
+        (Some(l), Some(d)) => d.format_for(l),
+        _ => kept.to_string(),
+    }
 }
 
 /// A date as the language writes it, in a text field (never the browser's
