@@ -82,7 +82,7 @@ async fn links_list(
              parameters(("slug" = "$response.body#/slug")),
              description = "The link just created, with its QR code."
          )))),
-        (status = 400, description = "Malformed JSON or a body that is not an object.", body = ErrorEnvelope),
+        (status = 400, description = "Malformed JSON, a body that is not an object, or a bad Idempotency-Key.", body = ErrorEnvelope),
         (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
          headers(("WWW-Authenticate" = String))),
         (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
@@ -90,7 +90,8 @@ async fn links_list(
         (status = 422, description = "Validation failure: `errors` maps each API field path to its \
 messages (rules the schema cannot state, such as each installment being at least R$ 5,00, a fine \
 within 2 % of the smallest installment, `discount.daysBeforeDue` within `dueInDays`, or a chosen \
-`slug` another link has, answer here too).", body = ErrorEnvelope),
+`slug` another link has, answer here too). Also an Idempotency-Key already used within 24 h \
+with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
     )
 )]
 async fn links_create(
