@@ -41,7 +41,7 @@ async function withPage(body, options) {
   try {
     await body(s);
   } catch (e) {
-    e.problems = s.problems;
+    e.problems = [...s.problems, ...s.refused];
     throw e;
   } finally {
     await s.close();
@@ -61,6 +61,7 @@ async function openPage(browser, { login = true, ...options } = {}) {
   const pending = [];
   const api = [];
   const problems = [];
+  const refused = [];
   context.on("request", (req) => {
     const entry = { kind: "request", method: req.method(), url: req.url() };
     traffic.push(entry);
@@ -75,6 +76,8 @@ async function openPage(browser, { login = true, ...options } = {}) {
   context.on("response", (res) => {
     const entry = { kind: "response", status: res.status(), url: res.url(), method: res.request().method() };
     traffic.push(entry);
+    // Which resource a console's bare "status of 404" was about, should the test fail.
+    if (entry.status >= 400) refused.push(`response ${entry.status}: ${entry.method} ${entry.url}`);
     pending.push(
       (async () => {
         entry.headers = await res.allHeaders().catch(() => res.headers());
@@ -97,6 +100,7 @@ async function openPage(browser, { login = true, ...options } = {}) {
     page,
     api,
     problems,
+    refused,
     async snapshot(label) {
       snapshots.push({ label, url: page.url(), html: await page.content() });
     },
@@ -1796,7 +1800,10 @@ test("embed.js: a merchant page on another origin gets the link in an iframe tha
     // The payer page, in the frame: a scannable PIX code and a valid boleto line for R$ 100,00.
     await checkCodes(frame, 10000);
     assertEqual(new URL(frame.url()).pathname, `/pay/${created.id}`, "the frame moved to the payer page");
-    assertEqual(await frame.evaluate(() => getComputedStyle(document.querySelector(".paylink-widget")).getPropertyValue("--paylink-primary").trim()), "#8a3b12", "the theme on the payer page too");
+    // The server's HTML has the codes at once; the theme rides in the fragment, which only the
+    // page's island reads, once it has hydrated.
+    const primary = () => frame.evaluate(() => getComputedStyle(document.querySelector(".paylink-widget")).getPropertyValue("--paylink-primary").trim());
+    await until(async () => (await primary()) === "#8a3b12", "the theme on the payer page too", async () => JSON.stringify(await primary()));
     assertEqual(new URL(page.url()).pathname, "/index.html", "the merchant page stayed");
     await waitFitted(page, frame, "the frame fits the payer page", (f) => f.outer !== withErrors.outer);
 
