@@ -435,10 +435,11 @@ pub async fn cycle_ended(db: &Db, txid: &str, bank_status: &str) -> Result<bool,
     .await?
     .rows_affected();
     if n == 1 {
-        // The payer hears of it now: an INVOICE_FAIL still waiting for its day is due at once.
+        // The payer hears of it now: an INVOICE_FAIL still waiting for its day, or held back
+        // while the bank was retrying (`workers::notifications`), is due at once.
         sqlx::query(
-            "UPDATE notification_sends SET due_at = $1, next_attempt_at = $1, updated_at = $1
-             WHERE type = 'INVOICE_FAIL' AND status = 'pending' AND due_at > $1
+            "UPDATE notification_sends SET due_at = CASE WHEN due_at > $1 THEN $1 ELSE due_at END, next_attempt_at = $1, updated_at = $1
+             WHERE type = 'INVOICE_FAIL' AND status = 'pending' AND next_attempt_at > $1
                AND installment_id = (SELECT id FROM pix_charges WHERE txid = $2)",
         )
         .bind(&now)

@@ -78,6 +78,9 @@ pub(crate) struct PendingSend {
     pub(crate) attempts: i64,
     pub(crate) invoice_deleted: bool,
     pub(crate) installment_deleted: bool,
+    /// The installment is a Pix Automático cycle its payer's bank is still collecting (the
+    /// recurring charge is live: due, or between retries).
+    pub(crate) bank_collecting: bool,
 }
 
 pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, DbError> {
@@ -89,7 +92,7 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
                 i.discount_type, i.discount_value, i.discount_until,
                 c.full_name, c.email, c.phone,
                 n.number, n.price_cents, n.price_paid_cents, n.due_date, n.status AS installment_status,
-                n.deleted_at AS installment_deleted_at
+                n.deleted_at AS installment_deleted_at, s.installment_id
          FROM notification_sends s
          JOIN invoices i ON i.id = s.invoice_id
          JOIN customers c ON c.id = i.customer_id
@@ -155,6 +158,10 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
         installment_deleted: row
             .try_get::<Option<String>, _>("installment_deleted_at")?
             .is_some(),
+        bank_collecting: match row.try_get::<Option<String>, _>("installment_id")? {
+            Some(id) => crate::store::pix_charges::is_cycle(db, &id).await?,
+            None => false,
+        },
     })
 }
 

@@ -33,6 +33,9 @@ use paylink_model::{Date, Lang};
 pub const RETRY_SCHEDULE: [u64; 3] = [60, 600, 3600];
 pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
+/// How soon a notice held back while the payer's bank collects is looked at again, should the
+/// cycle's end not bring it forward (a lost callback).
+const COLLECTING_RECHECK: Duration = Duration::from_secs(6 * 3600);
 /// The pause after a pass that found nothing due.
 const IDLE: Duration = Duration::from_millis(300);
 
@@ -290,6 +293,8 @@ enum Outcome {
     Skip(String),
     /// Worth trying again later.
     Retry(String),
+    /// Not yet: what it would tell the payer is still being decided elsewhere.
+    Wait(String),
     /// Will never work (the relay or provider refused it for good).
     Fail(String),
 }
@@ -377,6 +382,12 @@ impl Notifier {
             }
             Some(ctx) => match (no_longer_applies(ctx), recipient) {
                 (Some(reason), _) => Outcome::Skip(reason),
+                // The payer's bank may still pay it on a retry; ending the cycle unpaid
+                // (`store::pix_charges::cycle_ended`) makes this send due again at once.
+                _ if pending.bank_collecting && overdue_notice(ctx.kind) => Outcome::Wait(
+                    "waiting: the payer's bank is still collecting this installment (Pix Automático)"
+                        .into(),
+                ),
                 (None, None) => Outcome::Skip(match ctx.channel {
                     Channel::Email => "the customer has no e-mail on file".into(),
                     _ => "the customer has no phone on file".into(),
@@ -386,13 +397,17 @@ impl Notifier {
         };
 
         let attempts = match outcome {
-            Outcome::Skip(_) => pending.attempts,
+            Outcome::Skip(_) | Outcome::Wait(_) => pending.attempts,
             _ => pending.attempts + 1,
         };
         let now = now_iso();
         let (status, next, error, sent_at, provider_id) = match outcome {
             Outcome::Sent(id) => ("sent", None, None, Some(now), id),
             Outcome::Skip(reason) => ("skipped", None, Some(reason), None, None),
+            Outcome::Wait(why) => {
+                let next = crate::store::iso_in(COLLECTING_RECHECK);
+                ("pending", Some(next), Some(why), None, None)
+            }
             Outcome::Fail(e) => ("failed", None, Some(e), None, None),
             Outcome::Retry(e) if attempts >= MAX_ATTEMPTS => ("failed", None, Some(e), None, None),
             Outcome::Retry(e) => {
@@ -611,6 +626,15 @@ impl Notifier {
             Err(e) => Outcome::Retry(super::error_chain(&e)),
         }
     }
+}
+
+/// The notices that an installment went unpaid past its due date: held back while a Pix
+/// Automático cycle is still with the payer's bank, whose retries run up to 7 days after it.
+fn overdue_notice(kind: NotificationType) -> bool {
+    matches!(
+        kind,
+        NotificationType::InvoiceFail | NotificationType::InvoiceResend
+    )
 }
 
 /// Why a date-based send about an installment no longer makes sense: the

@@ -7,7 +7,8 @@
 //! the merchant's deletion and the payer's cancellation end the recurrence. Each later cycle is
 //! a recurring charge sent inside its window (`PUT /cobr`), paid, or retried after a rejected
 //! attempt (each retry on a new day), or given back to the payer page when no retry is left (the
-//! payer's INVOICE_FAIL due at once, the merchant seeing every attempt and why); a payer who
+//! payer's INVOICE_FAIL held back while the bank retries, then sent at once, the merchant seeing
+//! every attempt and why); a payer who
 //! declined gets a new recurrence; deleting the invoice cancels an open recurring charge. After
 //! each test every request body paylink sent is checked against the document (`World`'s drop).
 
@@ -23,9 +24,12 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
+use paylink_server::workers::notifications::{Notifier, NotifyConfig};
+
 use crate::helpers::{body, spawn_app_pix, today, TestApp};
 use crate::pix_automatico_bank::rec_schema_errors;
 use crate::settlement_pix::{config, start_bank};
+use crate::smtp::{Mode, SmtpServer};
 
 struct World {
     bank: Bank,
@@ -719,6 +723,51 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
         w.bank.fail_cycle(&txid).unwrap();
         retried(n, &w.bank, &txid).await;
     }
+    // While the bank still has a retry to make, the payer is not told the installment failed,
+    // even once the notice's day has come: it waits, and says why.
+    let sink = SmtpServer::start(Mode::StartTls).await;
+    let notifier = Notifier::new(
+        w.app.db.clone(),
+        NotifyConfig::new(&w.app.addr, Some(sink.config()), None).unwrap(),
+    );
+    let pool = w.app.raw_pool().await;
+    let second_id = detail(&w.app, &other).await["installments"][1]["id"]
+        .as_str()
+        .unwrap()
+        .to_ascii_lowercase();
+    let past = "2000-01-01T00:00:00.000Z";
+    sqlx::query(
+        "UPDATE notification_sends SET due_at = $1, next_attempt_at = $1
+         WHERE type = 'INVOICE_FAIL' AND installment_id = $2",
+    )
+    .bind(past)
+    .bind(&second_id)
+    .execute(&pool)
+    .await
+    .unwrap();
+    while notifier.send_due().await.unwrap() > 0 {}
+    let fail_send = |d: &Value| -> Value {
+        d["notificationAfterDueDate"][0]["sends"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["installment"] == 2)
+            .expect("INVOICE_FAIL of the second installment")
+            .clone()
+    };
+    let held = fail_send(&detail(&w.app, &other).await);
+    assert_eq!(held["status"], "pending", "{held}");
+    assert!(
+        held["lastError"]
+            .as_str()
+            .unwrap()
+            .contains("Pix Automático"),
+        "{held}"
+    );
+    assert!(
+        sink.mails().is_empty(),
+        "nothing told while the bank retries"
+    );
     w.bank.fail_cycle(&txid).unwrap();
     let renewed = format!("{txid}r1");
     for _ in 0..100 {
@@ -762,21 +811,27 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
         .map(|r| r.path.rsplit('/').next().unwrap().to_string())
         .collect();
     assert_eq!(retries, expected[1..], "three retries, each on a new date");
-    // The payer gets INVOICE_FAIL now, not on its day: its send is due.
-    let fail = &d["notificationAfterDueDate"][0];
-    assert_eq!(fail["type"], "INVOICE_FAIL");
-    let send = fail["sends"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["installment"] == 2)
-        .expect("INVOICE_FAIL of the second installment");
+    // The payer gets INVOICE_FAIL now: its send is due at once, and goes out with the page's link.
+    assert_eq!(d["notificationAfterDueDate"][0]["type"], "INVOICE_FAIL");
+    let send = fail_send(&d);
     assert_eq!(send["status"], "pending");
     let now = paylink_model::date::iso_utc_from_millis(paylink_server::domain::now_ms());
     assert!(
         send["dueAt"].as_str().unwrap() <= now.as_str(),
         "{send} due by {now}"
     );
+    while notifier.send_due().await.unwrap() > 0 {}
+    let mails = sink.mails();
+    assert_eq!(mails.len(), 1, "one INVOICE_FAIL");
+    assert_eq!(mails[0].to, ["maria@example.com"]);
+    let text = mails[0].text();
+    assert!(
+        text.contains("Não identificamos o pagamento")
+            && text.contains("R$ 49,90")
+            && text.contains(&format!("/pay/{other}")),
+        "{text}"
+    );
+    assert_eq!(fail_send(&detail(&w.app, &other).await)["status"], "sent");
     let view = body(w.app.get(&format!("/api/pay/{other}")).await).await;
     assert_eq!(
         view["installments"][1]["pix"]["payload"],
