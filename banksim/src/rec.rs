@@ -823,7 +823,8 @@ impl Bank {
 
     /// The payer's bank cannot settle the scheduled attempt of `txid` (no funds): REJEITADA.
     /// Under `NAO_PERMITE` the charge is REJEITADA too; under `PERMITE_3R_7D` it stays ATIVA
-    /// for a retry (`POST /cobr/{txid}/retentativa/{data}`).
+    /// for a retry (`POST /cobr/{txid}/retentativa/{data}`) until its third retry fails, which
+    /// ends it REJEITADA as well (the receiver cannot cancel it once attempts began).
     pub fn fail_cycle(&self, txid: &str) -> Result<Value, String> {
         self.settle_cycle(txid, |cobr, _| {
             let tries = cobr["tentativas"].as_array_mut().ok_or("no attempt")?;
@@ -834,7 +835,8 @@ impl Bank {
             last["status"] = json!("REJEITADA");
             last["rejeicao"] = json!({"codigo": "AM02", "descricao": "Saldo insuficiente."});
             push_attempt_update(last, "REJEITADA");
-            if cobr["politicaRetentativa"] != "PERMITE_3R_7D" {
+            let retries = tries.iter().filter(|t| t["tipo"] == "RIFL").count();
+            if cobr["politicaRetentativa"] != "PERMITE_3R_7D" || retries >= 3 {
                 push_update(cobr, "REJEITADA");
             }
             Ok(())

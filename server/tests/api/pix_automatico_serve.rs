@@ -782,6 +782,11 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
         .charge(&renewed)
         .expect("the installment is back on the payer page");
     assert_eq!(cobv["valor"]["original"], "49.90");
+    assert_eq!(
+        w.bank.cobr(&txid).unwrap()["status"],
+        "REJEITADA",
+        "the bank ended it"
+    );
     let d = detail(&w.app, &other).await;
     assert_eq!(d["installments"][1]["_status"], "WAITING_PAYMENT");
     // Each retry was asked for a day of its own, and the merchant sees every attempt and why it
