@@ -116,7 +116,8 @@ fn now_millis() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-fn iso_hours_ago(hours: i64) -> String {
+/// The ISO UTC instant `hours` ago.
+pub(crate) fn iso_hours_ago(hours: i64) -> String {
     paylink_model::date::iso_utc_from_millis(now_millis() - hours * 3_600_000)
 }
 

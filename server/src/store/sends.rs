@@ -199,15 +199,32 @@ pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(
     .bind(send_id)
     .execute(&mut *tx)
     .await?;
+    if let Some(provider_id) = r.provider_id {
+        // Its status, should the provider's callback have come first, is this send's now.
+        sqlx::query(
+            "UPDATE notification_provider_statuses SET claimed = 1
+             WHERE provider_id = $1
+               AND channel = (SELECT channel FROM notification_sends WHERE id = $2)",
+        )
+        .bind(provider_id)
+        .bind(send_id)
+        .execute(&mut *tx)
+        .await?;
+    }
     tx.commit().await?;
     Ok(())
 }
 
+/// How long the status of a message no send holds is kept: a callback may come before the
+/// worker has recorded the id it was given, but not days before.
+pub const UNCLAIMED_STATUS_HOURS: i64 = 48;
+
 /// What a provider's (signed) status callback said of its message `provider_id` sent by
 /// `channel`: recorded when it moves the message forward (`ProviderStatus::rank`), so the
 /// same callback twice, or an older one after a newer, changes nothing. Kept by provider id,
-/// so a callback that comes before the worker has recorded the id is not lost. Returns
-/// whether it changed anything.
+/// so a callback that comes before the worker has recorded the id is not lost; the statuses
+/// of messages no send holds (the account's other traffic) are dropped after
+/// [`UNCLAIMED_STATUS_HOURS`]. Returns whether it changed anything.
 pub async fn record_provider_status(
     db: &Db,
     channel: Channel,
@@ -215,10 +232,14 @@ pub async fn record_provider_status(
     status: ProviderStatus,
     error: Option<&str>,
 ) -> Result<bool, DbError> {
+    let now = now_iso();
     let mut tx = db.begin_write().await?;
     let done = sqlx::query(
-        "INSERT INTO notification_provider_statuses (channel, provider_id, status, status_rank, error, received_at)
-         VALUES ($1, $2, $3, $4, $5, $6)
+        "INSERT INTO notification_provider_statuses
+                (channel, provider_id, status, status_rank, error, received_at, claimed)
+         VALUES ($1, $2, $3, $4, $5, $6,
+                 CASE WHEN EXISTS (SELECT 1 FROM notification_sends
+                                    WHERE channel = $1 AND provider_id = $2) THEN 1 ELSE 0 END)
          ON CONFLICT (channel, provider_id) DO UPDATE
            SET status = excluded.status, status_rank = excluded.status_rank,
                error = excluded.error, received_at = excluded.received_at
@@ -229,7 +250,19 @@ pub async fn record_provider_status(
     .bind(status.as_str())
     .bind(status.rank())
     .bind(error)
-    .bind(now_iso())
+    .bind(&now)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        // `claimed` keeps the scan to the few unclaimed rows; a send that recorded its id at
+        // the same instant as the status arrived (neither saw the other) still keeps it.
+        "DELETE FROM notification_provider_statuses
+         WHERE claimed = 0 AND received_at < $1
+           AND NOT EXISTS (SELECT 1 FROM notification_sends s
+                            WHERE s.channel = notification_provider_statuses.channel
+                              AND s.provider_id = notification_provider_statuses.provider_id)",
+    )
+    .bind(crate::store::iso_hours_ago(UNCLAIMED_STATUS_HOURS))
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;

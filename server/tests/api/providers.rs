@@ -585,7 +585,8 @@ async fn a_forged_or_unsigned_whatsapp_status_changes_nothing_and_verification_n
 }
 
 #[tokio::test]
-async fn a_status_that_comes_before_the_send_is_recorded_is_kept() {
+async fn a_status_that_comes_before_the_send_is_kept_and_other_messages_statuses_are_dropped_in_time(
+) {
     let fake = Fake::start().await;
     let app = spawn_app_notifying(Channels {
         whatsapp: Some(fake.whatsapp()),
@@ -602,6 +603,37 @@ async fn a_status_that_comes_before_the_send_is_recorded_is_kept() {
     let c = customer(&app, json!({ "phone": PHONE })).await;
     let id = invoice(&app, &c, reminder("WhatsApp")).await;
     wait_first(&app, &id, "sent", |s| s.status == "sent").await;
+    assert_eq!(detail_send(&app, &id).await["providerStatus"], "delivered");
+
+    // The account's other messages call back here too. Their statuses are kept a while (this
+    // one might have been a send's, early), then dropped; a send's status stays.
+    let other = whatsapp_webhook(&[("wamid.other-traffic", "read")]);
+    let sig = meta_signature(APP_SECRET, &other);
+    assert_eq!(
+        post_whatsapp(&app, &other, Some(&sig)).await,
+        StatusCode::OK
+    );
+    let pool = app.raw_pool().await;
+    let kept = || async {
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT provider_id FROM notification_provider_statuses ORDER BY provider_id",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        ids
+    };
+    assert_eq!(kept().await, ["wamid.other-traffic", "wamid.test-1"]);
+    sqlx::query(
+        "UPDATE notification_provider_statuses SET received_at = '2000-01-01T00:00:00.000Z'",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let next = whatsapp_webhook(&[("wamid.later", "sent")]);
+    let sig = meta_signature(APP_SECRET, &next);
+    assert_eq!(post_whatsapp(&app, &next, Some(&sig)).await, StatusCode::OK);
+    assert_eq!(kept().await, ["wamid.later", "wamid.test-1"]);
     assert_eq!(detail_send(&app, &id).await["providerStatus"], "delivered");
 }
 
