@@ -347,24 +347,41 @@ async fn removing_asks_first_and_escape_gives_the_focus_back() {
 }
 
 #[wasm_bindgen_test]
-async fn rotating_confirms_then_shows_the_new_secret() {
-    routes(&[(
-        "POST",
-        "/api/webhooks/secret",
-        200,
-        r#"{"secret":"whsec_bm92bw==","createdAt":"2026-11-27T12:00:00.000Z"}"#.into(),
-    )]);
+async fn rotating_confirms_then_shows_the_new_secret_and_how_long_the_old_one_signs() {
+    routes(&[]);
     let app = screen("/webhooks").await;
     let r = &app.root;
+    assert!(!text(r).contains("O segredo anterior"));
     click_button(r, "Gerar novo segredo").await;
     sleep(30).await;
-    assert!(text(&q(r, "#webhook-step")).contains("assinadas só com ele"));
+    assert!(text(&q(r, "#webhook-step")).contains("por 24 horas, também com o atual"));
+    // The list read again after the rotation says until when the old secret signs.
+    let rotated = hooks(r#""2026-11-27T12:00:00.000Z""#).replace(
+        r#""secretCreatedAt""#,
+        r#""previousSecretValidUntil":"2026-11-28T12:00:00.000Z","secretCreatedAt""#,
+    );
+    let table = serde_json::json!([
+        [
+            "POST",
+            "/api/webhooks/secret",
+            200,
+            r#"{"secret":"whsec_bm92bw==","createdAt":"2026-11-27T12:00:00.000Z","previousValidUntil":"2026-11-28T12:00:00.000Z"}"#
+        ],
+        ["GET", "/api/webhooks", 200, rotated],
+        ["GET", "/api/deliveries", 200, deliveries()],
+    ]);
+    mock_routes(&table.to_string());
     submit(r, "webhook-step").await;
     sleep(60).await;
     assert!(called("POST", "/api/webhooks/secret").is_some());
     let secret: web_sys::HtmlInputElement =
         wasm_bindgen::JsCast::unchecked_into(q(r, "#secret-value"));
     assert_eq!(secret.value(), "whsec_bm92bw==");
+    assert!(
+        text(r).contains("O segredo anterior também assina as entregas até 28/11/2026 09:00"),
+        "{}",
+        text(r)
+    );
 }
 
 #[wasm_bindgen_test]

@@ -113,6 +113,12 @@ pub struct AppWebhookList {
     /// When the signing secret in use was made; `null` while there is none.
     #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub secret_created_at: Option<String>,
+    /// Until when the secret the last rotation replaced still signs beside it; `null` when it
+    /// no longer does.
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    #[serde(default)]
+    pub previous_secret_valid_until: Option<String>,
 }
 
 /// A new signing secret, shown this once.
@@ -129,6 +135,13 @@ pub struct SigningSecret {
     pub secret: String,
     #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
+    /// Until when the secret it replaced signs every delivery too (a second `v1,` signature
+    /// in `webhook-signature`), so the receiver can take the new one without refusing any;
+    /// `null` when there was none.
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    #[serde(default)]
+    pub previous_valid_until: Option<String>,
 }
 
 wire_enum!(

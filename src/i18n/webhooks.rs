@@ -31,6 +31,7 @@ pub enum WK {
     Added,
     Secret,
     SecretAt,
+    PreviousUntil,
     NoSecret,
     Rotate,
     RotateAsk,
@@ -99,9 +100,13 @@ impl WK {
                 "No secret yet: it is made with the first webhook.",
             ),
             Rotate => ("Gerar novo segredo", "Make a new secret"),
+            PreviousUntil => (
+                "O segredo anterior também assina as entregas até {at}: passe o seu sistema para o novo até lá.",
+                "The previous secret also signs deliveries until {at}: move your system to the new one by then.",
+            ),
             RotateAsk => (
-                "Gerar um novo segredo? As próximas entregas serão assinadas só com ele: atualize o seu sistema logo em seguida.",
-                "Make a new secret? Deliveries from now on are signed with it only: update your system right away.",
+                "Gerar um novo segredo? As próximas entregas serão assinadas com ele e, por 24 horas, também com o atual: atualize o seu sistema nesse prazo.",
+                "Make a new secret? Deliveries from now on are signed with it and, for 24 hours, with the current one too: update your system within that time.",
             ),
             RotateConfirm => ("Sim, gerar novo segredo", "Yes, make a new secret"),
             SecretOnce => (

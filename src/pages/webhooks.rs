@@ -275,10 +275,14 @@ fn Endpoints() -> impl IntoView {
                                     {WK::Rotate.t(l)}
                                 </button>
                             };
+                            let previous_line = list.previous_secret_valid_until.map(|until| {
+                                view! { <p>{fill(WK::PreviousUntil.t(l), &[("at", &date_time(&until, l))])}</p> }
+                            });
                             view! {
                                 <HookRows l hooks=list.data step open />
                                 <h3>{WK::Secret.t(l)}</h3>
                                 <p>{secret_line}</p>
+                                {previous_line}
                                 <div class="actions">{rotate_button}</div>
                             }
                         })

@@ -485,11 +485,14 @@ async fn webhook(command: WebhookCommand) -> Result<(), Failure> {
         WebhookCommand::RotateSecret { token_name, db } => {
             let db = open(&db).await?;
             let app = application(&db, &token_name).await?;
-            let (secret, _) = crate::store::applications::rotate_webhook_secret(&db, &app.id)
+            let r = crate::store::applications::rotate_webhook_secret(&db, &app.id)
                 .await
                 .map_err(|e| e.to_string())?;
+            if let Some(until) = r.previous_until {
+                println!("The previous secret also signs every delivery until {until}.");
+            }
             println!("The new signing secret. It is shown only now:");
-            println!("{secret}");
+            println!("{}", r.secret);
         }
         WebhookCommand::Deliveries { event, db } => {
             let rows = webhook_store::list_deliveries(&open(&db).await?, event.as_deref())

@@ -76,11 +76,12 @@ pub(super) async fn webhooks_list(
     Authed(app): Authed,
 ) -> Result<Response, AppError> {
     let data = store::list_app_webhooks(&state.db, &app.id).await?;
-    let secret_created_at =
+    let (secret_created_at, previous_secret_valid_until) =
         crate::store::applications::webhook_secret_at(&state.db, &app.id).await?;
     Ok(no_store(Json(AppWebhookList {
         data,
         secret_created_at,
+        previous_secret_valid_until,
     })))
 }
 
@@ -156,7 +157,7 @@ pub(super) async fn webhooks_remove(
     summary = "Rotate the signing secret",
     params(crate::http::extract::AcceptLanguageHeader),
     responses(
-        (status = 200, description = "The new secret, shown this once: every delivery from now on (retries included) is signed with it, the old one no longer.", body = SigningSecret),
+        (status = 200, description = "The new secret, shown this once: every delivery from now on (retries included) is signed with it, and for 24 hours (`previousValidUntil`) with the old one too, as a second signature.", body = SigningSecret),
         (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
          headers(("WWW-Authenticate" = String))),
     )
@@ -165,9 +166,12 @@ pub(super) async fn webhook_secret_rotate(
     State(state): State<Service>,
     Authed(app): Authed,
 ) -> Result<Response, AppError> {
-    let (secret, created_at) =
-        crate::store::applications::rotate_webhook_secret(&state.db, &app.id).await?;
-    Ok(no_store(Json(SigningSecret { secret, created_at })))
+    let r = crate::store::applications::rotate_webhook_secret(&state.db, &app.id).await?;
+    Ok(no_store(Json(SigningSecret {
+        secret: r.secret,
+        created_at: r.created_at,
+        previous_valid_until: r.previous_until,
+    })))
 }
 
 /// Lists the deliveries of the application's events (to its webhooks and to

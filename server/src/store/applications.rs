@@ -40,16 +40,32 @@ pub async fn find(db: &Db, id: &str) -> Result<Option<Application>, DbError> {
         .await
 }
 
-/// The application's webhook signing secret, created on first use (the
-/// delivery worker signs with it).
-pub async fn webhook_secret(db: &Db, app_id: &str) -> Result<String, DbError> {
+/// How long a rotated secret goes on signing beside the new one.
+pub const PREVIOUS_SECRET_HOURS: u64 = 24;
+
+/// The secrets a delivery is signed with now.
+pub struct SigningSecrets {
+    pub current: String,
+    /// The one rotated away, during its [`PREVIOUS_SECRET_HOURS`].
+    pub previous: Option<String>,
+}
+
+/// The application's webhook signing secrets, the current one created on first use (the
+/// delivery worker signs with them).
+pub async fn webhook_secrets(db: &Db, app_id: &str) -> Result<SigningSecrets, DbError> {
     let mut tx = db.begin_write().await?;
     create_secret_if_none(&mut tx, app_id).await?;
     tx.commit().await?;
-    sqlx::query_scalar("SELECT webhook_secret FROM applications WHERE id = $1")
-        .bind(app_id)
-        .fetch_one(&db.pool)
-        .await
+    let (current, previous): (String, Option<String>) = sqlx::query_as(
+        "SELECT webhook_secret,
+                CASE WHEN webhook_secret_previous_until > $2 THEN webhook_secret_previous END
+         FROM applications WHERE id = $1",
+    )
+    .bind(app_id)
+    .bind(now_iso())
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(SigningSecrets { current, previous })
 }
 
 /// A new secret and when it was made, if the application had none: set only
@@ -73,32 +89,64 @@ pub async fn create_secret_if_none(
     Ok((made == 1).then_some((secret, at)))
 }
 
-/// Replaces the application's signing secret: every delivery from now on is
-/// signed with the new one, which is returned this once (with its time).
-pub async fn rotate_webhook_secret(db: &Db, app_id: &str) -> Result<(String, String), DbError> {
-    let (secret, at) = (new_secret(), now_iso());
+/// A secret just made by a rotation.
+pub struct Rotated {
+    pub secret: String,
+    pub created_at: String,
+    /// Until when the secret it replaced also signs; `None` when there was none.
+    pub previous_until: Option<String>,
+}
+
+/// Replaces the application's signing secret: every delivery from now on is signed with the
+/// new one, which is returned this once (with its time), and for [`PREVIOUS_SECRET_HOURS`]
+/// with the replaced one too. Rotating again within them drops the older one at once.
+pub async fn rotate_webhook_secret(db: &Db, app_id: &str) -> Result<Rotated, DbError> {
+    let now = now_millis();
+    let (secret, at) = (new_secret(), paylink_model::date::iso_utc_from_millis(now));
+    let until =
+        paylink_model::date::iso_utc_from_millis(now + PREVIOUS_SECRET_HOURS as i64 * 3_600_000);
     let mut tx = db.begin_write().await?;
     sqlx::query(
-        "UPDATE applications SET webhook_secret = $1, webhook_secret_at = $2 WHERE id = $3",
+        "UPDATE applications SET webhook_secret_previous = webhook_secret,
+                webhook_secret_previous_until = CASE WHEN webhook_secret IS NULL THEN NULL ELSE $3 END,
+                webhook_secret = $1, webhook_secret_at = $2
+         WHERE id = $4",
     )
     .bind(&secret)
     .bind(&at)
+    .bind(&until)
     .bind(app_id)
     .execute(&mut *tx)
     .await?;
+    let previous_until: Option<String> =
+        sqlx::query_scalar("SELECT webhook_secret_previous_until FROM applications WHERE id = $1")
+            .bind(app_id)
+            .fetch_one(&mut *tx)
+            .await?;
     tx.commit().await?;
-    Ok((secret, at))
+    Ok(Rotated {
+        secret,
+        created_at: at,
+        previous_until,
+    })
 }
 
-/// When the application's signing secret was made (`None`: there is none).
-pub async fn webhook_secret_at(db: &Db, app_id: &str) -> Result<Option<String>, DbError> {
-    let at: Option<Option<String>> = sqlx::query_scalar(
-        "SELECT webhook_secret_at FROM applications WHERE id = $1 AND webhook_secret IS NOT NULL",
+/// When the application's signing secret was made (`None`: there is none), and until when
+/// the one it replaced also signs (`None`: it no longer does).
+pub async fn webhook_secret_at(
+    db: &Db,
+    app_id: &str,
+) -> Result<(Option<String>, Option<String>), DbError> {
+    let at: Option<(Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT webhook_secret_at,
+                CASE WHEN webhook_secret_previous_until > $2 THEN webhook_secret_previous_until END
+         FROM applications WHERE id = $1 AND webhook_secret IS NOT NULL",
     )
     .bind(app_id)
+    .bind(now_iso())
     .fetch_optional(&db.pool)
     .await?;
-    Ok(at.flatten())
+    Ok(at.unwrap_or_default())
 }
 
 pub async fn find_by_name(db: &Db, name: &str) -> Result<Option<Application>, DbError> {

@@ -76,12 +76,15 @@ impl Deliverer {
     async fn deliver(&self, delivery_id: &str) -> Result<(), DbError> {
         let pending = deliveries::pending(&self.db, delivery_id).await?;
         let attempts = pending.attempts + 1;
-        let secret =
-            crate::store::applications::webhook_secret(&self.db, &pending.application_id).await?;
+        let secrets =
+            crate::store::applications::webhook_secrets(&self.db, &pending.application_id).await?;
+        let secrets: Vec<&str> = std::iter::once(secrets.current.as_str())
+            .chain(secrets.previous.as_deref())
+            .collect();
 
         let started = Instant::now();
         let outcome = self
-            .send(&pending.url, &pending.event_id, &pending.payload, &secret)
+            .send(&pending.url, &pending.event_id, &pending.payload, &secrets)
             .await;
         let duration_ms = started.elapsed().as_millis() as i64;
         let (status_code, error) = match &outcome {
@@ -116,7 +119,9 @@ impl Deliverer {
         deliveries::record(&self.db, delivery_id, &pending, &attempt).await
     }
 
-    async fn send(&self, url: &str, msg_id: &str, body: &str, secret: &str) -> Outcome {
+    /// Signed with each of `secrets` (the current one, and a rotated one during its grace):
+    /// the receiver accepts any signature that checks out.
+    async fn send(&self, url: &str, msg_id: &str, body: &str, secrets: &[&str]) -> Outcome {
         let target = match self.outbound.target(url) {
             Ok(target) => target,
             Err(why) => return Outcome::Refused(why),
@@ -124,9 +129,14 @@ impl Deliverer {
         let timestamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
-        let Some(signature) = sign(secret, msg_id, timestamp, body) else {
+        let Some(signatures) = secrets
+            .iter()
+            .map(|secret| sign(secret, msg_id, timestamp, body))
+            .collect::<Option<Vec<_>>>()
+        else {
             return Outcome::Refused("the application's webhook secret is unreadable".into());
         };
+        let signature = signatures.join(" ");
         let res = self
             .client
             .post(target)

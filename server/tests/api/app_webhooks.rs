@@ -67,7 +67,10 @@ async fn webhooks_are_registered_listed_and_removed_with_the_secret_shown_once()
     let app = spawn_app_insecure().await;
     let rx = Receiver::start().await;
     let empty = body(call(&app, Method::GET, HOOKS, None).await).await;
-    assert_eq!(empty, json!({ "data": [], "secretCreatedAt": null }));
+    assert_eq!(
+        empty,
+        json!({ "data": [], "secretCreatedAt": null, "previousSecretValidUntil": null })
+    );
 
     let res = add(&app, "INVOICE_CREATED", &format!(" {} ", rx.url)).await;
     assert_eq!(res.status(), StatusCode::CREATED);
@@ -136,7 +139,7 @@ async fn webhooks_are_registered_listed_and_removed_with_the_secret_shown_once()
 }
 
 #[tokio::test]
-async fn a_rotated_secret_signs_every_delivery_after_it() {
+async fn a_rotated_secret_signs_every_delivery_after_it_and_the_old_one_signs_too_for_a_day() {
     let app = spawn_app_insecure().await;
     let rx = Receiver::start().await;
     let old = body(add(&app, "INVOICE_CREATED", &rx.url).await).await["secret"]
@@ -155,10 +158,55 @@ async fn a_rotated_secret_signs_every_delivery_after_it() {
     assert!(new.starts_with("whsec_") && new != old, "{rotated}");
     let list = body(call(&app, Method::GET, HOOKS, None).await).await;
     assert_eq!(list["secretCreatedAt"], rotated["createdAt"]);
+    // The old one signs too, for a day: the receiver can switch without refusing a delivery.
+    let until = rotated["previousValidUntil"].as_str().unwrap();
+    let made = rotated["createdAt"].as_str().unwrap();
+    let day = |at: &str| paylink_model::Date::parse_iso_prefix(at).unwrap();
+    assert_eq!(
+        (day(until), &until[10..]),
+        (day(made).add_days(1).unwrap(), &made[10..]),
+        "24 hours after it was made: {rotated}"
+    );
+    assert_eq!(list["previousSecretValidUntil"], until);
 
     invoice(&app).await;
     let got = rx.wait_for(10, "the second event", |g| g.len() == 2).await;
-    assert!(got[1].verify(&new) && !got[1].verify(&old));
+    assert_eq!(
+        got[1].signature.split(' ').count(),
+        2,
+        "{}",
+        got[1].signature
+    );
+    assert!(got[1].verify(&new) && got[1].verify(&old));
+
+    // Its day over, only the new one signs.
+    let pool = app.raw_pool().await;
+    sqlx::query(
+        "UPDATE applications SET webhook_secret_previous_until = '2000-01-01T00:00:00.000Z'",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let list = body(call(&app, Method::GET, HOOKS, None).await).await;
+    assert_eq!(list["previousSecretValidUntil"], Value::Null);
+    invoice(&app).await;
+    let got = rx.wait_for(10, "the third event", |g| g.len() == 3).await;
+    assert!(
+        got[2].verify(&new) && !got[2].verify(&old),
+        "{}",
+        got[2].signature
+    );
+
+    // Rotated twice within a day: the first secret is gone at once, the second signs a day.
+    let second = body(call(&app, Method::POST, &format!("{HOOKS}/secret"), None).await).await;
+    let third = body(call(&app, Method::POST, &format!("{HOOKS}/secret"), None).await).await;
+    invoice(&app).await;
+    let got = rx.wait_for(10, "the fourth event", |g| g.len() == 4).await;
+    let (second, third) = (
+        second["secret"].as_str().unwrap(),
+        third["secret"].as_str().unwrap(),
+    );
+    assert!(got[3].verify(third) && got[3].verify(second) && !got[3].verify(&new));
 }
 
 #[tokio::test]

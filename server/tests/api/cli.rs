@@ -756,6 +756,10 @@ async fn webhooks_are_managed_from_the_command_line_with_the_api_rules() {
     let rotated = paylink(&["webhook", "rotate-secret", "--token-name", "loja"], &db);
     let new = rotated.lines().last().unwrap();
     assert!(new.starts_with("whsec_") && new != secret, "{rotated}");
+    assert!(
+        rotated.contains("The previous secret also signs every delivery until 20"),
+        "{rotated}"
+    );
 
     paylink(&["webhook", "remove", id, "--token-name", "loja"], &db);
     let (code, stderr) = paylink_fails(&["webhook", "remove", id, "--token-name", "loja"], &db);

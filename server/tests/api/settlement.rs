@@ -255,9 +255,10 @@ async fn remessa_then_retorno_confirms_the_installment_once() {
         .wait_for(15, "PAYMENT_CONFIRMED", |g| !g.is_empty())
         .await;
     let (app_id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
-    let secret = paylink_server::store::applications::webhook_secret(&app.db, &app_id)
+    let secret = paylink_server::store::applications::webhook_secrets(&app.db, &app_id)
         .await
-        .unwrap();
+        .unwrap()
+        .current;
     assert!(got[0].verify(&secret), "{}", got[0].body);
     let event = got[0].json();
     assert_eq!(event["type"], "PAYMENT_CONFIRMED");

@@ -40,9 +40,10 @@ async fn deliveries_when(
 
 async fn secret(app: &TestApp) -> String {
     let (app_id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
-    paylink_server::store::applications::webhook_secret(&app.db, &app_id)
+    paylink_server::store::applications::webhook_secrets(&app.db, &app_id)
         .await
         .unwrap()
+        .current
 }
 
 #[tokio::test]
