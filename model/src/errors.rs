@@ -78,6 +78,8 @@ pub enum Msg {
     PixAutomatico(crate::pix_automatico::Refusal),
     /// The application already has a webhook of this event at this URL.
     WebhookExists,
+    /// The application has as many webhooks as it may (`webhooks::MAX_APP_WEBHOOKS`).
+    WebhookLimit,
     /// A payment link's slug that is not lower-case letters, digits and inner hyphens.
     Slug,
     /// A payment link's slug another link has.
@@ -330,6 +332,14 @@ impl Msg {
                 "Esta URL já recebe este evento.",
                 "This URL already receives this event.",
             ),
+            WebhookLimit => {
+                let n = crate::webhooks::MAX_APP_WEBHOOKS;
+                t(
+                    pt,
+                    &format!("A aplicação já tem {n} webhooks, o máximo: remova um antes de adicionar outro."),
+                    &format!("The application already has {n} webhooks, the most it may have: remove one before adding another."),
+                )
+            }
             Slug => t(
                 pt,
                 "Use de 1 a 64 letras minúsculas sem acento, algarismos e hifens entre eles (como curso-rust).",

@@ -12,6 +12,9 @@ use crate::list::Cursor;
 
 /// The longest webhook URL taken.
 pub const MAX_URL_CHARS: usize = 2000;
+/// How many enabled webhooks an application may have: every event goes to each of its
+/// type, so a runaway script adding them would multiply every delivery.
+pub const MAX_APP_WEBHOOKS: usize = 20;
 
 /// `POST /invoices/applications/webhooks`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -16,7 +16,8 @@ use crate::store::{Db, DbError};
 
 /// Registers `req` as one of the application's webhooks: the model's rules
 /// (keyed `hookType`, `url`), then the URL's name as it resolves now
-/// (`outbound`), then no second webhook of the same event at the same URL.
+/// (`outbound`), then no second webhook of the same event at the same URL, and no more than
+/// `MAX_APP_WEBHOOKS`.
 /// The answer carries the signing secret when this made it.
 pub async fn register(
     db: &Db,
@@ -39,6 +40,7 @@ pub async fn register(
     match store_register(db, app_id, new.hook_type, &new.url).await? {
         Registered::Added(hook) => Ok(Ok(hook)),
         Registered::Exists => refused(Msg::WebhookExists),
+        Registered::Full => refused(Msg::WebhookLimit),
     }
 }
 

@@ -102,7 +102,7 @@ pub(super) async fn webhooks_list(
          headers(("WWW-Authenticate" = String))),
         (status = 413, description = "Body over 1 MiB.", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
-        (status = 422, description = "`hookType` missing or unknown; `url` missing, not HTTPS, on an internal host (as written, or as its name resolves now), over 2000 characters, or already receiving this event.", body = ErrorEnvelope),
+        (status = 422, description = "`hookType` missing or unknown; `url` missing, not HTTPS, on an internal host (as written, or as its name resolves now), over 2000 characters, already receiving this event, or the application already has 20 enabled webhooks.", body = ErrorEnvelope),
     )
 )]
 pub(super) async fn webhooks_create(
@@ -220,7 +220,7 @@ pub(super) async fn deliveries_list(
         crate::http::extract::AcceptLanguageHeader,
     ),
     responses(
-        (status = 202, description = "The delivery, due again now: one more attempt of the same event (same `webhook-id`) to the same URL, signed with the current secret, then retried on the schedule while attempts remain (10 in all).", body = Delivery),
+        (status = 202, description = "The delivery, due again now: one more attempt of the same event (same `webhook-id`) to the same URL, signed with the current secret (and a rotated one during its 24 hours), then retried on the schedule while attempts remain (10 in all).", body = Delivery),
         (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
          headers(("WWW-Authenticate" = String))),
         (status = 400, description = "A path segment that is not UTF-8.", body = ErrorEnvelope),

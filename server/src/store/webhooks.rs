@@ -2,7 +2,9 @@
 //! database: for the API (`http::webhooks`), the CLI (`paylink webhook`) and
 //! the tests. The rules come first, in `domain::webhooks`.
 
-use paylink_model::webhooks::{AppWebhook, Delivery, DeliveryFilter, DeliveryPage, DeliveryStatus};
+use paylink_model::webhooks::{
+    AppWebhook, Delivery, DeliveryFilter, DeliveryPage, DeliveryStatus, MAX_APP_WEBHOOKS,
+};
 use paylink_model::{list::Cursor, HookType};
 use sqlx::Row;
 
@@ -47,6 +49,8 @@ pub enum Registered {
     Added(AppWebhook),
     /// The application already has an enabled webhook of this event at this URL.
     Exists,
+    /// The application has [`MAX_APP_WEBHOOKS`] enabled webhooks already.
+    Full,
 }
 
 /// Stores a checked webhook, unless the same one is there, and makes the
@@ -69,6 +73,15 @@ pub async fn register(
     .await?;
     if exists.is_some() {
         return Ok(Registered::Exists);
+    }
+    let enabled: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM app_webhooks WHERE application_id = $1 AND disabled_at IS NULL",
+    )
+    .bind(app_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if enabled >= MAX_APP_WEBHOOKS as i64 {
+        return Ok(Registered::Full);
     }
     let (id, created_at) = insert_app_webhook(&mut tx, app_id, hook_type, url).await?;
     let secret = crate::store::applications::create_secret_if_none(&mut tx, app_id).await?;

@@ -139,6 +139,46 @@ async fn webhooks_are_registered_listed_and_removed_with_the_secret_shown_once()
 }
 
 #[tokio::test]
+async fn an_application_has_at_most_twenty_webhooks() {
+    let app = spawn_app_insecure().await;
+    let rx = Receiver::start().await;
+    let mut ids = Vec::new();
+    for n in 0..paylink_model::webhooks::MAX_APP_WEBHOOKS {
+        let res = add(&app, "PAYMENT_CONFIRMED", &format!("{}/loja-{n}", rx.url)).await;
+        assert_eq!(res.status(), StatusCode::CREATED, "webhook {n}");
+        ids.push(body(res).await["id"].as_str().unwrap().to_string());
+    }
+    let errors = envelope(
+        add(&app, "PAYMENT_CONFIRMED", &format!("{}/mais-um", rx.url)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(
+        errors["url"][0],
+        "A aplicação já tem 20 webhooks, o máximo: remova um antes de adicionar outro.",
+        "{errors}"
+    );
+    let list = body(call(&app, Method::GET, HOOKS, None).await).await;
+    assert_eq!(list["data"].as_array().unwrap().len(), 20, "nothing stored");
+    // Another application is not counted against it.
+    let other = app.other_token().await;
+    let res = app
+        .client
+        .post(app.url(HOOKS))
+        .header("Authorization", format!("Basic {other}"))
+        .json(&json!({ "hookType": "PAYMENT_CONFIRMED", "url": format!("{}/outra", rx.url) }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    // One removed, one may be added.
+    let res = call(&app, Method::DELETE, &format!("{HOOKS}/{}", ids[0]), None).await;
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    let res = add(&app, "PAYMENT_CONFIRMED", &format!("{}/mais-um", rx.url)).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+}
+
+#[tokio::test]
 async fn a_rotated_secret_signs_every_delivery_after_it_and_the_old_one_signs_too_for_a_day() {
     let app = spawn_app_insecure().await;
     let rx = Receiver::start().await;
