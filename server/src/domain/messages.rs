@@ -83,10 +83,14 @@ pub(crate) fn render(ctx: &Context, url: &str, today: Date) -> Text {
             capitalize(&c.join(" e ")) + if c.len() > 1 { " estão" } else { " está" }
         }
     };
+    // A Pix Automático cycle before its due date: the payer's bank pays it as authorized, so
+    // the message asks for nothing (and names no code or fee a payment by hand would have).
+    let by_bank = by_bank(ctx);
     // What paying today costs, when the terms change it: the discount before
     // the due date, the fine and interest after it.
     let today_note = match ctx
         .due
+        .filter(|_| !by_bank)
         .map(|due| amount_due(ctx.price, due, today, &ctx.terms))
     {
         Some(a) if a.discount > 0 => {
@@ -105,7 +109,13 @@ pub(crate) fn render(ctx: &Context, url: &str, today: Date) -> Text {
         ),
         _ => String::new(),
     };
-    let pay = format!("Para pagar por {methods}, acesse: {url}");
+    let pay = if by_bank {
+        format!(
+            "Seu banco vai pagá-la no vencimento, por Pix Automático, como você autorizou: não é preciso fazer nada. Detalhes em: {url}"
+        )
+    } else {
+        format!("Para pagar por {methods}, acesse: {url}")
+    };
     let see = format!("Veja os detalhes em: {url}");
     let (subject, lead, closing) = match ctx.kind {
         SendFirstInvoiceBy => (
@@ -124,6 +134,11 @@ pub(crate) fn render(ctx: &Context, url: &str, today: Date) -> Text {
             pay,
         ),
         SendInvoiceAtDay => (
+            "Sua fatura vence hoje".to_string(),
+            format!("{this_cap}, no valor de {amount}, vence hoje ({date})."),
+            pay,
+        ),
+        SendInvoiceCodeAtDay if by_bank => (
             "Sua fatura vence hoje".to_string(),
             format!("{this_cap}, no valor de {amount}, vence hoje ({date})."),
             pay,
@@ -199,6 +214,21 @@ pub(crate) fn render(ctx: &Context, url: &str, today: Date) -> Text {
     }
 }
 
+/// Whether `ctx` is a notice before the due date of an installment its payer's bank pays by
+/// Pix Automático (the notices after it wait while the bank still collects: `workers`).
+fn by_bank(ctx: &Context) -> bool {
+    use NotificationType::*;
+    ctx.bank_collects
+        && matches!(
+            ctx.kind,
+            SendFirstInvoiceBy
+                | InvoiceGenerated
+                | SendInvoiceReminder
+                | SendInvoiceAtDay
+                | SendInvoiceCodeAtDay
+        )
+}
+
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -215,6 +245,7 @@ pub(crate) fn amount_stated(ctx: &Context, today: Date) -> i64 {
     match (ctx.kind, ctx.due) {
         (InvoiceConfirmPayment, _) => ctx.price_paid.max(ctx.price),
         (InvoiceChanged, _) | (_, None) => ctx.price,
+        _ if by_bank(ctx) => ctx.price,
         (_, Some(due)) => amount_due(ctx.price, due, today, &ctx.terms).total,
     }
 }
@@ -236,18 +267,23 @@ pub(crate) fn sms(ctx: &Context, url: &str, today: Date) -> String {
     let name = first_name(ctx);
     let amount = format_brl(amount_stated(ctx, today), Lang::PtBr);
     let date = ctx.due.map(Date::format_br).unwrap_or_default();
+    let pay = if by_bank(ctx) {
+        "Seu banco paga por Pix Automático:"
+    } else {
+        "Pague:"
+    };
     let (before, after) = match ctx.kind {
         SendFirstInvoiceBy | SendInvoiceReminder => (
             format!("{name}, sua fatura de {amount}"),
-            format!(" vence em {date}. Pague: {url}"),
+            format!(" vence em {date}. {pay} {url}"),
         ),
         InvoiceGenerated => (
             format!("{name}, nova cobrança de {amount}"),
-            format!(", vencimento {date}. Pague: {url}"),
+            format!(", vencimento {date}. {pay} {url}"),
         ),
         SendInvoiceAtDay | SendInvoiceCodeAtDay => (
             format!("{name}, sua fatura de {amount}"),
-            format!(" vence hoje. Pague: {url}"),
+            format!(" vence hoje. {pay} {url}"),
         ),
         InvoiceResend | InvoiceFail => (
             format!("{name}, sua fatura de {amount}"),

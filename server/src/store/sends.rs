@@ -67,6 +67,9 @@ pub(crate) struct SendFacts {
     /// The invoice's fine, interest and discount for this installment's due
     /// date: a message sent late or early states what is due on its day.
     pub(crate) terms: ChargeTerms,
+    /// The installment is a Pix Automático cycle: its payer's bank pays it (the recurring
+    /// charge is live, due or between retries), nothing is asked of the payer.
+    pub(crate) bank_collects: bool,
 }
 
 /// A pending send, as the sender needs it.
@@ -78,9 +81,6 @@ pub(crate) struct PendingSend {
     pub(crate) attempts: i64,
     pub(crate) invoice_deleted: bool,
     pub(crate) installment_deleted: bool,
-    /// The installment is a Pix Automático cycle its payer's bank is still collecting (the
-    /// recurring charge is live: due, or between retries).
-    pub(crate) bank_collecting: bool,
 }
 
 pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, DbError> {
@@ -110,6 +110,7 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
         None => None,
     };
     let invoice_id: String = row.try_get("invoice_id")?;
+    let installment_id: Option<String> = row.try_get("installment_id")?;
     let due = row
         .try_get::<Option<String>, _>("due_date")?
         .and_then(|d| Date::parse_iso(&d));
@@ -144,6 +145,10 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
             .bind(&invoice_id)
             .fetch_all(&db.pool)
             .await?,
+            bank_collects: match &installment_id {
+                Some(id) => crate::store::pix_charges::is_cycle(db, id).await?,
+                None => false,
+            },
             invoice_id,
         }),
         _ => None,
@@ -158,10 +163,6 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
         installment_deleted: row
             .try_get::<Option<String>, _>("installment_deleted_at")?
             .is_some(),
-        bank_collecting: match row.try_get::<Option<String>, _>("installment_id")? {
-            Some(id) => crate::store::pix_charges::is_cycle(db, &id).await?,
-            None => false,
-        },
     })
 }
 

@@ -384,7 +384,7 @@ impl Notifier {
                 (Some(reason), _) => Outcome::Skip(reason),
                 // The payer's bank may still pay it on a retry; ending the cycle unpaid
                 // (`store::pix_charges::cycle_ended`) makes this send due again at once.
-                _ if pending.bank_collecting && overdue_notice(ctx.kind) => Outcome::Wait(
+                _ if ctx.bank_collects && overdue_notice(ctx.kind) => Outcome::Wait(
                     "waiting: the payer's bank is still collecting this installment (Pix Automático)"
                         .into(),
                 ),
@@ -678,6 +678,7 @@ mod tests {
             status: Some("WAITING_PAYMENT".into()),
             payment_types: vec!["PIX".into(), "BOLETO".into()],
             terms: Default::default(),
+            bank_collects: false,
         }
     }
 
@@ -777,6 +778,53 @@ mod tests {
                 "cut, not left out: {kind:?}: {text}"
             );
         }
+    }
+
+    #[test]
+    fn a_pix_automatico_cycle_asks_the_payer_for_nothing_before_its_due_date() {
+        use paylink_model::charges::{DiscountTerm, Value};
+        use NotificationType::*;
+        let url = "https://loja.example/pay/0b6f3f1e-8a57-4f0e-9d2c-1c2b3a4d5e6f";
+        for kind in [
+            SendFirstInvoiceBy,
+            InvoiceGenerated,
+            SendInvoiceReminder,
+            SendInvoiceAtDay,
+            SendInvoiceCodeAtDay,
+        ] {
+            let mut c = ctx(kind);
+            c.bank_collects = true;
+            c.payment_types = vec!["PIX".into()];
+            // A discount a payment by hand would get is not the bank's amount.
+            c.terms.discount = Some(DiscountTerm {
+                value: Value::Cents(333),
+                until: day("2027-02-20"),
+            });
+            let t = render(&c, url, day("2027-02-01"));
+            assert!(
+                t.body.contains(&format!("Seu banco vai pagá-la no vencimento, por Pix Automático, como você autorizou: não é preciso fazer nada. Detalhes em: {url}")),
+                "{kind:?}: {}",
+                t.body
+            );
+            for asked in ["Para pagar", "copia e cola", "Pagando até", "R$ 30,00"] {
+                assert!(!t.body.contains(asked), "{kind:?}: {}", t.body);
+            }
+            let sms = messages::sms(&c, url, day("2027-02-01"));
+            assert!(
+                sms.contains("R$ 33,33") && sms.contains("Seu banco paga por Pix Automatico:"),
+                "{kind:?}: {sms}"
+            );
+            assert!(!sms.contains("Pague"), "{kind:?}: {sms}");
+        }
+        // After the due date the notices wait while the bank collects (see `process`); once it
+        // gave up, they ask as any other.
+        let mut c = ctx(InvoiceFail);
+        c.bank_collects = false;
+        assert!(render(&c, url, day("2027-03-01"))
+            .body
+            .contains("Para regularizar"));
+        assert!(overdue_notice(InvoiceFail) && overdue_notice(InvoiceResend));
+        assert!(!overdue_notice(SendInvoiceReminder));
     }
 
     #[test]

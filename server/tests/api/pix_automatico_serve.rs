@@ -566,7 +566,8 @@ async fn authorized_weekly(w: &World, retries: bool) -> (String, String, String)
             "dueDate": today().to_string(), "paymentTypes": ["PIX"],
             "installmentCount": 1, "invoiceType": "RECURRING", "frequency": "WEEKLY",
             "endInstallment": 8, "price": 49.90,
-            "notifications": [{"type": "INVOICE_FAIL", "channel": "Email"}],
+            "notifications": [{"type": "INVOICE_FAIL", "channel": "Email"},
+                              {"type": "INVOICE_GENERATED", "channel": "Email"}],
             "pixAutomatico": {"retries": retries},
         }))
         .await;
@@ -633,6 +634,23 @@ async fn a_later_cycle_is_sent_inside_its_window_and_paid_once() {
         .unwrap();
     assert!(html.contains("data-pix-automatico-cycle"), "{html}");
     assert!(!html.contains("data-pix-payload"), "{html}");
+    // Nor does its notice ask the payer to pay it: their bank does.
+    let sink = SmtpServer::start(Mode::StartTls).await;
+    let notifier = notifier(&w, &sink);
+    while notifier.send_due().await.unwrap() > 0 {}
+    let due = today().add_days(7).unwrap().format_br();
+    let mails = sink.mails();
+    let cycle = mails
+        .iter()
+        .map(|m| m.text())
+        .find(|t| t.contains(&format!("com vencimento em {due}")))
+        .unwrap_or_else(|| panic!("the second cycle's INVOICE_GENERATED: {mails:?}"));
+    assert!(
+        cycle.contains("Seu banco vai pagá-la no vencimento, por Pix Automático")
+            && !cycle.contains("Para pagar")
+            && !cycle.contains("copia e cola"),
+        "{cycle}"
+    );
     for _ in 0..3 {
         w.charges.pass().await.unwrap();
     }
@@ -726,10 +744,7 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
     // While the bank still has a retry to make, the payer is not told the installment failed,
     // even once the notice's day has come: it waits, and says why.
     let sink = SmtpServer::start(Mode::StartTls).await;
-    let notifier = Notifier::new(
-        w.app.db.clone(),
-        NotifyConfig::new(&w.app.addr, Some(sink.config()), None).unwrap(),
-    );
+    let notifier = notifier(&w, &sink);
     let pool = w.app.raw_pool().await;
     let second_id = detail(&w.app, &other).await["installments"][1]["id"]
         .as_str()
@@ -764,10 +779,13 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
             .contains("Pix Automático"),
         "{held}"
     );
-    assert!(
-        sink.mails().is_empty(),
-        "nothing told while the bank retries"
-    );
+    let failures = || {
+        sink.mails()
+            .into_iter()
+            .filter(|m| m.text().contains("Não identificamos o pagamento"))
+            .collect::<Vec<_>>()
+    };
+    assert!(failures().is_empty(), "nothing told while the bank retries");
     w.bank.fail_cycle(&txid).unwrap();
     let renewed = format!("{txid}r1");
     for _ in 0..100 {
@@ -826,14 +844,12 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
         "{send} due by {now}"
     );
     while notifier.send_due().await.unwrap() > 0 {}
-    let mails = sink.mails();
+    let mails = failures();
     assert_eq!(mails.len(), 1, "one INVOICE_FAIL");
     assert_eq!(mails[0].to, ["maria@example.com"]);
     let text = mails[0].text();
     assert!(
-        text.contains("Não identificamos o pagamento")
-            && text.contains("R$ 49,90")
-            && text.contains(&format!("/pay/{other}")),
+        text.contains("R$ 49,90") && text.contains(&format!("/pay/{other}")),
         "{text}"
     );
     assert_eq!(fail_send(&detail(&w.app, &other).await)["status"], "sent");
@@ -849,6 +865,13 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
         d["installments"][1]["_status"] == "CONFIRMED"
     })
     .await;
+}
+
+/// The notifier of a `serve` with this world's API Pix, sending e-mail to `sink`.
+fn notifier(w: &World, sink: &SmtpServer) -> Notifier {
+    let mut config = NotifyConfig::new(&w.app.addr, Some(sink.config()), None).unwrap();
+    config.payer.pix_api = true;
+    Notifier::new(w.app.db.clone(), config)
 }
 
 /// Waits until recurring charge `txid` has `n` attempts (a retry was asked for).
