@@ -52,7 +52,8 @@ async fn codes(
     let Some(n) = ctx.number.map(|n| n as u32) else {
         return Ok(None);
     };
-    if !asks_for_payment(ctx.kind) {
+    // A Pix Automático cycle its payer's bank pays: nothing to pay by hand.
+    if !asks_for_payment(ctx.kind) || ctx.bank_collects {
         return Ok(None);
     }
     let Some(detail) =

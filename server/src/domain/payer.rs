@@ -428,7 +428,10 @@ pub async fn with_bank_codes(
                 });
             }
             None if crate::store::pix_charges::is_cycle(db, &i.id.to_ascii_lowercase()).await? => {
+                // The payer's bank pays it: no code to pay it again by hand, nor a boleto,
+                // until the cycle ends unpaid.
                 shown.pix = None;
+                shown.boleto = None;
                 shown.pix_automatico = true;
             }
             None => {

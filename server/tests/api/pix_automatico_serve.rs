@@ -563,7 +563,7 @@ async fn authorized_weekly(w: &World, retries: bool) -> (String, String, String)
         .app
         .post_invoice(&json!({
             "customerId": customer["id"], "externalId": "academia-3",
-            "dueDate": today().to_string(), "paymentTypes": ["PIX"],
+            "dueDate": today().to_string(), "paymentTypes": ["PIX", "BOLETO"],
             "installmentCount": 1, "invoiceType": "RECURRING", "frequency": "WEEKLY",
             "endInstallment": 8, "price": 49.90,
             "notifications": [{"type": "INVOICE_FAIL", "channel": "Email"},
@@ -634,6 +634,13 @@ async fn a_later_cycle_is_sent_inside_its_window_and_paid_once() {
         .unwrap();
     assert!(html.contains("data-pix-automatico-cycle"), "{html}");
     assert!(!html.contains("data-pix-payload"), "{html}");
+    let view = body(w.app.get(&format!("/api/pay/{id}")).await).await;
+    assert!(
+        view["installments"][1]["pixAutomatico"] == true
+            && view["installments"][1]["boleto"].is_null(),
+        "no boleto to pay it twice: {}",
+        view["installments"][1]
+    );
     // Nor does its notice ask the payer to pay it: their bank does.
     let sink = SmtpServer::start(Mode::StartTls).await;
     let notifier = notifier(&w, &sink);
@@ -648,7 +655,8 @@ async fn a_later_cycle_is_sent_inside_its_window_and_paid_once() {
     assert!(
         cycle.contains("Seu banco vai pagá-la no vencimento, por Pix Automático")
             && !cycle.contains("Para pagar")
-            && !cycle.contains("copia e cola"),
+            && !cycle.contains("copia e cola")
+            && !cycle.contains("Linha digitável"),
         "{cycle}"
     );
     for _ in 0..3 {
@@ -859,6 +867,11 @@ async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to
         cobv["pixCopiaECola"]
     );
     assert!(view["installments"][1].get("pixAutomatico").is_none());
+    assert!(
+        view["installments"][1]["boleto"]["line"].is_string(),
+        "the boleto back with the code: {}",
+        view["installments"][1]
+    );
     // The page's code pays it.
     w.bank.pay(&renewed, None).await.unwrap();
     wait_detail(&w.app, &other, "paid on the page", |d| {
@@ -1016,7 +1029,7 @@ async fn a_recurring_charge_the_bank_refuses_goes_back_to_the_payer_page() {
         .app
         .post_invoice(&json!({
             "customerId": customer["id"], "externalId": "academia-9",
-            "dueDate": today().to_string(), "paymentTypes": ["PIX"],
+            "dueDate": today().to_string(), "paymentTypes": ["PIX", "BOLETO"],
             "installmentCount": 1, "invoiceType": "RECURRING", "frequency": "WEEKLY",
             "endInstallment": 8, "price": 49.90, "pixAutomatico": {},
         }))
