@@ -123,6 +123,7 @@ async fn every_control_has_its_api_name_and_a_label() {
         "address.city",
         "address.state",
         "address.zipcode",
+        "language",
     ] {
         let el = named(r, name);
         let id = el.id();
@@ -131,6 +132,12 @@ async fn every_control_has_its_api_name_and_a_label() {
     }
     // The UF select lists the 27 states (plus the blank option).
     assert_eq!(q_all(r, "select[name=\"address.state\"] option").len(), 28);
+    // The payer's language: Portuguese unless English is chosen.
+    let languages: Vec<String> = q_all(r, "select[name=\"language\"] option")
+        .iter()
+        .map(|o| o.get_attribute("value").unwrap_or_default())
+        .collect();
+    assert_eq!(languages, ["", "en"]);
     for el in q_all(r, "input, select, textarea") {
         assert!(el.get_attribute("name").is_some(), "a control without name");
     }
@@ -224,6 +231,7 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     type_text(r, "phone", "11987654321").await;
     type_text(r, "address.zipcode", "01310100").await;
     choose(r, "address.state", "SP").await;
+    choose(r, "language", "en").await;
     submit(r, "customer-form").await;
     sleep(50).await;
 
@@ -238,6 +246,7 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     assert!(body.contains(r#""phone":"11987654321""#), "{body}");
     assert!(body.contains(r#""zipcode":"01310100""#), "{body}");
     assert!(body.contains(r#""state":"SP""#), "{body}");
+    assert!(body.contains(r#""language":"en""#), "{body}");
     assert!(
         !body.contains("business"),
         "blank fields are left out: {body}"

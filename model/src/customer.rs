@@ -60,6 +60,11 @@ pub struct CustomerRequest {
         deserialize_with = "crate::wire::optional_object"
     )]
     pub address: Option<AddressRequest>,
+    /// The language the payer reads: their messages and the payment page they link to.
+    /// `pt-BR` (when absent) or `en`.
+    #[cfg_attr(feature = "openapi", schema(example = "pt-BR"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -103,6 +108,7 @@ pub struct NewCustomer {
     pub phone: Option<String>,
     pub observations: Option<String>,
     pub address: Option<NewAddress>,
+    pub language: Lang,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -173,6 +179,15 @@ impl CustomerRequest {
         });
         let phone = checked(&mut v, "phone", &self.phone, br::check_phone);
         let observations = text(&mut v, "observations", &self.observations, OBSERVATIONS_MAX);
+        let language = match present(&self.language) {
+            None => Lang::PtBr,
+            Some(s) if s.eq_ignore_ascii_case("pt-BR") => Lang::PtBr,
+            Some(s) if s.eq_ignore_ascii_case("en") => Lang::En,
+            Some(_) => {
+                v.add("language", Msg::OneOf(&["pt-BR", "en"]));
+                Lang::PtBr
+            }
+        };
         let address = self.address.as_ref().and_then(|a| {
             let m = ADDRESS_FIELD_MAX;
             let addr = NewAddress {
@@ -195,6 +210,7 @@ impl CustomerRequest {
                 phone,
                 observations,
                 address,
+                language,
             })
         } else {
             Err(v)
@@ -240,6 +256,9 @@ pub struct Customer {
     pub phone: Option<String>,
     pub observations: Option<String>,
     pub address: Option<Address>,
+    /// The language the payer reads (`pt-BR` unless the customer was made with `en`).
+    #[serde(default)]
+    pub language: Lang,
     #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub user_id: String,
     #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
@@ -269,6 +288,9 @@ pub struct CustomerDetail {
     #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub address_id: Option<String>,
     pub observations: Option<String>,
+    /// The language the payer reads (`pt-BR` unless the customer was made with `en`).
+    #[serde(default)]
+    pub language: Lang,
     #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
     pub created_at: String,
     #[cfg_attr(feature = "openapi", schema(format = "date-time"))]

@@ -359,6 +359,7 @@ fn assert_normal_form_is_stable(new: &NewCustomer) {
             state: a.state.clone(),
             zipcode: a.zipcode.clone(),
         }),
+        language: Some(new.language.code().to_string()),
     };
     assert_eq!(again.check().as_ref(), Ok(new));
 }

@@ -208,6 +208,7 @@ fn a_complete_customer_is_normalised_for_storage() {
             state: s("sp"),
             zipcode: s("01310-100"),
         }),
+        language: s("en"),
     };
     assert_customer_errors(&req, &[], "complete customer");
     let c = req.check().unwrap();
@@ -219,6 +220,7 @@ fn a_complete_customer_is_normalised_for_storage() {
     assert_eq!(a.state.as_deref(), Some("SP"));
     assert_eq!(a.zipcode.as_deref(), Some("01310100"));
     assert_eq!(a.city.as_deref(), Some("São Paulo"));
+    assert_eq!(c.language, paylink_model::Lang::En);
 }
 
 #[test]

@@ -151,7 +151,12 @@ impl Payer {
             price,
             ..InvoiceRequest::default()
         };
-        (self.customer.request(), req, bad)
+        // The payer reads in the page's language: their messages will be in it too.
+        let customer = CustomerRequest {
+            language: Some(lang.code().to_string()),
+            ..self.customer.request()
+        };
+        (customer, req, bad)
     }
 
     /// The model's verdict on the customer and on the payer's choices: the
@@ -362,7 +367,7 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
             </fieldset>
             {installments}
             <h2>{T::YourData.t(l)}</h2>
-            <CustomerFieldset form f=p.customer l observations=false />
+            <CustomerFieldset form f=p.customer l merchant=false />
             <div class="actions">
                 <SubmitButton busy label=T::ToPayment.t(l) l />
             </div>

@@ -48,7 +48,7 @@ pub fn CustomerForm(l: Lang) -> impl IntoView {
         <form id="customer-form" class="card" novalidate on:submit=on_submit>
             <h1>{K::NewCustomer.t(l)}</h1>
             <AlertBox form />
-            <CustomerFieldset form f l observations=true />
+            <CustomerFieldset form f l merchant=true />
             <div class="actions">
                 <SubmitButton busy label=K::CreateCustomer.t(l) l />
                 <button type="button" class="link" on:click=skip>{K::HaveCustomer.t(l)}</button>

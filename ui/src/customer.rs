@@ -11,7 +11,7 @@ use crate::form::{text_signal, Form};
 use crate::i18n::U;
 
 /// Every field path the form shows, in page order.
-pub const CUSTOMER_FIELDS: [&str; 13] = [
+pub const CUSTOMER_FIELDS: [&str; 14] = [
     "fullName",
     "document",
     "business",
@@ -25,6 +25,7 @@ pub const CUSTOMER_FIELDS: [&str; 13] = [
     "address.neighborhood",
     "address.city",
     "address.state",
+    "language",
 ];
 
 /// What the person typed (masked text for document, CEP and phone).
@@ -43,6 +44,8 @@ pub struct CustomerFields {
     pub city: RwSignal<String>,
     pub state: RwSignal<String>,
     pub zipcode: RwSignal<String>,
+    /// `en`, or blank for pt-BR (sent as nothing, which the service reads as pt-BR).
+    pub language: RwSignal<String>,
 }
 
 /// Trimmed text, `None` when blank (an empty field is not sent).
@@ -76,6 +79,7 @@ impl CustomerFields {
             city: s(),
             state: s(),
             zipcode: s(),
+            language: s(),
         }
     }
 
@@ -101,6 +105,7 @@ impl CustomerFields {
             phone: text(self.phone).map(|p| br::phone_for_request(&p)),
             observations: text(self.observations),
             address: (address != AddressRequest::default()).then_some(address),
+            language: text(self.language),
         }
     }
 
@@ -115,18 +120,26 @@ impl CustomerFields {
     }
 }
 
-/// The customer's controls (the merchant form and a payment link's page);
-/// `observations` (internal notes) only for the merchant.
+/// The customer's controls (the merchant form and a payment link's page); the
+/// language of the payer's messages and the internal notes only for the `merchant` (a
+/// link's page sends its own language: the one the payer reads it in).
 #[component]
-pub fn CustomerFieldset(
-    form: Form,
-    f: CustomerFields,
-    l: Lang,
-    observations: bool,
-) -> impl IntoView {
+pub fn CustomerFieldset(form: Form, f: CustomerFields, l: Lang, merchant: bool) -> impl IntoView {
     let ufs: Vec<(&'static str, &'static str)> = UFS.iter().map(|u| (*u, *u)).collect();
-    let observations = observations.then(|| {
-        view! { <Field form name="observations" label=U::Observations.t(l) value=f.observations kind=Kind::Area /> }
+    let merchant_only = merchant.then(|| {
+        // The languages name themselves, as language pickers do; the first is sent as nothing,
+        // which the service reads as pt-BR.
+        view! {
+            <Select
+                form
+                name="language"
+                label=U::PayerLanguage.t(l)
+                value=f.language
+                options=vec![("en", "English")]
+                blank="Português (Brasil)"
+            />
+            <Field form name="observations" label=U::Observations.t(l) value=f.observations kind=Kind::Area />
+        }
     });
     view! {
         <Field form name="fullName" label=U::FullName.t(l) value=f.full_name required=true autocomplete="name" />
@@ -197,6 +210,6 @@ pub fn CustomerFieldset(
                 <Select form name="address.state" label=U::State.t(l) value=f.state options=ufs blank=U::Select.t(l) />
             </div>
         </fieldset>
-        {observations}
+        {merchant_only}
     }
 }

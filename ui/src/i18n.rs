@@ -12,6 +12,7 @@ pub enum U {
     Email,
     Phone,
     Observations,
+    PayerLanguage,
     AddressLegend,
     Street,
     Number,
@@ -37,6 +38,10 @@ impl U {
             Email => ("E-mail", "E-mail"),
             Phone => ("Telefone", "Phone"),
             Observations => ("Observações internas", "Internal notes"),
+            PayerLanguage => (
+                "Idioma das mensagens ao cliente",
+                "Language of the customer's messages",
+            ),
             AddressLegend => ("Endereço", "Address"),
             Street => ("Logradouro", "Street"),
             Number => ("Número", "Number"),

@@ -1,10 +1,10 @@
 //! The e-mail of one notification send: the message's words (`messages`) as plain text and
 //! HTML, with the installment's PIX copia e cola and boleto line as they are on the day it is
 //! sent (the payer page's codes, `payer::payer_view`), and its printable boleto
-//! (`boleto_pdf`) attached when the installment is an open boleto. In pt-BR, the language
-//! of paylink's payers (a customer carries no language of its own).
+//! (`boleto_pdf`) attached when the installment is an open boleto. In the payer's language
+//! (the customer's `language`, pt-BR unless `en`).
 
-use paylink_model::{Date, NotificationType};
+use paylink_model::{Date, Lang, NotificationType};
 
 use super::messages::{email_text, render, Context};
 use super::payer::{OurNumbers, PayerConfig};
@@ -116,16 +116,30 @@ pub(crate) async fn email(
     today: Date,
 ) -> Result<Email, DbError> {
     let text = render(ctx, url, today);
+    let pt = ctx.lang == Lang::PtBr;
+    let (pix_label, boleto_label, attached) = if pt {
+        (
+            "PIX copia e cola",
+            "Linha digitável do boleto",
+            "O boleto segue anexo, em PDF.",
+        )
+    } else {
+        (
+            "PIX copy-and-paste code",
+            "Boleto digitable line",
+            "The boleto is attached, as a PDF.",
+        )
+    };
     let codes = codes(db, cfg, ctx, url, today).await?;
     // (label, code) paragraphs after the message's own, before the footer.
     let mut code_paragraphs: Vec<(&str, String)> = Vec::new();
     let mut attachment = None;
     if let Some(c) = codes {
         if let Some(pix) = c.pix {
-            code_paragraphs.push(("PIX copia e cola", pix));
+            code_paragraphs.push((pix_label, pix));
         }
         if let Some(line) = c.boleto_line {
-            code_paragraphs.push(("Linha digitável do boleto", line));
+            code_paragraphs.push((boleto_label, line));
         }
         attachment = c.pdf;
     }
@@ -136,13 +150,14 @@ pub(crate) async fn email(
             .map(|(label, code)| format!("{label}:\n{code}")),
     );
     if attachment.is_some() {
-        paragraphs.push("O boleto segue anexo, em PDF.".to_string());
+        paragraphs.push(attached.to_string());
     }
     let plain = email_text(&paragraphs, &text.footer);
 
-    let mut html = String::from(
-        "<!DOCTYPE html>\n<html lang=\"pt-BR\"><head><meta charset=\"utf-8\"></head>\
+    let mut html = format!(
+        "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"></head>\
          <body style=\"font-family:sans-serif;color:#222\">\n",
+        ctx.lang.code()
     );
     for p in &text.paragraphs {
         html.push_str(&format!("<p>{}</p>\n", linked(p, url)));
@@ -155,7 +170,7 @@ pub(crate) async fn email(
         ));
     }
     if attachment.is_some() {
-        html.push_str("<p>O boleto segue anexo, em PDF.</p>\n");
+        html.push_str(&format!("<p>{attached}</p>\n"));
     }
     html.push_str(&format!(
         "<hr><p style=\"color:#666;font-size:small\">{}</p>\n</body></html>\n",

@@ -118,6 +118,7 @@ async fn customers_create(
             state: a.state,
             zipcode: a.zipcode,
         }),
+        language: new.language,
         user_id: app.user_id.clone(),
         application_id: app.id.clone(),
         created_at: now_iso(),

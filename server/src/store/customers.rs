@@ -1,6 +1,6 @@
 //! Customers (payers).
 
-use paylink_model::{Address, Customer, CustomerDetail};
+use paylink_model::{Address, Customer, CustomerDetail, Lang};
 use sqlx::Row;
 
 use super::idempotency::claim_key;
@@ -21,8 +21,8 @@ pub async fn insert(
     }
     sqlx::query(
         "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations,
-            created_at, search_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            created_at, search_key, language)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(&c.id)
     .bind(&app.id)
@@ -35,6 +35,7 @@ pub async fn insert(
     .bind(&c.observations)
     .bind(&c.created_at)
     .bind(customer_key(&c.full_name, c.email.as_deref()))
+    .bind(c.language.code())
     .execute(&mut *tx)
     .await?;
     if let Some(a) = &c.address {
@@ -82,7 +83,7 @@ pub async fn find(
 /// from [`DETAIL_FROM`]: the customer `c` and its address `a` (one at most).
 pub(super) const DETAIL_COLUMNS: &str =
     "c.id, c.full_name, c.document, c.business, c.email, c.user_id, c.application_id, c.phone,
-     a.id AS address_id, c.observations, c.created_at, c.deleted_at";
+     a.id AS address_id, c.observations, c.language, c.created_at, c.deleted_at";
 pub(super) const DETAIL_FROM: &str = "customers c LEFT JOIN addresses a ON a.customer_id = c.id";
 
 pub(super) fn customer_detail(r: &DbRow) -> Result<CustomerDetail, DbError> {
@@ -97,9 +98,18 @@ pub(super) fn customer_detail(r: &DbRow) -> Result<CustomerDetail, DbError> {
         phone: r.try_get("phone")?,
         address_id: r.try_get("address_id")?,
         observations: r.try_get("observations")?,
+        language: language(r.try_get("language")?),
         created_at: r.try_get("created_at")?,
         deleted_at: r.try_get("deleted_at")?,
     })
+}
+
+/// A stored language: `en`, or pt-BR (NULL, customers made before it was asked).
+pub(crate) fn language(stored: Option<&str>) -> Lang {
+    match stored {
+        Some("en") => Lang::En,
+        _ => Lang::PtBr,
+    }
 }
 
 /// The payer's address for the boleto, from paylink's own database (the

@@ -307,7 +307,7 @@ pub(super) async fn load_many(
                 v.discount_type, v.discount_value, v.discount_until,
                 c.full_name AS c_full_name, c.document AS c_document, c.business AS c_business,
                 c.email AS c_email, c.user_id AS c_user_id, c.application_id AS c_application_id,
-                c.phone AS c_phone, a.id AS c_address_id, c.observations AS c_observations,
+                c.phone AS c_phone, a.id AS c_address_id, c.observations AS c_observations, c.language AS c_language,
                 c.created_at AS c_created_at, c.deleted_at AS c_deleted_at,
                 i.id AS i_id, i.number AS i_number, i.price_cents AS i_price_cents,
                 i.price_paid_cents AS i_price_paid_cents, i.due_date AS i_due_date, i.status AS i_status,
@@ -426,6 +426,7 @@ fn invoice_rows(rows: Vec<DbRow>, extras: &[DbRow]) -> Result<InvoiceRows, DbErr
         phone: first.try_get("c_phone")?,
         address_id: first.try_get("c_address_id")?,
         observations: first.try_get("c_observations")?,
+        language: crate::store::customers::language(first.try_get("c_language")?),
         created_at: first.try_get("c_created_at")?,
         deleted_at: first.try_get("c_deleted_at")?,
     };

@@ -3,7 +3,7 @@
 //! (Scheduling sends, and listing them, is `store::notifications`.)
 
 use paylink_model::charges::ChargeTerms;
-use paylink_model::{Channel, Date, NotificationType, ProviderStatus};
+use paylink_model::{Channel, Date, Lang, NotificationType, ProviderStatus};
 use sqlx::Row;
 
 use crate::store::{now_iso, Db, DbError};
@@ -70,6 +70,8 @@ pub(crate) struct SendFacts {
     /// The installment is a Pix Automático cycle: its payer's bank pays it (the recurring
     /// charge is live, due or between retries), nothing is asked of the payer.
     pub(crate) bank_collects: bool,
+    /// The language the payer reads (the customer's).
+    pub(crate) lang: Lang,
 }
 
 /// A pending send, as the sender needs it.
@@ -90,7 +92,7 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
                 i.price_cents AS invoice_price, i.due_date AS first_due_date,
                 i.fine_type, i.fine_value, i.interest_monthly_bp,
                 i.discount_type, i.discount_value, i.discount_until,
-                c.full_name, c.email, c.phone,
+                c.full_name, c.email, c.phone, c.language,
                 n.number, n.price_cents, n.price_paid_cents, n.due_date, n.status AS installment_status,
                 n.deleted_at AS installment_deleted_at, s.installment_id
          FROM notification_sends s
@@ -145,6 +147,7 @@ pub(crate) async fn pending_send(db: &Db, send_id: &str) -> Result<PendingSend, 
             .bind(&invoice_id)
             .fetch_all(&db.pool)
             .await?,
+            lang: crate::store::customers::language(row.try_get("language")?),
             bank_collects: match &installment_id {
                 Some(id) => crate::store::pix_charges::is_cycle(db, id).await?,
                 None => false,

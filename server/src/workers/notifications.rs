@@ -428,8 +428,13 @@ impl Notifier {
         store::record_send(&self.db, send_id, &result).await
     }
 
-    fn pay_url(&self, invoice_id: &str) -> String {
-        format!("{}/pay/{invoice_id}", self.public_url)
+    /// The payer page of `ctx`'s invoice, opened in the payer's language.
+    fn pay_url(&self, ctx: &Context) -> String {
+        let lang = match ctx.lang {
+            Lang::PtBr => "",
+            Lang::En => "?lang=en",
+        };
+        format!("{}/pay/{}{lang}", self.public_url, ctx.invoice_id)
     }
 
     async fn send(&self, ctx: &Context, to: &str) -> Outcome {
@@ -449,7 +454,7 @@ impl Notifier {
             Ok(a) => a,
             Err(e) => return Outcome::Skip(format!("the customer's e-mail is unusable: {e}")),
         };
-        let url = self.pay_url(&ctx.invoice_id);
+        let url = self.pay_url(ctx);
         let mail = match crate::domain::mail::email(
             &self.db,
             &self.payer,
@@ -507,7 +512,7 @@ impl Notifier {
             name: messages::first_name(ctx),
             amount: format_brl(messages::amount_stated(ctx, today), Lang::PtBr),
             due: ctx.due.map(Date::format_br).unwrap_or_default(),
-            link: self.pay_url(&ctx.invoice_id),
+            link: self.pay_url(ctx),
         };
         let body = providers::whatsapp_message(w, to, &params);
         let url = match self.outbound.target(&w.messages_url()) {
@@ -534,7 +539,7 @@ impl Notifier {
         let Some(t) = &self.twilio else {
             return Outcome::Retry("Twilio is not configured".into());
         };
-        let text = messages::sms(ctx, &self.pay_url(&ctx.invoice_id), crate::domain::today());
+        let text = messages::sms(ctx, &self.pay_url(ctx), crate::domain::today());
         let callback = format!("{}{SMS_CALLBACK_PATH}", self.public_url);
         let from_field = if t.from.starts_with("MG") {
             "MessagingServiceSid"
@@ -609,7 +614,7 @@ impl Notifier {
             Ok(u) => u,
             Err(e) => return Outcome::Retry(e),
         };
-        let text = render(ctx, &self.pay_url(&ctx.invoice_id), crate::domain::today());
+        let text = render(ctx, &self.pay_url(ctx), crate::domain::today());
         let body = json!({
             "channel": ctx.channel.as_str(),
             "to": to,
@@ -679,6 +684,7 @@ mod tests {
             payment_types: vec!["PIX".into(), "BOLETO".into()],
             terms: Default::default(),
             bank_collects: false,
+            lang: Lang::PtBr,
         }
     }
 
@@ -756,6 +762,57 @@ mod tests {
             day("2027-02-01"),
         );
         assert!(code.body.contains("O código PIX copia e cola e a linha digitável do boleto estão na página de pagamento"), "{}", code.body);
+    }
+
+    #[test]
+    fn an_english_payer_reads_every_message_in_english() {
+        let url = "https://pay.example/pay/inv?lang=en";
+        for &kind in NotificationType::ALL {
+            let mut c = ctx(kind);
+            c.lang = Lang::En;
+            let t = render(&c, url, day("2027-02-01"));
+            assert!(t.body.starts_with("Hello, Maria!"), "{kind:?}: {}", t.body);
+            assert!(t.body.contains(url) && t.short.contains(url), "{kind:?}");
+            assert!(
+                t.body.contains("For: Curso de violão"),
+                "{kind:?}: {}",
+                t.body
+            );
+            assert!(t.body.contains("If you have already paid"), "{kind:?}");
+            for pt in ["Olá", "fatura", "parcela", "vence", "acesse", "Referente"] {
+                assert!(!t.body.contains(pt), "{kind:?} says {pt:?}: {}", t.body);
+                assert!(!t.subject.contains(pt), "{kind:?}: {}", t.subject);
+            }
+            let sms = messages::sms(&c, url, day("2027-02-01"));
+            assert!(
+                paylink_model::notify::gsm7_septets(&sms).is_some_and(|n| n <= 160),
+                "{kind:?}: {sms}"
+            );
+            assert!(sms.ends_with(url), "{kind:?}: {sms}");
+        }
+        let mut c = ctx(NotificationType::SendInvoiceReminder);
+        c.lang = Lang::En;
+        let r = render(&c, "u", day("2027-02-01"));
+        assert!(
+            r.body
+                .contains("Reminder: installment 2 of 3, of R$ 33.33, is due on 2027-02-28."),
+            "{}",
+            r.body
+        );
+        assert!(
+            r.body.contains("To pay by PIX or boleto, open: u"),
+            "{}",
+            r.body
+        );
+        // What paying late costs, with the amount and date as English writes them.
+        c.kind = NotificationType::InvoiceResend;
+        c.terms.fine = Some(paylink_model::charges::Value::Percent(200));
+        let late = render(&c, "u", day("2027-03-10"));
+        assert!(
+            late.body.contains(" Paid today (2027-03-10), it is R$ "),
+            "{}",
+            late.body
+        );
     }
 
     #[test]

@@ -273,3 +273,48 @@ async fn gets_one_customer_of_its_own_application_only() {
     let res = app.get(&path).await;
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn a_customer_reads_pt_br_unless_made_with_english() {
+    let app = spawn_app().await;
+    let made = |lang: Option<&str>| {
+        let mut b = json!({ "fullName": "Maria da Silva" });
+        if let Some(l) = lang {
+            b["language"] = json!(l);
+        }
+        b
+    };
+    let pt = body(app.post_customer(&made(None)).await).await;
+    assert_eq!(pt["language"], "pt-BR", "{pt}");
+    let res = app.post_customer(&made(Some("en"))).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let en = body(res).await;
+    assert_eq!(en["language"], "en", "{en}");
+    let got = body(
+        app.authed(
+            reqwest::Method::GET,
+            &format!(
+                "/invoices/applications/customers/{}",
+                en["id"].as_str().unwrap()
+            ),
+        )
+        .await
+        .send()
+        .await
+        .unwrap(),
+    )
+    .await;
+    assert_eq!(got["language"], "en", "{got}");
+    // Any other value, on its field.
+    for bad in ["fr", "english", "pt"] {
+        let errors = envelope(
+            app.post_customer(&made(Some(bad))).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+        assert_eq!(
+            errors["language"][0], "Valor não permitido. Use um destes: pt-BR, en.",
+            "{bad}: {errors}"
+        );
+    }
+}

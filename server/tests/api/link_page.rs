@@ -215,6 +215,10 @@ async fn a_form_sent_without_javascript_makes_the_invoice_once_and_opens_the_pay
     assert_eq!(types.len(), 1);
     assert_eq!(types[0]["paymentTypeAccepted"], "PIX");
     assert_eq!(detail["customer"]["fullName"], "Joana Pagadora");
+    assert_eq!(
+        detail["customer"]["language"], "pt-BR",
+        "the page's language"
+    );
     assert_eq!(detail["externalId"], slug.as_str());
 
     // The same form sent again (a double click, a reload): the same invoice.
@@ -227,6 +231,32 @@ async fn a_form_sent_without_javascript_makes_the_invoice_once_and_opens_the_pay
     let (status, _, page) = get(&app, &to).await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("data-pix-payload"));
+
+    // A payer who read the page in English gets their messages in English.
+    let english: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|&(k, v)| match k {
+            "idempotencyKey" => (k, "6f1d2c3b-4a59-4e8f-9d0c-1b2a3c4d5e6f"),
+            "email" => (k, "mary@example.com"),
+            _ => (k, v),
+        })
+        .collect();
+    let res = payer()
+        .post(app.url(&format!("/l/{slug}?lang=en")))
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(&english).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let id = res.headers()[header::LOCATION].to_str().unwrap();
+    let id = id.strip_prefix("/pay/").unwrap().split('?').next().unwrap();
+    let detail = body(app.get_invoice(id).await).await;
+    assert_eq!(
+        detail["customer"]["language"], "en",
+        "{}",
+        detail["customer"]
+    );
 }
 
 #[tokio::test]

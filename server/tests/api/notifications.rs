@@ -124,6 +124,48 @@ async fn an_invoice_generated_email_reaches_the_smtp_sink() {
 }
 
 #[tokio::test]
+async fn a_payer_who_reads_english_gets_english_and_a_page_in_english() {
+    let sink = SmtpServer::start(Mode::StartTls).await;
+    let app = spawn_app_with_channels(Some(sink.config()), None).await;
+    let c = customer(
+        &app,
+        json!({ "email": "mary@example.com", "language": "en" }),
+    )
+    .await;
+    let id = invoice(
+        &app,
+        &c,
+        json!({ "notifications": [{ "type": "INVOICE_GENERATED", "channel": "Email" }] }),
+    )
+    .await;
+    let mail = &sink.wait_for(10, 1).await[0];
+    let text = mail.text();
+    let page = format!("{}/pay/{id}?lang=en", app.addr);
+    assert!(text.starts_with("Hello, Maria!"), "{text}");
+    assert!(
+        text.contains("Installment 1 of 3, of R$ 33.34, was issued, due on 2027-01-31."),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("To pay by PIX or boleto, open: {page}")),
+        "{text}"
+    );
+    assert!(text.contains("PIX copy-and-paste code:"), "{text}");
+    assert!(text.contains("The boleto is attached, as a PDF."), "{text}");
+    assert!(!text.contains("Olá") && !text.contains("fatura"), "{text}");
+    let html = mail.html();
+    assert!(html.contains("<html lang=\"en\">"), "{html}");
+    assert!(html.contains(&format!("<a href=\"{page}\">")), "{html}");
+    // The page it links to answers in English.
+    let res = app.client.get(&page).send().await.unwrap();
+    let page_html = res.text().await.unwrap();
+    assert!(
+        page_html.contains("lang=\"en\""),
+        "the payer page in English"
+    );
+}
+
+#[tokio::test]
 async fn a_message_sent_while_a_discount_lasts_states_the_discounted_amount() {
     let sink = SmtpServer::start(Mode::StartTls).await;
     let app = spawn_app_with_channels(Some(sink.config()), None).await;
