@@ -55,6 +55,15 @@ pub struct SigningSecrets {
 pub async fn webhook_secrets(db: &Db, app_id: &str) -> Result<SigningSecrets, DbError> {
     let mut tx = db.begin_write().await?;
     create_secret_if_none(&mut tx, app_id).await?;
+    // A rotated secret past its hours is not kept: it signs nothing any more.
+    sqlx::query(
+        "UPDATE applications SET webhook_secret_previous = NULL, webhook_secret_previous_until = NULL
+         WHERE id = $1 AND webhook_secret_previous_until <= $2",
+    )
+    .bind(app_id)
+    .bind(now_iso())
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     let (current, previous): (String, Option<String>) = sqlx::query_as(
         "SELECT webhook_secret,

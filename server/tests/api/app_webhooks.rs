@@ -236,6 +236,13 @@ async fn a_rotated_secret_signs_every_delivery_after_it_and_the_old_one_signs_to
         "{}",
         got[2].signature
     );
+    let kept: Option<String> = sqlx::query_scalar(
+        "SELECT webhook_secret_previous FROM applications WHERE webhook_secret_previous IS NOT NULL",
+    )
+    .fetch_optional(&pool)
+    .await
+    .unwrap();
+    assert_eq!(kept, None, "the old secret is not kept past its day");
 
     // Rotated twice within a day: the first secret is gone at once, the second signs a day.
     let second = body(call(&app, Method::POST, &format!("{HOOKS}/secret"), None).await).await;
