@@ -62,7 +62,10 @@ pub struct CustomerRequest {
     pub address: Option<AddressRequest>,
     /// The language the payer reads: their messages and the payment page they link to.
     /// `pt-BR` (when absent) or `en`.
-    #[cfg_attr(feature = "openapi", schema(example = "pt-BR"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = Option<crate::Lang>, example = "pt-BR")
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
 }
@@ -179,10 +182,11 @@ impl CustomerRequest {
         });
         let phone = checked(&mut v, "phone", &self.phone, br::check_phone);
         let observations = text(&mut v, "observations", &self.observations, OBSERVATIONS_MAX);
-        let language = match present(&self.language) {
+        // Exactly as the schema's enum spells it.
+        let language = match self.language.as_deref() {
             None => Lang::PtBr,
-            Some(s) if s.eq_ignore_ascii_case("pt-BR") => Lang::PtBr,
-            Some(s) if s.eq_ignore_ascii_case("en") => Lang::En,
+            Some("pt-BR") => Lang::PtBr,
+            Some("en") => Lang::En,
             Some(_) => {
                 v.add("language", Msg::OneOf(&["pt-BR", "en"]));
                 Lang::PtBr
