@@ -1,7 +1,7 @@
 //! The document around a payer page: `<head>` with the stylesheet inline
 //! (no request before the first paint) and, when the islands' bundle is
 //! built, leptos's island script (which loads the wasm once the page is idle,
-//! after the content is painted); the top bar with the language switch as
+//! after the content is painted, or within 500 ms: [`IDLE_WITHIN`]); the top bar with the language switch as
 //! plain links (`?lang=`), so it works without JavaScript.
 
 use leptos::config::LeptosOptions;
@@ -9,6 +9,13 @@ use leptos::prelude::*;
 use paylink_model::Lang;
 
 use crate::i18n::T;
+
+/// Runs before leptos's island script, which starts the wasm in a `requestIdleCallback`
+/// without a timeout: a page in a cross-origin frame (embed.js's) may get no idle period until
+/// the payer clicks into it (Shopify/hydrogen#667 stopped hydrating on idle for this), so the
+/// frame neither fitted its content nor told the merchant's page it was ready. An idle callback
+/// asked without options now comes within 500 ms at the latest.
+const IDLE_WITHIN: &str = "(function(w){var r=w.requestIdleCallback;if(r)w.requestIdleCallback=function(c,o){return r.call(w,c,o||{timeout:500})}})(window)";
 
 /// What every payer page loads besides its HTML.
 #[derive(Clone, Debug, Default)]
@@ -90,10 +97,12 @@ pub fn render<V: IntoView + 'static>(
         if chrome == Chrome::Fragment {
             return root.to_html();
         }
-        let scripts = assets
-            .islands
-            .clone()
-            .map(|options| view! { <HydrationScripts options islands=true /> });
+        let scripts = assets.islands.clone().map(|options| {
+            view! {
+                <script inner_html=IDLE_WITHIN></script>
+                <HydrationScripts options islands=true />
+            }
+        });
         view! {
             <!DOCTYPE html>
             <html lang=l.code() translate="no">

@@ -1868,6 +1868,21 @@ test("direct mount: mount.js in a merchant page with the README's CSP; the widge
     assertEqual(s.problems.filter((p) => /Content Security Policy|Refused/i.test(p)), [], "CSP violations");
   }));
 
+test("no idle time: a frame the browser never gives an idle period (a cross-origin iframe until the payer clicks into it) still hydrates, fits and says it is ready", () =>
+  withPage(async (s) => {
+    const { page } = s;
+    // In every frame: an idle callback comes only when asked with a timeout, as a starved frame's does.
+    await page.addInitScript(() => {
+      window.requestIdleCallback = (cb, o) =>
+        o && o.timeout ? setTimeout(() => cb({ didTimeout: true, timeRemaining: () => 0 }), o.timeout) : 0;
+    });
+    await page.goto(`${MERCHANT}/index.html`);
+    await shopEvent(page, "paylink:ready");
+    const frame = await linkFrame(page);
+    await frame.getByRole("heading", { name: "Curso de Rust" }).waitFor({ timeout: WAIT });
+    await waitFitted(page, frame, "the frame fits the link form");
+  }));
+
 test("foreign origin: forged messages to the merchant page and to the widget are ignored; the real parent's are not", () =>
   withPage(async (s) => {
     const { page } = s;
