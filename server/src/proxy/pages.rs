@@ -5,8 +5,6 @@
 //! `Accept-Language`), and works without JavaScript. The sandbox's payment
 //! is a plain form posted here.
 
-use std::sync::Arc;
-
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -160,21 +158,26 @@ pub(super) async fn simulate_form(
     headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Response {
-    match super::simulate(&s, &id).await {
-        Ok(()) => {}
+    let done = match super::simulate(&s, &id).await {
         // Paid meanwhile (a second click): the page says how it stands.
-        Err(e) if e.status() == StatusCode::CONFLICT => {}
-        Err(e) => {
-            let page: &Arc<PageConfig> = &s.page;
-            let html = unavailable(
-                Chrome::Page,
-                lang_of(&headers),
-                &format!("/pay/{id}"),
-                page,
-                &e,
-            );
-            return html_response(e.status(), html, &page.frame_ancestors, None);
-        }
+        Err(e) if e.status() == StatusCode::CONFLICT => Ok(()),
+        done => done,
+    };
+    back_to_page(&s, &headers, &id, done)
+}
+
+/// What a payer page's form answers: the page again (303), which shows the result, or the
+/// page saying why it could not be done.
+fn back_to_page(s: &Payer, headers: &HeaderMap, id: &str, done: Result<(), AppError>) -> Response {
+    if let Err(e) = done {
+        let html = unavailable(
+            Chrome::Page,
+            lang_of(headers),
+            &format!("/pay/{id}"),
+            &s.page,
+            &e,
+        );
+        return html_response(e.status(), html, &s.page.frame_ancestors, None);
     }
     let to = format!("/pay/{}", id.to_ascii_lowercase());
     (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
@@ -187,17 +190,6 @@ pub(super) async fn pix_automatico_again(
     headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Response {
-    if let Err(e) = super::ask_pix_automatico_again(&s, headers.clone(), &id).await {
-        let page: &Arc<PageConfig> = &s.page;
-        let html = unavailable(
-            Chrome::Page,
-            lang_of(&headers),
-            &format!("/pay/{id}"),
-            page,
-            &e,
-        );
-        return html_response(e.status(), html, &page.frame_ancestors, None);
-    }
-    let to = format!("/pay/{}", id.to_ascii_lowercase());
-    (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
+    let done = super::ask_pix_automatico_again(&s, headers.clone(), &id).await;
+    back_to_page(&s, &headers, &id, done)
 }
