@@ -183,11 +183,10 @@ impl CustomerRequest {
         let phone = checked(&mut v, "phone", &self.phone, br::check_phone);
         let observations = text(&mut v, "observations", &self.observations, OBSERVATIONS_MAX);
         // Exactly as the schema's enum spells it.
-        let language = match self.language.as_deref() {
+        let language = match self.language.as_deref().map(Lang::from_code) {
             None => Lang::PtBr,
-            Some("pt-BR") => Lang::PtBr,
-            Some("en") => Lang::En,
-            Some(_) => {
+            Some(Some(l)) => l,
+            Some(None) => {
                 v.add("language", Msg::OneOf(&["pt-BR", "en"]));
                 Lang::PtBr
             }

@@ -20,6 +20,13 @@ impl Lang {
         }
     }
 
+    /// The language whose [`code`](Lang::code) is exactly `code`.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        [Lang::PtBr, Lang::En]
+            .into_iter()
+            .find(|l| l.code() == code)
+    }
+
     /// Picks a language from an `Accept-Language` header or a locale option
     /// (`en`, `en-US`, `pt-BR`, `en;q=0.8, pt;q=0.9`). Portuguese wins ties and
     /// anything unknown, because our payers are Brazilian.

@@ -106,10 +106,7 @@ pub(super) fn customer_detail(r: &DbRow) -> Result<CustomerDetail, DbError> {
 
 /// A stored language: `en`, or pt-BR (NULL, customers made before it was asked).
 pub(crate) fn language(stored: Option<&str>) -> Lang {
-    match stored {
-        Some("en") => Lang::En,
-        _ => Lang::PtBr,
-    }
+    stored.and_then(Lang::from_code).unwrap_or_default()
 }
 
 /// The payer's address for the boleto, from paylink's own database (the
