@@ -353,70 +353,64 @@ pub(crate) fn sms(ctx: &Context, url: &str, today: Date) -> String {
     let lang = ctx.lang;
     let amount = format_brl(amount_stated(ctx, today), lang);
     let date = ctx.due.map(|d| d.format_for(lang)).unwrap_or_default();
-    let (before, after) = if lang == Lang::PtBr {
-        let pay = if by_bank(ctx) {
-            "Seu banco paga por Pix Automático:"
-        } else {
-            "Pague:"
-        };
-        match ctx.kind {
-            SendFirstInvoiceBy | SendInvoiceReminder => (
-                format!("{name}, sua fatura de {amount}"),
+    let pt = lang == Lang::PtBr;
+    let tr = |p: String, e: String| if pt { p } else { e };
+    let pay = match (by_bank(ctx), pt) {
+        (true, true) => "Seu banco paga por Pix Automático:",
+        (true, false) => "Your bank pays it by Pix Automatico:",
+        (false, true) => "Pague:",
+        (false, false) => "Pay:",
+    };
+    let your_invoice = tr(
+        format!("{name}, sua fatura de {amount}"),
+        format!("{name}, your invoice of {amount}"),
+    );
+    let (before, after) = match ctx.kind {
+        SendFirstInvoiceBy | SendInvoiceReminder => (
+            your_invoice,
+            tr(
                 format!(" vence em {date}. {pay} {url}"),
-            ),
-            InvoiceGenerated => (
-                format!("{name}, nova cobrança de {amount}"),
-                format!(", vencimento {date}. {pay} {url}"),
-            ),
-            SendInvoiceAtDay | SendInvoiceCodeAtDay => (
-                format!("{name}, sua fatura de {amount}"),
-                format!(" vence hoje. {pay} {url}"),
-            ),
-            InvoiceResend | InvoiceFail => (
-                format!("{name}, sua fatura de {amount}"),
-                format!(" venceu em {date} e está em aberto. Pague: {url}"),
-            ),
-            InvoiceConfirmPayment => (
-                format!("{name}, recebemos seu pagamento de {amount}"),
-                format!(". Obrigado! {url}"),
-            ),
-            InvoiceChanged => (
-                format!("{name}, sua fatura de {amount}"),
-                format!(" foi alterada. Veja: {url}"),
-            ),
-        }
-    } else {
-        let pay = if by_bank(ctx) {
-            "Your bank pays it by Pix Automatico:"
-        } else {
-            "Pay:"
-        };
-        match ctx.kind {
-            SendFirstInvoiceBy | SendInvoiceReminder => (
-                format!("{name}, your invoice of {amount}"),
                 format!(" is due {date}. {pay} {url}"),
             ),
-            InvoiceGenerated => (
+        ),
+        InvoiceGenerated => (
+            tr(
+                format!("{name}, nova cobrança de {amount}"),
                 format!("{name}, new charge of {amount}"),
+            ),
+            tr(
+                format!(", vencimento {date}. {pay} {url}"),
                 format!(", due {date}. {pay} {url}"),
             ),
-            SendInvoiceAtDay | SendInvoiceCodeAtDay => (
-                format!("{name}, your invoice of {amount}"),
+        ),
+        SendInvoiceAtDay | SendInvoiceCodeAtDay => (
+            your_invoice,
+            tr(
+                format!(" vence hoje. {pay} {url}"),
                 format!(" is due today. {pay} {url}"),
             ),
-            InvoiceResend | InvoiceFail => (
-                format!("{name}, your invoice of {amount}"),
+        ),
+        InvoiceResend | InvoiceFail => (
+            your_invoice,
+            tr(
+                format!(" venceu em {date} e está em aberto. Pague: {url}"),
                 format!(" was due {date} and is open. Pay: {url}"),
             ),
-            InvoiceConfirmPayment => (
+        ),
+        InvoiceConfirmPayment => (
+            tr(
+                format!("{name}, recebemos seu pagamento de {amount}"),
                 format!("{name}, we received your payment of {amount}"),
-                format!(". Thank you! {url}"),
             ),
-            InvoiceChanged => (
-                format!("{name}, your invoice of {amount}"),
+            tr(format!(". Obrigado! {url}"), format!(". Thank you! {url}")),
+        ),
+        InvoiceChanged => (
+            your_invoice,
+            tr(
+                format!(" foi alterada. Veja: {url}"),
                 format!(" changed. See: {url}"),
             ),
-        }
+        ),
     };
     paylink_model::notify::fit_sms(&before, ctx.description.as_deref(), &after)
 }
