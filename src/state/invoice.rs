@@ -96,16 +96,7 @@ impl TermFields {
         lang: Lang,
         bad: &mut Errors,
     ) -> (Option<Fine>, Option<Interest>, Option<Discount>) {
-        let mut number = |path: &str, s: RwSignal<String>| -> Option<Option<f64>> {
-            let typed = text(s)?;
-            Some(match parse_price_input(&typed) {
-                Some(n) => Some(cents_to_reais(n)),
-                None => {
-                    bad.insert(path.to_string(), vec![K::NumberFormat.t(lang).to_string()]);
-                    None
-                }
-            })
-        };
+        let mut number = |path: &str, s: RwSignal<String>| typed_number(bad, lang, path, s);
         let fine = number("fine.value", self.fine_value).map(|value| Fine {
             kind: text(self.fine_type),
             value,
@@ -159,6 +150,25 @@ fn iso_date(bad: &mut Errors, lang: Lang, path: &str, s: RwSignal<String>) -> Op
             None
         }
     }
+}
+
+/// A term's amount or percentage field (`2,5`, `10,00`) as the request's number: blank is
+/// `None`; text that does not read as a number is `Some(None)`, with its message put on `path`
+/// in `bad` (the request then says nothing of it).
+pub(crate) fn typed_number(
+    bad: &mut Errors,
+    lang: Lang,
+    path: &str,
+    s: RwSignal<String>,
+) -> Option<Option<f64>> {
+    let typed = text(s)?;
+    Some(match parse_price_input(&typed) {
+        Some(n) => Some(cents_to_reais(n)),
+        None => {
+            bad.insert(path.to_string(), vec![K::NumberFormat.t(lang).to_string()]);
+            None
+        }
+    })
 }
 
 /// `notifications[3].period` → `(3, "period")` for `list` = `notifications`.

@@ -5,11 +5,12 @@
 use leptos::prelude::*;
 use paylink_model::charges::{Fine, Interest, ValueType};
 use paylink_model::link_spec::{LinkDiscount, LinkRequest, LINK_FIELDS};
-use paylink_model::money::{cents_to_reais, parse_brl, parse_price_input};
+use paylink_model::money::{cents_to_reais, parse_brl};
 use paylink_model::{Errors, InvoiceType, Lang, Msg, PaymentType};
 use paylink_ui::customer::text;
 use paylink_ui::form::{flag_signal, text_signal, Form};
 
+use super::invoice::typed_number;
 use crate::components::editors::whole;
 use crate::i18n::K;
 
@@ -129,16 +130,7 @@ impl LinkFields {
         };
         let due_in_days = int("dueInDays", self.due_in_days);
         let discount_days = int("discount.daysBeforeDue", self.discount_days);
-        let mut number = |path: &str, s: RwSignal<String>| -> Option<Option<f64>> {
-            let typed = text(s)?;
-            Some(match parse_price_input(&typed) {
-                Some(n) => Some(cents_to_reais(n)),
-                None => {
-                    bad.insert(path.into(), vec![K::NumberFormat.t(lang).to_string()]);
-                    None
-                }
-            })
-        };
+        let mut number = |path: &str, s: RwSignal<String>| typed_number(&mut bad, lang, path, s);
         let fine = number("fine.value", self.fine_value).map(|value| Fine {
             kind: text(self.fine_type),
             value,
