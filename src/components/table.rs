@@ -1,5 +1,5 @@
-//! One `<table>` component for every table of the widget (installments,
-//! preview, notifications, webhooks).
+//! The widget's tables: [`Table`] for tables of text (installments, preview,
+//! notifications, webhooks), [`ListTable`] for the list screens' tables of links and buttons.
 
 use leptos::prelude::*;
 
@@ -68,6 +68,37 @@ fn Row(cells: Vec<Cell>, labels: Vec<&'static str>) -> impl IntoView {
     view! { <tr role="row">{cells}</tr> }
 }
 
+/// The header row's cells: (title, class) per column.
+fn header(head: &[(&'static str, &'static str)]) -> impl IntoView {
+    head.iter()
+        .map(|(title, class)| {
+            view! { <th scope="col" role="columnheader" class=non_empty(class)>{*title}</th> }
+        })
+        .collect_view()
+}
+
+/// A list screen's table (`stack list`, in its `table-wrap`): `head` is (title, class) per
+/// column, and the rows are the caller's children, whose cells are links and buttons (each
+/// cell with its column's title as `data-label`, as [`Row`] gives them).
+#[component]
+pub fn ListTable(
+    caption: &'static str,
+    head: Vec<(&'static str, &'static str)>,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <div class="table-wrap">
+            <table role="table" class="stack list">
+                <caption>{caption}</caption>
+                <thead role="rowgroup">
+                    <tr role="row">{header(&head)}</tr>
+                </thead>
+                <tbody role="rowgroup">{children()}</tbody>
+            </table>
+        </div>
+    }
+}
+
 /// A table in its `<div class="table-wrap">` (which scrolls it sideways on
 /// narrow screens); `head` is (title, class) per column.
 #[component]
@@ -79,12 +110,7 @@ pub fn Table(
     #[prop(optional)] foot: Option<Vec<Cell>>,
 ) -> impl IntoView {
     let labels: Vec<&'static str> = head.iter().map(|(t, _)| *t).collect();
-    let head = head
-        .into_iter()
-        .map(|(title, class)| {
-            view! { <th scope="col" role="columnheader" class=non_empty(class)>{title}</th> }
-        })
-        .collect_view();
+    let head = header(&head);
     let body = rows
         .into_iter()
         .map(|cells| view! { <Row cells labels=labels.clone() /> })

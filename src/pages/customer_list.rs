@@ -16,6 +16,7 @@ use crate::components::list::{
     keyed_errors, query_of, use_list_params, FilterErrors, FilterField, Pager, RefusedQuery,
 };
 use crate::components::sections::{failed, Loading};
+use crate::components::table::ListTable;
 use crate::i18n::fill;
 use crate::i18n::lists::LK;
 use crate::{Ctx, Merchant};
@@ -121,10 +122,7 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
         LK::Phone.t(l),
         LK::NewCharge.t(l),
     ];
-    let head = heads
-        .iter()
-        .map(|t| view! { <th scope="col" role="columnheader">{*t}</th> })
-        .collect_view();
+    let head: Vec<_> = heads.iter().map(|t| (*t, "")).collect();
     let (ctx, merchant) = (expect_context::<Ctx>(), expect_context::<Merchant>());
     let rows = page
         .data
@@ -161,15 +159,9 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
         })
         .collect_view();
     view! {
-        <div class="table-wrap">
-            <table role="table" class="stack list">
-                <caption>{LK::Customers.t(l)}</caption>
-                <thead role="rowgroup">
-                    <tr role="row">{head}</tr>
-                </thead>
-                <tbody role="rowgroup">{rows}</tbody>
-            </table>
-        </div>
+        <ListTable caption=LK::Customers.t(l) head>
+            {rows}
+        </ListTable>
         <Pager l path="/customers" params next=page.next_cursor />
     }
     .into_any()

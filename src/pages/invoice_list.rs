@@ -17,6 +17,7 @@ use crate::components::list::{
     keyed_errors, query_of, use_list_params, FilterField, FilterSelect, Pager, RefusedQuery,
 };
 use crate::components::sections::{failed, Loading};
+use crate::components::table::ListTable;
 use crate::i18n::lists::{self, LK};
 use crate::i18n::K;
 use crate::Ctx;
@@ -227,10 +228,7 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
         (LK::Amount.t(l), "num"),
         (LK::Status.t(l), ""),
     ];
-    let head = heads
-        .iter()
-        .map(|(t, c)| view! { <th scope="col" role="columnheader" class=(!c.is_empty()).then_some(*c)>{*t}</th> })
-        .collect_view();
+    let head = heads.to_vec();
     let filter = params.status.clone();
     let rows = page
         .data
@@ -274,15 +272,9 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
         };
     view! {
         {export}
-        <div class="table-wrap">
-            <table role="table" class="stack list">
-                <caption>{LK::Invoices.t(l)}</caption>
-                <thead role="rowgroup">
-                    <tr role="row">{head}</tr>
-                </thead>
-                <tbody role="rowgroup">{rows}</tbody>
-            </table>
-        </div>
+        <ListTable caption=LK::Invoices.t(l) head>
+            {rows}
+        </ListTable>
         <Pager l path="/invoices" params next=page.next_cursor />
     }
     .into_any()

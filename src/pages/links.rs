@@ -15,6 +15,7 @@ use paylink_ui::form::Form;
 
 use crate::api;
 use crate::components::sections::{copy, failed, CopyStatus, Loading};
+use crate::components::table::ListTable;
 use crate::i18n::links::LinkK;
 use crate::i18n::{fill, K};
 use crate::pages::invoice_form::PaymentTypes;
@@ -134,10 +135,7 @@ fn LinkRows(
         LinkK::AmountPaid.t(l),
         LinkK::Actions.t(l),
     ];
-    let head = heads
-        .iter()
-        .map(|t| view! { <th scope="col" role="columnheader">{*t}</th> })
-        .collect_view();
+    let head: Vec<_> = heads.iter().map(|t| (*t, "")).collect();
     let busy = toggle.pending();
     let rows = links
         .data
@@ -199,15 +197,9 @@ fn LinkRows(
         })
         .collect_view();
     view! {
-        <div class="table-wrap">
-            <table role="table" class="stack list">
-                <caption>{LinkK::Title.t(l)}</caption>
-                <thead role="rowgroup">
-                    <tr role="row">{head}</tr>
-                </thead>
-                <tbody role="rowgroup">{rows}</tbody>
-            </table>
-        </div>
+        <ListTable caption=LinkK::Title.t(l) head>
+            {rows}
+        </ListTable>
     }
     .into_any()
 }

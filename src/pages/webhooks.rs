@@ -19,6 +19,7 @@ use crate::api;
 use crate::components::list::{keyed_errors, FilterField, FilterSelect, RefusedQuery};
 use crate::components::poll::poll_while;
 use crate::components::sections::{copy, error_text, failed, CopyStatus, Loading};
+use crate::components::table::ListTable;
 use crate::i18n::lists::LK;
 use crate::i18n::webhooks::{delivery_status, WK};
 use crate::i18n::{fill, hook_type};
@@ -423,58 +424,47 @@ fn HookRows(
         WK::State.t(l),
         WK::Actions.t(l),
     ];
-    let head = heads
-        .iter()
-        .map(|t| view! { <th scope="col" role="columnheader">{*t}</th> })
-        .collect_view();
+    let head: Vec<_> = heads.iter().map(|t| (*t, "")).collect();
     view! {
-        <div class="table-wrap">
-            <table role="table" class="stack list">
-                <caption>{WK::Endpoints.t(l)}</caption>
-                <thead role="rowgroup">
-                    <tr role="row">{head}</tr>
-                </thead>
-                <tbody role="rowgroup">
-                    <For each=move || hooks.clone() key=|w| w.id.clone() let:w>
-                        {
-                            let event = hook_type(l, w.hook_type);
-                            let label = fill(WK::RemoveLabel.t(l), &[("event", event), ("url", &w.url)]);
-                            let (state, class) = match &w.disabled_at {
-                                None => (WK::Active.t(l), "badge confirmed"),
-                                Some(_) => (WK::DisabledGone.t(l), "badge reversed"),
-                            };
-                            let this = Step::Remove(w.id.clone());
-                            let opener = this.opener();
-                            let expanded = {
-                                let this = this.clone();
-                                move || if step.get() == this { "true" } else { "false" }
-                            };
-                            view! {
-                                <tr role="row">
-                                    <th scope="row" role="rowheader" data-label=heads[0]>{event}</th>
-                                    <td role="cell" class="break" data-label=heads[1]>{w.url.clone()}</td>
-                                    <td role="cell" data-label=heads[2]>{date_time(&w.created_at, l)}</td>
-                                    <td role="cell" data-label=heads[3]><span class=class>{state}</span></td>
-                                    <td role="cell" data-label=heads[4]>
-                                        <button
-                                            type="button"
-                                            id=opener
-                                            class="link danger"
-                                            aria-label=label
-                                            aria-expanded=expanded
-                                            aria-controls="webhook-step"
-                                            on:click=move |_| open(this.clone())
-                                        >
-                                            {WK::Remove.t(l)}
-                                        </button>
-                                    </td>
-                                </tr>
-                            }
-                        }
-                    </For>
-                </tbody>
-            </table>
-        </div>
+        <ListTable caption=WK::Endpoints.t(l) head>
+            <For each=move || hooks.clone() key=|w| w.id.clone() let:w>
+                {
+                    let event = hook_type(l, w.hook_type);
+                    let label = fill(WK::RemoveLabel.t(l), &[("event", event), ("url", &w.url)]);
+                    let (state, class) = match &w.disabled_at {
+                        None => (WK::Active.t(l), "badge confirmed"),
+                        Some(_) => (WK::DisabledGone.t(l), "badge reversed"),
+                    };
+                    let this = Step::Remove(w.id.clone());
+                    let opener = this.opener();
+                    let expanded = {
+                        let this = this.clone();
+                        move || if step.get() == this { "true" } else { "false" }
+                    };
+                    view! {
+                        <tr role="row">
+                            <th scope="row" role="rowheader" data-label=heads[0]>{event}</th>
+                            <td role="cell" class="break" data-label=heads[1]>{w.url.clone()}</td>
+                            <td role="cell" data-label=heads[2]>{date_time(&w.created_at, l)}</td>
+                            <td role="cell" data-label=heads[3]><span class=class>{state}</span></td>
+                            <td role="cell" data-label=heads[4]>
+                                <button
+                                    type="button"
+                                    id=opener
+                                    class="link danger"
+                                    aria-label=label
+                                    aria-expanded=expanded
+                                    aria-controls="webhook-step"
+                                    on:click=move |_| open(this.clone())
+                                >
+                                    {WK::Remove.t(l)}
+                                </button>
+                            </td>
+                        </tr>
+                    }
+                }
+            </For>
+        </ListTable>
     }
     .into_any()
 }
@@ -647,10 +637,7 @@ fn DeliveryRows(
         (WK::NextAttempt.t(l), ""),
         (WK::Actions.t(l), ""),
     ];
-    let head = heads
-        .iter()
-        .map(|(t, c)| view! { <th scope="col" role="columnheader" class=(!c.is_empty()).then_some(*c)>{*t}</th> })
-        .collect_view();
+    let head = heads.to_vec();
     let rows = page
         .data
         .into_iter()
@@ -721,15 +708,9 @@ fn DeliveryRows(
         view! { <nav class="pager actions" aria-label=LK::Pages.t(l)>{first}{next}</nav> }
     });
     view! {
-        <div class="table-wrap">
-            <table role="table" class="stack list">
-                <caption>{WK::Deliveries.t(l)}</caption>
-                <thead role="rowgroup">
-                    <tr role="row">{head}</tr>
-                </thead>
-                <tbody role="rowgroup">{rows}</tbody>
-            </table>
-        </div>
+        <ListTable caption=WK::Deliveries.t(l) head>
+            {rows}
+        </ListTable>
         {pager}
     }
     .into_any()
