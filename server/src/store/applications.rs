@@ -53,27 +53,32 @@ pub struct SigningSecrets {
 /// The application's webhook signing secrets, the current one created on first use (the
 /// delivery worker signs with them).
 pub async fn webhook_secrets(db: &Db, app_id: &str) -> Result<SigningSecrets, DbError> {
+    let now = now_iso();
     let mut tx = db.begin_write().await?;
     create_secret_if_none(&mut tx, app_id).await?;
-    // A rotated secret past its hours is not kept: it signs nothing any more.
-    sqlx::query(
-        "UPDATE applications SET webhook_secret_previous = NULL, webhook_secret_previous_until = NULL
-         WHERE id = $1 AND webhook_secret_previous_until <= $2",
-    )
-    .bind(app_id)
-    .bind(now_iso())
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    let (current, previous): (String, Option<String>) = sqlx::query_as(
-        "SELECT webhook_secret,
-                CASE WHEN webhook_secret_previous_until > $2 THEN webhook_secret_previous END
+    let (current, previous, until): (String, Option<String>, Option<String>) = sqlx::query_as(
+        "SELECT webhook_secret, webhook_secret_previous, webhook_secret_previous_until
          FROM applications WHERE id = $1",
     )
     .bind(app_id)
-    .bind(now_iso())
-    .fetch_one(&db.pool)
+    .fetch_one(&mut *tx)
     .await?;
+    let previous = match until {
+        Some(until) if until > now => previous,
+        // A rotated secret past its hours is not kept: it signs nothing any more.
+        Some(_) => {
+            sqlx::query(
+                "UPDATE applications SET webhook_secret_previous = NULL, webhook_secret_previous_until = NULL
+                 WHERE id = $1",
+            )
+            .bind(app_id)
+            .execute(&mut *tx)
+            .await?;
+            None
+        }
+        None => None,
+    };
+    tx.commit().await?;
     Ok(SigningSecrets { current, previous })
 }
 
