@@ -29,6 +29,7 @@ pub mod pix_charges;
 pub mod pix_cycles;
 pub mod pix_payments;
 pub mod pix_recurrences;
+pub mod schema;
 pub mod search_keys;
 pub mod sends;
 pub mod tokens;
@@ -36,7 +37,7 @@ pub mod views;
 pub mod webhooks;
 
 pub use applications::Application;
-pub use gate::{Db, WriteTx};
+pub use gate::{Db, OpenMode, WriteTx};
 pub use idempotency::Idem;
 pub use invoices::{initial_plan, InvoiceRows, NotificationRow, WebhookRow};
 

@@ -22,6 +22,7 @@ mod lists;
 mod migrations;
 mod notifications;
 mod openapi;
+mod operations;
 mod operators;
 mod outbound;
 mod pay_page;
