@@ -1,0 +1,296 @@
+//! The outbox shared by several real `paylink serve` processes on one
+//! database (a SQLite file, or PostgreSQL with PAYLINK_TEST_DATABASE_URL):
+//! each attempt is sent once and a retry waits its delay, and `--workers`
+//! picks what each server runs.
+
+use std::collections::BTreeMap;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+use crate::receiver::Receiver;
+
+const BIN: &str = env!("CARGO_BIN_EXE_paylink");
+
+/// A `paylink serve` process, stopped (SIGKILL) if the test fails before it
+/// stops it itself.
+pub struct Server {
+    child: Child,
+    pub addr: String,
+}
+
+impl Server {
+    pub fn start(args: &[&str]) -> Server {
+        let (child, addr) = serve_binary(args);
+        Server { child, addr }
+    }
+
+    pub fn start_logging(args: &[&str], log: std::fs::File) -> Server {
+        let (child, addr) = serve_binary_logging(args, log);
+        Server { child, addr }
+    }
+
+    /// SIGTERM, then waits for its exit: its workers finish the pass they
+    /// are in and record it first.
+    pub fn stop(mut self) {
+        let ok = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill -TERM");
+        let deadline = Instant::now() + Duration::from_secs(25);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "serve exited with {status}");
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "serve did not exit after SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// An application's token on `db`, made by the CLI.
+pub fn token(db: &str) -> String {
+    let out = Command::new(BIN)
+        .args(["token", "create", "--name", "loja", "--db", db])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    stdout.lines().last().unwrap().trim().to_string()
+}
+
+/// Creates a customer and an invoice through `addr`, with `hooks` to `url`;
+/// returns the invoice's id.
+pub async fn invoice_via(
+    client: &reqwest::Client,
+    addr: &str,
+    token: &str,
+    url: &str,
+    hooks: &[&str],
+    external_id: &str,
+) -> String {
+    let auth = format!("Basic {token}");
+    let res = client
+        .post(format!("{addr}/invoices/applications/customers"))
+        .header("authorization", &auth)
+        .json(&json!({ "fullName": "Maria da Silva" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let customer = body(res).await["id"].as_str().unwrap().to_string();
+    let hooks: Vec<_> = hooks
+        .iter()
+        .map(|k| json!({ "hookType": k, "url": url }))
+        .collect();
+    let res = client
+        .post(format!("{addr}/invoices/applications/invoices"))
+        .header("authorization", &auth)
+        .json(&with(
+            invoice_body(&customer),
+            json!({ "webhooks": hooks, "externalId": external_id }),
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    body(res).await["id"].as_str().unwrap().to_string()
+}
+
+/// Polls `check` every 50 ms until it returns `Some`, for at most `secs`.
+pub async fn eventually<T, F, Fut>(secs: u64, what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Two servers with their webhook workers on one database, and a receiver
+/// that answers 500 at once to each event's first attempt: every event
+/// reaches it exactly twice, a failure and then a success, the retry no
+/// sooner than the retry delay after the failure, whichever server sent
+/// each. (Before the claim took only rows still due, the other server
+/// re-sent 22 of 40 failed attempts 10–30 ms after the failure on SQLite,
+/// 5 of 40 on PostgreSQL.) The outbox agrees: two attempts per delivery.
+#[tokio::test]
+async fn two_servers_send_each_attempt_once_and_a_retry_waits_its_delay() {
+    // The schedule's first delay, made short for the test (5 s by default).
+    const RETRY: Duration = Duration::from_secs(1);
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "outbox.db").await;
+    let token = token(&db);
+    let rx = Receiver::start().await;
+    rx.fail_first_attempts();
+    let args = [
+        "--db",
+        &db,
+        "--allow-insecure-webhooks",
+        "--workers",
+        "webhooks",
+        "--retry-base-delay",
+        "1s",
+    ];
+    let servers = [Server::start(&args), Server::start(&args)];
+
+    let client = reqwest::Client::new();
+    for i in 0..20 {
+        let via = &servers[i % 2].addr;
+        let hooks = ["INVOICE_CREATED", "PAYMENT_GENERATED"];
+        invoice_via(&client, via, &token, &rx.url, &hooks, &format!("order-{i}")).await;
+    }
+
+    let pool = raw_pool(&db).await;
+    let deliveries: Vec<(String, String, i64)> =
+        eventually(60, "every delivery to succeed", || {
+            let pool = pool.clone();
+            async move {
+                let rows: Vec<(String, String, i64)> =
+                    sqlx::query_as("SELECT event_id, status, attempts FROM deliveries")
+                        .fetch_all(&pool)
+                        .await
+                        .unwrap();
+                rows.iter()
+                    .all(|(_, status, _)| status == "succeeded")
+                    .then_some(rows)
+            }
+        })
+        .await;
+    assert!(deliveries.len() >= 40, "{} deliveries", deliveries.len());
+    // Stopped, each finishes and records what it had claimed: nothing more can come.
+    for server in servers {
+        server.stop();
+    }
+
+    let mut by_event: BTreeMap<String, Vec<_>> = BTreeMap::new();
+    for got in rx.received() {
+        by_event.entry(got.id.clone()).or_default().push(got);
+    }
+    assert_eq!(by_event.len(), deliveries.len(), "one event per delivery");
+    let min_gap = RETRY.mul_f64(0.9); // the jitter takes up to 10 % off
+    let mut wrong = Vec::new();
+    for (event, got) in &by_event {
+        let statuses: Vec<u16> = got.iter().map(|g| g.status).collect();
+        let gaps: Vec<Duration> = got.windows(2).map(|w| w[1].at - w[0].at).collect();
+        if statuses != [500, 200] || gaps.iter().any(|g| *g < min_gap) {
+            wrong.push(format!("{event}: {statuses:?} {gaps:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} events were not one failure then one retry ≥ {min_gap:?} later:\n{}",
+        wrong.len(),
+        by_event.len(),
+        wrong.join("\n")
+    );
+    for (event, _, attempts) in &deliveries {
+        assert_eq!(*attempts, 2, "delivery of {event}");
+    }
+    let recorded: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM delivery_attempts")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(recorded, 2 * deliveries.len() as i64);
+}
+
+/// `--workers none` makes an API server: it answers, and starts no worker,
+/// so the delivery it writes waits; a `--workers webhooks` server on the same
+/// database sends it, and starts that worker alone. A name that is no worker
+/// is refused at start, naming the setting and the names it takes.
+#[tokio::test]
+async fn workers_picks_what_a_server_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "split.db").await;
+    let token = token(&db);
+    let rx = Receiver::start().await;
+
+    let api_log = dir.path().join("api.log");
+    let api = Server::start_logging(
+        &[
+            "--db",
+            &db,
+            "--allow-insecure-webhooks",
+            "--workers",
+            "none",
+        ],
+        std::fs::File::create(&api_log).unwrap(),
+    );
+    let client = reqwest::Client::new();
+    invoice_via(
+        &client,
+        &api.addr,
+        &token,
+        &rx.url,
+        &["INVOICE_CREATED"],
+        "a",
+    )
+    .await;
+
+    let worker_log = dir.path().join("worker.log");
+    let worker = Server::start_logging(
+        &[
+            "--db",
+            &db,
+            "--allow-insecure-webhooks",
+            "--workers",
+            "webhooks",
+        ],
+        std::fs::File::create(&worker_log).unwrap(),
+    );
+    rx.wait_for(10, "the delivery, from the worker server", |got| {
+        got.len() == 1
+    })
+    .await;
+    api.stop();
+    worker.stop();
+    let api_log = std::fs::read_to_string(&api_log).unwrap();
+    assert!(!api_log.contains("worker started"), "{api_log}");
+    let worker_log = std::fs::read_to_string(&worker_log).unwrap();
+    let started: Vec<&str> = worker_log
+        .lines()
+        .filter(|l| l.contains("worker started"))
+        .collect();
+    assert_eq!(started.len(), 1, "{worker_log}");
+    assert!(started[0].contains("webhooks"), "{worker_log}");
+
+    let refused = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", &db])
+        .args(["--workers", "webhooks,mailer"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(err.contains("--workers"), "{err}");
+    assert!(err.contains("\"mailer\""), "{err}");
+    assert!(err.contains("notifications"), "{err}");
+    assert!(refused.stdout.is_empty(), "it never said it listens");
+}
