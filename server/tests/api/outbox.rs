@@ -135,8 +135,9 @@ where
     }
 }
 
-/// Two servers with their webhook workers on one database, and a receiver
-/// that answers 500 at once to each event's first attempt: every event
+/// Two servers with their webhook workers on one database, started on a
+/// backlog of deliveries, and a receiver that answers 500 at once to each
+/// event's first attempt: every event
 /// reaches it exactly twice, a failure and then a success, the retry no
 /// sooner than the retry delay after the failure, whichever server sent
 /// each. (Before the claim took only rows still due, the other server
@@ -151,6 +152,28 @@ async fn two_servers_send_each_attempt_once_and_a_retry_waits_its_delay() {
     let token = token(&db);
     let rx = Receiver::start().await;
     rx.fail_first_attempts();
+    // A backlog first, written by an API server that sends nothing (`--workers none`): both
+    // worker servers then start on the same due rows at once, as after an outage.
+    let api = Server::start(&[
+        "--db",
+        &db,
+        "--allow-insecure-webhooks",
+        "--workers",
+        "none",
+    ]);
+    let client = reqwest::Client::new();
+    for i in 0..20 {
+        let hooks = ["INVOICE_CREATED", "PAYMENT_GENERATED"];
+        invoice_via(
+            &client,
+            &api.addr,
+            &token,
+            &rx.url,
+            &hooks,
+            &format!("order-{i}"),
+        )
+        .await;
+    }
     let args = [
         "--db",
         &db,
@@ -160,14 +183,7 @@ async fn two_servers_send_each_attempt_once_and_a_retry_waits_its_delay() {
         "--retry-base-delay",
         "1s",
     ];
-    let servers = [Server::start(&args), Server::start(&args)];
-
-    let client = reqwest::Client::new();
-    for i in 0..20 {
-        let via = &servers[i % 2].addr;
-        let hooks = ["INVOICE_CREATED", "PAYMENT_GENERATED"];
-        invoice_via(&client, via, &token, &rx.url, &hooks, &format!("order-{i}")).await;
-    }
+    let servers = [api, Server::start(&args), Server::start(&args)];
 
     let pool = raw_pool(&db).await;
     let deliveries: Vec<(String, String, i64)> =
@@ -293,4 +309,133 @@ async fn workers_picks_what_a_server_runs() {
     assert!(err.contains("\"mailer\""), "{err}");
     assert!(err.contains("notifications"), "{err}");
     assert!(refused.stdout.is_empty(), "it never said it listens");
+}
+
+/// The claim and the lease, step by step on one delivery (a server paused
+/// past its lease, then another taking the row over): a delivery whose retry
+/// is not due yet is not claimed; a claimed one is not claimed again while
+/// its lease runs; once the lease has run out another claim takes it, and
+/// the first claimer's late result records nothing (no attempt, the row as
+/// the second left it) while the second one's is recorded.
+#[tokio::test]
+async fn a_claim_takes_only_due_rows_and_a_lost_lease_records_nothing() {
+    use paylink_server::store::deliveries::{self, Attempt};
+    use tower::ServiceExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = test_database(dir.path(), "lease.db").await;
+    let db = paylink_server::store::Db::open(&target).await.unwrap();
+    let (_, token) = paylink_server::http::auth::create_token(&db, "loja")
+        .await
+        .unwrap();
+    // The service alone, without a worker: only this test claims.
+    let service = paylink_server::service(paylink_server::Service {
+        db: db.clone(),
+        public_url: std::sync::Arc::from("http://127.0.0.1"),
+        outbound: paylink_server::domain::outbound::Outbound::public_only(),
+        merchant: Default::default(),
+    });
+    let post = |path: &str, body: serde_json::Value| {
+        axum::http::Request::post(path)
+            .header("authorization", format!("Basic {token}"))
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(body.to_string()))
+            .unwrap()
+    };
+    let res = service
+        .clone()
+        .oneshot(post(
+            "/invoices/applications/customers",
+            json!({ "fullName": "Maria da Silva" }),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let customer: serde_json::Value = serde_json::from_slice(
+        &axum::body::to_bytes(res.into_body(), 1 << 20)
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    let hooks = json!([{ "hookType": "INVOICE_CREATED", "url": "https://loja.example/h" }]);
+    let invoice = with(
+        invoice_body(customer["id"].as_str().unwrap()),
+        json!({ "webhooks": hooks }),
+    );
+    let res = service
+        .oneshot(post("/invoices/applications/invoices", invoice))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let pool = raw_pool(&target).await;
+    let set = |sql: &'static str| {
+        let pool = pool.clone();
+        async move { sqlx::query(sql).execute(&pool).await.unwrap() }
+    };
+    // Tried once already, its retry far ahead.
+    set(
+        "UPDATE deliveries SET status = 'pending', attempts = 1, locked_until = NULL,
+                lease_id = NULL, next_attempt_at = '2999-01-01T00:00:00.000Z'",
+    )
+    .await;
+    assert!(
+        deliveries::claim_due(&db).await.unwrap().ids.is_empty(),
+        "not due yet"
+    );
+    set("UPDATE deliveries SET next_attempt_at = '2000-01-01T00:00:00.000Z'").await;
+    let first = deliveries::claim_due(&db).await.unwrap();
+    assert_eq!(first.ids.len(), 1);
+    let id = first.ids[0].clone();
+    assert!(
+        deliveries::claim_due(&db).await.unwrap().ids.is_empty(),
+        "leased"
+    );
+    set("UPDATE deliveries SET locked_until = '2000-01-01T00:00:00.000Z'").await;
+    let second = deliveries::claim_due(&db).await.unwrap();
+    assert_eq!(second.ids, [id.clone()]);
+    assert_ne!(first.lease, second.lease);
+
+    let pending = deliveries::pending(&db, &id).await.unwrap();
+    let attempt = |status| Attempt {
+        status_code: Some(200),
+        error: None,
+        duration_ms: 3,
+        status,
+        next_attempt_at: None,
+        attempts: 2,
+        gone: false,
+    };
+    let attempts = || {
+        let pool = pool.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM delivery_attempts")
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    let before = attempts().await;
+    let late = attempt("failed");
+    let late = deliveries::record(&db, &id, &first.lease, &pending, &late);
+    assert!(!late.await.unwrap(), "recorded under a lost lease");
+    assert_eq!(attempts().await, before);
+    let (status, lease): (String, Option<String>) =
+        sqlx::query_as("SELECT status, lease_id FROM deliveries WHERE id = $1")
+            .bind(&id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        (status.as_str(), lease.as_deref()),
+        ("pending", Some(second.lease.as_str()))
+    );
+    let done = attempt("succeeded");
+    let held = deliveries::record(&db, &id, &second.lease, &pending, &done);
+    assert!(held.await.unwrap());
+    assert_eq!(attempts().await, before + 1);
+    let status: String = sqlx::query_scalar("SELECT status FROM deliveries WHERE id = $1")
+        .bind(&id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(status, "succeeded");
 }
