@@ -391,7 +391,7 @@ async fn a_claim_takes_only_due_rows_and_a_lost_lease_records_nothing() {
     );
     set("UPDATE deliveries SET locked_until = '2000-01-01T00:00:00.000Z'").await;
     let second = deliveries::claim_due(&db).await.unwrap();
-    assert_eq!(second.ids, [id.clone()]);
+    assert_eq!(second.ids, std::slice::from_ref(&id));
     assert_ne!(first.lease, second.lease);
 
     let pending = deliveries::pending(&db, &id).await.unwrap();
