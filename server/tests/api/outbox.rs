@@ -183,7 +183,13 @@ async fn two_servers_send_each_attempt_once_and_a_retry_waits_its_delay() {
         "--retry-base-delay",
         "1s",
     ];
-    let servers = [api, Server::start(&args), Server::start(&args)];
+    // Started together, so that both look at the backlog at once.
+    let (b, c) = std::thread::scope(|s| {
+        let b = s.spawn(|| Server::start(&args));
+        let c = s.spawn(|| Server::start(&args));
+        (b.join().unwrap(), c.join().unwrap())
+    });
+    let servers = [api, b, c];
 
     let pool = raw_pool(&db).await;
     let deliveries: Vec<(String, String, i64)> =
