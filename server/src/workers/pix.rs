@@ -114,7 +114,7 @@ impl PixCharges {
                     Ok(true) => {}
                     // Another worker holds the row now (this one's lease ran out), or it was
                     // turned into another operation meanwhile: the next call records.
-                    Ok(false) => tracing::warn!(installment = %id, lease = lease.as_str(), "PIX charge's lease was lost; its result is not recorded"),
+                    Ok(false) => tracing::warn!(installment = %id, lease = lease.as_str(), "PIX charge not recorded: its lease was lost, or the row was turned into another operation meanwhile"),
                     Err(e) => {
                         tracing::warn!(installment = %id, error = %e, "PIX charge failed to record");
                     }

@@ -65,7 +65,7 @@ impl PixRecurrences {
                     Ok(true) => {}
                     // Another worker holds the row now (this one's lease ran out), or it was
                     // turned into another operation meanwhile: the next call records.
-                    Ok(false) => tracing::warn!(invoice = %id, lease = lease.as_str(), "Pix Automático's lease was lost; its result is not recorded"),
+                    Ok(false) => tracing::warn!(invoice = %id, lease = lease.as_str(), "Pix Automático not recorded: its lease was lost, or the row was turned into another operation meanwhile"),
                     Err(e) => {
                         tracing::warn!(invoice = %id, error = %e, "Pix Automático failed to record");
                     }
