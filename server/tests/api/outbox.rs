@@ -318,23 +318,18 @@ async fn workers_picks_what_a_server_runs() {
     assert!(refused.stdout.is_empty(), "it never said it listens");
 }
 
-/// The claim and the lease, step by step on one delivery (a server paused
-/// past its lease, then another taking the row over): a delivery whose retry
-/// is not due yet is not claimed; a claimed one is not claimed again while
-/// its lease runs; once the lease has run out another claim takes it, and
-/// the first claimer's late result records nothing (no attempt, the row as
-/// the second left it) while the second one's is recorded.
-#[tokio::test]
-async fn a_claim_takes_only_due_rows_and_a_lost_lease_records_nothing() {
-    use paylink_server::store::deliveries::{self, Attempt};
+/// A database with one invoice (the usual body, its webhook to `hook_url`), written by the
+/// service alone: no worker runs, only the test claims. Its `--db` target, and the `Db`.
+async fn invoice_without_workers(
+    dir: &std::path::Path,
+    hook_url: &str,
+) -> (String, paylink_server::store::Db) {
     use tower::ServiceExt;
-    let dir = tempfile::tempdir().unwrap();
-    let target = test_database(dir.path(), "lease.db").await;
+    let target = test_database(dir, "lease.db").await;
     let db = paylink_server::store::Db::open(&target).await.unwrap();
     let (_, token) = paylink_server::http::auth::create_token(&db, "loja")
         .await
         .unwrap();
-    // The service alone, without a worker: only this test claims.
     let service = paylink_server::service(paylink_server::Service {
         db: db.clone(),
         public_url: std::sync::Arc::from("http://127.0.0.1"),
@@ -352,7 +347,7 @@ async fn a_claim_takes_only_due_rows_and_a_lost_lease_records_nothing() {
         .clone()
         .oneshot(post(
             "/invoices/applications/customers",
-            json!({ "fullName": "Maria da Silva" }),
+            json!({ "fullName": "Maria da Silva", "email": "maria@example.com" }),
         ))
         .await
         .unwrap();
@@ -363,7 +358,7 @@ async fn a_claim_takes_only_due_rows_and_a_lost_lease_records_nothing() {
             .unwrap(),
     )
     .unwrap();
-    let hooks = json!([{ "hookType": "INVOICE_CREATED", "url": "https://loja.example/h" }]);
+    let hooks = json!([{ "hookType": "INVOICE_CREATED", "url": hook_url }]);
     let invoice = with(
         invoice_body(customer["id"].as_str().unwrap()),
         json!({ "webhooks": hooks }),
@@ -373,6 +368,20 @@ async fn a_claim_takes_only_due_rows_and_a_lost_lease_records_nothing() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
+    (target, db)
+}
+
+/// The claim and the lease, step by step on one delivery (a server paused
+/// past its lease, then another taking the row over): a delivery whose retry
+/// is not due yet is not claimed; a claimed one is not claimed again while
+/// its lease runs; once the lease has run out another claim takes it, and
+/// the first claimer's late result records nothing (no attempt, the row as
+/// the second left it) while the second one's is recorded.
+#[tokio::test]
+async fn a_claim_takes_only_due_rows_and_a_lost_lease_records_nothing() {
+    use paylink_server::store::deliveries::{self, Attempt};
+    let dir = tempfile::tempdir().unwrap();
+    let (target, db) = invoice_without_workers(dir.path(), "https://loja.example/h").await;
     let pool = raw_pool(&target).await;
     let set = |sql: &'static str| {
         let pool = pool.clone();
@@ -445,4 +454,67 @@ async fn a_claim_takes_only_due_rows_and_a_lost_lease_records_nothing() {
         .await
         .unwrap();
     assert_eq!(status, "succeeded");
+}
+
+/// The same for a notification send (an SMS sent twice is what the payer
+/// notices): claimed once while its lease runs; a late outcome under a lost
+/// lease records nothing, the holder's is recorded.
+#[tokio::test]
+async fn a_send_under_a_lost_lease_records_nothing() {
+    use paylink_server::store::sends::{self, Channels, SendResult};
+    let dir = tempfile::tempdir().unwrap();
+    let (target, db) = invoice_without_workers(dir.path(), "https://loja.example/h").await;
+    let pool = raw_pool(&target).await;
+    let email = Channels {
+        email: true,
+        whatsapp: false,
+        sms: false,
+    };
+    // The invoice's INVOICE_GENERATED e-mail is due at once.
+    let first = sends::claim_due_sends(&db, email).await.unwrap();
+    assert_eq!(first.ids.len(), 1, "{first:?}");
+    let id = first.ids[0].clone();
+    assert!(sends::claim_due_sends(&db, email)
+        .await
+        .unwrap()
+        .ids
+        .is_empty());
+    sqlx::query(
+        "UPDATE notification_sends SET locked_until = '2000-01-01T00:00:00.000Z' WHERE id = $1",
+    )
+    .bind(&id)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let second = sends::claim_due_sends(&db, email).await.unwrap();
+    assert_eq!(second.ids, std::slice::from_ref(&id));
+    let sent = SendResult {
+        status: "sent",
+        attempts: 1,
+        next_attempt_at: None,
+        error: None,
+        sent_at: Some("2026-12-01T12:00:00.000Z"),
+        recipient: None,
+        provider_id: None,
+    };
+    assert!(!sends::record_send(&db, &id, &first.lease, &sent)
+        .await
+        .unwrap());
+    let status = || {
+        let (pool, id) = (pool.clone(), id.clone());
+        async move {
+            sqlx::query_as::<_, (String, i64)>(
+                "SELECT status, attempts FROM notification_sends WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+        }
+    };
+    assert_eq!(status().await, ("pending".to_string(), 0));
+    assert!(sends::record_send(&db, &id, &second.lease, &sent)
+        .await
+        .unwrap());
+    assert_eq!(status().await, ("sent".to_string(), 1));
 }
