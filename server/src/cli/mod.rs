@@ -15,6 +15,7 @@ pub mod operators;
 pub mod pix;
 mod serve;
 pub mod settlement;
+mod workers_args;
 
 use common::open;
 pub use common::Failure;

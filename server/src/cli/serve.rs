@@ -122,6 +122,8 @@ pub(super) struct ServeArgs {
     drain_delay: std::time::Duration,
     #[command(flatten)]
     pix: PixArgs,
+    #[command(flatten)]
+    workers: super::workers_args::WorkersArgs,
 }
 
 /// WhatsApp Business (Cloud API) and SMS (Twilio) accounts: docs/payments.md, Notifications.
@@ -838,38 +840,62 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     // Only now that every option has been checked: a refused configuration
     // starts no delivery, send or bank call.
     let mut workers = Workers::new();
-    let deliverer = Deliverer::new(state_db.clone(), outbound.clone());
-    workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
-    let notifier = Notifier::new(state_db.clone(), notify);
-    workers.spawn("notifications", move |stop| notifier.clone().run(stop));
+    let run = &args.workers.workers;
+    if run.runs("webhooks") {
+        let deliverer = Deliverer::new(state_db.clone(), outbound.clone())
+            .with_retry_base(args.workers.retry_base_delay);
+        workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
+    }
+    if run.runs("notifications") {
+        let notifier = Notifier::new(state_db.clone(), notify);
+        workers.spawn("notifications", move |stop| notifier.clone().run(stop));
+    }
     if let Some(bank) = &pix {
-        let charges = crate::workers::pix::PixCharges::new(state_db.clone(), bank.clone());
-        let charges = match account.clone() {
-            Some(a) => charges.with_account(a),
-            None => charges,
-        };
-        workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
-        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
-        workers.spawn("pix-webhook", move |stop| {
-            crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
-        });
-        let recurrences =
-            crate::workers::pix_rec::PixRecurrences::new(state_db.clone(), bank.clone());
-        workers.spawn("pix-recurrences", move |stop| recurrences.clone().run(stop));
-        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
-        workers.spawn("pix-rec-webhooks", move |stop| {
-            crate::workers::pix_rec::register_webhooks(hook_bank.clone(), hook_url.clone(), stop)
-        });
-        let (rec_db, rec_bank) = (state_db.clone(), bank.clone());
-        let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
-        workers.spawn("pix-reconcile", move |stop| {
-            crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
+        if run.runs("pix-charges") {
+            let charges = crate::workers::pix::PixCharges::new(state_db.clone(), bank.clone());
+            let charges = match account.clone() {
+                Some(a) => charges.with_account(a),
+                None => charges,
+            };
+            workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
+            let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
+            workers.spawn("pix-webhook", move |stop| {
+                crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
+            });
+        }
+        if run.runs("pix-recurrences") {
+            let recurrences =
+                crate::workers::pix_rec::PixRecurrences::new(state_db.clone(), bank.clone());
+            workers.spawn("pix-recurrences", move |stop| recurrences.clone().run(stop));
+            let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
+            workers.spawn("pix-rec-webhooks", move |stop| {
+                crate::workers::pix_rec::register_webhooks(
+                    hook_bank.clone(),
+                    hook_url.clone(),
+                    stop,
+                )
+            });
+        }
+        if run.runs("pix-reconcile") {
+            let (rec_db, rec_bank) = (state_db.clone(), bank.clone());
+            let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
+            workers.spawn("pix-reconcile", move |stop| {
+                crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
+            });
+        }
+    }
+    if run.runs("scheduler") {
+        let scheduler_db = state_db.clone();
+        workers.spawn("scheduler", move |stop| {
+            crate::workers::scheduler::run(scheduler_db.clone(), stop)
         });
     }
-    let scheduler_db = state_db.clone();
-    workers.spawn("scheduler", move |stop| {
-        crate::workers::scheduler::run(scheduler_db.clone(), stop)
-    });
+    if run.runs("prune") {
+        let (prune_db, retention) = (state_db.clone(), args.workers.retention());
+        workers.spawn("prune", move |stop| {
+            crate::workers::prune::run(prune_db.clone(), retention.clone(), stop)
+        });
+    }
     let signals = crate::app::StopSignals::listen()
         .map_err(|e| format!("cannot listen for SIGTERM and Ctrl-C: {e}"))?;
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.

@@ -261,6 +261,12 @@ impl Db {
         Ok(WriteTx { tx, _gate: gate })
     }
 
+    /// PostgreSQL (no write gate: its row locks serialise writers), for the
+    /// few statements that lock rows its way (`store::outbox::claim`).
+    pub(crate) fn is_postgres(&self) -> bool {
+        self.write_gate.is_none()
+    }
+
     pub async fn ping(&self) -> Result<(), DbError> {
         sqlx::query("SELECT 1")
             .execute(&self.pool)

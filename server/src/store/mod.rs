@@ -29,6 +29,7 @@ pub mod pix_charges;
 pub mod pix_cycles;
 pub mod pix_payments;
 pub mod pix_recurrences;
+pub mod prune;
 pub mod schema;
 pub mod search_keys;
 pub mod sends;
@@ -120,6 +121,11 @@ fn now_millis() -> i64 {
 /// The ISO UTC instant `hours` ago.
 pub(crate) fn iso_hours_ago(hours: i64) -> String {
     paylink_model::date::iso_utc_from_millis(now_millis() - hours * 3_600_000)
+}
+
+/// The ISO UTC instant `before` ago.
+pub(crate) fn iso_ago(before: Duration) -> String {
+    paylink_model::date::iso_utc_from_millis(now_millis() - before.as_millis() as i64)
 }
 
 /// ISO timestamp `after` from now.
