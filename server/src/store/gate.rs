@@ -301,7 +301,7 @@ async fn open_sqlite(target: &str, create: bool) -> Result<(Pool, Pool), DbError
     let native: SqliteConnectOptions = url.parse()?;
     if !create && !target.starts_with("sqlite:") && !std::path::Path::new(target).exists() {
         return Err(DbError::Configuration(
-            format!("there is no database at {target}: `paylink migrate --db {target}` makes one")
+            format!("cannot open database {target}: there is none: `paylink migrate --db {target}` makes one")
                 .into(),
         ));
     }

@@ -581,9 +581,12 @@ pub fn serve_binary_at<S: AsRef<std::ffi::OsStr>>(
     use std::io::{BufRead, BufReader};
     let given = |flag: &str| args.iter().any(|a| a.as_ref() == flag);
     // A production server's settings unless the test runs a sandbox or gives its own.
-    let merchant = (!given("--sandbox") && !given("--pix-key") && !given("--payment-types"))
-        .then_some(MERCHANT_SETTINGS)
-        .unwrap_or_default();
+    let merchant: &[&str] = if given("--sandbox") || given("--pix-key") || given("--payment-types")
+    {
+        &[]
+    } else {
+        MERCHANT_SETTINGS
+    };
     let mut child = std::process::Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(merchant)

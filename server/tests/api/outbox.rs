@@ -149,7 +149,7 @@ async fn two_servers_send_each_attempt_once_and_a_retry_waits_its_delay() {
     // The schedule's first delay, made short for the test (5 s by default).
     const RETRY: Duration = Duration::from_secs(1);
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "outbox.db").await;
+    let db = migrated_database(dir.path(), "outbox.db").await;
     let token = token(&db);
     let rx = Receiver::start().await;
     rx.fail_first_attempts();
@@ -252,7 +252,7 @@ async fn two_servers_send_each_attempt_once_and_a_retry_waits_its_delay() {
 #[tokio::test]
 async fn workers_picks_what_a_server_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "split.db").await;
+    let db = migrated_database(dir.path(), "split.db").await;
     let token = token(&db);
     let rx = Receiver::start().await;
 

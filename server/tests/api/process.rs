@@ -389,16 +389,17 @@ async fn a_refused_configuration_starts_no_worker() {
 }
 
 /// A panic in a handler is the 500 envelope and the process lives on, on the
-/// release build (`[profile.release]` unwinds; the widget's wasm aborts by
+/// build deployments run (`--profile server` unwinds; the widget's wasm aborts by
 /// its target's default). `PAYLINK_FAULT_BIN` is that build with the
 /// `fault-injection` feature, whose `GET /fault/panic` panics: scripts/test
-/// builds it (`cargo build --release -p paylink-server --features
-/// fault-injection`) and runs this test with `--ignored`.
+/// builds it (`cargo build --profile server -p paylink-server --features
+/// fault-injection`, copied aside) and runs this test with `--ignored`.
 #[tokio::test]
 #[ignore = "needs the release build with fault-injection: scripts/test builds it and runs this"]
 async fn a_panic_in_a_handler_is_a_500_and_the_release_build_lives_on() {
-    let bin = std::env::var("PAYLINK_FAULT_BIN")
-        .expect("PAYLINK_FAULT_BIN: paylink built with --release --features fault-injection");
+    let bin = std::env::var("PAYLINK_FAULT_BIN").expect(
+        "PAYLINK_FAULT_BIN: paylink built with --profile server --features fault-injection",
+    );
     let dir = tempfile::tempdir().unwrap();
     let db = test_database(dir.path(), "panic.db").await;
     let (mut child, addr) =

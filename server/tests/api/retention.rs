@@ -16,7 +16,7 @@ use crate::receiver::Receiver;
 #[tokio::test]
 async fn old_finished_rows_are_pruned_and_pending_ones_and_invoices_stay() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "prune.db").await;
+    let db = migrated_database(dir.path(), "prune.db").await;
     let token = token(&db);
     let ok = Receiver::start().await;
     let failing = Receiver::start().await;
