@@ -55,6 +55,7 @@ impl PixRecurrences {
     }
 
     /// One pass: takes up deletions, then makes the calls that are due.
+    #[tracing::instrument(name = "pass", skip_all, fields(queue = "pix_automatico"))]
     pub async fn pass(&self) -> Result<usize, DbError> {
         pix_recurrences::enqueue(&self.db).await?;
         let due = pix_recurrences::due(&self.db).await?;
@@ -69,12 +70,25 @@ impl PixRecurrences {
         .await
     }
 
+    #[tracing::instrument(name = "row", skip_all, fields(queue = "pix_automatico", id = %id))]
     async fn process(&self, id: &str) -> Result<(), DbError> {
         let w = pix_recurrences::work(&self.db, id).await?;
         let result = match w.operation.as_str() {
             "cancel" => self.cancel(id, &w).await,
             _ => self.create(id, &w).await,
         };
+        let outcome = match &result {
+            Ok(Step::Wait) => "wait",
+            Ok(Step::Done(..)) => "ok",
+            Err(e) if e.retryable() => "retry",
+            Err(_) => "failed",
+        };
+        metrics::counter!(
+            "paylink_outbox_attempts_total",
+            "queue" => "pix_automatico",
+            "outcome" => outcome,
+        )
+        .increment(1);
         match result {
             Ok(Step::Wait) => pix_recurrences::record_wait(&self.db, id, WAIT_FOR_CHARGE).await,
             Ok(Step::Done((code, authorization), status, closing)) => {

@@ -60,6 +60,7 @@ impl Deliverer {
     }
 
     /// One pass: claims up to 16 due deliveries and sends them concurrently.
+    #[tracing::instrument(name = "pass", skip_all, fields(queue = "webhooks"))]
     pub async fn deliver_due(&self) -> Result<usize, DbError> {
         let due = deliveries::due(&self.db).await?;
         crate::store::outbox::process_claimed(&self.db, "deliveries", due, |id| {
@@ -73,6 +74,7 @@ impl Deliverer {
         .await
     }
 
+    #[tracing::instrument(name = "row", skip_all, fields(queue = "webhooks", id = %delivery_id))]
     async fn deliver(&self, delivery_id: &str) -> Result<(), DbError> {
         let pending = deliveries::pending(&self.db, delivery_id).await?;
         let attempts = pending.attempts + 1;
@@ -107,6 +109,19 @@ impl Deliverer {
                 )
             }
         };
+        // The outcome in the words every queue's counter uses (docs/operations.md, Metrics).
+        let label = match status {
+            "succeeded" => "ok",
+            "pending" => "retry",
+            "disabled" => "gone",
+            _ => "failed",
+        };
+        metrics::counter!(
+            "paylink_outbox_attempts_total",
+            "queue" => "webhooks",
+            "outcome" => label,
+        )
+        .increment(1);
         let attempt = deliveries::Attempt {
             status_code,
             error: error.as_deref(),

@@ -1,0 +1,415 @@
+//! `paylink serve --metrics-listen` as an operator runs it: scraped by a real Prometheus
+//! server (Debian's `prometheus`, started here on loopback, scraping every second) and
+//! queried through its HTTP API. Also: the public listener has no `/metrics`, and a
+//! malformed `--metrics-listen` or `--log-format` is refused at start, by name.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::helpers::{invoice_body, test_database};
+
+const BIN: &str = env!("CARGO_BIN_EXE_paylink");
+const PROMETHEUS: &str = "/usr/bin/prometheus";
+/// How long Prometheus gets to start, scrape and answer (it scrapes every second).
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// A child process killed when the test ends, passed or not.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn token(db: &str) -> String {
+    let out = Command::new(BIN)
+        .args(["token", "create", "--name", "loja", "--db", db])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    stdout.lines().last().unwrap().trim().to_string()
+}
+
+/// `serve` with a metrics listener on a free port: the public and the metrics base URLs,
+/// each read from the line `serve` prints on stdout.
+fn serve_with_metrics(db: &str) -> (Killed, String, String) {
+    let mut child = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--metrics-listen",
+            "127.0.0.1:0",
+        ])
+        .args(["--db", db, "--drain-delay", "0"])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = |prefix: &str| {
+        let line = lines.next().unwrap().unwrap();
+        line.strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("serve printed {line:?}, not {prefix}…"))
+            .to_string()
+    };
+    let public = next("paylink listening on ");
+    let metrics = next("paylink metrics on ");
+    (Killed(child), public, metrics)
+}
+
+/// Prometheus on a free loopback port, scraping `target` (host:port) every second, its
+/// data in `dir`. `None` when it is not installed (`scripts/setup` installs it), which
+/// fails the test on CI.
+fn start_prometheus(dir: &Path, target: &str) -> Option<(Killed, String)> {
+    if !Path::new(PROMETHEUS).is_file() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{PROMETHEUS} is missing on CI: scripts/setup installs Debian's prometheus"
+        );
+        eprintln!("SKIPPED: {PROMETHEUS} is missing; run scripts/setup (Debian's prometheus)");
+        return None;
+    }
+    let config = dir.join("prometheus.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n\
+             scrape_configs:\n  - job_name: paylink\n    static_configs:\n\
+             \x20     - targets: ['{target}']\n"
+        ),
+    )
+    .unwrap();
+    // A port the kernel just gave and took back: free unless another process grabs it in
+    // between, in which case Prometheus exits and the wait below says so.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let log = std::fs::File::create(dir.join("prometheus.log")).unwrap();
+    let child = Command::new(PROMETHEUS)
+        .arg(format!("--config.file={}", config.display()))
+        .arg(format!(
+            "--storage.tsdb.path={}",
+            dir.join("data").display()
+        ))
+        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    Some((Killed(child), format!("http://127.0.0.1:{port}")))
+}
+
+/// The instant vector of `query`, asked of Prometheus until `accept` takes it or the
+/// deadline passes (then the last answer and Prometheus' log are in the panic).
+async fn wait_for(
+    prometheus: &mut Killed,
+    base: &str,
+    dir: &Path,
+    query: &str,
+    accept: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    let mut last = Value::Null;
+    while started.elapsed() < DEADLINE {
+        if let Some(status) = prometheus.0.try_wait().unwrap() {
+            let log = std::fs::read_to_string(dir.join("prometheus.log")).unwrap_or_default();
+            panic!("prometheus exited ({status}):\n{log}");
+        }
+        let answer = client
+            .get(format!("{base}/api/v1/query"))
+            .query(&[("query", query)])
+            .send()
+            .await;
+        if let Ok(res) = answer {
+            if let Ok(v) = res.json::<Value>().await {
+                let result = v["data"]["result"].as_array().cloned().unwrap_or_default();
+                if accept(&result) {
+                    return result;
+                }
+                last = v;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let log = std::fs::read_to_string(dir.join("prometheus.log")).unwrap_or_default();
+    panic!("no acceptable answer to {query} within {DEADLINE:?}; last: {last}\n{log}");
+}
+
+fn label<'a>(series: &'a Value, name: &str) -> &'a str {
+    series["metric"][name].as_str().unwrap_or("")
+}
+
+fn value(series: &Value) -> f64 {
+    series["value"][1].as_str().unwrap().parse().unwrap()
+}
+
+/// Requests through the public listener, one of them with an id in its path and one a
+/// 404, then Prometheus scrapes the metrics listener: each request is counted under its
+/// route template with its status (never the id), every outbox queue has its gauges, and
+/// the build info, the pools and the durations' histogram are there. The public listener
+/// answers 404 for `/metrics`.
+#[tokio::test]
+async fn prometheus_scrapes_routes_statuses_outbox_queues_and_build_info() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "metrics.db").await;
+    let token = token(&db);
+    let (_server, public, metrics) = serve_with_metrics(&db);
+    let auth = format!("Basic {token}");
+    let client = reqwest::Client::new();
+
+    let customer: Value = client
+        .post(format!("{public}/invoices/applications/customers"))
+        .header("authorization", &auth)
+        .json(
+            &json!({"fullName": "Maria da Silva", "document": "529.982.247-25",
+                      "email": "maria@example.com.br"}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let customer_id = customer["id"].as_str().unwrap();
+    let invoice = client
+        .post(format!("{public}/invoices/applications/invoices"))
+        .header("authorization", &auth)
+        .json(&invoice_body(customer_id))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(invoice.status(), 200);
+    let invoice: Value = invoice.json().await.unwrap();
+    let invoice_id = invoice["id"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let read = client
+            .get(format!(
+                "{public}/invoices/applications/invoices/{invoice_id}"
+            ))
+            .header("authorization", &auth)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(read.status(), 200);
+    }
+    let missing = client
+        .get(format!("{public}/nada/123"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+    // Never on the public listener, whatever it is asked.
+    let public_metrics = client
+        .get(format!("{public}/metrics"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(public_metrics.status(), 404);
+
+    // The exposition itself, before Prometheus: the template, never the id.
+    let text = client
+        .get(&metrics)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains(r#"route="/invoices/applications/invoices/{id}""#),
+        "{text}"
+    );
+    assert!(!text.contains(&invoice_id), "an id in a label:\n{text}");
+
+    let target = metrics
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics")
+        .to_string();
+    let Some((mut prometheus, base)) = start_prometheus(dir.path(), &target) else {
+        return;
+    };
+    let p = &mut prometheus;
+    let d = dir.path();
+
+    let up = wait_for(p, &base, d, r#"up{job="paylink"}"#, |r| {
+        r.first().is_some_and(|s| value(s) == 1.0)
+    })
+    .await;
+    assert_eq!(up.len(), 1);
+
+    let reads = wait_for(
+        p,
+        &base,
+        d,
+        r#"paylink_http_requests_total{route="/invoices/applications/invoices/{id}",method="GET"}"#,
+        |r| !r.is_empty(),
+    )
+    .await;
+    assert_eq!(reads.len(), 1, "{reads:?}");
+    assert_eq!(label(&reads[0], "status"), "200");
+    assert_eq!(value(&reads[0]), 2.0);
+
+    let created = wait_for(
+        p,
+        &base,
+        d,
+        r#"paylink_http_requests_total{method="POST"}"#,
+        |r| r.len() >= 2,
+    )
+    .await;
+    let mut posts: Vec<(&str, &str)> = created
+        .iter()
+        .map(|s| (label(s, "route"), label(s, "status")))
+        .collect();
+    posts.sort();
+    assert_eq!(
+        posts,
+        [
+            ("/invoices/applications/customers", "201"),
+            ("/invoices/applications/invoices", "200")
+        ]
+    );
+
+    let unmatched = wait_for(
+        p,
+        &base,
+        d,
+        r#"paylink_http_requests_total{route="unmatched"}"#,
+        |r| !r.is_empty(),
+    )
+    .await;
+    assert_eq!(unmatched.len(), 1, "{unmatched:?}");
+    assert_eq!(label(&unmatched[0], "status"), "404");
+    assert_eq!(
+        value(&unmatched[0]),
+        2.0,
+        "/nada/123 and the public /metrics"
+    );
+
+    // No series anywhere carries an id or a raw path.
+    let all = wait_for(p, &base, d, "paylink_http_requests_total", |r| r.len() >= 4).await;
+    for s in &all {
+        let route = label(s, "route");
+        assert!(
+            !route.contains(&invoice_id) && !route.contains("nada"),
+            "{s}"
+        );
+    }
+
+    let buckets = wait_for(
+        p,
+        &base,
+        d,
+        r#"paylink_http_request_duration_seconds_bucket{route="/invoices/applications/invoices/{id}",le="+Inf"}"#,
+        |r| !r.is_empty(),
+    )
+    .await;
+    assert_eq!(value(&buckets[0]), 2.0);
+
+    let queues = ["bank_calls", "notifications", "pix_automatico", "webhooks"];
+    for gauge in ["paylink_outbox_due", "paylink_outbox_oldest_due_seconds"] {
+        let series = wait_for(p, &base, d, gauge, |r| r.len() >= 4).await;
+        let mut seen: Vec<&str> = series.iter().map(|s| label(s, "queue")).collect();
+        seen.sort();
+        assert_eq!(seen, queues, "{gauge}");
+        assert!(series.iter().all(|s| value(s) >= 0.0), "{series:?}");
+    }
+    // The invoice's e-mail, SMS and WhatsApp sends wait for providers this server lacks.
+    let notifications = wait_for(
+        p,
+        &base,
+        d,
+        r#"paylink_outbox_due{queue="notifications"}"#,
+        |r| r.first().is_some_and(|s| value(s) >= 1.0),
+    )
+    .await;
+    assert_eq!(notifications.len(), 1);
+
+    let build = wait_for(p, &base, d, "paylink_build_info", |r| !r.is_empty()).await;
+    assert_eq!(label(&build[0], "version"), env!("CARGO_PKG_VERSION"));
+    assert_eq!(value(&build[0]), 1.0);
+
+    let pools = wait_for(p, &base, d, "paylink_db_connections", |r| r.len() >= 4).await;
+    let mut kinds: Vec<(&str, &str)> = pools
+        .iter()
+        .map(|s| (label(s, "pool"), label(s, "state")))
+        .collect();
+    kinds.sort();
+    assert_eq!(
+        kinds,
+        [
+            ("read", "idle"),
+            ("read", "in_use"),
+            ("write", "idle"),
+            ("write", "in_use")
+        ]
+    );
+}
+
+/// A malformed `--metrics-listen` or `--log-format` ends `serve` before it listens, with
+/// exit code 2 and a message naming the setting; an address already taken, with exit
+/// code 1 and the setting's name too.
+#[tokio::test]
+async fn a_malformed_metrics_listen_or_log_format_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("refused.db");
+    let db = db.to_str().unwrap();
+    for (flag, bad) in [
+        ("--metrics-listen", "localhost:nine"),
+        ("--log-format", "xml"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["serve", "--listen", "127.0.0.1:0", "--db", db, flag, bad])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {bad}: {stderr}");
+        assert!(stderr.contains(flag) && stderr.contains(bad), "{stderr}");
+        assert!(
+            out.stdout.is_empty(),
+            "it said it listens: {:?}",
+            out.stdout
+        );
+    }
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let at = taken.local_addr().unwrap().to_string();
+    let out = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--db",
+            db,
+            "--metrics-listen",
+            &at,
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--metrics-listen") && stderr.contains(&at),
+        "{stderr}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "it said it listens: {:?}",
+        out.stdout
+    );
+}
