@@ -53,7 +53,13 @@ fn serve_with_metrics(db: &str) -> (Killed, String, String) {
             "--metrics-listen",
             "127.0.0.1:0",
         ])
-        .args(["--db", db, "--drain-delay", "0"])
+        .args([
+            "--db",
+            db,
+            "--drain-delay",
+            "0",
+            "--allow-insecure-webhooks",
+        ])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -164,13 +170,28 @@ fn value(series: &Value) -> f64 {
 /// Requests through the public listener, one of them with an id in its path and one a
 /// 404, then Prometheus scrapes the metrics listener: each request is counted under its
 /// route template with its status (never the id), every outbox queue has its gauges, and
-/// the build info, the pools and the durations' histogram are there. The public listener
+/// the build info, the pools and the durations' histogram are there, and the webhook
+/// delivered to a local receiver is one `ok` attempt of its queue. The public listener
 /// answers 404 for `/metrics`.
 #[tokio::test]
 async fn prometheus_scrapes_routes_statuses_outbox_queues_and_build_info() {
     let dir = tempfile::tempdir().unwrap();
     let db = test_database(dir.path(), "metrics.db").await;
     let token = token(&db);
+    let rx = crate::receiver::Receiver::start().await;
+    let added = Command::new(BIN)
+        .args([
+            "webhook",
+            "add",
+            "--token-name",
+            "loja",
+            "--hook-type",
+            "INVOICE_CREATED",
+        ])
+        .args(["--url", &rx.url, "--allow-insecure", "--db", &db])
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{added:?}");
     let (_server, public, metrics) = serve_with_metrics(&db);
     let auth = format!("Basic {token}");
     let client = reqwest::Client::new();
@@ -342,6 +363,20 @@ async fn prometheus_scrapes_routes_statuses_outbox_queues_and_build_info() {
     )
     .await;
     assert_eq!(notifications.len(), 1);
+
+    rx.wait_for(20, "INVOICE_CREATED", |got| !got.is_empty())
+        .await;
+    let attempts = wait_for(
+        p,
+        &base,
+        d,
+        r#"paylink_outbox_attempts_total{queue="webhooks"}"#,
+        |r| !r.is_empty(),
+    )
+    .await;
+    assert_eq!(attempts.len(), 1, "{attempts:?}");
+    assert_eq!(label(&attempts[0], "outcome"), "ok");
+    assert_eq!(value(&attempts[0]), 1.0);
 
     let build = wait_for(p, &base, d, "paylink_build_info", |r| !r.is_empty()).await;
     assert_eq!(label(&build[0], "version"), env!("CARGO_PKG_VERSION"));
