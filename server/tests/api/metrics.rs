@@ -44,7 +44,7 @@ fn token(db: &str) -> String {
 
 /// `serve` with a metrics listener on a free port: the public and the metrics base URLs,
 /// each read from the line `serve` prints on stdout.
-fn serve_with_metrics(db: &str) -> (Killed, String, String) {
+fn serve_with_metrics(db: &str, extra: &[String]) -> (Killed, String, String) {
     let mut child = Command::new(BIN)
         .args([
             "serve",
@@ -60,6 +60,7 @@ fn serve_with_metrics(db: &str) -> (Killed, String, String) {
             "0",
             "--allow-insecure-webhooks",
         ])
+        .args(extra)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -192,7 +193,7 @@ async fn prometheus_scrapes_routes_statuses_outbox_queues_and_build_info() {
         .output()
         .unwrap();
     assert!(added.status.success(), "{added:?}");
-    let (_server, public, metrics) = serve_with_metrics(&db);
+    let (_server, public, metrics) = serve_with_metrics(&db, &[]);
     let auth = format!("Basic {token}");
     let client = reqwest::Client::new();
 
@@ -449,4 +450,95 @@ async fn a_malformed_metrics_listen_or_log_format_is_refused_by_name() {
         "it said it listens: {:?}",
         out.stdout
     );
+}
+
+/// The API Pix client's calls are counted by operation (the method and first path segment,
+/// never a txid) and outcome, and the charges' outbox by queue: against the local bank, an
+/// invoice of PIX installments makes `put_cobv` calls after a `token`, each charge one `ok`
+/// attempt of `bank_calls`. Read straight from `/metrics` (Prometheus' part is above).
+#[tokio::test]
+async fn bank_calls_are_counted_by_operation_and_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "bank.db").await;
+    let token = token(&db);
+    let (bank, pki) = crate::settlement_pix::start_bank().await;
+    let pix = crate::settlement_pix_serve::pix_options(&bank, &pki, dir.path());
+    let (_server, public, metrics) = serve_with_metrics(&db, &pix);
+    let client = reqwest::Client::new();
+    let auth = format!("Basic {token}");
+    let customer: Value = client
+        .post(format!("{public}/invoices/applications/customers"))
+        .header("authorization", &auth)
+        .json(&json!({"fullName": "Maria da Silva", "document": "529.982.247-25"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut body = invoice_body(customer["id"].as_str().unwrap());
+    body["paymentTypes"] = json!(["PIX"]);
+    body["notifications"] = json!([]);
+    body["webhooks"] = json!([]);
+    let made = client
+        .post(format!("{public}/invoices/applications/invoices"))
+        .header("authorization", &auth)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 200);
+
+    let sample = |text: &str, name: &str, labels: &[(&str, &str)]| -> Option<f64> {
+        text.lines()
+            .filter(|l| l.starts_with(&format!("{name}{{")))
+            .find(|l| {
+                labels
+                    .iter()
+                    .all(|(k, v)| l.contains(&format!("{k}=\"{v}\"")))
+            })
+            .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+    };
+    let started = Instant::now();
+    let text = loop {
+        let text = client
+            .get(&metrics)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let charges = sample(
+            &text,
+            "paylink_outbox_attempts_total",
+            &[("queue", "bank_calls"), ("outcome", "ok")],
+        );
+        if charges == Some(3.0) {
+            break text;
+        }
+        assert!(
+            started.elapsed() < DEADLINE,
+            "3 charges not counted:\n{text}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let bank_ok = |op: &str| {
+        sample(
+            &text,
+            "paylink_bank_requests_total",
+            &[("operation", op), ("outcome", "ok")],
+        )
+    };
+    assert!(bank_ok("token").is_some_and(|n| n >= 1.0), "{text}");
+    assert_eq!(bank_ok("put_cobv"), Some(3.0), "{text}");
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("paylink_bank_requests_total{"))
+    {
+        // The txids (26 to 35 letters and digits) never become a label.
+        let operation = line.split("operation=\"").nth(1).unwrap();
+        let operation = operation.split('"').next().unwrap();
+        assert!(operation.len() < 20, "{line}");
+    }
 }
