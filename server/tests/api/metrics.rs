@@ -43,8 +43,16 @@ fn token(db: &str) -> String {
 }
 
 /// `serve` with a metrics listener on a free port: the public and the metrics base URLs,
-/// each read from the line `serve` prints on stdout.
-fn serve_with_metrics(db: &str, extra: &[String]) -> (Killed, String, String) {
+/// each read from the line `serve` prints on stdout. With `log`, its JSON log (info) there.
+fn serve_with_metrics(db: &str, extra: &[String], log: Option<&Path>) -> (Killed, String, String) {
+    let (filter, stderr, format) = match log {
+        Some(path) => (
+            "info",
+            Stdio::from(std::fs::File::create(path).unwrap()),
+            "json",
+        ),
+        None => ("warn", Stdio::null(), "text"),
+    };
     let mut child = Command::new(BIN)
         .args([
             "serve",
@@ -61,9 +69,10 @@ fn serve_with_metrics(db: &str, extra: &[String]) -> (Killed, String, String) {
             "--allow-insecure-webhooks",
         ])
         .args(extra)
-        .env("RUST_LOG", "warn")
+        .args(["--log-format", format])
+        .env("RUST_LOG", filter)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
@@ -193,7 +202,7 @@ async fn prometheus_scrapes_routes_statuses_outbox_queues_and_build_info() {
         .output()
         .unwrap();
     assert!(added.status.success(), "{added:?}");
-    let (_server, public, metrics) = serve_with_metrics(&db, &[]);
+    let (_server, public, metrics) = serve_with_metrics(&db, &[], None);
     let auth = format!("Basic {token}");
     let client = reqwest::Client::new();
 
@@ -455,7 +464,8 @@ async fn a_malformed_metrics_listen_or_log_format_is_refused_by_name() {
 /// The API Pix client's calls are counted by operation (the method and first path segment,
 /// never a txid) and outcome, and the charges' outbox by queue: against the local bank, an
 /// invoice of PIX installments makes `put_cobv` calls after a `token`, each charge one `ok`
-/// attempt of `bank_calls`. Read straight from `/metrics` (Prometheus' part is above).
+/// attempt of `bank_calls`. Read straight from `/metrics` (Prometheus' part is above). The
+/// JSON log of the same run has each charge's line in its worker row's span (queue, row id).
 #[tokio::test]
 async fn bank_calls_are_counted_by_operation_and_outcome() {
     let dir = tempfile::tempdir().unwrap();
@@ -463,7 +473,8 @@ async fn bank_calls_are_counted_by_operation_and_outcome() {
     let token = token(&db);
     let (bank, pki) = crate::settlement_pix::start_bank().await;
     let pix = crate::settlement_pix_serve::pix_options(&bank, &pki, dir.path());
-    let (_server, public, metrics) = serve_with_metrics(&db, &pix);
+    let log = dir.path().join("serve.log");
+    let (server, public, metrics) = serve_with_metrics(&db, &pix, Some(&log));
     let client = reqwest::Client::new();
     let auth = format!("Basic {token}");
     let customer: Value = client
@@ -540,5 +551,23 @@ async fn bank_calls_are_counted_by_operation_and_outcome() {
         let operation = line.split("operation=\"").nth(1).unwrap();
         let operation = operation.split('"').next().unwrap();
         assert!(operation.len() < 20, "{line}");
+    }
+
+    // Each charge's call is logged inside its row's span, with the queue and the row's id.
+    drop(server);
+    let log = std::fs::read_to_string(&log).unwrap();
+    let rows: Vec<Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|l| l["message"] == "PIX charge done at the bank")
+        .collect();
+    assert_eq!(rows.len(), 3, "{log}");
+    for row in &rows {
+        assert_eq!(row["span"]["name"], "row", "{row}");
+        assert_eq!(row["span"]["queue"], "bank_calls", "{row}");
+        assert!(
+            row["span"]["id"].as_str().is_some_and(|id| !id.is_empty()),
+            "{row}"
+        );
     }
 }
