@@ -169,6 +169,39 @@ async fn wait_for(
     panic!("no acceptable answer to {query} within {DEADLINE:?}; last: {last}\n{log}");
 }
 
+/// The value of the series `name` with (at least) `labels` in a `/metrics` text.
+fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    text.lines()
+        .filter(|l| l.starts_with(&format!("{name}{{")))
+        .find(|l| {
+            labels
+                .iter()
+                .all(|(k, v)| l.contains(&format!("{k}=\"{v}\"")))
+        })
+        .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+}
+
+/// `/metrics` read until `done` holds for it (or the deadline passes).
+async fn scrape_until(metrics: &str, done: impl Fn(&str) -> bool) -> String {
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    loop {
+        let text = client
+            .get(metrics)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        if done(&text) {
+            return text;
+        }
+        assert!(started.elapsed() < DEADLINE, "not there in time:\n{text}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 fn label<'a>(series: &'a Value, name: &str) -> &'a str {
     series["metric"][name].as_str().unwrap_or("")
 }
@@ -500,40 +533,15 @@ async fn bank_calls_are_counted_by_operation_and_outcome() {
         .unwrap();
     assert_eq!(made.status(), 200);
 
-    let sample = |text: &str, name: &str, labels: &[(&str, &str)]| -> Option<f64> {
-        text.lines()
-            .filter(|l| l.starts_with(&format!("{name}{{")))
-            .find(|l| {
-                labels
-                    .iter()
-                    .all(|(k, v)| l.contains(&format!("{k}=\"{v}\"")))
-            })
-            .and_then(|l| l.rsplit(' ').next()?.parse().ok())
-    };
-    let started = Instant::now();
-    let text = loop {
-        let text = client
-            .get(&metrics)
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+    let text = scrape_until(&metrics, |text| {
         let charges = sample(
-            &text,
+            text,
             "paylink_outbox_attempts_total",
             &[("queue", "bank_calls"), ("outcome", "ok")],
         );
-        if charges == Some(3.0) {
-            break text;
-        }
-        assert!(
-            started.elapsed() < DEADLINE,
-            "3 charges not counted:\n{text}"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+        charges == Some(3.0)
+    })
+    .await;
     let bank_ok = |op: &str| {
         sample(
             &text,
@@ -570,4 +578,59 @@ async fn bank_calls_are_counted_by_operation_and_outcome() {
             "{row}"
         );
     }
+}
+
+/// A notification sent through a provider is counted under the provider and its outcome,
+/// and as an attempt of the notifications queue: an SMS through `--notify-http-url` (a
+/// local receiver that answers 200) is one `ok` of `http`.
+#[tokio::test]
+async fn provider_sends_are_counted_by_provider_and_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = test_database(dir.path(), "providers.db").await;
+    let token = token(&db);
+    let rx = crate::receiver::Receiver::start().await;
+    let extra = ["--notify-http-url".to_string(), rx.url.clone()];
+    let (_server, public, metrics) = serve_with_metrics(&db, &extra, None);
+    let client = reqwest::Client::new();
+    let auth = format!("Basic {token}");
+    let customer: Value = client
+        .post(format!("{public}/invoices/applications/customers"))
+        .header("authorization", &auth)
+        .json(&json!({"fullName": "Maria da Silva", "phone": "(11) 98765-4321"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut body = invoice_body(customer["id"].as_str().unwrap());
+    body["notifications"] = json!([{ "type": "INVOICE_GENERATED", "channel": "SMS" }]);
+    body["webhooks"] = json!([]);
+    let made = client
+        .post(format!("{public}/invoices/applications/invoices"))
+        .header("authorization", &auth)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 200);
+    rx.wait_for(20, "the SMS", |got| !got.is_empty()).await;
+    let text = scrape_until(&metrics, |text| {
+        let sends = sample(
+            text,
+            "paylink_outbox_attempts_total",
+            &[("queue", "notifications"), ("outcome", "ok")],
+        );
+        sends == Some(1.0)
+    })
+    .await;
+    let provider = |p: &str, outcome: &str| {
+        sample(
+            &text,
+            "paylink_provider_requests_total",
+            &[("provider", p), ("outcome", outcome)],
+        )
+    };
+    assert_eq!(provider("http", "ok"), Some(1.0), "{text}");
+    assert_eq!(provider("http", "error"), None, "{text}");
 }
