@@ -34,7 +34,7 @@ pub enum OpenMode {
 #[derive(Clone)]
 pub struct Db {
     pub(super) pool: Pool,
-    writes: Pool,
+    pub(super) writes: Pool,
     /// SQLite only: one writer at a time inside this process. SQLite allows
     /// one writer per file; without this gate a second writer sleeps in the
     /// busy handler (1, 2, 5 … 100 ms steps) instead of queueing, which
