@@ -49,6 +49,13 @@ build_widget() {
         echo "build_widget: no nightly with rust-src (scripts/setup); building on stable" >&2
     fi
     _trunk_release "$@" || return
+    build_payer_bundles "$dist"
+}
+
+# The two payer bundles into DIST/payer/ and DIST/link/ (and DIST/mount.js), as build_widget
+# builds them; alone, for the benches that measure only these (bench/widget-size --payer-only).
+build_payer_bundles() {
+    local dist="$1"
     (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release) || return
     rm -rf "$dist/payer" && mkdir -p "$dist/payer" &&
         cp "$REPO"/target/trunk-payer/paylink-payer-* "$dist/payer/" || return
