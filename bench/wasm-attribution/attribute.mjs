@@ -47,6 +47,11 @@ function crateOf(n) {
   if (/^data\[\d+\]$|^data segment/.test(n)) return "(data segments: strings, tables)";
   if (/^(import|export|type|table|elem|global|memory|start|code\[|section headers|wasm magic)/i.test(n) || /header/i.test(n))
     return "(wasm structure: types, imports, exports, tables)";
+  // An island's entry, which wasm-bindgen exports as `Name_<hash>` (its props read and its view
+  // built, inlined): the crate that declares the islands.
+  if (/^[A-Z][A-Za-z0-9]*_\d{6,}( externref shim)?$/.test(n)) return "paylink_payer";
+  // wasm-streams' exports (`intounderlyingsource_pull`…), which gloo-net's bodies bring.
+  if (/^intounderlying/.test(n)) return "wasm_streams";
   // A v0 symbol twiggy left mangled (`_RNvXs…Cs<hash>_5alloc…`): its crates are `Cs…_<len><name>`.
   if (/^_R/.test(n)) {
     const mangled = [...n.matchAll(/C(?:s[0-9A-Za-z]*_)?(\d+)/g)]

@@ -19,6 +19,7 @@
 // as the page.
 #![allow(clippy::mem_forget)]
 
+use leptos::either::Either;
 use leptos::prelude::*;
 use paylink_model::br;
 use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
@@ -292,20 +293,22 @@ pub fn LinkForm(l: Lang, link: PaymentLink, posted: Posted, key: String) -> impl
     let summary = RwSignal::new(true);
     let done = RwSignal::new(None::<String>);
     browser::start(p, lang, summary, done, key.clone());
+    // `Either`, not `.into_any()`: an `AnyView` keeps every render mode of the view it erases
+    // (async hydration and HTML streaming among them), an `Either` only those the island calls
+    // (bench/README.md, "bench/wasm-attribution").
     move || {
         let l = lang.get();
         match done.get() {
             Some(url) => {
                 let text = url.clone();
-                view! {
+                Either::Left(view! {
                     <section class="card">
                         <h1>{T::InvoiceReady.t(l)}</h1>
                         <p class="paylink"><a href=url target="_top" class="url">{text}</a></p>
                     </section>
-                }
-                .into_any()
+                })
             }
-            None => view! { <LinkFormView l p summary key=key.clone() /> }.into_any(),
+            None => Either::Right(view! { <LinkFormView l p summary key=key.clone() /> }),
         }
     }
 }
@@ -409,7 +412,7 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
     let body = move || {
         let rows = rows.get();
         if rows.is_empty() {
-            return view! { <p class="muted">{T::PreviewEmpty.t(l)}</p> }.into_any();
+            return Either::Left(view! { <p class="muted">{T::PreviewEmpty.t(l)}</p> });
         }
         let total: i64 = rows.iter().map(|r| r.2).sum();
         let rows = rows
@@ -430,7 +433,7 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
                 }
             })
             .collect_view();
-        view! {
+        Either::Right(view! {
             <table class="installments">
                 <caption>{T::Preview.t(l)}</caption>
                 <thead>
@@ -449,8 +452,7 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
                     </tr>
                 </tfoot>
             </table>
-        }
-        .into_any()
+        })
     };
     view! {
         <section class="preview" aria-label=T::Preview.t(l)>
