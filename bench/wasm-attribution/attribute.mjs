@@ -12,6 +12,7 @@ import { brotliCompressSync, constants } from "node:zlib";
 const [name, csvPath, namedPath, shippedPath] = process.argv.slice(2);
 const STD = new Set(["core", "alloc", "std", "compiler_builtins", "dlmalloc"]);
 const TOP = Number(process.env.ATTRIBUTION_TOP || 25);
+const ALL = process.env.ATTRIBUTION_ALL === "1"; // every crate, however small
 
 /** Splits one CSV line (twiggy quotes names holding commas). */
 function cells(line) {
@@ -85,11 +86,11 @@ const kb = (b) => (b / 1000).toFixed(1);
 console.log(`\n== ${name}: shipped wasm ${kb(shipped.length)} KB raw, ${kb(br)} KB brotli; attributed ${kb(total)} KB raw (the named copy: ${kb(named)} KB with its names)`);
 console.log(`\n| crate | KB raw | share |\n|---|---:|---:|`);
 for (const [c, s] of [...crates].sort((a, b) => b[1] - a[1])) {
-  if (s / total < 0.005) continue;
+  if (!ALL && s / total < 0.005) continue;
   console.log(`| ${c} | ${kb(s)} | ${((100 * s) / total).toFixed(1)} % |`);
 }
 const small = [...crates].filter(([, s]) => s / total < 0.005);
-if (small.length) console.log(`| ${small.length} crates under 0.5 % each | ${kb(small.reduce((a, [, s]) => a + s, 0))} | |`);
+if (!ALL && small.length) console.log(`| ${small.length} crates under 0.5 % each | ${kb(small.reduce((a, [, s]) => a + s, 0))} | |`);
 console.log(`\nheaviest ${TOP} functions (bytes raw, shallow):`);
 for (const f of fns.sort((a, b) => b.size - a.size).slice(0, TOP)) {
   const n = clean(f.name);
