@@ -358,7 +358,10 @@ async fn what_the_browser_leaves_to_the_server_is_refused_on_its_field_with_and_
         price: Some(6.0),
         customer_id: None,
     };
-    assert!(link.check_choice(&choice).is_empty(), "the browser lets it through");
+    assert!(
+        link.check_choice(&choice).is_empty(),
+        "the browser lets it through"
+    );
     let below_min = Msg::InstallmentBelowMin.render(Lang::PtBr);
     let min_price = Msg::MinPrice.render(Lang::PtBr);
 
@@ -382,7 +385,10 @@ async fn what_the_browser_leaves_to_the_server_is_refused_on_its_field_with_and_
         let c = control(&html, field);
         assert!(c.contains("aria-invalid=\"true\""), "{field}: {c}");
         let err = format!("f-{field}-err");
-        assert!(c.contains(&format!("aria-describedby=\"{err}\"")), "{field}: {c}");
+        assert!(
+            c.contains(&format!("aria-describedby=\"{err}\"")),
+            "{field}: {c}"
+        );
         assert_eq!(text_of(&html, &err), message.as_str(), "{field}'s message");
     }
     assert_eq!(count_invoices(&app).await, 0, "nothing created");
