@@ -708,7 +708,13 @@ pub fn LinkPage(
     posted: Posted,
     key: String,
     terms: Vec<String>,
+    /// A sandbox's server: the page says its payment settings are demo ones.
+    #[prop(optional)]
+    sandbox: bool,
 ) -> impl IntoView {
+    let test_banner = sandbox.then(|| {
+        view! { <p class="sandbox-banner" role="note">{T::TestEnvironment.t(l)}</p> }
+    });
     let terms = (!terms.is_empty()).then(|| {
         view! {
             <section class="card terms" aria-label=T::Terms.t(l)>
@@ -718,6 +724,7 @@ pub fn LinkPage(
         }
     });
     view! {
+        {test_banner}
         <LinkForm l link posted key />
         {terms}
     }

@@ -95,6 +95,21 @@ pub const MERCHANT_SETTINGS: &[&str] = &[
     "1234-5 / 123456-7",
 ];
 
+/// [`MERCHANT_SETTINGS`] that `args` do not give themselves; none for a sandbox or a test
+/// that says what it offers (`--payment-types`).
+pub fn merchant_settings_beside<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Vec<&'static str> {
+    let given = |flag: &str| args.iter().any(|a| a.as_ref() == flag);
+    if given("--sandbox") || given("--payment-types") {
+        return Vec::new();
+    }
+    MERCHANT_SETTINGS
+        .chunks(2)
+        .filter(|pair| !given(pair[0]))
+        .flatten()
+        .copied()
+        .collect()
+}
+
 /// A second, independent pool on a test database (what another process or a
 /// restart sees), for checks in SQL.
 pub async fn raw_pool(target: &str) -> sqlx::AnyPool {
@@ -579,14 +594,7 @@ pub fn serve_binary_at<S: AsRef<std::ffi::OsStr>>(
     log: impl Into<std::process::Stdio>,
 ) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
-    let given = |flag: &str| args.iter().any(|a| a.as_ref() == flag);
-    // A production server's settings unless the test runs a sandbox or gives its own.
-    let merchant: &[&str] = if given("--sandbox") || given("--pix-key") || given("--payment-types")
-    {
-        &[]
-    } else {
-        MERCHANT_SETTINGS
-    };
+    let merchant = merchant_settings_beside(args);
     let mut child = std::process::Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(merchant)

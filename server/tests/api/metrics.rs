@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::helpers::{invoice_body, test_database};
+use crate::helpers::{
+    invoice_body, merchant_settings_beside, migrated_database, MERCHANT_SETTINGS,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 /// Debian's, which `scripts/setup` installs; `PAYLINK_PROMETHEUS` names another.
@@ -68,6 +70,8 @@ fn serve_with_metrics(db: &str, extra: &[String], log: Option<&Path>) -> (Killed
             "0",
             "--allow-insecure-webhooks",
         ])
+        // A production server's merchant, beside what `extra` brings (the bank's PIX key).
+        .args(merchant_settings_beside(extra))
         .args(extra)
         .args(["--log-format", format])
         .env("RUST_LOG", filter)
@@ -219,7 +223,7 @@ fn value(series: &Value) -> f64 {
 #[tokio::test]
 async fn prometheus_scrapes_routes_statuses_outbox_queues_and_build_info() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "metrics.db").await;
+    let db = migrated_database(dir.path(), "metrics.db").await;
     let token = token(&db);
     let rx = crate::receiver::Receiver::start().await;
     let added = Command::new(BIN)
@@ -479,6 +483,7 @@ async fn a_malformed_metrics_listen_or_log_format_is_refused_by_name() {
             "--metrics-listen",
             &at,
         ])
+        .args(MERCHANT_SETTINGS)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -502,7 +507,7 @@ async fn a_malformed_metrics_listen_or_log_format_is_refused_by_name() {
 #[tokio::test]
 async fn bank_calls_are_counted_by_operation_and_outcome() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "bank.db").await;
+    let db = migrated_database(dir.path(), "bank.db").await;
     let token = token(&db);
     let (bank, pki) = crate::settlement_pix::start_bank().await;
     let pix = crate::settlement_pix_serve::pix_options(&bank, &pki, dir.path());
@@ -586,7 +591,7 @@ async fn bank_calls_are_counted_by_operation_and_outcome() {
 #[tokio::test]
 async fn provider_sends_are_counted_by_provider_and_outcome() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "providers.db").await;
+    let db = migrated_database(dir.path(), "providers.db").await;
     let token = token(&db);
     let rx = crate::receiver::Receiver::start().await;
     let extra = ["--notify-http-url".to_string(), rx.url.clone()];

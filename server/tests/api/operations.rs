@@ -575,3 +575,62 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
     restored.kill().unwrap();
     restored.wait().unwrap();
 }
+
+/// A sandbox's payer page and payment link page say they are a test environment; a
+/// production server's do not.
+#[tokio::test]
+async fn the_sandbox_says_so_on_payer_pages_and_production_does_not() {
+    for sandbox in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = migrated_database(dir.path(), "pages.db").await;
+        let token = token_of(&db);
+        let token_file = dir.path().join("token");
+        std::fs::write(&token_file, &token).unwrap();
+        let token_file = token_file.to_str().unwrap().to_string();
+        let mut args = vec!["--db", &db, "--token-file", &token_file];
+        if sandbox {
+            args.push("--sandbox");
+        }
+        let (mut child, addr) = serve_binary(&args);
+        let client = reqwest::Client::new();
+        let auth = format!("Basic {token}");
+        let cid = customer(&client, &addr, &auth).await;
+        let invoice: Value = client
+            .post(format!("{addr}/invoices/applications/invoices"))
+            .header("Authorization", &auth)
+            .json(&plain_invoice(&cid, json!(["PIX", "BOLETO"])))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let link: Value = client
+            .post(format!("{addr}/invoices/applications/payment-links"))
+            .header("Authorization", &auth)
+            .json(
+                &json!({"name": "Curso", "description": "Curso de violão", "price": 300.00,
+                          "paymentTypes": ["PIX"], "invoiceType": "SINGLE"}),
+            )
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let pay_url = invoice["url"].as_str().unwrap().to_string();
+        let link_url = link["url"].as_str().unwrap().to_string();
+        for url in [pay_url, link_url] {
+            let page = client.get(&url).send().await.unwrap();
+            assert_eq!(page.status(), StatusCode::OK, "{url}");
+            let html = page.text().await.unwrap();
+            assert_eq!(
+                html.contains("Ambiente de teste"),
+                sandbox,
+                "{url} (sandbox: {sandbox})"
+            );
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
