@@ -76,6 +76,22 @@ pub async fn migrated_database(dir: &std::path::Path, name: &str) -> String {
     target
 }
 
+/// An application's token on `db`, made by the CLI as an operator makes one (the last line
+/// `paylink token create` prints).
+pub fn cli_token(db: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
+        .args(["token", "create", "--name", "loja", "--db", db])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    stdout.lines().last().unwrap().trim().to_string()
+}
+
 /// The merchant's settings of a production server (`serve` refuses to start without them
 /// outside `--sandbox`): a real-looking PIX key, name, city, CNPJ and boleto agreement.
 pub const MERCHANT_SETTINGS: &[&str] = &[

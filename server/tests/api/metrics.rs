@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::helpers::{
-    invoice_body, merchant_settings_beside, migrated_database, MERCHANT_SETTINGS,
+    cli_token, invoice_body, merchant_settings_beside, migrated_database, MERCHANT_SETTINGS,
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
@@ -28,20 +28,6 @@ impl Drop for Killed {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn token(db: &str) -> String {
-    let out = Command::new(BIN)
-        .args(["token", "create", "--name", "loja", "--db", db])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    stdout.lines().last().unwrap().trim().to_string()
 }
 
 /// `serve` with a metrics listener on a free port: the public and the metrics base URLs,
@@ -224,7 +210,7 @@ fn value(series: &Value) -> f64 {
 async fn prometheus_scrapes_routes_statuses_outbox_queues_and_build_info() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "metrics.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let rx = crate::receiver::Receiver::start().await;
     let added = Command::new(BIN)
         .args([
@@ -508,7 +494,7 @@ async fn a_malformed_metrics_listen_or_log_format_is_refused_by_name() {
 async fn bank_calls_are_counted_by_operation_and_outcome() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "bank.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let (bank, pki) = crate::settlement_pix::start_bank().await;
     let pix = crate::settlement_pix_serve::pix_options(&bank, &pki, dir.path());
     let log = dir.path().join("serve.log");
@@ -592,7 +578,7 @@ async fn bank_calls_are_counted_by_operation_and_outcome() {
 async fn provider_sends_are_counted_by_provider_and_outcome() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "providers.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let rx = crate::receiver::Receiver::start().await;
     let extra = ["--notify-http-url".to_string(), rx.url.clone()];
     let (_server, public, metrics) = serve_with_metrics(&db, &extra, None);

@@ -341,19 +341,13 @@ fn plain_invoice(customer_id: &str, types: Value) -> Value {
     )
 }
 
-fn token_of(db: &str) -> String {
-    let out = paylink(&["token", "create", "--name", "loja", "--db", db], &[]);
-    assert!(out.status.success(), "{:?}", text(&out));
-    text(&out).0.lines().last().unwrap().trim().to_string()
-}
-
 /// `--payment-types PIX`: the merchant offers no boleto, and an invoice or a link asking
 /// for one is refused on `paymentTypes` with the error envelope.
 #[tokio::test]
 async fn a_merchant_without_boleto_refuses_invoices_and_links_asking_for_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "pix.db").await;
-    let auth = format!("Basic {}", token_of(&db));
+    let auth = format!("Basic {}", cli_token(&db));
     let (mut child, addr) = serve_binary(&[
         "--db",
         &db,
@@ -488,7 +482,7 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
     }
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "live.db").await;
-    let auth = format!("Basic {}", token_of(&db));
+    let auth = format!("Basic {}", cli_token(&db));
     let (mut child, addr) = serve_binary(&["--db", &db]);
     let client = reqwest::Client::new();
     let cid = customer(&client, &addr, &auth).await;
@@ -583,7 +577,7 @@ async fn the_sandbox_says_so_on_payer_pages_and_production_does_not() {
     for sandbox in [true, false] {
         let dir = tempfile::tempdir().unwrap();
         let db = migrated_database(dir.path(), "pages.db").await;
-        let token = token_of(&db);
+        let token = cli_token(&db);
         let token_file = dir.path().join("token");
         std::fs::write(&token_file, &token).unwrap();
         let token_file = token_file.to_str().unwrap().to_string();

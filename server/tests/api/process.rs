@@ -8,29 +8,10 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use crate::helpers::{
-    invoice_body, migrated_database, serve_binary, serve_binary_logging, test_database,
+    cli_token, invoice_body, migrated_database, serve_binary, serve_binary_logging, test_database,
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
-
-fn token(db: &str) -> String {
-    let out = Command::new(BIN)
-        .args(["token", "create", "--name", "loja", "--db", db])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .last()
-        .unwrap()
-        .trim()
-        .to_string()
-}
 
 fn signal(child: &Child, name: &str) {
     let ok = Command::new("kill")
@@ -70,7 +51,7 @@ const CUSTOMER: &str =
 async fn sigterm_during_a_slow_request_answers_it_and_exits_0() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "term.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let (mut child, addr) = serve_binary(&["--db", &db]);
 
     let mut conn = TcpStream::connect(host_port(&addr)).unwrap();
@@ -245,7 +226,7 @@ enum LogFormat {
 async fn logged_flow(format: LogFormat) {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "log.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let rx = crate::receiver::Receiver::start().await;
     let added = Command::new(BIN)
         .args([
@@ -475,7 +456,7 @@ async fn a_refused_configuration_starts_no_worker() {
     use tower::ServiceExt;
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "workers.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let rx = crate::receiver::Receiver::start().await;
     // The delivery is written by the service alone: no worker runs in this process.
     let service = paylink_server::service(Service {

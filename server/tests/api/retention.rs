@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::helpers::*;
-use crate::outbox::{eventually, invoice_via, token, Server};
+use crate::outbox::{eventually, invoice_via, Server};
 use crate::receiver::Receiver;
 
 /// Retentions of 1 s, a prune every 200 ms: a delivered webhook (its
@@ -17,7 +17,7 @@ use crate::receiver::Receiver;
 async fn old_finished_rows_are_pruned_and_pending_ones_and_invoices_stay() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "prune.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let ok = Receiver::start().await;
     let failing = Receiver::start().await;
     failing.fail_with(&[(500, None); 20]);
