@@ -13,15 +13,18 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "cli",
         &[
-            "app", "http", "proxy", "web", "workers", "bank", "domain", "store", "error",
+            "app", "metrics", "http", "proxy", "web", "workers", "bank", "domain", "store", "error",
         ],
     ),
     (
         "app",
         &[
-            "http", "proxy", "web", "workers", "bank", "domain", "store", "error",
+            "metrics", "http", "proxy", "web", "workers", "bank", "domain", "store", "error",
         ],
     ),
+    // The metrics' recorder, request layer and /metrics listener: beside the app, reading
+    // the outbox's depth and the pools from the store.
+    ("metrics", &["store"]),
     ("http", &["bank", "domain", "store", "error"]),
     // The server-rendered payer pages take the widget pages' CSP rule from `web`.
     ("proxy", &["http", "web", "domain", "store", "error"]),
