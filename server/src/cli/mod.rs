@@ -11,6 +11,7 @@ pub mod links;
 pub mod notifications;
 pub mod operators;
 pub mod pix;
+pub mod release;
 mod serve;
 pub mod settlement;
 
@@ -87,6 +88,8 @@ enum Command {
         #[command(subcommand)]
         command: crate::cli::operators::OperatorCommand,
     },
+    #[command(flatten)]
+    Release(release::ReleaseCommand),
 }
 
 #[derive(Subcommand)]
@@ -264,6 +267,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Installment { command } => settlement::installment(command).await,
         Command::Operator { command } => crate::cli::operators::cli(command).await,
         Command::Pix { command } => pix::cli(*command).await,
+        Command::Release(command) => release::cli(command).await,
     }
 }
 
