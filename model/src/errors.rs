@@ -51,6 +51,8 @@ pub enum Msg {
     FixedByLink,
     /// A payment link does not offer this value (or this field at all).
     NotAllowedByLink,
+    /// The merchant does not offer this payment type (`serve --payment-types`).
+    PaymentTypeNotOffered,
     /// The customer was not registered through the payment link.
     CustomerNotFromLink,
     /// The JSON value has the wrong type; the text names what was expected.
@@ -290,6 +292,11 @@ impl Msg {
                 pt,
                 "O link de pagamento não permite este valor.",
                 "The payment link does not allow this value.",
+            ),
+            PaymentTypeNotOffered => t(
+                pt,
+                "Este recebedor não aceita esta forma de pagamento.",
+                "This merchant does not accept this payment type.",
             ),
             CustomerNotFromLink => t(
                 pt,

@@ -256,6 +256,12 @@ impl NewInvoice {
 impl NewInvoice {
     /// The Pix Automático rules of the server's setup and of the customer (API Pix configured,
     /// a company merchant, a payer with a CPF or CNPJ), when the invoice asks for it.
+    /// Refused on `paymentTypes` when it asks for the one type the merchant does not offer
+    /// (`not_offered`, from the server's settings).
+    pub fn check_offered(&self, not_offered: Option<PaymentType>) -> Result<(), Violations> {
+        check_offered(&self.payment_types, not_offered)
+    }
+
     pub fn check_pix_automatico(&self, ctx: pix_automatico::Context<'_>) -> Result<(), Violations> {
         match self.pix_automatico {
             Some(_) => pix_automatico::check_context(ctx),
@@ -275,6 +281,22 @@ pub struct NewNotification {
 pub struct NewWebhook {
     pub hook_type: HookType,
     pub url: String,
+}
+
+/// `types` (an invoice's or a payment link's) refused on `paymentTypes` when they ask for
+/// the one type the merchant does not offer (`not_offered`, from the server's settings).
+pub fn check_offered(
+    types: &[PaymentType],
+    not_offered: Option<PaymentType>,
+) -> Result<(), Violations> {
+    match not_offered {
+        Some(t) if types.contains(&t) => {
+            let mut v = Violations::default();
+            v.add("paymentTypes", Msg::PaymentTypeNotOffered);
+            Err(v)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Server settings that change a rule.

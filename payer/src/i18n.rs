@@ -42,6 +42,8 @@ pub enum T {
     BoletoPdf,
     BoletoPrint,
     Simulate,
+    /// The sandbox's banner: this page's payment settings are demo ones.
+    TestEnvironment,
     BackToSite,
     PaidNow,
     NotFoundTitle,
@@ -116,6 +118,10 @@ impl T {
             BoletoPdf => ("Baixar boleto (PDF)", "Download boleto (PDF)"),
             BoletoPrint => ("Imprimir", "Print"),
             Simulate => ("Simular pagamento (sandbox)", "Simulate payment (sandbox)"),
+            TestEnvironment => (
+                "Ambiente de teste: esta cobrança é uma simulação e não deve ser paga.",
+                "Test environment: this charge is a simulation and must not be paid.",
+            ),
             BackToSite => ("Voltar ao site", "Back to the site"),
             PaidNow => (
                 "Pagamento confirmado. Voltando ao site…",

@@ -57,8 +57,13 @@ pub fn PayPage(
             {sandbox}
         }
     });
+    // A sandbox's PIX key and boleto agreement pay nobody: the page says so first.
+    let test_banner = p.sandbox.then(|| {
+        view! { <p class="sandbox-banner" role="note">{T::TestEnvironment.t(l)}</p> }
+    });
     view! {
         <article class="card invoice pay">
+            {test_banner}
             <p class="muted">{T::InvoiceFrom.t(l)} " " <strong>{p.merchant_name.clone()}</strong></p>
             <h1>{T::Payment.t(l)}</h1>
             <dl class="facts">

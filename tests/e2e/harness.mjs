@@ -67,7 +67,9 @@ export async function startPaylink({ bin, dist, name = "e2e", args = [] }) {
   const db = join(dir, "e2e.db");
   const tokenFile = join(dir, "token");
 
-  // `token create` prints the token as its last line of stdout.
+  // The schema first (only `migrate` and `serve` change it); `token create` prints the token as
+  // its last line of stdout.
+  execFileSync(bin, ["migrate", "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
   const out = execFileSync(bin, ["token", "create", "--db", db, "--name", name], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],

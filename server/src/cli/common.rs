@@ -1,4 +1,5 @@
-//! What every command shares: how it fails, how it opens the database, and the
+//! What every command shares: how it fails, how it opens the database (never changing its
+//! schema but for `serve` and `migrate`), and the
 //! bank's boleto options of `serve` and `boleto remessa`.
 
 use crate::store::Db;
@@ -16,12 +17,20 @@ impl From<String> for Failure {
     }
 }
 
+/// The database of a command other than `serve` and `migrate`: opened only when its schema
+/// is current (no command but those two changes it), else refused naming `paylink migrate`.
 pub(crate) async fn open(target: &str) -> Result<Db, String> {
-    Db::open(target).await.map_err(|e| {
-        format!(
-            "cannot open database {}: {e}",
-            crate::store::redacted(target)
-        )
+    open_as(target, crate::store::OpenMode::RequireCurrent).await
+}
+
+pub(crate) async fn open_as(target: &str, mode: crate::store::OpenMode) -> Result<Db, String> {
+    use crate::store::schema::SchemaError;
+    let shown = crate::store::redacted(target);
+    Db::open_with(target, mode).await.map_err(|e| match e {
+        // Our own refusals (no such SQLite file) say it all.
+        SchemaError::Db(sqlx::Error::Configuration(why)) => why.to_string(),
+        SchemaError::Db(e) => format!("cannot open database {shown}: {e}"),
+        other => format!("database {shown}: {other}"),
     })
 }
 
@@ -50,31 +59,57 @@ impl std::ops::Deref for DbArg {
 
 /// The boleto's bank, agreement and wallet, the same on `serve` (printed
 /// boletos) and `boleto remessa` (registered ones), so both make the same
-/// nosso número.
+/// nosso número. The bank and the agreement have no default: a made-up agreement
+/// prints boletos that pay nobody (only `serve --sandbox` shows demo ones).
 #[derive(clap::Args, Clone, Debug)]
 pub struct BoletoArgs {
-    /// Boleto bank code (3 digits).
-    #[arg(long, default_value = "001")]
-    boleto_bank: String,
-    /// Boleto agreement (convênio, 7 digits).
-    #[arg(long, default_value = "1234567")]
-    boleto_agreement: String,
+    /// Boleto bank code (3 digits). Required outside --sandbox when BOLETO is offered.
+    #[arg(long)]
+    boleto_bank: Option<String>,
+    /// Boleto agreement (convênio, 7 digits). Required outside --sandbox when BOLETO is offered.
+    #[arg(long)]
+    boleto_agreement: Option<String>,
     /// Boleto wallet (carteira, 2 digits).
     #[arg(long, default_value = "17")]
     boleto_wallet: String,
 }
 
+/// The sandbox's boleto: Banco do Brasil's code and a made-up agreement.
+const DEMO_BANK: &str = "001";
+const DEMO_AGREEMENT: &str = "1234567";
+
 impl BoletoArgs {
-    /// The config, each option checked for its number of digits.
-    pub fn config(&self) -> Result<paylink_model::boleto::BoletoConfig, String> {
+    /// The config, each option checked for its number of digits. A missing bank or
+    /// agreement takes the demo value when `demo` allows it, and is otherwise added to
+    /// `missing` (by its long name) for the caller to list with the others.
+    pub fn config(
+        &self,
+        demo: bool,
+        missing: &mut Vec<&'static str>,
+    ) -> Result<paylink_model::boleto::BoletoConfig, String> {
         let digits = |s: &str, n: usize, flag: &str| {
             (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| s.to_string())
                 .ok_or_else(|| format!("{flag} must be {n} digits"))
         };
+        let mut given = |v: &Option<String>, long: &'static str, fallback: &str| match v
+            .as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+        {
+            Some(v) => v.to_string(),
+            None => {
+                if !demo {
+                    missing.push(long);
+                }
+                fallback.to_string()
+            }
+        };
+        let bank = given(&self.boleto_bank, "boleto-bank", DEMO_BANK);
+        let agreement = given(&self.boleto_agreement, "boleto-agreement", DEMO_AGREEMENT);
         Ok(paylink_model::boleto::BoletoConfig {
-            bank_code: digits(&self.boleto_bank, 3, "--boleto-bank")?,
-            agreement: digits(&self.boleto_agreement, 7, "--boleto-agreement")?,
+            bank_code: digits(&bank, 3, "--boleto-bank")?,
+            agreement: digits(&agreement, 7, "--boleto-agreement")?,
             wallet: digits(&self.boleto_wallet, 2, "--boleto-wallet")?,
         })
     }

@@ -1,19 +1,22 @@
-//! `paylink` command line: `serve`, `token`, `simulate`, `invoice`, `webhook`,
-//! `notifications`, `link`, `boleto`, `installment`, `operator`, `pix`.
+//! `paylink` command line: `serve`, `config`, `migrate`, `backup`, `token`, `simulate`,
+//! `invoice`, `webhook`, `notifications`, `link`, `boleto`, `installment`, `operator`, `pix`.
 
 use crate::cli::common::DbArg;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod common;
+pub mod config;
 pub mod links;
+mod maintenance;
 pub mod notifications;
 pub mod operators;
 pub mod pix;
 pub mod release;
 mod serve;
 pub mod settlement;
+mod workers_args;
 
 use common::open;
 pub use common::Failure;
@@ -29,6 +32,10 @@ use crate::store::{webhooks as webhook_store, Db};
     about = "paylink: invoicing service, widget proxy and payment pages"
 )]
 struct Cli {
+    /// A TOML file of settings (keys: the flags' long names); flags and PAYLINK_* variables
+    /// win over it (docs/operations.md, Configuration).
+    #[arg(long, global = true, value_name = "FILE", env = config::CONFIG_ENV)]
+    config: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -37,6 +44,28 @@ struct Cli {
 enum Command {
     /// Serve the invoicing API, the widget's proxy and the widget.
     Serve(Box<serve::ServeArgs>),
+    /// The configuration `serve` would run with.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// Apply the database's pending migrations (`--status`: list them, change nothing).
+    Migrate {
+        /// List every migration, applied or pending, and change nothing.
+        #[arg(long)]
+        status: bool,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// A consistent copy of a SQLite database, taken while the server writes
+    /// (PostgreSQL: pg_dump, docs/operations.md).
+    Backup {
+        /// The copy to write (never overwritten).
+        #[arg(long)]
+        to: std::path::PathBuf,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Manage application tokens.
     Token {
         #[command(subcommand)]
@@ -90,6 +119,13 @@ enum Command {
     },
     #[command(flatten)]
     Release(release::ReleaseCommand),
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Check every setting as `serve` would and print the effective configuration (secrets
+    /// masked, each value's origin: flag, variable, file, default); non-zero when invalid.
+    Check(Box<serve::ServeArgs>),
 }
 
 #[derive(Subcommand)]
@@ -215,8 +251,74 @@ enum TokenCommand {
     },
 }
 
+/// The command line parsed with the configuration file and the `PAYLINK_*` variables
+/// (cli/config.rs), and, for `config check`, each setting's effective value and origin.
+struct Parsed {
+    cli: Cli,
+    effective: Vec<(String, String, config::Origin)>,
+}
+
+fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, clap::Error> {
+    let usage = |m: String| Cli::command().error(clap::error::ErrorKind::ValueValidation, m);
+    let file = config::FileSettings::locate(args).map_err(usage)?;
+    let base = Cli::command();
+    let serve = base.find_subcommand("serve").expect("the serve command");
+    let known = config::settings_of(serve);
+    file.check_keys(&known).map_err(usage)?;
+    let command = with_settings(base, &known, &file, true);
+    let matches = command.clone().try_get_matches_from(args)?;
+    // The one subcommand run, to read its settings' origins.
+    let mut leaf = (&command, &matches);
+    while let Some((name, sub)) = leaf.1.subcommand() {
+        let cmd = leaf.0.find_subcommand(name).expect("a parsed subcommand");
+        leaf = (cmd, sub);
+    }
+    let effective = config::effective(leaf.0, leaf.1, &file);
+    for (name, _, origin) in &effective {
+        if config::SECRET_SETTINGS.contains(&name.as_str()) && *origin == config::Origin::Flag {
+            return Err(usage(format!(
+                "--{name} is a secret: give it as {} or in --{name}-file, never on the command line",
+                config::variable_of(name)
+            )));
+        }
+    }
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok(Parsed { cli, effective })
+}
+
+/// `command` and its subcommands with their settings' variables and file values: all of
+/// `serve`'s and `config check`'s (which take the same arguments), and, on every other
+/// command, those that are also `serve`'s (`--db`, the boleto's bank).
+fn with_settings(
+    command: Command_,
+    known: &std::collections::BTreeSet<String>,
+    file: &config::FileSettings,
+    top: bool,
+) -> Command_ {
+    let all = matches!(command.get_name(), "serve" | "check");
+    let mut command = if top {
+        command
+    } else {
+        config::apply(command, (!all).then_some(known), file)
+    };
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(name, |sub| with_settings(sub, known, file, false));
+    }
+    command
+}
+
+type Command_ = clap::Command;
+
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let parsed = match parse(&args) {
+        Ok(p) => p,
+        Err(e) => e.exit(),
+    };
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -233,7 +335,7 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli)) {
+    match runtime.block_on(run(parsed)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(e)) => {
             eprintln!("paylink: {e}");
@@ -246,10 +348,16 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn run(cli: Cli) -> Result<(), Failure> {
+async fn run(parsed: Parsed) -> Result<(), Failure> {
+    let Parsed { cli, effective } = parsed;
     match cli.command {
         Command::Token { command } => token(command).await,
         Command::Serve(args) => Ok(serve::serve(*args).await?),
+        Command::Config {
+            command: ConfigCommand::Check(args),
+        } => serve::config_check(&args, &effective),
+        Command::Migrate { status, db } => maintenance::migrate(&db, status).await,
+        Command::Backup { to, db } => maintenance::backup(&db, &to).await,
         Command::Simulate { command } => Ok(simulate(command).await?),
         Command::Invoice {
             command: InvoiceCommand::Delete { invoice_id, db },
@@ -517,4 +625,58 @@ async fn webhook(command: WebhookCommand) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// docs/operations.md's table of settings, row for row the settings `serve` takes: a flag
+    /// added, renamed or removed without its row (or a row left behind) fails here.
+    #[test]
+    fn the_operations_guide_lists_every_setting() {
+        let doc = include_str!("../../../docs/operations.md");
+        let command = super::Cli::command();
+        let serve = command.find_subcommand("serve").unwrap();
+        let mut in_code = std::collections::BTreeSet::new();
+        for arg in serve.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if matches!(long, "help" | "config") || arg.is_hide_set() {
+                continue;
+            }
+            let var = super::config::variable_of(long);
+            let row = format!("| `--{long}` | `{var}` |");
+            assert!(doc.contains(&row), "docs/operations.md has no row {row}");
+            in_code.insert(long.to_string());
+        }
+        for line in doc.lines().filter(|l| l.starts_with("| `--")) {
+            let long = line["| `--".len()..].split('`').next().unwrap();
+            assert!(
+                in_code.contains(long),
+                "docs/operations.md lists --{long}, which serve does not take"
+            );
+        }
+    }
+
+    /// Every setting of `serve` can come from its variable: one a flag's long name in upper
+    /// snake case, checked on the built command.
+    #[test]
+    fn every_setting_has_its_variable() {
+        let file = super::config::FileSettings::default();
+        let base = super::Cli::command();
+        let known = super::config::settings_of(base.find_subcommand("serve").unwrap());
+        let command = super::with_settings(base, &known, &file, true);
+        let serve = command.find_subcommand("serve").unwrap();
+        for arg in serve.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if matches!(long, "help" | "config") {
+                continue;
+            }
+            assert_eq!(
+                arg.get_env().map(|e| e.to_string_lossy().into_owned()),
+                Some(super::config::variable_of(long)),
+                "--{long}"
+            );
+        }
+    }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use super::common::open;
+use super::common::open_as;
 use crate::app::{app, Options, Service};
 use crate::domain::outbound::Outbound;
 use crate::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
@@ -23,6 +23,10 @@ pub(super) struct ServeArgs {
     listen: SocketAddr,
     #[command(flatten)]
     db: DbArg,
+    /// Do not apply pending migrations at start: refuse to start on a database that needs
+    /// one (run `paylink migrate` first). For servers that must not change the schema.
+    #[arg(long)]
+    no_migrate: bool,
     /// Base URL of payment links (`{public-url}/pay/{id}`); default: the listen address.
     #[arg(long)]
     public_url: Option<String>,
@@ -35,6 +39,10 @@ pub(super) struct ServeArgs {
     /// File holding the proxy's token (alternative to the PAYLINK_TOKEN variable).
     #[arg(long)]
     token_file: Option<PathBuf>,
+    /// The proxy's token: a secret, so only from the PAYLINK_TOKEN variable (cli/config.rs
+    /// refuses it as a flag or in the file).
+    #[arg(long, hide = true)]
+    token: Option<String>,
     /// Sandbox mode (simulated payments); the README's run command uses it.
     #[arg(long)]
     sandbox: bool,
@@ -53,21 +61,27 @@ pub(super) struct ServeArgs {
     #[arg(long)]
     frame_ancestors: Vec<String>,
     /// Merchant name on the payer page and in the PIX code (at most 25 characters are used).
-    #[arg(long, default_value = "Loja Exemplo")]
-    merchant_name: String,
-    /// Merchant city in the PIX code.
-    #[arg(long, default_value = "Sao Paulo")]
-    merchant_city: String,
-    /// The PIX key that receives payments.
-    #[arg(long, default_value = "pix@paylink.example")]
-    pix_key: String,
+    /// Required outside --sandbox.
+    #[arg(long)]
+    merchant_name: Option<String>,
+    /// Merchant city in the PIX code. Required outside --sandbox.
+    #[arg(long)]
+    merchant_city: Option<String>,
+    /// The PIX key that receives payments. Required outside --sandbox when PIX is offered.
+    #[arg(long)]
+    pix_key: Option<String>,
+    /// What the merchant offers payers: PIX, BOLETO or both (an invoice or a link asking
+    /// for another is refused on paymentTypes).
+    #[arg(long, value_delimiter = ',', default_values = ["PIX", "BOLETO"])]
+    payment_types: Vec<String>,
     #[command(flatten)]
     boleto: BoletoArgs,
-    /// The merchant's CNPJ or CPF, printed as the beneficiário on boletos.
+    /// The merchant's CNPJ or CPF, printed as the beneficiário on boletos. Required outside
+    /// --sandbox.
     #[arg(long)]
     merchant_document: Option<String>,
-    /// Agência/Código do Beneficiário as your bank prints it, e.g. "1234-5 / 12345-6"
-    /// (default: the agreement).
+    /// Agência/Código do Beneficiário as your bank prints it, e.g. "1234-5 / 12345-6".
+    /// Required outside --sandbox when BOLETO is offered (the sandbox shows the agreement).
     #[arg(long)]
     boleto_beneficiary_code: Option<String>,
     /// SMTP server for Email notifications: smtp://USER@HOST:587 (STARTTLS required) or
@@ -108,6 +122,8 @@ pub(super) struct ServeArgs {
     drain_delay: std::time::Duration,
     #[command(flatten)]
     pix: PixArgs,
+    #[command(flatten)]
+    workers: super::workers_args::WorkersArgs,
 }
 
 /// WhatsApp Business (Cloud API) and SMS (Twilio) accounts: docs/payments.md, Notifications.
@@ -439,20 +455,9 @@ fn smtp_config(
 
 fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
     if let Some(file) = &args.token_file {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        let token = text
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        return Ok((!token.is_empty()).then_some(token));
+        return secret_from_file(file).map(Some);
     }
-    Ok(std::env::var("PAYLINK_TOKEN")
-        .ok()
-        .filter(|t| !t.trim().is_empty()))
+    Ok(args.token.clone().filter(|t| !t.trim().is_empty()))
 }
 
 /// `'self'` plus each configured origin, which must be a bare http(s) origin.
@@ -481,41 +486,287 @@ fn check_origin(o: &str, flag: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, String> {
-    if args.pix_key.trim().is_empty()
-        || args.merchant_name.trim().is_empty()
-        || args.merchant_city.trim().is_empty()
-    {
-        return Err("--pix-key, --merchant-name and --merchant-city must not be empty".into());
+/// The values the sandbox shows payers where a setting is missing: a PIX code and a
+/// boleto that pay nobody, so never outside `--sandbox`.
+mod demo {
+    pub const MERCHANT_NAME: &str = "Loja Exemplo";
+    pub const MERCHANT_CITY: &str = "Sao Paulo";
+    pub const PIX_KEY: &str = "pix@paylink.example";
+}
+
+/// A setting a payer would see: its value, the sandbox's demo value, or (outside the
+/// sandbox) its name added to `missing`.
+fn payer_setting(
+    value: Option<&str>,
+    long: &'static str,
+    demo: Option<&str>,
+    sandbox: bool,
+    missing: &mut Vec<&'static str>,
+) -> Option<String> {
+    match value.map(str::trim).filter(|v| !v.is_empty()) {
+        Some(v) => Some(v.to_string()),
+        None if sandbox => demo.map(str::to_string),
+        None => {
+            missing.push(long);
+            None
+        }
     }
+}
+
+/// What the merchant offers (`--payment-types`): at least one of PIX and BOLETO.
+fn payment_types(args: &ServeArgs) -> Result<Vec<paylink_model::PaymentType>, String> {
+    let mut types = Vec::new();
+    for t in &args.payment_types {
+        let t = paylink_model::PaymentType::parse(&t.trim().to_ascii_uppercase())
+            .ok_or_else(|| format!("--payment-types: {t:?} is not PIX or BOLETO"))?;
+        if !types.contains(&t) {
+            types.push(t);
+        }
+    }
+    if types.is_empty() {
+        return Err("--payment-types needs PIX, BOLETO or both".into());
+    }
+    Ok(types)
+}
+
+fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, String> {
+    use paylink_model::PaymentType;
+    let sandbox = args.sandbox;
+    let offered = payment_types(args)?;
+    let pix = offered.contains(&PaymentType::Pix);
+    let boleto = offered.contains(&PaymentType::Boleto);
+    let mut missing = Vec::new();
+    let m = &mut missing;
+    let merchant_name = payer_setting(
+        args.merchant_name.as_deref(),
+        "merchant-name",
+        Some(demo::MERCHANT_NAME),
+        sandbox,
+        m,
+    );
+    let merchant_city = payer_setting(
+        args.merchant_city.as_deref(),
+        "merchant-city",
+        Some(demo::MERCHANT_CITY),
+        sandbox,
+        m,
+    );
+    let pix_key = if pix || args.pix_key.is_some() {
+        payer_setting(
+            args.pix_key.as_deref(),
+            "pix-key",
+            Some(demo::PIX_KEY),
+            sandbox,
+            m,
+        )
+    } else {
+        Some(String::new())
+    };
+    let merchant_document = payer_setting(
+        args.merchant_document.as_deref(),
+        "merchant-document",
+        None,
+        sandbox,
+        m,
+    )
+    .map(|d| {
+        paylink_model::br::check_document(&d)
+            .map_err(|_| format!("--merchant-document {d:?} is not a valid CNPJ or CPF"))
+    })
+    .transpose()?;
+    let boleto_config = args.boleto.config(sandbox || !boleto, m);
+    let boleto_beneficiary_code = if boleto {
+        payer_setting(
+            args.boleto_beneficiary_code.as_deref(),
+            "boleto-beneficiary-code",
+            None,
+            sandbox,
+            m,
+        )
+    } else {
+        args.boleto_beneficiary_code.clone()
+    };
+    if !missing.is_empty() {
+        let list: Vec<String> = missing
+            .iter()
+            .map(|long| format!("--{long} ({})", super::config::variable_of(long)))
+            .collect();
+        return Err(format!(
+            "not in --sandbox, and payers would see settings that have no value: set {} \
+             (or say what you offer with --payment-types; --sandbox shows demo values, for tests only)",
+            list.join(", ")
+        ));
+    }
+    let (Some(merchant_name), Some(merchant_city), Some(pix_key)) =
+        (merchant_name, merchant_city, pix_key)
+    else {
+        unreachable!("every missing setting was listed above");
+    };
     Ok(crate::domain::payer::PayerConfig {
-        merchant_name: args.merchant_name.clone(),
-        merchant_city: args.merchant_city.clone(),
-        pix_key: args.pix_key.clone(),
-        boleto: args.boleto.config()?,
-        merchant_document: args
-            .merchant_document
-            .as_deref()
-            .map(|d| {
-                paylink_model::br::check_document(d)
-                    .map_err(|_| format!("--merchant-document {d:?} is not a valid CNPJ or CPF"))
-            })
-            .transpose()?,
-        boleto_beneficiary_code: args
-            .boleto_beneficiary_code
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string),
-        sandbox: args.sandbox,
+        merchant_name,
+        merchant_city,
+        pix_key,
+        boleto: boleto_config?,
+        merchant_document,
+        boleto_beneficiary_code,
+        sandbox,
         pix_api: args.pix.pix_api_url.is_some(),
+        offers_boleto: boleto,
+        offers_pix: pix,
     })
 }
 
-pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
-    let db = open(&args.db).await?;
-    let pix = pix_client(&args.pix, &args.pix_key)?;
+/// The base URL payers' links carry: `--public-url`, or the listen address. Outside the
+/// sandbox a public URL beyond loopback must be https (a payer's personal data and the
+/// operators' session cross the network), and a server listening beyond loopback must be
+/// told the name browsers use.
+fn public_url(args: &ServeArgs, addr: SocketAddr) -> Result<String, String> {
+    let Some(url) = args.public_url.as_deref().map(str::trim) else {
+        if !addr.ip().is_loopback() {
+            if !args.sandbox {
+                return Err(format!(
+                    "listening on {addr}, beyond loopback, needs --public-url https://… \
+                     (PAYLINK_PUBLIC_URL): the address payers' browsers use"
+                ));
+            }
+            // Browsers reach it by another name: links would carry the listen
+            // address, and the pages' writes fail the origin check (CSRF).
+            tracing::warn!(%addr, "listening beyond loopback without --public-url: set it to the address browsers use");
+        }
+        return Ok(format!("http://{addr}"));
+    };
+    let parsed = reqwest::Url::parse(url)
+        .ok()
+        .filter(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
+        .ok_or_else(|| format!("--public-url {url:?} is not an http(s) URL"))?;
+    let loopback = match parsed.host() {
+        Some(url::Host::Domain(d)) => d == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    if parsed.scheme() != "https" && !loopback && !args.sandbox {
+        return Err(format!(
+            "--public-url {url:?} must be https:// outside loopback (PAYLINK_PUBLIC_URL)"
+        ));
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+/// Everything `serve` takes from its settings, checked and read (secret files included)
+/// before anything starts: the same check `config check` runs.
+pub(super) struct Checked {
+    pix: Option<crate::bank::PixClient>,
+    account: Option<crate::domain::pix_api::rec::Recebedor>,
+    token: Option<String>,
+    outbound: Outbound,
+    notify: NotifyConfig,
+    payer: crate::domain::payer::PayerConfig,
+    frame_ancestors: Option<String>,
+}
+
+/// Every setting of `args` checked, each bad or missing one named. `public_url` is the
+/// links' base (from [`public_url`]).
+pub(super) fn check(args: &ServeArgs, public_url: &str) -> Result<Checked, String> {
+    // The merchant's settings a payer sees come last, so a malformed setting is named
+    // even while others are still missing.
+    let key = args
+        .pix_key
+        .clone()
+        .or_else(|| args.sandbox.then(|| demo::PIX_KEY.to_string()))
+        .unwrap_or_default();
+    let pix = pix_client(&args.pix, &key)?;
     let account = pix_account(&args.pix)?;
+    let token = proxy_token(args)?;
+    let mut outbound = if args.allow_insecure_webhooks {
+        Outbound::allow_private()
+    } else {
+        Outbound::public_only()
+    };
+    if let Some(proxy) = &args.webhook_proxy {
+        outbound = outbound.through_proxy(proxy)?;
+    }
+    let mut notify = NotifyConfig::new(
+        public_url,
+        smtp_config(args)?,
+        args.notify_http_url.as_deref(),
+    )?;
+    (notify.whatsapp, notify.twilio) = provider_configs(&args.providers)?;
+    notify.outbound = outbound.clone();
+    notify.check_urls()?;
+    for o in &args.allowed_origin {
+        check_origin(o, "--allowed-origin")?;
+    }
+    let frame_ancestors = frame_ancestors(
+        &args
+            .frame_ancestors
+            .iter()
+            .chain(&args.allowed_origin)
+            .cloned()
+            .collect::<Vec<_>>(),
+    )?;
+    let payer = payer_config(args)?;
+    notify.payer = payer.clone();
+    Ok(Checked {
+        pix,
+        account,
+        token,
+        outbound,
+        notify,
+        payer,
+        frame_ancestors,
+    })
+}
+
+/// `paylink config check`: every setting checked as `serve` checks it (no database opened,
+/// nothing listened on), then printed with its origin; secrets masked.
+pub(super) fn config_check(
+    args: &ServeArgs,
+    effective: &[(String, String, super::config::Origin)],
+) -> Result<(), super::Failure> {
+    let checked = public_url(args, args.listen).and_then(|url| check(args, &url).map(|_| ()));
+    let width = effective.iter().map(|(n, ..)| n.len()).max().unwrap_or(0);
+    for (name, value, origin) in effective {
+        let shown = if value.is_empty() { "-" } else { value };
+        println!("{name:width$}  {shown}  ({})", origin.word());
+    }
+    match checked {
+        Ok(()) => {
+            println!("configuration ok");
+            Ok(())
+        }
+        Err(e) => Err(super::Failure::Usage(format!("invalid configuration: {e}"))),
+    }
+}
+
+pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
+    // Every setting first: a refused configuration opens no database and binds no port.
+    let checked = check(&args, &public_url(&args, args.listen)?)?;
+    let mode = if args.no_migrate {
+        crate::store::OpenMode::RequireCurrent
+    } else {
+        crate::store::OpenMode::Migrate
+    };
+    let db = open_as(&args.db, mode).await?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    // Port 0 picks a port: the links' default base is the one bound.
+    let public_url = public_url(&args, addr)?;
+    let Checked {
+        pix,
+        account,
+        token,
+        outbound,
+        notify,
+        payer,
+        frame_ancestors,
+    } = if args.public_url.is_none() {
+        check(&args, &public_url)?
+    } else {
+        checked
+    };
     if pix.is_some() && account.is_none() {
         tracing::info!(
             "no --pix-account: Pix Automático's later cycles are paid on the payer page"
@@ -524,20 +775,6 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(bank) = &pix {
         tracing::info!(?bank, "PIX charges through the bank's API Pix");
     }
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let public_url = args
-        .public_url
-        .clone()
-        .unwrap_or_else(|| format!("http://{addr}"));
-    if args.public_url.is_none() && !addr.ip().is_loopback() {
-        // Browsers reach it by another name: links would carry the listen
-        // address, and the pages' writes fail the origin check (CSRF).
-        tracing::warn!(%addr, "listening beyond loopback without --public-url: set it to the address browsers use");
-    }
-    let token = proxy_token(&args)?;
     if token.is_none() {
         tracing::warn!("no PAYLINK_TOKEN or --token-file: the widget's proxy (/api) answers 503");
     }
@@ -560,34 +797,13 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     if dist.is_none() {
         tracing::warn!(dist = %args.dist.display(), "no built widget found: pages are not served");
     }
-    let mut outbound = if args.allow_insecure_webhooks {
-        Outbound::allow_private()
-    } else {
-        Outbound::public_only()
-    };
-    if let Some(proxy) = &args.webhook_proxy {
-        outbound = outbound.through_proxy(proxy)?;
-    }
-    let mut notify = NotifyConfig::new(
-        &public_url,
-        smtp_config(&args)?,
-        args.notify_http_url.as_deref(),
-    )?;
-    (notify.whatsapp, notify.twilio) = provider_configs(&args.providers)?;
-    notify.outbound = outbound.clone();
-    notify.check_urls()?;
     let state_db = db.clone();
-    let payer = payer_config(&args)?;
-    notify.payer = payer.clone();
     let state = Service {
         outbound: outbound.clone(),
         db,
         public_url: Arc::from(public_url.as_str()),
         merchant: payer.merchant_setup(),
     };
-    for o in &args.allowed_origin {
-        check_origin(o, "--allowed-origin")?;
-    }
     let options = Options {
         proxy: token.map(|token| ProxyConfig {
             token,
@@ -596,14 +812,7 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         }),
         dist,
         payer,
-        frame_ancestors: frame_ancestors(
-            &args
-                .frame_ancestors
-                .iter()
-                .chain(&args.allowed_origin)
-                .cloned()
-                .collect::<Vec<_>>(),
-        )?,
+        frame_ancestors,
         sessions: Default::default(),
         allowed_origins: args.allowed_origin.clone(),
         public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
@@ -631,38 +840,62 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     // Only now that every option has been checked: a refused configuration
     // starts no delivery, send or bank call.
     let mut workers = Workers::new();
-    let deliverer = Deliverer::new(state_db.clone(), outbound.clone());
-    workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
-    let notifier = Notifier::new(state_db.clone(), notify);
-    workers.spawn("notifications", move |stop| notifier.clone().run(stop));
+    let run = &args.workers.workers;
+    if run.runs("webhooks") {
+        let deliverer = Deliverer::new(state_db.clone(), outbound.clone())
+            .with_retry_base(args.workers.retry_base_delay);
+        workers.spawn("webhooks", move |stop| deliverer.clone().run(stop));
+    }
+    if run.runs("notifications") {
+        let notifier = Notifier::new(state_db.clone(), notify);
+        workers.spawn("notifications", move |stop| notifier.clone().run(stop));
+    }
     if let Some(bank) = &pix {
-        let charges = crate::workers::pix::PixCharges::new(state_db.clone(), bank.clone());
-        let charges = match account.clone() {
-            Some(a) => charges.with_account(a),
-            None => charges,
-        };
-        workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
-        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
-        workers.spawn("pix-webhook", move |stop| {
-            crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
-        });
-        let recurrences =
-            crate::workers::pix_rec::PixRecurrences::new(state_db.clone(), bank.clone());
-        workers.spawn("pix-recurrences", move |stop| recurrences.clone().run(stop));
-        let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
-        workers.spawn("pix-rec-webhooks", move |stop| {
-            crate::workers::pix_rec::register_webhooks(hook_bank.clone(), hook_url.clone(), stop)
-        });
-        let (rec_db, rec_bank) = (state_db.clone(), bank.clone());
-        let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
-        workers.spawn("pix-reconcile", move |stop| {
-            crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
+        if run.runs("pix-charges") {
+            let charges = crate::workers::pix::PixCharges::new(state_db.clone(), bank.clone());
+            let charges = match account.clone() {
+                Some(a) => charges.with_account(a),
+                None => charges,
+            };
+            workers.spawn("pix-charges", move |stop| charges.clone().run(stop));
+            let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
+            workers.spawn("pix-webhook", move |stop| {
+                crate::workers::pix::register_webhook(hook_bank.clone(), hook_url.clone(), stop)
+            });
+        }
+        if run.runs("pix-recurrences") {
+            let recurrences =
+                crate::workers::pix_rec::PixRecurrences::new(state_db.clone(), bank.clone());
+            workers.spawn("pix-recurrences", move |stop| recurrences.clone().run(stop));
+            let (hook_bank, hook_url) = (bank.clone(), public_url.clone());
+            workers.spawn("pix-rec-webhooks", move |stop| {
+                crate::workers::pix_rec::register_webhooks(
+                    hook_bank.clone(),
+                    hook_url.clone(),
+                    stop,
+                )
+            });
+        }
+        if run.runs("pix-reconcile") {
+            let (rec_db, rec_bank) = (state_db.clone(), bank.clone());
+            let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
+            workers.spawn("pix-reconcile", move |stop| {
+                crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
+            });
+        }
+    }
+    if run.runs("scheduler") {
+        let scheduler_db = state_db.clone();
+        workers.spawn("scheduler", move |stop| {
+            crate::workers::scheduler::run(scheduler_db.clone(), stop)
         });
     }
-    let scheduler_db = state_db.clone();
-    workers.spawn("scheduler", move |stop| {
-        crate::workers::scheduler::run(scheduler_db.clone(), stop)
-    });
+    if run.runs("prune") {
+        let (prune_db, retention) = (state_db.clone(), args.workers.retention());
+        workers.spawn("prune", move |stop| {
+            crate::workers::prune::run(prune_db.clone(), retention.clone(), stop)
+        });
+    }
     let signals = crate::app::StopSignals::listen()
         .map_err(|e| format!("cannot listen for SIGTERM and Ctrl-C: {e}"))?;
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.

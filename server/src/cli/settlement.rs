@@ -41,8 +41,8 @@ pub struct RemessaArgs {
     #[arg(long)]
     merchant_document: Option<String>,
     /// Merchant name in the file's headers.
-    #[arg(long, default_value = "Loja Exemplo")]
-    merchant_name: String,
+    #[arg(long)]
+    merchant_name: Option<String>,
     #[command(flatten)]
     boleto: BoletoArgs,
     /// Agência/Código do Beneficiário as your bank prints it, e.g. "1234-5 / 12345-6":
@@ -146,20 +146,38 @@ pub async fn boleto(command: BoletoCommand) -> Result<(), Failure> {
 }
 
 async fn remessa(args: RemessaArgs) -> Result<(), Failure> {
-    let cfg = args.boleto.config().map_err(usage)?;
-    let Some(document) = args.merchant_document.as_deref() else {
-        return Err(usage(
-            "--merchant-document (the beneficiário's CNPJ or CPF) is required for a remessa".into(),
-        ));
+    // The file goes to the bank: every part of the beneficiário is asked for, none made up.
+    let mut missing = Vec::new();
+    let cfg = args.boleto.config(false, &mut missing).map_err(usage)?;
+    let name = args
+        .merchant_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty());
+    if name.is_none() {
+        missing.push("merchant-name");
+    }
+    if args.merchant_document.is_none() {
+        missing.insert(0, "merchant-document");
+    }
+    if !missing.is_empty() {
+        let list: Vec<String> = missing
+            .iter()
+            .map(|long| format!("--{long} ({})", super::config::variable_of(long)))
+            .collect();
+        return Err(usage(format!(
+            "a remessa names the beneficiário to the bank: set {}",
+            list.join(", ")
+        )));
+    }
+    let (Some(document), Some(name)) = (args.merchant_document.as_deref(), name) else {
+        unreachable!("both were checked above");
     };
     let document = paylink_model::br::check_document(document).map_err(|_| {
         usage(format!(
             "--merchant-document {document:?} is not a valid CNPJ or CPF"
         ))
     })?;
-    if args.merchant_name.trim().is_empty() {
-        return Err(usage("--merchant-name must not be empty".into()));
-    }
     let (agency, agency_dv, account, account_dv) = match args.boleto_beneficiary_code.as_deref() {
         Some(code) if !code.trim().is_empty() => agency_account(code)?,
         _ => Default::default(),
@@ -179,7 +197,7 @@ async fn remessa(args: RemessaArgs) -> Result<(), Failure> {
         bank_name: crate::domain::payer::bank_name(&cfg.bank_code),
         bank_code: cfg.bank_code.clone(),
         document,
-        name: args.merchant_name.clone(),
+        name: name.to_string(),
         agreement: cfg.agreement.clone(),
         agency,
         agency_dv,

@@ -143,6 +143,13 @@ pub(crate) async fn email(
         }
         attachment = c.pdf;
     }
+    let mut text = text;
+    // A sandbox's e-mails carry demo payment settings: each says so first, and in its subject.
+    if cfg.sandbox {
+        let (tag, warning) = test_environment(ctx.lang);
+        text.subject = format!("{tag} {}", text.subject);
+        text.paragraphs.insert(0, warning.to_string());
+    }
     let mut paragraphs = text.paragraphs.clone();
     paragraphs.extend(
         code_paragraphs
@@ -182,6 +189,20 @@ pub(crate) async fn email(
         html,
         attachment,
     })
+}
+
+/// What a sandbox's e-mail says of itself: the subject's tag and the first paragraph.
+pub(crate) fn test_environment(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::PtBr => (
+            "[TESTE]",
+            "Ambiente de teste: esta cobrança é uma simulação e não deve ser paga.",
+        ),
+        Lang::En => (
+            "[TEST]",
+            "Test environment: this charge is a simulation and must not be paid.",
+        ),
+    }
 }
 
 /// `text` escaped for HTML, with `url` as a link wherever it appears.

@@ -31,6 +31,10 @@ pub struct PayerConfig {
     pub sandbox: bool,
     /// PIX codes come from the bank's API Pix (its charges), not the static BR Code of `pix_key`.
     pub pix_api: bool,
+    /// What the merchant offers (`serve --payment-types`): an invoice or a link asking for a
+    /// type not offered is refused on `paymentTypes`.
+    pub offers_pix: bool,
+    pub offers_boleto: bool,
 }
 
 impl Default for PayerConfig {
@@ -48,6 +52,8 @@ impl Default for PayerConfig {
             boleto_beneficiary_code: None,
             pix_api: false,
             sandbox: false,
+            offers_pix: true,
+            offers_boleto: true,
         }
     }
 }
@@ -59,6 +65,8 @@ impl Default for PayerConfig {
 pub struct MerchantSetup {
     pub api_pix: bool,
     pub document: Option<Arc<str>>,
+    /// The one payment type the merchant does not offer, if any (`serve --payment-types`).
+    pub not_offered: Option<paylink_model::PaymentType>,
 }
 
 impl MerchantSetup {
@@ -81,6 +89,11 @@ impl PayerConfig {
         MerchantSetup {
             api_pix: self.pix_api,
             document: self.merchant_document.as_deref().map(Arc::from),
+            not_offered: match (self.offers_pix, self.offers_boleto) {
+                (true, false) => Some(paylink_model::PaymentType::Boleto),
+                (false, true) => Some(paylink_model::PaymentType::Pix),
+                _ => None,
+            },
         }
     }
 }

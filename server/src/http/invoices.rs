@@ -106,6 +106,8 @@ async fn invoices_create(
     };
     // The customer's document decides the fine's cap (2 % for a CPF).
     inv.terms = inv.check_terms_for_payer(&req, customer.document.as_deref())?;
+    // Only what this merchant offers (`serve --payment-types`).
+    inv.check_offered(state.merchant.not_offered)?;
     // Pix Automático needs a bank, a company receiving it and a payer with a document.
     inv.check_pix_automatico(state.merchant.pix_automatico(customer.document.as_deref()))?;
     let (fine, interest, discount) = inv.terms.to_wire();

@@ -101,6 +101,8 @@ async fn links_create(
     ApiJson(req): ApiJson<LinkRequest>,
 ) -> Result<Response, AppError> {
     let new = req.check()?;
+    // Only what this merchant offers (`serve --payment-types`).
+    paylink_model::invoice::check_offered(&new.payment_types, state.merchant.not_offered)?;
     let hash = request_hash("links.create", &req);
     let (db, key) = (&state.db, key.as_deref());
     if let Some(answer) = replayed(db, &app.id, key, &hash).await? {

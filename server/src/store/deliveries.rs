@@ -1,24 +1,17 @@
-//! The webhook worker's side of the `deliveries` outbox: which deliveries are
-//! due, what one needs to be sent, and recording an attempt (with the 410
+//! The webhook worker's side of the `deliveries` outbox: claiming the due
+//! deliveries, what one needs to be sent, and recording an attempt (with the 410
 //! rule: an endpoint that answered Gone is disabled for its application).
 
+use crate::store::outbox::{self, Claim, Lease};
 use crate::store::{new_id, now_iso, Db, DbError};
 
 /// How many due rows one pass takes.
 const BATCH: i64 = 16;
 
-/// Pending deliveries whose time has come and whose lease (if any) ran out, oldest first.
-pub async fn due(db: &Db) -> Result<Vec<String>, DbError> {
-    let now = now_iso();
-    sqlx::query_scalar(
-        "SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1
-           AND (locked_until IS NULL OR locked_until < $1)
-         ORDER BY next_attempt_at LIMIT $2",
-    )
-    .bind(&now)
-    .bind(BATCH)
-    .fetch_all(&db.pool)
-    .await
+/// Claims up to 16 pending deliveries whose time has come and whose lease
+/// (if any) ran out, oldest first (see [`outbox::claim`]).
+pub async fn claim_due(db: &Db) -> Result<Claim, DbError> {
+    outbox::claim(db, "deliveries", "", |q| q, BATCH).await
 }
 
 /// What sending one delivery needs.
@@ -56,16 +49,41 @@ pub struct Attempt<'a> {
     pub gone: bool,
 }
 
-/// Records an attempt and releases the delivery's lease, in one transaction.
+/// Records an attempt and releases the delivery's lease, in one transaction,
+/// if the delivery still carries `lease`. Returns `false`, having recorded
+/// nothing, when it does not: the lease ran out and another worker took the
+/// delivery, whose own attempt is the one that counts.
 pub async fn record(
     db: &Db,
     delivery_id: &str,
+    lease: &Lease,
     sent: &Pending,
     attempt: &Attempt<'_>,
-) -> Result<(), DbError> {
+) -> Result<bool, DbError> {
     let now = now_iso();
     let code = attempt.status_code.map(i64::from);
     let mut tx = db.begin_write().await?;
+    // The lease first: a lost one leaves the transaction without a write.
+    let held = sqlx::query(
+        "UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, locked_until = NULL,
+                lease_id = NULL, last_status_code = $4, last_error = $5, updated_at = $6
+         WHERE id = $7 AND lease_id = $8",
+    )
+    .bind(attempt.status)
+    .bind(attempt.attempts)
+    .bind(attempt.next_attempt_at)
+    .bind(code)
+    .bind(attempt.error)
+    .bind(&now)
+    .bind(delivery_id)
+    .bind(lease.as_str())
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if !held {
+        return Ok(false);
+    }
     sqlx::query(
         "INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
          VALUES ($1, $2, $3, $4, $5, $6)",
@@ -76,19 +94,6 @@ pub async fn record(
     .bind(code)
     .bind(attempt.error)
     .bind(attempt.duration_ms)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, locked_until = NULL,
-                last_status_code = $4, last_error = $5, updated_at = $6 WHERE id = $7",
-    )
-    .bind(attempt.status)
-    .bind(attempt.attempts)
-    .bind(attempt.next_attempt_at)
-    .bind(code)
-    .bind(attempt.error)
-    .bind(&now)
-    .bind(delivery_id)
     .execute(&mut *tx)
     .await?;
     if attempt.gone {
@@ -120,5 +125,6 @@ pub async fn record(
         .execute(&mut *tx)
         .await?;
     }
-    tx.commit().await
+    tx.commit().await?;
+    Ok(true)
 }

@@ -9,7 +9,20 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
 use sqlx::{ConnectOptions, Connection, Executor};
 
+use super::schema::{self, Migration, SchemaError};
 use super::{Backend, DbError, Pool};
+
+/// What opening does to the schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Apply the pending migrations (`paylink migrate`, `serve` without `--no-migrate`).
+    Migrate,
+    /// Refuse a database that needs a migration, naming `paylink migrate`; a SQLite file
+    /// that does not exist is not created (every other command, `serve --no-migrate`).
+    RequireCurrent,
+    /// Open as it is, whatever its migrations (`paylink migrate --status`).
+    AsIs,
+}
 
 /// The database. Reads and writes go through two pools: `pool`, whose
 /// connections refuse to write (SQLite `query_only`, PostgreSQL
@@ -29,6 +42,7 @@ pub struct Db {
     /// whose row locks let writers run concurrently (and other instances
     /// would not share an in-process gate anyway).
     write_gate: Option<Arc<tokio::sync::Mutex<()>>>,
+    backend: Backend,
 }
 
 /// A write transaction, the one handle that writes: only [`Db::begin_write`]
@@ -123,6 +137,16 @@ impl Db {
     /// SQLite file path (created if needed; or a `sqlite:` URL) or a
     /// `postgres://user:pass@host/db` URL (the database must exist).
     pub async fn open(target: &str) -> Result<Db, DbError> {
+        Db::open_with(target, OpenMode::Migrate)
+            .await
+            .map_err(|e| match e {
+                SchemaError::Db(e) => e,
+                other => DbError::Configuration(other.to_string().into()),
+            })
+    }
+
+    /// Opens the database, doing to its schema what `mode` says.
+    pub async fn open_with(target: &str, mode: OpenMode) -> Result<Db, SchemaError> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of(target);
         let (pool, writes) = match backend {
@@ -147,11 +171,12 @@ impl Db {
                     .await?;
                 (reads, writes)
             }
-            Backend::Sqlite => open_sqlite(target).await?,
+            Backend::Sqlite => open_sqlite(target, mode != OpenMode::RequireCurrent).await?,
         };
-        match backend {
-            Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&writes).await?,
-            Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&writes).await?,
+        match mode {
+            OpenMode::Migrate => schema::apply(&writes, backend).await?,
+            OpenMode::RequireCurrent => schema::require_current(&pool, backend).await?,
+            OpenMode::AsIs => {}
         }
         let write_gate =
             (backend == Backend::Sqlite).then(|| Arc::new(tokio::sync::Mutex::new(())));
@@ -159,9 +184,45 @@ impl Db {
             pool,
             writes,
             write_gate,
+            backend,
         };
-        crate::store::search_keys::fill(&db).await?;
+        if mode != OpenMode::AsIs {
+            crate::store::search_keys::fill(&db).await?;
+        }
         Ok(db)
+    }
+
+    /// Every migration of this build and whether the database has applied it.
+    pub async fn migrations(&self) -> Result<Vec<Migration>, SchemaError> {
+        schema::status(&self.pool, self.backend).await
+    }
+
+    /// Applies the pending migrations.
+    pub async fn migrate(&self) -> Result<(), DbError> {
+        schema::apply(&self.writes, self.backend).await
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// A consistent copy of a SQLite database in the new file `to` (`VACUUM INTO`: one read
+    /// transaction, so the copy is the database as of one instant, while other connections
+    /// and processes go on writing). PostgreSQL has `pg_dump` for this.
+    pub async fn backup_sqlite(&self, to: &std::path::Path) -> Result<(), DbError> {
+        if self.backend != Backend::Sqlite {
+            return Err(DbError::Configuration(
+                "a backup of PostgreSQL is pg_dump's (docs/operations.md, Backups)".into(),
+            ));
+        }
+        // A connection of the write pool: the read pool's are query_only, which refuses
+        // VACUUM. VACUUM cannot run in a transaction, so not through the gate's.
+        let mut conn = self.writes.acquire().await?;
+        sqlx::query("VACUUM INTO $1")
+            .bind(to.to_string_lossy().into_owned())
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
     }
 
     /// Begins a write transaction, the only way to one: it waits for the
@@ -200,6 +261,12 @@ impl Db {
         Ok(WriteTx { tx, _gate: gate })
     }
 
+    /// PostgreSQL (no write gate: its row locks serialise writers), for the
+    /// few statements that lock rows its way (`store::outbox::claim`).
+    pub(crate) fn is_postgres(&self) -> bool {
+        self.write_gate.is_none()
+    }
+
     pub async fn ping(&self) -> Result<(), DbError> {
         sqlx::query("SELECT 1")
             .execute(&self.pool)
@@ -218,7 +285,7 @@ const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// is created and switched to WAL once by a native connection (journal mode
 /// is stored in the file), and every pooled connection sets the per-connection
 /// settings when it opens.
-async fn open_sqlite(target: &str) -> Result<(Pool, Pool), DbError> {
+async fn open_sqlite(target: &str, create: bool) -> Result<(Pool, Pool), DbError> {
     let url = if target.starts_with("sqlite:") {
         target.to_string()
     } else {
@@ -232,8 +299,14 @@ async fn open_sqlite(target: &str) -> Result<(Pool, Pool), DbError> {
         format!("sqlite://{path}")
     };
     let native: SqliteConnectOptions = url.parse()?;
+    if !create && !target.starts_with("sqlite:") && !std::path::Path::new(target).exists() {
+        return Err(DbError::Configuration(
+            format!("there is no database at {target}: `paylink migrate --db {target}` makes one")
+                .into(),
+        ));
+    }
     native
-        .create_if_missing(true)
+        .create_if_missing(create)
         .busy_timeout(BUSY_TIMEOUT)
         .journal_mode(SqliteJournalMode::Wal)
         .connect()

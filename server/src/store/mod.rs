@@ -29,6 +29,8 @@ pub mod pix_charges;
 pub mod pix_cycles;
 pub mod pix_payments;
 pub mod pix_recurrences;
+pub mod prune;
+pub mod schema;
 pub mod search_keys;
 pub mod sends;
 pub mod tokens;
@@ -36,7 +38,7 @@ pub mod views;
 pub mod webhooks;
 
 pub use applications::Application;
-pub use gate::{Db, WriteTx};
+pub use gate::{Db, OpenMode, WriteTx};
 pub use idempotency::Idem;
 pub use invoices::{initial_plan, InvoiceRows, NotificationRow, WebhookRow};
 
@@ -119,6 +121,11 @@ fn now_millis() -> i64 {
 /// The ISO UTC instant `hours` ago.
 pub(crate) fn iso_hours_ago(hours: i64) -> String {
     paylink_model::date::iso_utc_from_millis(now_millis() - hours * 3_600_000)
+}
+
+/// The ISO UTC instant `before` ago.
+pub(crate) fn iso_ago(before: Duration) -> String {
+    paylink_model::date::iso_utc_from_millis(now_millis() - before.as_millis() as i64)
 }
 
 /// ISO timestamp `after` from now.

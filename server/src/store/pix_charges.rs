@@ -6,6 +6,7 @@
 use paylink_model::{ChargeTerms, Date, PixCharge, PixChargeState};
 use sqlx::Row;
 
+use crate::store::outbox::{self, Claim, Lease};
 use crate::store::{now_iso, Db, DbError};
 
 /// How many due rows one pass takes.
@@ -187,17 +188,10 @@ pub async fn enqueue(db: &Db, cycles: Option<Cycles>) -> Result<u64, DbError> {
     Ok(changed)
 }
 
-/// Pending calls whose time has come and whose lease (if any) ran out, oldest first.
-pub async fn due(db: &Db) -> Result<Vec<String>, DbError> {
-    sqlx::query_scalar(
-        "SELECT id FROM pix_charges WHERE status = 'pending' AND next_attempt_at <= $1
-           AND (locked_until IS NULL OR locked_until < $1)
-         ORDER BY next_attempt_at LIMIT $2",
-    )
-    .bind(now_iso())
-    .bind(BATCH)
-    .fetch_all(&db.pool)
-    .await
+/// Claims up to 16 pending calls whose time has come and whose lease (if any) ran out, oldest
+/// first (see [`outbox::claim`]).
+pub async fn claim_due(db: &Db) -> Result<Claim, DbError> {
+    outbox::claim(db, "pix_charges", "", |q| q, BATCH).await
 }
 
 /// What one call for a charge needs.
@@ -275,21 +269,23 @@ pub struct Answer<'a> {
 }
 
 /// `operation` succeeded. Unless the row was turned into another operation meanwhile (an
-/// invoice deleted while its charge was being created), nothing is left to do for it.
+/// invoice deleted while its charge was being created), nothing is left to do for it. Recorded
+/// only under `lease`; `false` when another worker has taken the row since.
 pub async fn record_done(
     db: &Db,
     id: &str,
+    lease: &Lease,
     operation: &str,
     a: &Answer<'_>,
-) -> Result<(), DbError> {
+) -> Result<bool, DbError> {
     let mut tx = db.begin_write().await?;
-    sqlx::query(
+    let held = sqlx::query(
         "UPDATE pix_charges SET kind = COALESCE($1, kind), location = COALESCE($2, location),
                 copia_e_cola = COALESCE($3, copia_e_cola), bank_status = COALESCE($4, bank_status),
                 status = CASE WHEN operation = $5 THEN 'done' ELSE status END,
-                last_error = NULL, refusal = NULL, locked_until = NULL, updated_at = $6,
-                expires_at = COALESCE($8, expires_at)
-         WHERE id = $7",
+                last_error = NULL, refusal = NULL, locked_until = NULL, lease_id = NULL,
+                updated_at = $6, expires_at = COALESCE($8, expires_at)
+         WHERE id = $7 AND lease_id = $9",
     )
     .bind(a.kind)
     .bind(a.location)
@@ -299,30 +295,35 @@ pub async fn record_done(
     .bind(now_iso())
     .bind(id)
     .bind(a.expires_at)
+    .bind(lease.as_str())
     .execute(&mut *tx)
-    .await?;
+    .await?
+    .rows_affected()
+        == 1;
     tx.commit().await?;
-    Ok(())
+    Ok(held)
 }
 
 /// `operation` failed: again at `next` (RFC 3339), or never (`next` None: the bank refused it,
-/// `refusal` saying why in the merchant's words).
+/// `refusal` saying why in the merchant's words). Under `lease` only, as [`record_done`].
+#[allow(clippy::too_many_arguments)]
 pub async fn record_failure(
     db: &Db,
     id: &str,
+    lease: &Lease,
     operation: &str,
     attempts: i64,
     next: Option<&str>,
     error: &str,
     refusal: Option<&PixCharge>,
-) -> Result<(), DbError> {
+) -> Result<bool, DbError> {
     let refusal = refusal.and_then(|r| serde_json::to_string(r).ok());
     let mut tx = db.begin_write().await?;
-    sqlx::query(
-        "UPDATE pix_charges SET attempts = $1, last_error = $2, locked_until = NULL,
+    let held = sqlx::query(
+        "UPDATE pix_charges SET attempts = $1, last_error = $2, locked_until = NULL, lease_id = NULL,
                 status = $3, next_attempt_at = COALESCE($4, next_attempt_at), updated_at = $5,
                 refusal = $6
-         WHERE id = $7 AND operation = $8",
+         WHERE id = $7 AND operation = $8 AND lease_id = $9",
     )
     .bind(attempts)
     .bind(error)
@@ -332,10 +333,13 @@ pub async fn record_failure(
     .bind(refusal)
     .bind(id)
     .bind(operation)
+    .bind(lease.as_str())
     .execute(&mut *tx)
-    .await?;
+    .await?
+    .rows_affected()
+        == 1;
     tx.commit().await?;
-    Ok(())
+    Ok(held)
 }
 
 /// The merchant's view of a charge row (`None`: no row, no API Pix charge for it). A failed

@@ -8,6 +8,7 @@ use paylink_model::pix_automatico::{NewPixAutomatico, Periodicidade, RetryPolicy
 use paylink_model::{PixAutomaticoDetail, PixAutomaticoStatus};
 use sqlx::Row;
 
+use super::outbox::{self, Claim, Lease};
 use super::{iso_in, now_iso, stored_fault, Db, DbError, DbRow, WriteTx};
 
 /// The recurrence of invoice `id`, to be made at the bank by the recurrences worker.
@@ -126,17 +127,10 @@ pub async fn enqueue(db: &Db) -> Result<u64, DbError> {
     Ok(n)
 }
 
-/// Pending calls whose time has come and whose lease (if any) ran out, oldest first.
-pub async fn due(db: &Db) -> Result<Vec<String>, DbError> {
-    sqlx::query_scalar(
-        "SELECT id FROM pix_recurrences WHERE status = 'pending' AND next_attempt_at <= $1
-           AND (locked_until IS NULL OR locked_until < $1)
-         ORDER BY next_attempt_at LIMIT $2",
-    )
-    .bind(now_iso())
-    .bind(BATCH)
-    .fetch_all(&db.pool)
-    .await
+/// Claims up to 16 pending calls whose time has come and whose lease (if any) ran out, oldest
+/// first (see [`outbox::claim`]).
+pub async fn claim_due(db: &Db) -> Result<Claim, DbError> {
+    outbox::claim(db, "pix_recurrences", "", |q| q, BATCH).await
 }
 
 /// What one call for a recurrence needs.
@@ -231,6 +225,24 @@ async fn update(
     Ok(())
 }
 
+/// [`update`] of a result that releases the lease: written only while the row carries `lease`
+/// (bound after `bind`'s values, as `$n` one past the last of them). Whether it was.
+async fn update_held(
+    db: &Db,
+    sql: &str,
+    lease: &Lease,
+    bind: impl for<'q> FnOnce(Query<'q>) -> Query<'q>,
+) -> Result<bool, DbError> {
+    let mut tx = db.begin_write().await?;
+    let n = bind(sqlx::query(sql))
+        .bind(lease.as_str().to_string())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(n == 1)
+}
+
 /// The location the recurrence is made with (kept before `POST /rec`, so a retry after a lost
 /// answer asks it for the recurrence already made).
 pub async fn record_location(
@@ -278,24 +290,27 @@ pub async fn record_made(
 /// `operation` is done: the composite code (a creation) and the bank's status. Unless the row
 /// was turned into another operation meanwhile (an invoice deleted while its recurrence was being
 /// made), nothing is left to do for it.
+#[allow(clippy::too_many_arguments)]
 pub async fn record_done(
     db: &Db,
     id: &str,
+    lease: &Lease,
     operation: &str,
     copia_e_cola: Option<&str>,
     authorization_code: Option<&str>,
     bank_status: Option<&str>,
     closing: Option<&[String]>,
-) -> Result<(), DbError> {
+) -> Result<bool, DbError> {
     let closing = closing.map(|c| serde_json::to_string(c).unwrap_or_default());
-    update(
+    update_held(
         db,
         "UPDATE pix_recurrences SET copia_e_cola = COALESCE($1, copia_e_cola),
                 bank_status = COALESCE($2, bank_status), closing = COALESCE($3, closing),
                 status = CASE WHEN operation = $4 THEN 'done' ELSE status END,
-                last_error = NULL, refusal = NULL, locked_until = NULL, updated_at = $5,
-                authorization_code = COALESCE($7, authorization_code)
-         WHERE id = $6",
+                last_error = NULL, refusal = NULL, locked_until = NULL, lease_id = NULL,
+                updated_at = $5, authorization_code = COALESCE($7, authorization_code)
+         WHERE id = $6 AND lease_id = $8",
+        lease,
         |q| {
             q.bind(copia_e_cola.map(str::to_string))
                 .bind(bank_status.map(str::to_string))
@@ -311,10 +326,17 @@ pub async fn record_done(
 
 /// Not yet: called again after `wait` without counting an attempt (the first cycle's charge is
 /// not at the bank yet).
-pub async fn record_wait(db: &Db, id: &str, wait: std::time::Duration) -> Result<(), DbError> {
-    update(
+pub async fn record_wait(
+    db: &Db,
+    id: &str,
+    lease: &Lease,
+    wait: std::time::Duration,
+) -> Result<bool, DbError> {
+    update_held(
         db,
-        "UPDATE pix_recurrences SET next_attempt_at = $1, locked_until = NULL WHERE id = $2",
+        "UPDATE pix_recurrences SET next_attempt_at = $1, locked_until = NULL, lease_id = NULL
+         WHERE id = $2 AND lease_id = $3",
+        lease,
         |q| q.bind(iso_in(wait)).bind(id.to_string()),
     )
     .await
@@ -322,22 +344,25 @@ pub async fn record_wait(db: &Db, id: &str, wait: std::time::Duration) -> Result
 
 /// `operation` failed: again at `next` (RFC 3339), or never (`next` None: the bank refused it,
 /// `reasons` in its words).
+#[allow(clippy::too_many_arguments)]
 pub async fn record_failure(
     db: &Db,
     id: &str,
+    lease: &Lease,
     operation: &str,
     attempts: i64,
     next: Option<&str>,
     error: &str,
     reasons: Option<&[String]>,
-) -> Result<(), DbError> {
+) -> Result<bool, DbError> {
     let reasons = reasons.map(|r| serde_json::to_string(r).unwrap_or_default());
-    update(
+    update_held(
         db,
         "UPDATE pix_recurrences SET attempts = $1, last_error = $2, locked_until = NULL,
-                status = $3, next_attempt_at = COALESCE($4, next_attempt_at), updated_at = $5,
-                refusal = $6
-         WHERE id = $7 AND operation = $8",
+                lease_id = NULL, status = $3, next_attempt_at = COALESCE($4, next_attempt_at),
+                updated_at = $5, refusal = $6
+         WHERE id = $7 AND operation = $8 AND lease_id = $9",
+        lease,
         |q| {
             q.bind(attempts)
                 .bind(error.to_string())

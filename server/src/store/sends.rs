@@ -1,11 +1,12 @@
-//! The notification sender's side of the `notification_sends` outbox: which
-//! sends are due, the facts one is about, and recording what became of it.
+//! The notification sender's side of the `notification_sends` outbox: claiming
+//! the due sends, the facts one is about, and recording what became of it.
 //! (Scheduling sends, and listing them, is `store::notifications`.)
 
 use paylink_model::charges::ChargeTerms;
 use paylink_model::{Channel, Date, Lang, NotificationType, ProviderStatus};
 use sqlx::Row;
 
+use crate::store::outbox::{self, Claim, Lease};
 use crate::store::{now_iso, Db, DbError};
 
 /// How many due rows one pass takes.
@@ -25,24 +26,17 @@ impl Channels {
     }
 }
 
-/// Pending sends whose time has come, of the channels the server can send,
-/// lease run out, oldest first.
-pub async fn due_sends(db: &Db, channels: Channels) -> Result<Vec<String>, DbError> {
-    let now = now_iso();
-    let rows = sqlx::query(
-        "SELECT id FROM notification_sends WHERE status = 'pending' AND next_attempt_at <= $1
-           AND (locked_until IS NULL OR locked_until < $1)
-           AND (($2 AND channel = 'Email') OR ($3 AND channel = 'WhatsApp') OR ($4 AND channel = 'SMS'))
-         ORDER BY next_attempt_at LIMIT $5",
+/// Claims up to 16 pending sends whose time has come, of the channels the
+/// server can send, lease run out, oldest first (see [`outbox::claim`]).
+pub async fn claim_due_sends(db: &Db, channels: Channels) -> Result<Claim, DbError> {
+    outbox::claim(
+        db,
+        "notification_sends",
+        "AND (($5 AND channel = 'Email') OR ($6 AND channel = 'WhatsApp') OR ($7 AND channel = 'SMS'))",
+        |q| q.bind(channels.email).bind(channels.whatsapp).bind(channels.sms),
+        BATCH,
     )
-    .bind(&now)
-    .bind(channels.email)
-    .bind(channels.whatsapp)
-    .bind(channels.sms)
-    .bind(BATCH)
-    .fetch_all(&db.pool)
-    .await?;
-    rows.iter().map(|r| r.try_get("id")).collect()
+    .await
 }
 
 /// The facts of one send a message is made of (`domain::messages` renders them).
@@ -182,15 +176,22 @@ pub struct SendResult<'a> {
     pub provider_id: Option<&'a str>,
 }
 
-/// Records a send's outcome and releases its lease.
-pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(), DbError> {
+/// Records a send's outcome and releases its lease, if the send still
+/// carries `lease`; `false`, recording nothing, when another worker has
+/// taken it since (see [`Lease`]).
+pub async fn record_send(
+    db: &Db,
+    send_id: &str,
+    lease: &Lease,
+    r: &SendResult<'_>,
+) -> Result<bool, DbError> {
     let mut tx = db.begin_write().await?;
-    sqlx::query(
+    let held = sqlx::query(
         "UPDATE notification_sends SET status = $1, attempts = $2,
                 next_attempt_at = COALESCE($3, next_attempt_at), last_error = $4, sent_at = $5,
-                recipient = COALESCE($6, recipient), locked_until = NULL, updated_at = $7,
-                provider_id = COALESCE($8, provider_id)
-         WHERE id = $9",
+                recipient = COALESCE($6, recipient), locked_until = NULL, lease_id = NULL,
+                updated_at = $7, provider_id = COALESCE($8, provider_id)
+         WHERE id = $9 AND lease_id = $10",
     )
     .bind(r.status)
     .bind(r.attempts)
@@ -201,8 +202,14 @@ pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(
     .bind(now_iso())
     .bind(r.provider_id)
     .bind(send_id)
+    .bind(lease.as_str())
     .execute(&mut *tx)
-    .await?;
+    .await?
+    .rows_affected()
+        == 1;
+    if !held {
+        return Ok(false);
+    }
     if let Some(provider_id) = r.provider_id {
         // Its status, should the provider's callback have come first, is this send's now.
         sqlx::query(
@@ -216,7 +223,7 @@ pub async fn record_send(db: &Db, send_id: &str, r: &SendResult<'_>) -> Result<(
         .await?;
     }
     tx.commit().await?;
-    Ok(())
+    Ok(true)
 }
 
 /// How long the status of a message no send holds is kept: a callback may come before the

@@ -1,5 +1,6 @@
-//! The background work `serve` runs: webhook deliveries and notification
-//! sends (both from an outbox table) and the recurring-charge scheduler.
+//! The background work `serve` runs: webhook deliveries, notification sends
+//! and the Pix bank calls (each from an outbox table), the recurring-charge
+//! scheduler and the pruning of what has served its purpose.
 //!
 //! Each worker is a [`poll`] loop over one pass function. [`Workers`] owns
 //! them: a worker that panics or returns is logged and started again (after
@@ -18,6 +19,7 @@ use crate::store::DbError;
 pub mod notifications;
 pub mod pix;
 pub mod pix_rec;
+pub mod prune;
 pub mod scheduler;
 pub mod webhooks;
 

@@ -359,19 +359,28 @@ impl Notifier {
         if !channels.any() {
             return Ok(0);
         }
-        let due = store::due_sends(&self.db, channels).await?;
-        crate::store::outbox::process_claimed(&self.db, "notification_sends", due, |id| {
+        let claim = store::claim_due_sends(&self.db, channels).await?;
+        Ok(crate::store::outbox::run_claimed(claim, |id, lease| {
             let me = self.clone();
             async move {
-                if let Err(e) = me.process(&id).await {
-                    tracing::warn!(send = %id, error = %e, "notification failed to record");
+                match me.process(&id, &lease).await {
+                    Ok(true) => {}
+                    // Another worker took the send after this one's lease ran out: its
+                    // outcome is the one recorded.
+                    Ok(false) => tracing::warn!(send = %id, lease = lease.as_str(), "notification's lease was lost; its outcome is not recorded"),
+                    Err(e) => tracing::warn!(send = %id, error = %e, "notification failed to record"),
                 }
             }
         })
-        .await
+        .await)
     }
 
-    async fn process(&self, send_id: &str) -> Result<(), DbError> {
+    /// Sends (or skips) one send and records its outcome; whether it still held `lease` to.
+    async fn process(
+        &self,
+        send_id: &str,
+        lease: &crate::store::outbox::Lease,
+    ) -> Result<bool, DbError> {
         let pending = store::pending_send(&self.db, send_id).await?;
         let recipient = pending.recipient.as_deref();
         let outcome = match &pending.facts {
@@ -425,7 +434,7 @@ impl Notifier {
             recipient,
             provider_id: provider_id.as_deref(),
         };
-        store::record_send(&self.db, send_id, &result).await
+        store::record_send(&self.db, send_id, lease, &result).await
     }
 
     /// The payer page of `ctx`'s invoice, opened in the payer's language.

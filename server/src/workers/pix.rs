@@ -106,19 +106,30 @@ impl PixCharges {
             today: crate::domain::today(),
         });
         pix_charges::enqueue(&self.db, cycles).await?;
-        let due = pix_charges::due(&self.db).await?;
-        crate::store::outbox::process_claimed(&self.db, "pix_charges", due, |id| {
+        let claim = pix_charges::claim_due(&self.db).await?;
+        Ok(crate::store::outbox::run_claimed(claim, |id, lease| {
             let me = self.clone();
             async move {
-                if let Err(e) = me.process(&id).await {
-                    tracing::warn!(installment = %id, error = %e, "PIX charge failed to record");
+                match me.process(&id, &lease).await {
+                    Ok(true) => {}
+                    // Another worker holds the row now (this one's lease ran out), or it was
+                    // turned into another operation meanwhile: the next call records.
+                    Ok(false) => tracing::warn!(installment = %id, lease = lease.as_str(), "PIX charge not recorded: its lease was lost, or the row was turned into another operation meanwhile"),
+                    Err(e) => {
+                        tracing::warn!(installment = %id, error = %e, "PIX charge failed to record");
+                    }
                 }
             }
         })
-        .await
+        .await)
     }
 
-    async fn process(&self, id: &str) -> Result<(), DbError> {
+    /// Makes one call and records it; whether the row still carried `lease` for that.
+    async fn process(
+        &self,
+        id: &str,
+        lease: &crate::store::outbox::Lease,
+    ) -> Result<bool, DbError> {
         let w = pix_charges::work(&self.db, id).await?;
         let result = match w.operation.as_str() {
             "remove" => self.remove(&w).await,
@@ -153,7 +164,7 @@ impl PixCharges {
                     expires_at: expires_at.as_deref(),
                 };
                 tracing::info!(installment = %id, operation = %w.operation, "PIX charge done at the bank");
-                pix_charges::record_done(&self.db, id, &w.operation, &answer).await
+                pix_charges::record_done(&self.db, id, lease, &w.operation, &answer).await
             }
             // Removing a charge the bank never made leaves nothing to remove.
             Err(Failed::Bank(BankError::Refused { status: 404, .. }))
@@ -162,6 +173,7 @@ impl PixCharges {
                 pix_charges::record_done(
                     &self.db,
                     id,
+                    lease,
                     "remove",
                     &pix_charges::Answer {
                         kind: None,
@@ -183,6 +195,7 @@ impl PixCharges {
                 pix_charges::record_failure(
                     &self.db,
                     id,
+                    lease,
                     &w.operation,
                     attempts,
                     next.as_deref(),

@@ -57,32 +57,46 @@ impl PixRecurrences {
     /// One pass: takes up deletions, then makes the calls that are due.
     pub async fn pass(&self) -> Result<usize, DbError> {
         pix_recurrences::enqueue(&self.db).await?;
-        let due = pix_recurrences::due(&self.db).await?;
-        crate::store::outbox::process_claimed(&self.db, "pix_recurrences", due, |id| {
+        let claim = pix_recurrences::claim_due(&self.db).await?;
+        Ok(crate::store::outbox::run_claimed(claim, |id, lease| {
             let me = self.clone();
             async move {
-                if let Err(e) = me.process(&id).await {
-                    tracing::warn!(invoice = %id, error = %e, "Pix Automático failed to record");
+                match me.process(&id, &lease).await {
+                    Ok(true) => {}
+                    // Another worker holds the row now (this one's lease ran out), or it was
+                    // turned into another operation meanwhile: the next call records.
+                    Ok(false) => tracing::warn!(invoice = %id, lease = lease.as_str(), "Pix Automático not recorded: its lease was lost, or the row was turned into another operation meanwhile"),
+                    Err(e) => {
+                        tracing::warn!(invoice = %id, error = %e, "Pix Automático failed to record");
+                    }
                 }
             }
         })
-        .await
+        .await)
     }
 
-    async fn process(&self, id: &str) -> Result<(), DbError> {
+    /// Makes one call and records it; whether the row still carried `lease` for that.
+    async fn process(
+        &self,
+        id: &str,
+        lease: &crate::store::outbox::Lease,
+    ) -> Result<bool, DbError> {
         let w = pix_recurrences::work(&self.db, id).await?;
         let result = match w.operation.as_str() {
             "cancel" => self.cancel(id, &w).await,
             _ => self.create(id, &w).await,
         };
         match result {
-            Ok(Step::Wait) => pix_recurrences::record_wait(&self.db, id, WAIT_FOR_CHARGE).await,
+            Ok(Step::Wait) => {
+                pix_recurrences::record_wait(&self.db, id, lease, WAIT_FOR_CHARGE).await
+            }
             Ok(Step::Done((code, authorization), status, closing)) => {
                 tracing::info!(invoice = %id, operation = %w.operation, "Pix Automático done at the bank");
                 let closing = (!closing.is_empty()).then_some(closing.as_slice());
                 pix_recurrences::record_done(
                     &self.db,
                     id,
+                    lease,
                     &w.operation,
                     code.as_deref(),
                     authorization.as_deref(),
@@ -102,6 +116,7 @@ impl PixRecurrences {
                 pix_recurrences::record_failure(
                     &self.db,
                     id,
+                    lease,
                     &w.operation,
                     attempts,
                     next.as_deref(),

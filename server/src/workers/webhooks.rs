@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
+use crate::store::outbox::{run_claimed, Lease};
 use crate::store::{deliveries, Db, DbError};
 
 use crate::domain::outbound::Outbound;
@@ -16,6 +17,8 @@ use crate::domain::webhooks::sign;
 /// 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. The first attempt is immediate; after
 /// the tenth the delivery is `failed`.
 pub const RETRY_SCHEDULE: [u64; 9] = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
+/// The first delay of [`RETRY_SCHEDULE`], the base the others are multiples of.
+pub const RETRY_BASE: Duration = Duration::from_secs(RETRY_SCHEDULE[0]);
 pub const MAX_ATTEMPTS: i64 = RETRY_SCHEDULE.len() as i64 + 1;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
 /// The pause after a pass that found nothing due.
@@ -26,6 +29,8 @@ pub struct Deliverer {
     db: Db,
     client: reqwest::Client,
     outbound: Outbound,
+    /// [`RETRY_BASE`] unless changed (`serve --retry-base-delay`): the schedule scaled to it.
+    retry_base: Duration,
 }
 
 enum Outcome {
@@ -49,7 +54,15 @@ impl Deliverer {
             db,
             client: outbound.client(builder).expect("a valid HTTP client"),
             outbound,
+            retry_base: RETRY_BASE,
         }
+    }
+
+    /// The same deliverer with [`RETRY_SCHEDULE`] scaled so that its first delay is `base`
+    /// (the others keep their ratio to it): tests of retries need not wait 5 s each.
+    pub fn with_retry_base(mut self, base: Duration) -> Deliverer {
+        self.retry_base = base;
+        self
     }
 
     /// Delivers what is due until `shutdown`; see [`super::poll`].
@@ -61,19 +74,26 @@ impl Deliverer {
 
     /// One pass: claims up to 16 due deliveries and sends them concurrently.
     pub async fn deliver_due(&self) -> Result<usize, DbError> {
-        let due = deliveries::due(&self.db).await?;
-        crate::store::outbox::process_claimed(&self.db, "deliveries", due, |id| {
+        let claim = deliveries::claim_due(&self.db).await?;
+        Ok(run_claimed(claim, |id, lease| {
             let me = self.clone();
             async move {
-                if let Err(e) = me.deliver(&id).await {
-                    tracing::warn!(delivery = %id, error = %e, "webhook delivery failed to record");
+                match me.deliver(&id, &lease).await {
+                    Ok(true) => {}
+                    // Held past its lease (a send slower than the lease, a paused process):
+                    // another worker has the delivery now, and its attempt is the one recorded.
+                    Ok(false) => tracing::warn!(delivery = %id, lease = lease.as_str(), "webhook delivery's lease was lost; its result is not recorded"),
+                    Err(e) => {
+                        tracing::warn!(delivery = %id, error = %e, "webhook delivery failed to record");
+                    }
                 }
             }
         })
-        .await
+        .await)
     }
 
-    async fn deliver(&self, delivery_id: &str) -> Result<(), DbError> {
+    /// Sends one delivery and records the attempt; whether it still held `lease` to do so.
+    async fn deliver(&self, delivery_id: &str, lease: &Lease) -> Result<bool, DbError> {
         let pending = deliveries::pending(&self.db, delivery_id).await?;
         let attempts = pending.attempts + 1;
         let secrets =
@@ -99,12 +119,11 @@ impl Deliverer {
             Outcome::Refused(_) => ("failed", None),
             Outcome::Retry(..) if attempts >= MAX_ATTEMPTS => ("failed", None),
             Outcome::Retry(_, _, retry_after) => {
-                let base = RETRY_SCHEDULE[(attempts - 1) as usize];
-                let delay = retry_after.map_or_else(|| jitter(base), |s| s.min(86_400));
-                (
-                    "pending",
-                    Some(crate::store::iso_in(Duration::from_secs(delay))),
-                )
+                let delay = retry_after.map_or_else(
+                    || jitter(retry_delay(self.retry_base, attempts)),
+                    |s| Duration::from_secs(s.min(86_400)),
+                );
+                ("pending", Some(crate::store::iso_in(delay)))
             }
         };
         let attempt = deliveries::Attempt {
@@ -116,7 +135,7 @@ impl Deliverer {
             attempts,
             gone: matches!(outcome, Outcome::Gone),
         };
-        deliveries::record(&self.db, delivery_id, &pending, &attempt).await
+        deliveries::record(&self.db, delivery_id, lease, &pending, &attempt).await
     }
 
     /// Signed with each of `secrets` (the current one, and a rotated one during its grace):
@@ -167,12 +186,20 @@ impl Deliverer {
     }
 }
 
-/// ±10 % so that many endpoints failing together do not retry together.
-fn jitter(secs: u64) -> u64 {
+/// The delay before the retry after failed attempt `attempts` (1 for the
+/// first), before jitter: [`RETRY_SCHEDULE`] scaled to its first step being `base`.
+fn retry_delay(base: Duration, attempts: i64) -> Duration {
+    let steps = RETRY_SCHEDULE[(attempts - 1) as usize] / RETRY_SCHEDULE[0];
+    base.saturating_mul(steps as u32)
+}
+
+/// ±10 % so that many endpoints failing together do not retry together (at
+/// least a millisecond).
+fn jitter(delay: Duration) -> Duration {
     let mut b = [0u8; 2];
     let _ = getrandom::getrandom(&mut b);
     let r = u16::from_le_bytes(b) as f64 / u16::MAX as f64; // 0..=1
-    ((secs as f64) * (0.9 + 0.2 * r)).round().max(1.0) as u64
+    delay.mul_f64(0.9 + 0.2 * r).max(Duration::from_millis(1))
 }
 
 #[cfg(test)]
@@ -182,8 +209,22 @@ mod tests {
     #[test]
     fn jitter_stays_within_ten_percent() {
         for _ in 0..100 {
-            let j = jitter(300);
-            assert!((270..=330).contains(&j), "{j}");
+            let j = jitter(Duration::from_secs(300));
+            assert!(
+                (Duration::from_secs(270)..=Duration::from_secs(330)).contains(&j),
+                "{j:?}"
+            );
         }
+    }
+
+    /// The schedule keeps its shape when its base is changed.
+    #[test]
+    fn the_retry_base_scales_the_schedule() {
+        assert_eq!(retry_delay(RETRY_BASE, 1), Duration::from_secs(5));
+        assert_eq!(retry_delay(RETRY_BASE, 2), Duration::from_secs(300));
+        assert_eq!(retry_delay(RETRY_BASE, 9), Duration::from_secs(86_400));
+        let fast = Duration::from_millis(100);
+        assert_eq!(retry_delay(fast, 1), fast);
+        assert_eq!(retry_delay(fast, 9), Duration::from_secs(1728));
     }
 }

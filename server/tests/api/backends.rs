@@ -107,7 +107,7 @@ struct Acked {
 #[tokio::test]
 async fn a_server_killed_mid_load_keeps_every_acknowledged_invoice_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "crash.db").await;
+    let db = migrated_database(dir.path(), "crash.db").await;
     let out = Command::new(BIN)
         .args(["token", "create", "--name", "loja", "--db"])
         .arg(&db)

@@ -13,7 +13,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 #[tokio::test]
 async fn token_create_then_serve_then_use_the_token() {
     let dir = tempfile::tempdir().unwrap();
-    let db = crate::helpers::test_database(dir.path(), "cli.db").await;
+    let db = crate::helpers::migrated_database(dir.path(), "cli.db").await;
     let out = Command::new(BIN)
         .args(["token", "create", "--db"])
         .arg(&db)
@@ -149,7 +149,7 @@ fn serve(db: &str) -> (std::process::Child, String) {
 #[tokio::test]
 async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
     let dir = tempfile::tempdir().unwrap();
-    let db = crate::helpers::test_database(dir.path(), "events.db").await;
+    let db = crate::helpers::migrated_database(dir.path(), "events.db").await;
     let token = paylink(&["token", "create", "--name", "loja"], &db)
         .lines()
         .last()
@@ -312,7 +312,7 @@ async fn webhooks_survive_a_killed_server_and_a_receiver_that_was_down() {
 async fn operator_add_list_disable() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
-    let db = crate::helpers::test_database(dir.path(), "ops.db").await;
+    let db = crate::helpers::migrated_database(dir.path(), "ops.db").await;
     let password = "uma senha longa o bastante";
     let add = |email: &str, stdin: &str, extra: &[&str]| {
         let mut child = Command::new(BIN)
@@ -403,6 +403,7 @@ async fn operator_add_list_disable() {
             "--db",
         ])
         .arg(&db)
+        .args(crate::helpers::MERCHANT_SETTINGS)
         .arg("--token-file")
         .arg(&token_file)
         .stdout(Stdio::piped())
@@ -593,7 +594,7 @@ fn paylink_fails(args: &[&str], db: &str) -> (Option<i32>, String) {
 #[tokio::test]
 async fn token_list_revoke_and_rotate_reach_the_running_server_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let db = crate::helpers::test_database(dir.path(), "tokens.db").await;
+    let db = crate::helpers::migrated_database(dir.path(), "tokens.db").await;
     let made = paylink(&["token", "create", "--name", "loja"], &db);
     let first = made.lines().last().unwrap().trim().to_string();
     let first_id = made
@@ -699,7 +700,7 @@ async fn token_list_revoke_and_rotate_reach_the_running_server_at_once() {
 #[tokio::test]
 async fn webhooks_are_managed_from_the_command_line_with_the_api_rules() {
     let dir = tempfile::tempdir().unwrap();
-    let db = crate::helpers::test_database(dir.path(), "hooks.db").await;
+    let db = crate::helpers::migrated_database(dir.path(), "hooks.db").await;
     paylink(&["token", "create", "--name", "loja"], &db);
     let add = |kind: &str, url: &str| {
         paylink_fails(

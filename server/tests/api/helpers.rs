@@ -60,6 +60,41 @@ pub async fn test_database(dir: &std::path::Path, name: &str) -> String {
     format!("{server}{sep}options=-csearch_path%3D{schema}")
 }
 
+/// [`test_database`] with the schema in place, made by `paylink migrate` as an operator
+/// would (every command but `serve` and `migrate` refuses a database that needs one).
+pub async fn migrated_database(dir: &std::path::Path, name: &str) -> String {
+    let target = test_database(dir, name).await;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
+        .args(["migrate", "--db", &target])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "paylink migrate: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    target
+}
+
+/// The merchant's settings of a production server (`serve` refuses to start without them
+/// outside `--sandbox`): a real-looking PIX key, name, city, CNPJ and boleto agreement.
+pub const MERCHANT_SETTINGS: &[&str] = &[
+    "--pix-key",
+    "financeiro@loja.example",
+    "--merchant-name",
+    "Loja Exemplo Ltda",
+    "--merchant-city",
+    "Sao Paulo",
+    "--merchant-document",
+    "12.345.678/0001-95",
+    "--boleto-bank",
+    "001",
+    "--boleto-agreement",
+    "1234567",
+    "--boleto-beneficiary-code",
+    "1234-5 / 123456-7",
+];
+
 /// A second, independent pool on a test database (what another process or a
 /// restart sees), for checks in SQL.
 pub async fn raw_pool(target: &str) -> sqlx::AnyPool {
@@ -544,8 +579,14 @@ pub fn serve_binary_at<S: AsRef<std::ffi::OsStr>>(
     log: impl Into<std::process::Stdio>,
 ) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
+    let given = |flag: &str| args.iter().any(|a| a.as_ref() == flag);
+    // A production server's settings unless the test runs a sandbox or gives its own.
+    let merchant = (!given("--sandbox") && !given("--pix-key") && !given("--payment-types"))
+        .then_some(MERCHANT_SETTINGS)
+        .unwrap_or_default();
     let mut child = std::process::Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(merchant)
         .args(args)
         .args(
             (!args.iter().any(|a| a.as_ref() == "--drain-delay"))

@@ -7,7 +7,9 @@ use std::net::TcpStream;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use crate::helpers::{invoice_body, serve_binary, serve_binary_logging, test_database};
+use crate::helpers::{
+    invoice_body, migrated_database, serve_binary, serve_binary_logging, test_database,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 
@@ -67,7 +69,7 @@ const CUSTOMER: &str =
 #[tokio::test]
 async fn sigterm_during_a_slow_request_answers_it_and_exits_0() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "term.db").await;
+    let db = migrated_database(dir.path(), "term.db").await;
     let token = token(&db);
     let (mut child, addr) = serve_binary(&["--db", &db]);
 
@@ -221,7 +223,7 @@ async fn sigterm_turns_readyz_503_and_keeps_serving_for_the_drain_delay() {
 #[tokio::test]
 async fn requests_are_logged_with_their_id_and_without_secrets() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "log.db").await;
+    let db = migrated_database(dir.path(), "log.db").await;
     let token = token(&db);
     let log_path = dir.path().join("serve.log");
     let log = std::fs::File::create(&log_path).unwrap();
@@ -298,7 +300,7 @@ async fn a_refused_configuration_starts_no_worker() {
     use paylink_server::{domain::outbound::Outbound, store::Db, Service};
     use tower::ServiceExt;
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "workers.db").await;
+    let db = migrated_database(dir.path(), "workers.db").await;
     let token = token(&db);
     let rx = crate::receiver::Receiver::start().await;
     // The delivery is written by the service alone: no worker runs in this process.

@@ -16,6 +16,10 @@ use sha2::Sha256;
 
 #[derive(Clone, Debug)]
 pub struct Received {
+    /// When it arrived.
+    pub at: std::time::Instant,
+    /// What this receiver answered.
+    pub status: u16,
     pub id: String,
     pub timestamp: String,
     pub signature: String,
@@ -53,6 +57,8 @@ pub struct Receiver {
     got: Arc<Mutex<Vec<Received>>>,
     /// Statuses to answer before answering 200.
     script: Arc<Mutex<VecDeque<Scripted>>>,
+    /// Answer 500 to the first attempt of each event (by `webhook-id`).
+    fail_first: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Receiver {
@@ -76,6 +82,13 @@ impl Receiver {
     /// Answer these statuses (with an optional Retry-After) first.
     pub fn fail_with(&self, statuses: &[Scripted]) {
         self.script.lock().unwrap().extend(statuses.iter().copied());
+    }
+
+    /// Answer 500 at once to each event's first attempt, 200 to the later ones: the
+    /// fast failure after which a retry must wait its delay.
+    pub fn fail_first_attempts(&self) {
+        self.fail_first
+            .store(true, std::sync::atomic::Ordering::SeqCst);
     }
 
     pub fn received(&self) -> Vec<Received> {
@@ -117,23 +130,28 @@ async fn receive(State(r): State<Receiver>, headers: HeaderMap, body: String) ->
             .unwrap_or("")
             .to_string()
     };
-    r.got.lock().unwrap().push(Received {
+    let mut got = r.got.lock().unwrap();
+    let first_of_event = !got.iter().any(|g| g.id == h("webhook-id"));
+    let scripted = if r.fail_first.load(std::sync::atomic::Ordering::SeqCst) {
+        first_of_event.then_some((500, None))
+    } else {
+        r.script.lock().unwrap().pop_front()
+    };
+    let (status, retry_after) = scripted.unwrap_or((200, None));
+    got.push(Received {
+        at: std::time::Instant::now(),
+        status,
         id: h("webhook-id"),
         timestamp: h("webhook-timestamp"),
         signature: h("webhook-signature"),
         body,
     });
-    let next = r.script.lock().unwrap().pop_front();
-    match next {
-        Some((status, retry_after)) => {
-            let mut res = StatusCode::from_u16(status).unwrap().into_response();
-            if let Some(ra) = retry_after {
-                res.headers_mut().insert("retry-after", ra.parse().unwrap());
-            }
-            res
-        }
-        None => StatusCode::OK.into_response(),
+    drop(got);
+    let mut res = StatusCode::from_u16(status).unwrap().into_response();
+    if let Some(ra) = retry_after {
+        res.headers_mut().insert("retry-after", ra.parse().unwrap());
     }
+    res
 }
 
 /// A TCP port that only counts the connections made to it: the proof that a

@@ -65,7 +65,7 @@ impl Drop for Shop {
 
 impl Shop {
     async fn start(bank: &Bank, pki: &Pki, dir: &std::path::Path, extra: &[&str]) -> Shop {
-        let db = crate::helpers::test_database(dir, "pix.db").await;
+        let db = crate::helpers::migrated_database(dir, "pix.db").await;
         let out = cli(&["token", "create", "--name", "loja", "--db", &db]);
         let token = out.lines().last().unwrap().trim().to_string();
         let token_file = dir.join("token");

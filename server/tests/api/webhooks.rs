@@ -264,6 +264,18 @@ async fn redelivery_repeats_an_event_with_its_id() {
     let rx = Receiver::start().await;
     invoice_with_hooks(&app, &rx.url, &["INVOICE_CREATED"]).await;
     let first = rx.wait_for(10, "INVOICE_CREATED", |g| g.len() == 1).await;
+    // The receiver has answered, but the worker may not have recorded the attempt yet: until
+    // it has, the delivery is still under way and a redelivery is refused (`Pending`).
+    let recorded = deliveries_when(&app, |d| {
+        d.iter().all(|d| d.status == "succeeded" && d.attempts == 1)
+    })
+    .await;
+    assert!(
+        recorded
+            .iter()
+            .all(|d| d.status == "succeeded" && d.attempts == 1),
+        "{recorded:?}"
+    );
     let n = paylink_server::store::webhooks::redeliver(&app.db, &first[0].id)
         .await
         .unwrap();

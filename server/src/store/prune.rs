@@ -1,0 +1,119 @@
+//! Retention: what the pruning worker (`workers::prune`) deletes, one small
+//! batch per statement, once it has served its purpose. Finished webhook
+//! deliveries and their attempts, events no delivery refers to any more,
+//! idempotency keys, and providers' status callbacks, each older than its
+//! retention. Never an invoice, a payment, an audit record, a notification
+//! send or anything still pending.
+
+use super::{iso_ago, Db, DbError};
+
+/// Rows one statement deletes at most: a short write, so that requests and
+/// the other workers get the database between batches.
+pub const BATCH: i64 = 500;
+
+/// What can be pruned, each by its own age.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prunable {
+    /// Deliveries succeeded, failed or disabled, by when they finished
+    /// (`updated_at`), with their attempts.
+    Deliveries,
+    /// Events no delivery refers to (pending or kept), by creation.
+    Events,
+    /// `Idempotency-Key` records, by creation (a key is honoured for 24 h).
+    IdempotencyKeys,
+    /// WhatsApp and SMS status callbacks, by when they came.
+    ProviderStatuses,
+}
+
+impl Prunable {
+    pub const ALL: [Prunable; 4] = [
+        Prunable::Deliveries,
+        Prunable::Events,
+        Prunable::IdempotencyKeys,
+        Prunable::ProviderStatuses,
+    ];
+
+    /// Its name in logs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Prunable::Deliveries => "deliveries",
+            Prunable::Events => "events",
+            Prunable::IdempotencyKeys => "idempotency_keys",
+            Prunable::ProviderStatuses => "provider_statuses",
+        }
+    }
+}
+
+/// Deletes at most [`BATCH`] rows of `what` older than `retention`, oldest
+/// first, in one transaction. Returns how many (fewer than [`BATCH`]: none left).
+pub async fn batch(
+    db: &Db,
+    what: Prunable,
+    retention: std::time::Duration,
+) -> Result<u64, DbError> {
+    let before = iso_ago(retention);
+    let mut tx = db.begin_write().await?;
+    let n = match what {
+        Prunable::Deliveries => {
+            // Attempts first (they refer to their delivery), then the deliveries of the same
+            // batch that have none left: one redelivered meanwhile (pending again) is kept, and
+            // a delivery whose attempts were not deleted here is never deleted before them.
+            sqlx::query(
+                "DELETE FROM delivery_attempts WHERE delivery_id IN (
+                   SELECT id FROM deliveries
+                   WHERE status IN ('succeeded', 'failed', 'disabled') AND updated_at < $1
+                   ORDER BY updated_at LIMIT $2)",
+            )
+            .bind(&before)
+            .bind(BATCH)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "DELETE FROM deliveries WHERE id IN (
+                   SELECT d.id FROM deliveries d
+                   WHERE d.status IN ('succeeded', 'failed', 'disabled') AND d.updated_at < $1
+                     AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = d.id)
+                   ORDER BY d.updated_at LIMIT $2)",
+            )
+            .bind(&before)
+            .bind(BATCH)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+        }
+        Prunable::Events => sqlx::query(
+            "DELETE FROM events WHERE id IN (
+                   SELECT e.id FROM events e
+                   WHERE e.created_at < $1
+                     AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
+                   ORDER BY e.created_at LIMIT $2)",
+        )
+        .bind(&before)
+        .bind(BATCH)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected(),
+        Prunable::IdempotencyKeys => sqlx::query(
+            "DELETE FROM idempotency_keys WHERE (application_id, key) IN (
+                   SELECT application_id, key FROM idempotency_keys
+                   WHERE created_at < $1 ORDER BY created_at LIMIT $2)",
+        )
+        .bind(&before)
+        .bind(BATCH)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected(),
+        Prunable::ProviderStatuses => sqlx::query(
+            "DELETE FROM notification_provider_statuses WHERE (channel, provider_id) IN (
+                   SELECT channel, provider_id FROM notification_provider_statuses
+                   WHERE received_at < $1 ORDER BY received_at LIMIT $2)",
+        )
+        .bind(&before)
+        .bind(BATCH)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected(),
+    };
+    tx.commit().await?;
+    Ok(n)
+}
