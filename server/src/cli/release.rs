@@ -25,7 +25,7 @@ pub enum ReleaseCommand {
         /// every address), else on 127.0.0.1:8080.
         url: Option<String>,
         /// Give up after this long: 5s, 500ms.
-        #[arg(long, default_value = "5s", value_parser = parse_timeout)]
+        #[arg(long, default_value = "5s", value_parser = crate::cli::common::parse_duration)]
         timeout: Duration,
     },
 }
@@ -115,14 +115,6 @@ fn healthz_url(listen: &str) -> Result<String, String> {
         _ => {}
     }
     Ok(format!("http://{addr}/healthz"))
-}
-
-fn parse_timeout(s: &str) -> Result<Duration, String> {
-    match s.strip_suffix("ms") {
-        Some(ms) => ms.parse().map(Duration::from_millis),
-        None => s.strip_suffix('s').unwrap_or(s).parse().map(Duration::from_secs),
-    }
-    .map_err(|_| format!("{s:?} is not a duration (5s, 500ms)"))
 }
 
 #[cfg(test)]
