@@ -49,10 +49,17 @@ build_widget() {
         echo "build_widget: no nightly with rust-src (scripts/setup); building on stable" >&2
     fi
     _trunk_release "$@" || return
-    (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release) || return
+    build_payer_bundles "$dist"
+}
+
+# The two payer bundles into DIST/payer/ and DIST/link/ (and DIST/mount.js), as build_widget
+# builds them; alone, for the benches that measure only these (bench/widget-size --payer-only).
+build_payer_bundles() {
+    local dist="$1"
+    (cd "$REPO/payer" && PAYLINK_ERASE=0 PAYLINK_STD_SIZE=1 _trunk_release) || return
     rm -rf "$dist/payer" && mkdir -p "$dist/payer" &&
         cp "$REPO"/target/trunk-payer/paylink-payer-* "$dist/payer/" || return
-    (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release link.html \
+    (cd "$REPO/payer" && PAYLINK_ERASE=0 PAYLINK_STD_SIZE=1 _trunk_release link.html \
         --dist ../target/trunk-link --public-url /link/) || return
     # Its post_build hook also wrote mount.js (merchants import it from the root) and the
     # stylesheet mount.js loads.
@@ -66,12 +73,19 @@ build_widget() {
 # `--cfg erase_components` (.cargo/config.toml's for wasm32), for the payer islands, which must
 # hydrate the server's HTML: the server renders without it, and an erased island finds other
 # hydration markers than the server wrote (an "Unrecoverable hydration error").
+# `PAYLINK_STD_SIZE=1` (the payer bundles): std built for size (`optimize_for_size`) and `{:?}`
+# formatting compiled out (`-Zfmt-debug=none`; nothing there shows a Debug string), -3.6 KB
+# brotli on the payer page's bundle (bench/README.md); the merchant's app is not measured with it.
 _trunk_release() {
-    local erase="--cfg erase_components"
+    local erase="--cfg erase_components" size=""
     [ "${PAYLINK_ERASE:-1}" = 0 ] && erase=""
+    [ "${PAYLINK_STD_SIZE:-0}" = 1 ] && size="-Zfmt-debug=none"
     if widget_nightly; then
-        RUSTUP_TOOLCHAIN=nightly CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-            RUSTFLAGS="$erase -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+        # `env`, so the build-std features are set only when asked (an empty list would drop
+        # std's defaults).
+        env ${size:+CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size} \
+            RUSTUP_TOOLCHAIN=nightly CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+            RUSTFLAGS="$erase -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none $size" \
             trunk build "$@" --release --offline
     else
         RUSTFLAGS="$erase" trunk build "$@" --release --offline

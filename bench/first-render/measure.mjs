@@ -233,7 +233,9 @@ doc.addEventListener("input", () => {
       row("static live", link.staticLive);
       row("page live", link.pageLive);
       console.log(`ratio       ${(median(link.page) / median(link.static)).toFixed(2).padStart(8)}   (link page / static, form drawn: target <= 1.3, issue 29)`);
-      console.log(`ratio       ${(median(link.pageLive) / median(link.staticLive)).toFixed(2).padStart(8)}   (link page / static, typing validates: target <= 2.0, issue 29)`);
+      // Issue 40's budget for the form coming alive: on loopback <= 2.0 (moonshot 1.5), on the phone <= 3.0 (2.0).
+      const [line, moon] = phoneProfile ? [3.0, 2.0] : [2.0, 1.5];
+      console.log(`ratio       ${(median(link.pageLive) / median(link.staticLive)).toFixed(2).padStart(8)}   (link page / static, typing validates: target <= ${line.toFixed(1)}, moonshot ${moon.toFixed(1)}, issue 40)`);
     }
   } finally {
     await browser?.close().catch(() => {});

@@ -36,7 +36,7 @@ pub use enums::*;
 pub use errors::{Errors, Msg, Violations};
 pub use invoice::*;
 pub use lang::Lang;
-pub use link::PaymentLink;
+pub use link::{LinkChoice, PaymentLink};
 pub use list::{CustomerPage, InvoicePage};
 pub use notify::ProviderStatus;
 pub use payer::*;

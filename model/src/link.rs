@@ -1,6 +1,8 @@
-//! Payment links: what a link fixes, and the rule that compares a payer's
-//! invoice request with it. The server enforces it in the proxy; the widget
-//! can run the same function so its messages and the server's agree.
+//! Payment links: what a link fixes, what a payer chooses on its page
+//! ([`LinkChoice`]), and the rules between them: [`PaymentLink::check_choice`]
+//! (the payer's own choices alone, what the link's page checks as the payer
+//! types) and [`PaymentLink::bind`] (a whole invoice request against the link,
+//! which the server runs on every submission before the invoice's own rules).
 
 use serde::{Deserialize, Serialize};
 
@@ -8,7 +10,7 @@ use crate::customer::present;
 use crate::date::Date;
 use crate::enums::{InvoiceType, PaymentType};
 use crate::errors::{Msg, Violations};
-use crate::invoice::InvoiceRequest;
+use crate::invoice::{price_field, InvoiceRequest};
 use crate::money;
 
 /// `GET /api/links/{slug}`: a link as its public page shows it. `due_date` is
@@ -39,6 +41,39 @@ pub struct PaymentLink {
     pub interest: Option<crate::charges::Interest>,
     #[serde(default)]
     pub discount: Option<crate::charges::Discount>,
+}
+
+/// What a payer sends through a link's page: the customer made through it
+/// and the payer's own choices, nothing the link fixes (the server fills that
+/// in from the link). The same fields, by the same names, as an
+/// [`InvoiceRequest`], which `POST /api/links/{slug}/invoices` reads.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkChoice {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_id: Option<String>,
+    /// `None`: every type the link offers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_types: Option<Vec<String>>,
+    /// `None`: one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installment_count: Option<i64>,
+    /// Reais, only when the link lets the payer state the amount.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<f64>,
+}
+
+impl LinkChoice {
+    /// The invoice request these choices are, before the link fills in the rest.
+    pub fn into_request(self) -> InvoiceRequest {
+        InvoiceRequest {
+            customer_id: self.customer_id,
+            payment_types: self.payment_types,
+            installment_count: self.installment_count,
+            price: self.price,
+            ..InvoiceRequest::default()
+        }
+    }
 }
 
 /// `Option<i64>` cents as a JSON number in reais or `null`.
@@ -101,49 +136,34 @@ impl PaymentLink {
             Some(self.invoice_type.as_str()),
         );
 
-        // The amount: the link's, or the payer's stated as `price`.
+        // The amount: the link's, or the payer's stated as `price` (the
+        // service checks it like any price).
         if req.price_by_customer == Some(true) {
             v.add("priceByCustomer", Msg::FixedByLink);
         }
         out.price_by_customer = None;
-        match self.price {
-            Some(cents) => match req.price {
+        if let Some(cents) = self.price {
+            match req.price {
                 None => out.price = Some(money::cents_to_reais(cents)),
                 Some(p) if money::reais_to_cents(p) == Ok(cents) => {}
                 Some(_) => v.add("price", Msg::FixedByLink),
-            },
-            // The service checks the payer's amount like any price.
-            None if req.price.is_none() => v.add("price", Msg::Required),
-            None => {}
-        }
-
-        match &req.payment_types {
-            None => {
-                out.payment_types = Some(
-                    self.payment_types
-                        .iter()
-                        .map(|t| t.as_str().into())
-                        .collect(),
-                );
-            }
-            Some(list) if list.is_empty() => v.add("paymentTypes", Msg::AtLeastOne),
-            Some(list) => {
-                for (i, raw) in list.iter().enumerate() {
-                    match PaymentType::parse(raw.trim()) {
-                        Some(t) if self.payment_types.contains(&t) => {}
-                        _ => v.add(format!("paymentTypes[{i}]"), Msg::NotAllowedByLink),
-                    }
-                }
             }
         }
-
-        let count = req.installment_count.unwrap_or(1);
-        if !(1..=self.max_installments as i64).contains(&count) {
-            v.add(
-                "installmentCount",
-                Msg::IntRange(1, self.max_installments as i64),
+        self.choice_rules(
+            &mut v,
+            req.payment_types.as_deref(),
+            req.installment_count,
+            req.price,
+        );
+        if req.payment_types.is_none() {
+            out.payment_types = Some(
+                self.payment_types
+                    .iter()
+                    .map(|t| t.as_str().into())
+                    .collect(),
             );
         }
+        let count = req.installment_count.unwrap_or(1);
         out.installment_count = Some(count);
         // The service's INSTALLMENT has 2 or more; paying at once is a SINGLE invoice.
         out.invoice_type = if count == 1 {
@@ -185,6 +205,60 @@ impl PaymentLink {
             Ok(out)
         } else {
             Err(v)
+        }
+    }
+}
+
+impl PaymentLink {
+    /// The payer's own choices alone, as the link's page checks them while
+    /// the payer types: the payment types (a non-empty subset of the link's),
+    /// the number of installments (1 to the maximum) and, when the payer
+    /// states it, the amount (the invoice's price rule). The server runs
+    /// [`PaymentLink::bind`] and the invoice's rules on top of these.
+    pub fn check_choice(&self, c: &LinkChoice) -> Violations {
+        let mut v = Violations::default();
+        self.choice_rules(
+            &mut v,
+            c.payment_types.as_deref(),
+            c.installment_count,
+            c.price,
+        );
+        if self.price.is_none() && c.price.is_some() {
+            price_field(&mut v, c.price);
+        }
+        v
+    }
+
+    /// The rules of the payer's choices that [`PaymentLink::bind`] and
+    /// [`PaymentLink::check_choice`] share.
+    fn choice_rules(
+        &self,
+        v: &mut Violations,
+        payment_types: Option<&[String]>,
+        installment_count: Option<i64>,
+        price: Option<f64>,
+    ) {
+        if self.price.is_none() && price.is_none() {
+            v.add("price", Msg::Required);
+        }
+        match payment_types {
+            None => {}
+            Some([]) => v.add("paymentTypes", Msg::AtLeastOne),
+            Some(list) => {
+                for (i, raw) in list.iter().enumerate() {
+                    match PaymentType::parse(raw.trim()) {
+                        Some(t) if self.payment_types.contains(&t) => {}
+                        _ => v.add(format!("paymentTypes[{i}]"), Msg::NotAllowedByLink),
+                    }
+                }
+            }
+        }
+        let count = installment_count.unwrap_or(1);
+        if !(1..=self.max_installments as i64).contains(&count) {
+            v.add(
+                "installmentCount",
+                Msg::IntRange(1, self.max_installments as i64),
+            );
         }
     }
 }
@@ -475,6 +549,103 @@ mod tests {
         assert_eq!(out.price_by_customer, None);
         let v = l.bind(&InvoiceRequest { price: None, ..req }).unwrap_err();
         assert!(v.has("price"));
+    }
+
+    #[test]
+    fn a_choice_is_checked_on_the_payers_fields_only() {
+        let open = PaymentLink {
+            price: None,
+            price_by_customer: true,
+            ..link()
+        };
+        let good = LinkChoice {
+            payment_types: Some(vec!["PIX".into()]),
+            installment_count: Some(3),
+            price: Some(6.0),
+            ..LinkChoice::default()
+        };
+        assert!(open.check_choice(&good).is_empty());
+        // Each installment of R$ 2,00 is the invoice's rule, not the payer's choice:
+        // the server's check (bind, then the invoice) refuses it.
+        let bound = open.bind(&good.clone().into_request()).unwrap();
+        assert!(bound.check().unwrap_err().has("installmentCount"));
+        let cases: Vec<(&str, LinkChoice, Msg)> = vec![
+            (
+                "price",
+                LinkChoice {
+                    price: Some(1.0),
+                    ..good.clone()
+                },
+                Msg::MinPrice,
+            ),
+            (
+                "price",
+                LinkChoice {
+                    price: None,
+                    ..good.clone()
+                },
+                Msg::Required,
+            ),
+            (
+                "paymentTypes",
+                LinkChoice {
+                    payment_types: Some(vec![]),
+                    ..good.clone()
+                },
+                Msg::AtLeastOne,
+            ),
+            (
+                "paymentTypes[0]",
+                LinkChoice {
+                    payment_types: Some(vec!["CARD".into()]),
+                    ..good.clone()
+                },
+                Msg::NotAllowedByLink,
+            ),
+            (
+                "installmentCount",
+                LinkChoice {
+                    installment_count: Some(4),
+                    ..good.clone()
+                },
+                Msg::IntRange(1, 3),
+            ),
+        ];
+        for (path, c, msg) in cases {
+            assert_eq!(
+                open.check_choice(&c).0,
+                vec![(path.to_string(), msg)],
+                "{path}"
+            );
+        }
+        // A fixed price is the link's: the payer's choice carries none.
+        let fixed = LinkChoice {
+            price: None,
+            ..good
+        };
+        assert!(link().check_choice(&fixed).is_empty());
+    }
+
+    #[test]
+    fn a_choice_on_the_wire_carries_only_the_payers_fields() {
+        let c = LinkChoice {
+            customer_id: Some("6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11".into()),
+            payment_types: Some(vec!["PIX".into()]),
+            installment_count: Some(2),
+            price: None,
+        };
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "customerId": "6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11",
+                "paymentTypes": ["PIX"],
+                "installmentCount": 2
+            })
+        );
+        // The server reads it as the invoice request it is.
+        let req: InvoiceRequest = serde_json::from_value(json).unwrap();
+        assert_eq!(req, c.into_request());
     }
 
     #[test]

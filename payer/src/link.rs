@@ -7,21 +7,27 @@
 //! The form is one island, [`LinkForm`]: the server renders it (with what
 //! was posted and the server's errors when a form sent without JavaScript
 //! comes back), and it is a real `<form method="post">` to the page's own
-//! address, which the server checks with [`verdict`] — the same state and
-//! the same model rules the browser runs. Hydrated, it validates as the
-//! payer types, masks, previews the installments and submits through the
-//! proxy's link API (gloo-net), then opens the payer page.
+//! address, which the server checks with [`verdict`]: the same state and
+//! the browser's rules, then the whole check (the link's `bind` and the
+//! invoice's rules). Hydrated, it validates what the payer sets as the
+//! payer types ([`PaymentLink::check_choice`] and the customer's rules:
+//! what the link fixes is the server's to check), masks, previews the
+//! installments and submits through the proxy's link API (gloo-net), which
+//! runs the whole check again, then opens the payer page.
 
 // `#[island]`'s hydration entry forgets the mounted view on purpose: an island lives as long
 // as the page.
 #![allow(clippy::mem_forget)]
 
+use leptos::either::Either;
 use leptos::prelude::*;
 use paylink_model::br;
 use paylink_model::money::{cents_to_reais, format_brl, parse_brl};
+#[cfg(feature = "ssr")]
+use paylink_model::InvoiceRequest;
 use paylink_model::{
-    installment_plan, CustomerRequest, Date, ErrorEnvelope, Errors, InvoiceRequest, InvoiceType,
-    Lang, PaymentLink, PaymentType,
+    installment_plan, CustomerRequest, Date, ErrorEnvelope, Errors, InvoiceType, Lang, LinkChoice,
+    PaymentLink, PaymentType,
 };
 use paylink_ui::customer::{text, CustomerFields, CustomerFieldset, CUSTOMER_FIELDS};
 use paylink_ui::field::{AlertBox, AmountField, Checkbox, ErrorText, Select, SubmitButton};
@@ -115,10 +121,10 @@ impl Payer {
         signal.set(mask.map_or_else(|| value.to_string(), |m| m(value)));
     }
 
-    /// The customer to create, the invoice request for the link and the
-    /// payer's choices (what the link fixes is left out: the proxy fills it
-    /// in from the link), and the fields whose text could not be read.
-    fn requests(&self, lang: Lang) -> (CustomerRequest, InvoiceRequest, Errors) {
+    /// The customer to create, the payer's choices (what the link fixes is
+    /// left out: the proxy fills it in from the link), and the fields whose
+    /// text could not be read.
+    fn requests(&self, lang: Lang) -> (CustomerRequest, LinkChoice, Errors) {
         let link = self.link.get_value();
         let mut bad = Errors::new();
         let price = match link.price {
@@ -145,11 +151,11 @@ impl Payer {
                 types.push(t.as_str().to_string());
             }
         }
-        let req = InvoiceRequest {
+        let req = LinkChoice {
+            customer_id: None,
             payment_types: Some(types),
             installment_count: count,
             price,
-            ..InvoiceRequest::default()
         };
         // The payer reads in the page's language: their messages will be in it too.
         let customer = CustomerRequest {
@@ -159,18 +165,39 @@ impl Payer {
         (customer, req, bad)
     }
 
-    /// The model's verdict on the customer and on the payer's choices: the
-    /// link's rule (`PaymentLink::bind`, the proxy's own), then the service's
-    /// on the invoice it produces. `customerId` is set once the customer exists.
+    /// The model's verdict on what the payer sets: the customer's fields and
+    /// the payer's own choices (`PaymentLink::check_choice`). What the link
+    /// fixes, and the invoice's rules over the whole, are the server's
+    /// ([`verdict`], and the proxy's link API).
     fn check(&self, lang: Lang) -> Errors {
-        let (customer, req, bad) = self.requests(lang);
+        let (customer, choice, bad) = self.requests(lang);
         let mut errors = customer.validate(lang);
-        let inv = match self.link.with_value(|link| link.bind(&req)) {
+        errors.extend(
+            self.link
+                .with_value(|l| l.check_choice(&choice))
+                .render(lang),
+        );
+        errors.extend(bad);
+        errors
+    }
+
+    /// The server's check: the browser's, then the link's rule
+    /// (`PaymentLink::bind`, the proxy's own) and the service's on the
+    /// invoice it produces. `customerId` is set once the customer exists.
+    #[cfg(feature = "ssr")]
+    fn check_all(&self, lang: Lang) -> Errors {
+        let mut errors = self.check(lang);
+        let (_, choice, _) = self.requests(lang);
+        let inv = match self
+            .link
+            .with_value(|link| link.bind(&choice.into_request()))
+        {
             Ok(bound) => bound.validate(lang),
             Err(v) => v.render(lang),
         };
-        errors.extend(inv.into_iter().filter(|(k, _)| k != "customerId"));
-        errors.extend(bad);
+        for (k, msgs) in inv.into_iter().filter(|(k, _)| k != "customerId") {
+            errors.entry(k).or_insert(msgs);
+        }
         errors
     }
 
@@ -212,7 +239,8 @@ impl Payer {
 
 /// The server's check of a form posted without JavaScript: the customer
 /// and the invoice request to send, or the errors to show on their fields.
-/// Runs the island's own state and rules, so both say the same thing.
+/// Runs the island's own state and rules (so both say the same thing), then
+/// the link's and the invoice's.
 #[cfg(feature = "ssr")]
 pub fn verdict(
     link: &PaymentLink,
@@ -222,10 +250,10 @@ pub fn verdict(
     let owner = Owner::new();
     owner.with(|| {
         let p = Payer::new(RwSignal::new(lang), link.clone(), values);
-        let errors = p.check(lang);
+        let errors = p.check_all(lang);
         if errors.is_empty() {
-            let (customer, invoice, _) = p.requests(lang);
-            Ok((customer, invoice))
+            let (customer, choice, _) = p.requests(lang);
+            Ok((customer, choice.into_request()))
         } else {
             Err(errors)
         }
@@ -265,20 +293,22 @@ pub fn LinkForm(l: Lang, link: PaymentLink, posted: Posted, key: String) -> impl
     let summary = RwSignal::new(true);
     let done = RwSignal::new(None::<String>);
     browser::start(p, lang, summary, done, key.clone());
+    // `Either`, not `.into_any()`: an `AnyView` keeps every render mode of the view it erases
+    // (async hydration and HTML streaming among them), an `Either` only those the island calls
+    // (bench/README.md, "bench/wasm-attribution").
     move || {
         let l = lang.get();
         match done.get() {
             Some(url) => {
                 let text = url.clone();
-                view! {
+                Either::Left(view! {
                     <section class="card">
                         <h1>{T::InvoiceReady.t(l)}</h1>
                         <p class="paylink"><a href=url target="_top" class="url">{text}</a></p>
                     </section>
-                }
-                .into_any()
+                })
             }
-            None => view! { <LinkFormView l p summary key=key.clone() /> }.into_any(),
+            None => Either::Right(view! { <LinkFormView l p summary key=key.clone() /> }),
         }
     }
 }
@@ -382,7 +412,7 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
     let body = move || {
         let rows = rows.get();
         if rows.is_empty() {
-            return view! { <p class="muted">{T::PreviewEmpty.t(l)}</p> }.into_any();
+            return Either::Left(view! { <p class="muted">{T::PreviewEmpty.t(l)}</p> });
         }
         let total: i64 = rows.iter().map(|r| r.2).sum();
         let rows = rows
@@ -403,7 +433,7 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
                 }
             })
             .collect_view();
-        view! {
+        Either::Right(view! {
             <table class="installments">
                 <caption>{T::Preview.t(l)}</caption>
                 <thead>
@@ -422,8 +452,7 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
                     </tr>
                 </tfoot>
             </table>
-        }
-        .into_any()
+        })
     };
     view! {
         <section class="preview" aria-label=T::Preview.t(l)>
@@ -533,6 +562,7 @@ mod browser {
             page.host.emit_error(false, &e, &e.text(lang));
         };
         let (customer, mut invoice, _) = p.requests(lang);
+        // Only what the payer set goes: the proxy fills in the link's values and checks the whole.
         let Ok(body) = leptos::serde_json::to_string(&customer) else {
             return;
         };
@@ -678,7 +708,13 @@ pub fn LinkPage(
     posted: Posted,
     key: String,
     terms: Vec<String>,
+    /// A sandbox's server: the page says its payment settings are demo ones.
+    #[prop(optional)]
+    sandbox: bool,
 ) -> impl IntoView {
+    let test_banner = sandbox.then(|| {
+        view! { <p class="sandbox-banner" role="note">{T::TestEnvironment.t(l)}</p> }
+    });
     let terms = (!terms.is_empty()).then(|| {
         view! {
             <section class="card terms" aria-label=T::Terms.t(l)>
@@ -688,6 +724,7 @@ pub fn LinkPage(
         }
     });
     view! {
+        {test_banner}
         <LinkForm l link posted key />
         {terms}
     }

@@ -54,6 +54,9 @@ pub struct Options {
     pub readiness: health::Readiness,
     /// How long a request may take before it is answered with the 503 envelope.
     pub request_timeout: Duration,
+    /// Count and time every request for `/metrics` (`serve --metrics-listen`, which installs
+    /// the recorder); off, the layer is not there at all.
+    pub metrics: bool,
 }
 
 impl Default for Options {
@@ -72,6 +75,7 @@ impl Default for Options {
             provider_hooks: None,
             readiness: Default::default(),
             request_timeout: REQUEST_TIMEOUT,
+            metrics: false,
         }
     }
 }
@@ -227,6 +231,13 @@ pub fn app(service: Service, options: Options) -> Router {
             cors::handle,
         ))
     };
+    // Inside `traced` and outside the rest, so every answer is counted (CORS preflights and
+    // envelopes included); a `Router` layer, so it sees the route that matched.
+    let router = if options.metrics {
+        router.layer(axum::middleware::from_fn(crate::metrics::track))
+    } else {
+        router
+    };
     traced(router)
 }
 
@@ -242,11 +253,14 @@ pub const REQUEST_ID: &str = "x-request-id";
 
 /// Request tracing, outermost: every answer (CORS preflights and envelopes
 /// included) carries `x-request-id`, and each request is one span with its
-/// id, method and path. Never the query string, headers or body: they can
+/// id, method, route template (`/invoices/applications/invoices/{id}`, axum's
+/// `MatchedPath`; `unmatched` when no route did), then its status and latency,
+/// ending in one line. Never the raw path (it can hold a payer page's id or the
+/// bank callback's secret segment), the query string, headers or body: they can
 /// hold tokens and personal data (a document number, an e-mail).
 pub fn traced(router: Router) -> Router {
     use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-    use tower_http::trace::{DefaultOnResponse, TraceLayer};
+    use tower_http::trace::TraceLayer;
     let header = axum::http::HeaderName::from_static(REQUEST_ID);
     let trace = TraceLayer::new_for_http()
         .make_span_with(|req: &Request| {
@@ -255,9 +269,25 @@ pub fn traced(router: Router) -> Router {
                 .get(REQUEST_ID)
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("");
-            tracing::info_span!("request", id, method = %req.method(), path = req.uri().path())
+            let route = req
+                .extensions()
+                .get::<axum::extract::MatchedPath>()
+                .map_or(crate::metrics::UNMATCHED, |m| m.as_str());
+            tracing::info_span!(
+                "request",
+                id,
+                method = %req.method(),
+                route,
+                status = tracing::field::Empty,
+                latency_ms = tracing::field::Empty,
+            )
         })
-        .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
+        .on_response(|res: &Response, latency: Duration, span: &tracing::Span| {
+            // On the span, so every line of the request (and the JSON log's `span`) has them.
+            span.record("status", res.status().as_u16());
+            span.record("latency_ms", latency.as_micros() as f64 / 1000.0);
+            tracing::info!("finished processing request");
+        });
     router.layer(
         tower::ServiceBuilder::new()
             .map_request(drop_unfit_request_id)

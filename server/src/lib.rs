@@ -26,6 +26,7 @@ pub mod cli;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod metrics;
 pub mod proxy;
 pub mod store;
 pub mod web;

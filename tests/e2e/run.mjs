@@ -1533,6 +1533,62 @@ test("link page with JavaScript: the server's form hydrates without a warning, v
     assertEqual(s.problems.filter((p) => !p.startsWith("request failed")), [], "console problems (hydration warnings among them)");
   }, { login: false }));
 
+test("link page: what the browser leaves to the server (each installment at least R$ 5,00; a forged amount below the minimum) comes back from the server on its field, with and without JavaScript", async () => {
+  // The payer states the amount: R$ 6,00 in 3 installments passes the payer's own choices,
+  // which the island checks, but not the invoice's rule, which only the server runs.
+  const slug = "valor-livre";
+  execFileSync(BIN, [
+    "link", "create", "--name", "Doação", "--description", "Valor livre", "--price-by-customer",
+    "--payment-types", "PIX", "--invoice-type", "INSTALLMENT", "--max-installments", "3", "--slug", slug,
+    "--db", join(server.dir, "e2e.db"), "--public-url", server.url,
+  ]);
+  const fill = async (page, price, count) => {
+    await fillCustomer(page, CUSTOMER);
+    await byName(page, "price").fill(price);
+    await byName(page, "installmentCount").selectOption(count);
+  };
+  const noJs = await openPage(browser, { login: false, javaScriptEnabled: false });
+  try {
+    const { page } = noJs;
+    await page.goto(`${server.url}/l/${slug}`);
+    await fill(page, "6,00", "3");
+    await submitButton(page, "fullName").click();
+    await page.waitForURL(`${server.url}/l/${slug}`);
+    await expectFieldError(page, "installmentCount", null);
+    assertEqual(await invalidNames(page), ["installmentCount"], "only the installment count is marked");
+  } finally {
+    await noJs.close();
+  }
+  await withPage(async (s) => {
+    const { page } = s;
+    await page.goto(`${server.url}/l/${slug}`);
+    const name = byName(page, "fullName");
+    await until(async () => {
+      await name.focus();
+      await byName(page, "document").focus();
+      return (await name.getAttribute("aria-invalid")) === "true";
+    }, "the island hydrated");
+    await fill(page, "6,00", "3");
+    const refused = page.waitForResponse(isApi("POST", `/api/links/${slug}/invoices`), { timeout: WAIT });
+    await submitButton(page, "fullName").click();
+    const res = await refused;
+    assertEqual(res.status(), 422, "the server refuses the invoice");
+    assertEqual(Object.keys(res.request().postDataJSON()).sort(), ["customerId", "installmentCount", "paymentTypes", "price"], "the island sends only the payer's fields");
+    const message = (await res.json()).errors.installmentCount.join(" ");
+    await expectFieldError(page, "installmentCount", message);
+    // A forged request: the amount the island checked, rewritten below the minimum on its way.
+    await page.route(`**/api/links/${slug}/invoices`, (route) =>
+      route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), price: 1.0, installmentCount: 1 }) }));
+    await byName(page, "installmentCount").selectOption("1");
+    const forged = page.waitForResponse(isApi("POST", `/api/links/${slug}/invoices`), { timeout: WAIT });
+    await submitButton(page, "fullName").click();
+    const f = await forged;
+    assertEqual(f.status(), 422, "the server refuses the forged amount");
+    await expectFieldError(page, "price", (await f.json()).errors.price.join(" "));
+    assertEqual(s.problems.filter((p) => !p.startsWith("request failed") && !p.includes("status of 422")), [], "console problems");
+  }, { login: false });
+});
+
 test("live: the detail and the payer page turn to paid after `paylink simulate pay`, without a reload", async () => {
   const a = await openPage(browser);
   const b = await openPage(browser);

@@ -5,6 +5,7 @@
 //! server renders attributes, not properties, and a server-rendered form
 //! sent back with its errors must keep what the person typed.
 
+use leptos::either::Either;
 use leptos::prelude::*;
 use paylink_model::date::mask_date_br;
 use paylink_model::money::{format_brl_input, parse_brl};
@@ -156,8 +157,10 @@ pub fn Field(
         }
     };
     let aria_required = required.then_some("true");
+    // `Either`, not `.into_any()`: only the render modes a page uses are linked
+    // (bench/README.md, "bench/wasm-attribution").
     let control = if kind == Kind::Area {
-        view! {
+        Either::Left(view! {
             <textarea
                 rows="4"
                 id=id.clone()
@@ -169,10 +172,9 @@ pub fn Field(
                 on:input=on_input
                 on:blur=on_blur
             ></textarea>
-        }
-        .into_any()
+        })
     } else {
-        view! {
+        Either::Right(view! {
             <input
                 type=kind.html()
                 id=id.clone()
@@ -188,8 +190,7 @@ pub fn Field(
                 on:input=on_input
                 on:blur=on_blur
             />
-        }
-        .into_any()
+        })
     };
     let counter = (counter > 0).then(|| {
         view! {

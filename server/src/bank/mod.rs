@@ -171,7 +171,8 @@ impl PixClient {
         &self.config.key
     }
 
-    /// A cached access token, or a new one (client credentials, the client in HTTP Basic).
+    /// A cached access token, or a new one (client credentials, the client in HTTP Basic),
+    /// whose request is counted as the operation `token`.
     async fn access_token(&self, renew: bool) -> Result<String, BankError> {
         let mut cached = self.token.lock().await;
         if let Some((token, until)) = cached.as_ref() {
@@ -179,6 +180,17 @@ impl PixClient {
                 return Ok(token.clone());
             }
         }
+        let result = self.new_token(&mut cached).await;
+        metrics::counter!(
+            "paylink_bank_requests_total",
+            "operation" => "token",
+            "outcome" => outcome(&result),
+        )
+        .increment(1);
+        result
+    }
+
+    async fn new_token(&self, cached: &mut Option<(String, Instant)>) -> Result<String, BankError> {
         let res = self
             .http
             .post(&self.config.token_url)
@@ -204,8 +216,32 @@ impl PixClient {
         Ok(token)
     }
 
-    /// One call with a token; a 401/403 renews the token once (the bank may have revoked it).
+    /// One call with a token, counted in `paylink_bank_requests_total` under its method and
+    /// first path segment (`put_cobv`, `get_pix`: never an id) and its outcome.
     async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&(dyn erased::Body + Sync)>,
+    ) -> Result<(StatusCode, Value), BankError> {
+        let segment = path
+            .trim_start_matches('/')
+            .split(['/', '?'])
+            .next()
+            .unwrap_or("");
+        let operation = format!("{}_{segment}", method.as_str().to_ascii_lowercase());
+        let result = self.exchange(method, path, body).await;
+        metrics::counter!(
+            "paylink_bank_requests_total",
+            "operation" => operation,
+            "outcome" => outcome(&result),
+        )
+        .increment(1);
+        result
+    }
+
+    /// [`Self::call`]'s exchange; a 401/403 renews the token once (the bank may have revoked it).
+    async fn exchange(
         &self,
         method: Method,
         path: &str,
@@ -479,6 +515,16 @@ fn path_segment(s: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
+}
+
+/// A call's outcome label: `ok`, `refused` (the bank said no: a 4xx) or `unavailable`
+/// (unreachable, timed out, a 5xx or a 429).
+fn outcome<T>(result: &Result<T, BankError>) -> &'static str {
+    match result {
+        Ok(_) => "ok",
+        Err(BankError::Refused { .. }) => "refused",
+        Err(BankError::Unavailable(_)) => "unavailable",
+    }
 }
 
 fn error_of(status: StatusCode, body: Value) -> BankError {

@@ -112,11 +112,10 @@ impl FileSettings {
 
     /// Every key not in `known` (the flags' long names) refused, naming it.
     pub fn check_keys(&self, known: &BTreeSet<String>) -> Result<(), String> {
-        let where_ = self
-            .path
-            .as_ref()
-            .map(|p| format!("configuration {}", p.display()))
-            .unwrap_or_else(|| "configuration".into());
+        let where_ = self.path.as_ref().map_or_else(
+            || "configuration".into(),
+            |p| format!("configuration {}", p.display()),
+        );
         for key in self.values.keys() {
             if SECRET_SETTINGS.contains(&key.as_str()) {
                 return Err(format!(

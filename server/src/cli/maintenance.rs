@@ -53,7 +53,7 @@ pub(super) async fn backup(target: &str, to: &Path) -> Result<(), Failure> {
     db.backup_sqlite(to)
         .await
         .map_err(|e| format!("cannot back up to {}: {e}", to.display()))?;
-    let bytes = std::fs::metadata(to).map(|m| m.len()).unwrap_or(0);
+    let bytes = std::fs::metadata(to).map_or(0, |m| m.len());
     println!("backed up {target} to {} ({bytes} bytes)", to.display());
     Ok(())
 }

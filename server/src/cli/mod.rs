@@ -11,6 +11,7 @@ pub mod config;
 pub mod links;
 mod maintenance;
 pub mod notifications;
+pub mod observability;
 pub mod operators;
 pub mod pix;
 pub mod release;
@@ -319,15 +320,11 @@ pub fn main() -> ExitCode {
         Ok(p) => p,
         Err(e) => e.exit(),
     };
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "paylink=info,tower_http=info".into()),
-        )
-        .with_writer(std::io::stderr)
-        // Colours only for a person at a terminal, not in a log file or a collector.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+    // Only `serve` chooses; the other commands' few lines are for a person.
+    observability::init_logs(match &parsed.cli.command {
+        Command::Serve(args) => args.log_format(),
+        _ => observability::LogFormat::Text,
+    });
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {

@@ -124,6 +124,15 @@ pub(super) struct ServeArgs {
     pix: PixArgs,
     #[command(flatten)]
     workers: super::workers_args::WorkersArgs,
+    #[command(flatten)]
+    observability: super::observability::ObservabilityArgs,
+}
+
+impl ServeArgs {
+    /// The log format, read before the runtime starts (`cli::main` sets the subscriber).
+    pub(super) fn log_format(&self) -> super::observability::LogFormat {
+        self.observability.log_format
+    }
 }
 
 /// WhatsApp Business (Cloud API) and SMS (Twilio) accounts: docs/payments.md, Notifications.
@@ -775,6 +784,20 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(bank) = &pix {
         tracing::info!(?bank, "PIX charges through the bank's API Pix");
     }
+    // Bound and installed before any worker starts, so their first attempts are counted;
+    // served only once every option has been checked, with the public listener.
+    let metrics = match args.observability.metrics_listen {
+        Some(at) => {
+            let listener = tokio::net::TcpListener::bind(at)
+                .await
+                .map_err(|e| format!("--metrics-listen: cannot listen on {at}: {e}"))?;
+            Some((
+                listener,
+                crate::metrics::install(db.clone()).map_err(|e| e.to_string())?,
+            ))
+        }
+        None => None,
+    };
     if token.is_none() {
         tracing::warn!("no PAYLINK_TOKEN or --token-file: the widget's proxy (/api) answers 503");
     }
@@ -830,6 +853,7 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
                 db: state_db.clone(),
                 bank,
             }),
+        metrics: metrics.is_some(),
         ..Default::default()
     };
     if args.operator_ui {
@@ -898,15 +922,33 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     }
     let signals = crate::app::StopSignals::listen()
         .map_err(|e| format!("cannot listen for SIGTERM and Ctrl-C: {e}"))?;
+    let metrics = match metrics {
+        Some((listener, metrics)) => {
+            let at = listener.local_addr().map_err(|e| e.to_string())?;
+            let task = tokio::spawn(crate::metrics::serve(listener, metrics));
+            Some((at, tokio_util::task::AbortOnDropHandle::new(task)))
+        }
+        None => None,
+    };
     // Printed on stdout so scripts and tests can find the port when --listen ends in :0.
     println!("paylink listening on http://{addr}");
+    if let Some((at, _)) = &metrics {
+        // After the line above, which scripts read first. Not `println!`: a reader that
+        // stopped after the first line must not make this panic on a closed pipe.
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), "paylink metrics on http://{at}/metrics");
+        tracing::info!(%at, "serving /metrics");
+    }
     tracing::info!(%addr, %public_url, sandbox = args.sandbox, "serving");
     let shutdown = crate::app::Shutdown {
         signals,
         readiness,
         drain_delay: args.drain_delay,
     };
-    crate::app::serve(listener, router, workers, shutdown)
+    let served = crate::app::serve(listener, router, workers, shutdown)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string());
+    // Scraped until the public listener has stopped; dropping the handle ends it.
+    drop(metrics);
+    served
 }

@@ -144,11 +144,12 @@ pub(crate) async fn email(
         attachment = c.pdf;
     }
     let mut text = text;
-    // A sandbox's e-mails carry demo payment settings: each says so first, and in its subject.
+    // A sandbox's e-mails carry demo payment settings: each says so in its subject and
+    // closes its message with it, before the codes.
     if cfg.sandbox {
         let (tag, warning) = test_environment(ctx.lang);
         text.subject = format!("{tag} {}", text.subject);
-        text.paragraphs.insert(0, warning.to_string());
+        text.paragraphs.push(warning.to_string());
     }
     let mut paragraphs = text.paragraphs.clone();
     paragraphs.extend(

@@ -149,6 +149,7 @@ fn page(
     let public = link.public(today);
     let title = format!("{} · {}", public.name, T::Payment.t(l));
     let key = uuid::Uuid::new_v4().to_string();
+    let sandbox = s.config.sandbox;
     render(
         l,
         &title,
@@ -156,7 +157,7 @@ fn page(
         &s.page.link_assets,
         chrome,
         move || {
-            leptos::view! { <paylink_payer::link::LinkPage l link=public posted key terms /> }
+            leptos::view! { <paylink_payer::link::LinkPage l link=public posted key terms sandbox /> }
         },
     )
 }

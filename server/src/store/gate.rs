@@ -34,7 +34,7 @@ pub enum OpenMode {
 #[derive(Clone)]
 pub struct Db {
     pub(super) pool: Pool,
-    writes: Pool,
+    pub(super) writes: Pool,
     /// SQLite only: one writer at a time inside this process. SQLite allows
     /// one writer per file; without this gate a second writer sleeps in the
     /// busy handler (1, 2, 5 … 100 ms steps) instead of queueing, which
@@ -301,7 +301,7 @@ async fn open_sqlite(target: &str, create: bool) -> Result<(Pool, Pool), DbError
     let native: SqliteConnectOptions = url.parse()?;
     if !create && !target.starts_with("sqlite:") && !std::path::Path::new(target).exists() {
         return Err(DbError::Configuration(
-            format!("there is no database at {target}: `paylink migrate --db {target}` makes one")
+            format!("cannot open database {target}: there is none: `paylink migrate --db {target}` makes one")
                 .into(),
         ));
     }

@@ -21,6 +21,7 @@ pub mod invoice_detail;
 pub mod invoices;
 pub mod links;
 pub mod lists;
+pub mod metrics;
 pub mod notifications;
 pub mod operators;
 pub mod outbox;

@@ -354,6 +354,7 @@ impl Notifier {
 
     /// One pass: claims up to 16 due sends of the configured channels and
     /// sends them concurrently. Returns how many it took.
+    #[tracing::instrument(name = "pass", skip_all, fields(queue = "notifications"))]
     pub async fn send_due(&self) -> Result<usize, DbError> {
         let channels = self.channels();
         if !channels.any() {
@@ -376,6 +377,7 @@ impl Notifier {
     }
 
     /// Sends (or skips) one send and records its outcome; whether it still held `lease` to.
+    #[tracing::instrument(name = "row", skip_all, fields(queue = "notifications", id = %send_id))]
     async fn process(
         &self,
         send_id: &str,
@@ -409,6 +411,19 @@ impl Notifier {
             Outcome::Skip(_) | Outcome::Wait(_) => pending.attempts,
             _ => pending.attempts + 1,
         };
+        let label = match &outcome {
+            Outcome::Sent(_) => "ok",
+            Outcome::Skip(_) => "skipped",
+            Outcome::Wait(_) => "wait",
+            Outcome::Retry(_) if attempts < MAX_ATTEMPTS => "retry",
+            Outcome::Fail(_) | Outcome::Retry(_) => "failed",
+        };
+        metrics::counter!(
+            "paylink_outbox_attempts_total",
+            "queue" => "notifications",
+            "outcome" => label,
+        )
+        .increment(1);
         let now = now_iso();
         let (status, next, error, sent_at, provider_id) = match outcome {
             Outcome::Sent(id) => ("sent", None, None, Some(now), id),
@@ -446,13 +461,32 @@ impl Notifier {
         format!("{}/pay/{}{lang}", self.public_url, ctx.invoice_id)
     }
 
+    /// Sends through the channel's provider, counted in `paylink_provider_requests_total`.
     async fn send(&self, ctx: &Context, to: &str) -> Outcome {
-        match ctx.channel {
-            Channel::Email => self.send_email(ctx, to).await,
-            Channel::WhatsApp if self.whatsapp.is_some() => self.send_whatsapp(ctx, to).await,
-            Channel::Sms if self.twilio.is_some() => self.send_twilio(ctx, to).await,
-            Channel::WhatsApp | Channel::Sms => self.send_http(ctx, to).await,
-        }
+        let (provider, outcome) = match ctx.channel {
+            Channel::Email => ("smtp", self.send_email(ctx, to).await),
+            Channel::WhatsApp if self.whatsapp.is_some() => {
+                ("whatsapp", self.send_whatsapp(ctx, to).await)
+            }
+            Channel::Sms if self.twilio.is_some() => ("sms", self.send_twilio(ctx, to).await),
+            Channel::WhatsApp | Channel::Sms => ("http", self.send_http(ctx, to).await),
+        };
+        let label = match &outcome {
+            Outcome::Sent(_) => "ok",
+            // Worth another try later: unreachable, a timeout, a 5xx, or not configured yet.
+            Outcome::Retry(_) => "error",
+            // The provider said no for good (or the message could not be built).
+            Outcome::Fail(_) => "refused",
+            // Nothing was sent: an unusable address, say.
+            Outcome::Skip(_) | Outcome::Wait(_) => "skipped",
+        };
+        metrics::counter!(
+            "paylink_provider_requests_total",
+            "provider" => provider,
+            "outcome" => label,
+        )
+        .increment(1);
+        outcome
     }
 
     async fn send_email(&self, ctx: &Context, to: &str) -> Outcome {

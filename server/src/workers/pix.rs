@@ -101,6 +101,7 @@ impl PixCharges {
     }
 
     /// One pass: takes up new installments and deletions, then makes the calls that are due.
+    #[tracing::instrument(name = "pass", skip_all, fields(queue = "bank_calls"))]
     pub async fn pass(&self) -> Result<usize, DbError> {
         let cycles = self.account.as_ref().map(|_| pix_charges::Cycles {
             today: crate::domain::today(),
@@ -125,6 +126,7 @@ impl PixCharges {
     }
 
     /// Makes one call and records it; whether the row still carried `lease` for that.
+    #[tracing::instrument(name = "row", skip_all, fields(queue = "bank_calls", id = %id))]
     async fn process(
         &self,
         id: &str,
@@ -140,6 +142,22 @@ impl PixCharges {
             _ if w.kind.as_deref() == Some("cobr") => self.create_cycle(&w).await,
             _ => self.create(&w).await,
         };
+        let outcome = match &result {
+            Ok(_) => "ok",
+            Err(Failed::Bank(BankError::Refused { status: 404, .. }))
+                if w.operation == "remove" =>
+            {
+                "ok"
+            }
+            Err(e) if e.retryable() => "retry",
+            Err(_) => "failed",
+        };
+        metrics::counter!(
+            "paylink_outbox_attempts_total",
+            "queue" => "bank_calls",
+            "outcome" => outcome,
+        )
+        .increment(1);
         match result {
             Ok(answer) => {
                 let a = answer.as_ref();

@@ -55,6 +55,7 @@ impl PixRecurrences {
     }
 
     /// One pass: takes up deletions, then makes the calls that are due.
+    #[tracing::instrument(name = "pass", skip_all, fields(queue = "pix_automatico"))]
     pub async fn pass(&self) -> Result<usize, DbError> {
         pix_recurrences::enqueue(&self.db).await?;
         let claim = pix_recurrences::claim_due(&self.db).await?;
@@ -76,6 +77,7 @@ impl PixRecurrences {
     }
 
     /// Makes one call and records it; whether the row still carried `lease` for that.
+    #[tracing::instrument(name = "row", skip_all, fields(queue = "pix_automatico", id = %id))]
     async fn process(
         &self,
         id: &str,
@@ -86,6 +88,18 @@ impl PixRecurrences {
             "cancel" => self.cancel(id, &w).await,
             _ => self.create(id, &w).await,
         };
+        let outcome = match &result {
+            Ok(Step::Wait) => "wait",
+            Ok(Step::Done(..)) => "ok",
+            Err(e) if e.retryable() => "retry",
+            Err(_) => "failed",
+        };
+        metrics::counter!(
+            "paylink_outbox_attempts_total",
+            "queue" => "pix_automatico",
+            "outcome" => outcome,
+        )
+        .increment(1);
         match result {
             Ok(Step::Wait) => {
                 pix_recurrences::record_wait(&self.db, id, lease, WAIT_FOR_CHARGE).await

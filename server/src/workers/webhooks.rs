@@ -73,6 +73,7 @@ impl Deliverer {
     }
 
     /// One pass: claims up to 16 due deliveries and sends them concurrently.
+    #[tracing::instrument(name = "pass", skip_all, fields(queue = "webhooks"))]
     pub async fn deliver_due(&self) -> Result<usize, DbError> {
         let claim = deliveries::claim_due(&self.db).await?;
         Ok(run_claimed(claim, |id, lease| {
@@ -93,6 +94,7 @@ impl Deliverer {
     }
 
     /// Sends one delivery and records the attempt; whether it still held `lease` to do so.
+    #[tracing::instrument(name = "row", skip_all, fields(queue = "webhooks", id = %delivery_id))]
     async fn deliver(&self, delivery_id: &str, lease: &Lease) -> Result<bool, DbError> {
         let pending = deliveries::pending(&self.db, delivery_id).await?;
         let attempts = pending.attempts + 1;
@@ -126,6 +128,19 @@ impl Deliverer {
                 ("pending", Some(crate::store::iso_in(delay)))
             }
         };
+        // The outcome in the words every queue's counter uses (docs/operations.md, Metrics).
+        let label = match status {
+            "succeeded" => "ok",
+            "pending" => "retry",
+            "disabled" => "gone",
+            _ => "failed",
+        };
+        metrics::counter!(
+            "paylink_outbox_attempts_total",
+            "queue" => "webhooks",
+            "outcome" => label,
+        )
+        .increment(1);
         let attempt = deliveries::Attempt {
             status_code,
             error: error.as_deref(),

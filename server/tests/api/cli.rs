@@ -558,6 +558,12 @@ fn every_command_reads_paylink_db_and_never_prints_its_password() {
     }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("from-env.db");
+    let migrated = Command::new(BIN)
+        .arg("migrate")
+        .env("PAYLINK_DB", &file)
+        .output()
+        .unwrap();
+    assert!(migrated.status.success());
     let out = Command::new(BIN)
         .args(["link", "list"])
         .env("PAYLINK_DB", &file)

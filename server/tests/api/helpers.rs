@@ -76,6 +76,22 @@ pub async fn migrated_database(dir: &std::path::Path, name: &str) -> String {
     target
 }
 
+/// An application's token on `db`, made by the CLI as an operator makes one (the last line
+/// `paylink token create` prints).
+pub fn cli_token(db: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
+        .args(["token", "create", "--name", "loja", "--db", db])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    stdout.lines().last().unwrap().trim().to_string()
+}
+
 /// The merchant's settings of a production server (`serve` refuses to start without them
 /// outside `--sandbox`): a real-looking PIX key, name, city, CNPJ and boleto agreement.
 pub const MERCHANT_SETTINGS: &[&str] = &[
@@ -94,6 +110,21 @@ pub const MERCHANT_SETTINGS: &[&str] = &[
     "--boleto-beneficiary-code",
     "1234-5 / 123456-7",
 ];
+
+/// [`MERCHANT_SETTINGS`] that `args` do not give themselves; none for a sandbox or a test
+/// that says what it offers (`--payment-types`).
+pub fn merchant_settings_beside<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Vec<&'static str> {
+    let given = |flag: &str| args.iter().any(|a| a.as_ref() == flag);
+    if given("--sandbox") || given("--payment-types") {
+        return Vec::new();
+    }
+    MERCHANT_SETTINGS
+        .chunks(2)
+        .filter(|pair| !given(pair[0]))
+        .flatten()
+        .copied()
+        .collect()
+}
 
 /// A second, independent pool on a test database (what another process or a
 /// restart sees), for checks in SQL.
@@ -579,11 +610,7 @@ pub fn serve_binary_at<S: AsRef<std::ffi::OsStr>>(
     log: impl Into<std::process::Stdio>,
 ) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
-    let given = |flag: &str| args.iter().any(|a| a.as_ref() == flag);
-    // A production server's settings unless the test runs a sandbox or gives its own.
-    let merchant = (!given("--sandbox") && !given("--pix-key") && !given("--payment-types"))
-        .then_some(MERCHANT_SETTINGS)
-        .unwrap_or_default();
+    let merchant = merchant_settings_beside(args);
     let mut child = std::process::Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(merchant)

@@ -324,3 +324,114 @@ async fn a_bad_form_comes_back_with_what_was_typed_and_the_models_messages_on_th
     let res = post_form(&app, "no-such-link", &[("fullName", "A B")]).await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn what_the_browser_leaves_to_the_server_is_refused_on_its_field_with_and_without_javascript()
+{
+    use paylink_model::{LinkChoice, Msg, PaymentLink};
+
+    let app = spawn_app_with(local_proxy).await;
+    // The payer states the amount and picks up to 3 installments: R$ 6,00 in 3 passes the
+    // payer's own choices (what the page's island checks) but not the invoice's rule of at
+    // least R$ 5,00 an installment, which only the server runs.
+    let slug = create_link(
+        &app,
+        &[
+            "--price-by-customer",
+            "--payment-types",
+            "PIX",
+            "--invoice-type",
+            "INSTALLMENT",
+            "--max-installments",
+            "3",
+        ],
+    );
+    let res = payer()
+        .get(app.url(&format!("/api/links/{slug}")))
+        .send()
+        .await
+        .unwrap();
+    let link: PaymentLink = res.json().await.unwrap();
+    let choice = LinkChoice {
+        payment_types: Some(vec!["PIX".into()]),
+        installment_count: Some(3),
+        price: Some(6.0),
+        customer_id: None,
+    };
+    assert!(
+        link.check_choice(&choice).is_empty(),
+        "the browser lets it through"
+    );
+    let below_min = Msg::InstallmentBelowMin.render(Lang::PtBr);
+    let min_price = Msg::MinPrice.render(Lang::PtBr);
+
+    // Without JavaScript: the form comes back with the server's message on its field, and a
+    // forged amount below the minimum on the amount's.
+    let customer = [
+        ("fullName", "Joana Pagadora"),
+        ("document", "529.982.247-25"),
+        ("email", "joana@example.com"),
+        ("paymentTypes", "PIX"),
+    ];
+    for (price, count, field, message) in [
+        ("6,00", "3", "installmentCount", &below_min),
+        ("1,00", "1", "price", &min_price),
+    ] {
+        let mut fields = customer.to_vec();
+        fields.extend([("price", price), ("installmentCount", count)]);
+        let res = post_form(&app, &slug, &fields).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{field}");
+        let html = res.text().await.unwrap();
+        let c = control(&html, field);
+        assert!(c.contains("aria-invalid=\"true\""), "{field}: {c}");
+        let err = format!("f-{field}-err");
+        assert!(
+            c.contains(&format!("aria-describedby=\"{err}\"")),
+            "{field}: {c}"
+        );
+        assert_eq!(text_of(&html, &err), message.as_str(), "{field}'s message");
+    }
+    assert_eq!(count_invoices(&app).await, 0, "nothing created");
+
+    // With JavaScript the island sends only the payer's fields, as the choice serialises them,
+    // through the link's API: the same refusals, keyed by the same paths.
+    let res = payer()
+        .post(app.url(&format!("/api/links/{slug}/customers")))
+        .json(&serde_json::json!({ "fullName": "Joana Pagadora", "email": "joana@example.com" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let id = res.json::<serde_json::Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (choice, field, message) in [
+        (choice.clone(), "installmentCount", &below_min),
+        (
+            LinkChoice {
+                price: Some(1.0),
+                installment_count: Some(1),
+                ..choice.clone()
+            },
+            "price",
+            &min_price,
+        ),
+    ] {
+        let sent = LinkChoice {
+            customer_id: Some(id.clone()),
+            ..choice
+        };
+        let res = payer()
+            .post(app.url(&format!("/api/links/{slug}/invoices")))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(serde_json::to_string(&sent).unwrap())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{field}");
+        let env: serde_json::Value = res.json().await.unwrap();
+        assert_eq!(env["errors"][field], serde_json::json!([message]), "{env}");
+    }
+    assert_eq!(count_invoices(&app).await, 0, "nothing created");
+}

@@ -653,6 +653,12 @@ async fn cors_answers_configured_origins_only() {
 async fn serve_flags_set_the_budget_and_the_allowed_origins() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("serve.db");
+    let migrated = Command::new(BIN)
+        .args(["migrate", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(migrated.status.success());
     let out = Command::new(BIN)
         .args(["token", "create", "--name", "loja", "--db"])
         .arg(&db)

@@ -19,6 +19,7 @@ mod link_admin;
 mod link_page;
 mod links;
 mod lists;
+mod metrics;
 mod migrations;
 mod notifications;
 mod openapi;

@@ -138,7 +138,9 @@ fn a_bad_configuration_is_refused_naming_the_setting_and_never_panics() {
         "nosecret.toml",
         "sandbox = true\ntoken-file = \"/nonexistent/paylink-token\"\n",
     );
-    let cases: Vec<(Vec<&str>, Vec<(&str, &str)>, &str)> = vec![
+    // (arguments, variables, what stderr must say)
+    type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: Vec<Case<'_>> = vec![
         (
             vec!["config", "check", "--config", &unknown],
             vec![],
@@ -180,7 +182,7 @@ fn a_bad_configuration_is_refused_naming_the_setting_and_never_panics() {
             "payer-rate-limit",
         ),
         (
-            vec!["config", "check", "--sandbox"],
+            vec!["config", "check"],
             vec![("PAYLINK_SANDBOX", "talvez")],
             "sandbox",
         ),
@@ -339,19 +341,13 @@ fn plain_invoice(customer_id: &str, types: Value) -> Value {
     )
 }
 
-fn token_of(db: &str) -> String {
-    let out = paylink(&["token", "create", "--name", "loja", "--db", db], &[]);
-    assert!(out.status.success(), "{:?}", text(&out));
-    text(&out).0.lines().last().unwrap().trim().to_string()
-}
-
 /// `--payment-types PIX`: the merchant offers no boleto, and an invoice or a link asking
 /// for one is refused on `paymentTypes` with the error envelope.
 #[tokio::test]
 async fn a_merchant_without_boleto_refuses_invoices_and_links_asking_for_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "pix.db").await;
-    let auth = format!("Basic {}", token_of(&db));
+    let auth = format!("Basic {}", cli_token(&db));
     let (mut child, addr) = serve_binary(&[
         "--db",
         &db,
@@ -398,7 +394,7 @@ async fn a_merchant_without_boleto_refuses_invoices_and_links_asking_for_it() {
         plain_invoice(&cid, json!(["PIX"])),
     )
     .await;
-    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(status, StatusCode::OK, "{body}");
     let (status, body) = post(
         "/invoices/applications/payment-links",
         json!({"name": "Curso", "description": "Curso de violão", "price": 300.00,
@@ -486,7 +482,7 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
     }
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "live.db").await;
-    let auth = format!("Basic {}", token_of(&db));
+    let auth = format!("Basic {}", cli_token(&db));
     let (mut child, addr) = serve_binary(&["--db", &db]);
     let client = reqwest::Client::new();
     let cid = customer(&client, &addr, &auth).await;
@@ -509,19 +505,27 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
                     .json(&body)
                     .send()
                     .await
-                    .unwrap();
-                assert_eq!(res.status(), StatusCode::CREATED);
-                let id = res.json::<Value>().await.unwrap()["id"]
-                    .as_str()
+                    .map_err(|e| e.to_string())?;
+                let status = res.status();
+                let answer = res.json::<Value>().await.map_err(|e| e.to_string())?;
+                if status != StatusCode::OK {
+                    return Err(format!("{status}: {answer}"));
+                }
+                acked
+                    .lock()
                     .unwrap()
-                    .to_string();
-                acked.lock().unwrap().push(id);
+                    .push(answer["id"].as_str().unwrap().to_string());
             }
+            Ok::<(), String>(())
         })
     };
     // Writes under way before, during and after the backup.
     while acked.lock().unwrap().len() < 20 {
-        tokio::task::yield_now().await;
+        assert!(
+            !writer.is_finished(),
+            "the writer stopped: {:?}",
+            writer.await
+        );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     let before: Vec<String> = acked.lock().unwrap().clone();
@@ -535,7 +539,7 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
     .unwrap();
     assert!(out.status.success(), "{:?}", text(&out));
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    writer.await.unwrap();
+    writer.await.unwrap().unwrap();
     let again = paylink(&["backup", "--to", &copy_s, "--db", &db], &[]);
     assert!(!again.status.success());
     assert!(
@@ -564,4 +568,63 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
     }
     restored.kill().unwrap();
     restored.wait().unwrap();
+}
+
+/// A sandbox's payer page and payment link page say they are a test environment; a
+/// production server's do not.
+#[tokio::test]
+async fn the_sandbox_says_so_on_payer_pages_and_production_does_not() {
+    for sandbox in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = migrated_database(dir.path(), "pages.db").await;
+        let token = cli_token(&db);
+        let token_file = dir.path().join("token");
+        std::fs::write(&token_file, &token).unwrap();
+        let token_file = token_file.to_str().unwrap().to_string();
+        let mut args = vec!["--db", &db, "--token-file", &token_file];
+        if sandbox {
+            args.push("--sandbox");
+        }
+        let (mut child, addr) = serve_binary(&args);
+        let client = reqwest::Client::new();
+        let auth = format!("Basic {token}");
+        let cid = customer(&client, &addr, &auth).await;
+        let invoice: Value = client
+            .post(format!("{addr}/invoices/applications/invoices"))
+            .header("Authorization", &auth)
+            .json(&plain_invoice(&cid, json!(["PIX", "BOLETO"])))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let link: Value = client
+            .post(format!("{addr}/invoices/applications/payment-links"))
+            .header("Authorization", &auth)
+            .json(
+                &json!({"name": "Curso", "description": "Curso de violão", "price": 300.00,
+                          "paymentTypes": ["PIX"], "invoiceType": "SINGLE"}),
+            )
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let pay_url = invoice["url"].as_str().unwrap().to_string();
+        let link_url = link["url"].as_str().unwrap().to_string();
+        for url in [pay_url, link_url] {
+            let page = client.get(&url).send().await.unwrap();
+            assert_eq!(page.status(), StatusCode::OK, "{url}");
+            let html = page.text().await.unwrap();
+            assert_eq!(
+                html.contains("Ambiente de teste"),
+                sandbox,
+                "{url} (sandbox: {sandbox})"
+            );
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
 }

@@ -66,21 +66,6 @@ impl Drop for Server {
     }
 }
 
-/// An application's token on `db`, made by the CLI.
-pub fn token(db: &str) -> String {
-    let out = Command::new(BIN)
-        .args(["token", "create", "--name", "loja", "--db", db])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    stdout.lines().last().unwrap().trim().to_string()
-}
-
 /// Creates a customer and an invoice through `addr`, with `hooks` to `url`;
 /// returns the invoice's id.
 pub async fn invoice_via(
@@ -149,8 +134,8 @@ async fn two_servers_send_each_attempt_once_and_a_retry_waits_its_delay() {
     // The schedule's first delay, made short for the test (5 s by default).
     const RETRY: Duration = Duration::from_secs(1);
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "outbox.db").await;
-    let token = token(&db);
+    let db = migrated_database(dir.path(), "outbox.db").await;
+    let token = cli_token(&db);
     let rx = Receiver::start().await;
     rx.fail_first_attempts();
     // A backlog first, written by an API server that sends nothing (`--workers none`): both
@@ -252,8 +237,8 @@ async fn two_servers_send_each_attempt_once_and_a_retry_waits_its_delay() {
 #[tokio::test]
 async fn workers_picks_what_a_server_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "split.db").await;
-    let token = token(&db);
+    let db = migrated_database(dir.path(), "split.db").await;
+    let token = cli_token(&db);
     let rx = Receiver::start().await;
 
     let api_log = dir.path().join("api.log");

@@ -8,29 +8,10 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use crate::helpers::{
-    invoice_body, migrated_database, serve_binary, serve_binary_logging, test_database,
+    cli_token, invoice_body, migrated_database, serve_binary, serve_binary_logging, test_database,
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
-
-fn token(db: &str) -> String {
-    let out = Command::new(BIN)
-        .args(["token", "create", "--name", "loja", "--db", db])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .last()
-        .unwrap()
-        .trim()
-        .to_string()
-}
 
 fn signal(child: &Child, name: &str) {
     let ok = Command::new("kill")
@@ -70,7 +51,7 @@ const CUSTOMER: &str =
 async fn sigterm_during_a_slow_request_answers_it_and_exits_0() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "term.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let (mut child, addr) = serve_binary(&["--db", &db]);
 
     let mut conn = TcpStream::connect(host_port(&addr)).unwrap();
@@ -218,16 +199,77 @@ async fn sigterm_turns_readyz_503_and_keeps_serving_for_the_drain_delay() {
 }
 
 /// Every answer has an `x-request-id` (a sane one from a proxy in front is
-/// kept), each request is one log line with that id, and the log holds
-/// neither the token nor the personal data the request carried.
+/// kept), each request is one log line with that id, its route template,
+/// method, status and latency, and the log holds none of the secrets and
+/// personal data of a whole flow: the token, the webhook signing secret, an
+/// operator's password and session cookie, the customer's e-mail, name and CPF
+/// (formatted or as digits). In the text format here, in JSON below.
 #[tokio::test]
 async fn requests_are_logged_with_their_id_and_without_secrets() {
+    logged_flow(LogFormat::Text).await;
+}
+
+/// `--log-format json`: every line of the same whole flow is one JSON object, a
+/// request's line carries its route template, method, status, latency and id
+/// in its span, and no secret is in any line.
+#[tokio::test]
+async fn json_logs_carry_each_requests_route_status_latency_and_id_and_no_secret() {
+    logged_flow(LogFormat::Json).await;
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+async fn logged_flow(format: LogFormat) {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "log.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
+    let rx = crate::receiver::Receiver::start().await;
+    let added = Command::new(BIN)
+        .args([
+            "webhook",
+            "add",
+            "--token-name",
+            "loja",
+            "--hook-type",
+            "INVOICE_CREATED",
+        ])
+        .args(["--url", &rx.url, "--allow-insecure", "--db", &db])
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{added:?}");
+    let signing = String::from_utf8(added.stdout).unwrap();
+    let signing = signing.lines().last().unwrap().trim().to_string();
+    assert!(signing.starts_with("whsec_"), "{signing}");
+    let password = "cavalo correto bateria grampo 42";
+    let pw_file = dir.path().join("pw.txt");
+    std::fs::write(&pw_file, password).unwrap();
+    let op = Command::new(BIN)
+        .args([
+            "operator",
+            "add",
+            "--email",
+            "ana@loja.example",
+            "--name",
+            "Ana",
+        ])
+        .arg("--password-file")
+        .arg(&pw_file)
+        .args(["--db", &db])
+        .output()
+        .unwrap();
+    assert!(op.status.success(), "{op:?}");
+
     let log_path = dir.path().join("serve.log");
     let log = std::fs::File::create(&log_path).unwrap();
-    let (mut child, addr) = serve_binary_logging(&["--db", &db], log);
+    let mut args = vec!["--db", &db, "--allow-insecure-webhooks"];
+    if format == LogFormat::Json {
+        args.extend(["--log-format", "json"]);
+    }
+    let (mut child, addr) = serve_binary_logging(&args, log);
     let client = reqwest::Client::new();
     let post = |id: Option<&str>| {
         let mut req = client
@@ -247,6 +289,7 @@ async fn requests_are_logged_with_their_id_and_without_secrets() {
     assert_eq!(made.status(), 201);
     let made_id = made.headers()["x-request-id"].to_str().unwrap().to_string();
     assert!(uuid::Uuid::parse_str(&made_id).is_ok(), "{made_id}");
+    let customer: serde_json::Value = made.json().await.unwrap();
 
     let kept = post(Some("lb-7f3a.2")).await.unwrap();
     assert_eq!(kept.headers()["x-request-id"], "lb-7f3a.2");
@@ -256,6 +299,52 @@ async fn requests_are_logged_with_their_id_and_without_secrets() {
     let replaced_id = replaced.headers()["x-request-id"].to_str().unwrap();
     assert!(uuid::Uuid::parse_str(replaced_id).is_ok(), "{replaced_id}");
 
+    // An invoice, read back by its id, and its INVOICE_CREATED delivered, signed.
+    let mut body = invoice_body(customer["id"].as_str().unwrap());
+    body["webhooks"] = serde_json::json!([]);
+    let invoice = client
+        .post(format!("{addr}/invoices/applications/invoices"))
+        .header("authorization", format!("Basic {token}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(invoice.status(), 200);
+    let invoice: serde_json::Value = invoice.json().await.unwrap();
+    let invoice_id = invoice["id"].as_str().unwrap().to_string();
+    let read = client
+        .get(format!(
+            "{addr}/invoices/applications/invoices/{invoice_id}"
+        ))
+        .header("authorization", format!("Basic {token}"))
+        .header("x-request-id", "read-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read.status(), 200);
+    let got = rx
+        .wait_for(20, "INVOICE_CREATED", |got| !got.is_empty())
+        .await;
+    assert!(got[0].verify(&signing));
+
+    // The operator logs in with the password and gets a session cookie.
+    let login = client
+        .post(format!("{addr}/api/session"))
+        .header("origin", &addr)
+        .json(&serde_json::json!({"email": "ana@loja.example", "password": password}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 204);
+    let cookie = login.headers()["set-cookie"].to_str().unwrap();
+    let session = cookie
+        .split(';')
+        .next()
+        .and_then(|kv| kv.split_once('='))
+        .map(|(_, v)| v.to_string())
+        .unwrap();
+    assert!(session.len() >= 16, "{cookie}");
+
     // Errors too (the 404 envelope).
     let missing = client.get(format!("{addr}/nada")).send().await.unwrap();
     assert_eq!(missing.status(), 404);
@@ -264,20 +353,86 @@ async fn requests_are_logged_with_their_id_and_without_secrets() {
     signal(&child, "TERM");
     assert!(exit_status(&mut child, Duration::from_secs(25)).success());
     let log = std::fs::read_to_string(&log_path).unwrap();
-    for id in [made_id.as_str(), "lb-7f3a.2"] {
-        let line = log
-            .lines()
-            .find(|l| l.contains(id) && l.contains("status=201"))
-            .unwrap_or_else(|| panic!("no log line for request {id}:\n{log}"));
-        assert!(
-            line.contains("path=\"/invoices/applications/customers\""),
-            "{line}"
-        );
-        assert!(line.contains("method=POST"), "{line}");
+    match format {
+        LogFormat::Text => {
+            for id in [made_id.as_str(), "lb-7f3a.2"] {
+                let line = log
+                    .lines()
+                    .find(|l| l.contains(id) && l.contains("status=201"))
+                    .unwrap_or_else(|| panic!("no log line for request {id}:\n{log}"));
+                assert!(
+                    line.contains("route=\"/invoices/applications/customers\""),
+                    "{line}"
+                );
+                assert!(line.contains("method=POST"), "{line}");
+                assert!(line.contains("latency_ms="), "{line}");
+            }
+            let line = log
+                .lines()
+                .find(|l| l.contains("read-1") && l.contains("status=200"))
+                .unwrap_or_else(|| panic!("no log line for the read:\n{log}"));
+            assert!(
+                line.contains("route=\"/invoices/applications/invoices/{id}\""),
+                "{line}"
+            );
+        }
+        LogFormat::Json => {
+            let lines: Vec<serde_json::Value> = log
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+                .collect();
+            assert!(lines.len() > 5, "{log}");
+            let request = |id: &str, status: u64| {
+                lines
+                    .iter()
+                    .find(|l| {
+                        l["span"]["name"] == "request"
+                            && l["span"]["id"] == id
+                            && l["span"]["status"] == status
+                    })
+                    .unwrap_or_else(|| panic!("no line for request {id}:\n{log}"))
+                    .clone()
+            };
+            for id in [made_id.as_str(), "lb-7f3a.2"] {
+                let line = request(id, 201);
+                let span = &line["span"];
+                assert_eq!(span["route"], "/invoices/applications/customers", "{line}");
+                assert_eq!(span["method"], "POST", "{line}");
+                assert!(
+                    span["latency_ms"].as_f64().is_some_and(|ms| ms >= 0.0),
+                    "{line}"
+                );
+                assert!(
+                    line["timestamp"].is_string() && line["level"] == "INFO",
+                    "{line}"
+                );
+                assert!(line["message"].is_string(), "{line}");
+            }
+            let read = request("read-1", 200);
+            assert_eq!(
+                read["span"]["route"], "/invoices/applications/invoices/{id}",
+                "{read}"
+            );
+            let missing = lines
+                .iter()
+                .find(|l| l["span"]["name"] == "request" && l["span"]["status"] == 404)
+                .unwrap_or_else(|| panic!("no line for the 404:\n{log}"));
+            assert_eq!(missing["span"]["route"], "unmatched", "{missing}");
+        }
     }
+    // No raw path of a request (an id in it) reaches the request lines.
+    assert!(
+        !log.lines()
+            .any(|l| l.contains("read-1") && l.contains(&invoice_id)),
+        "{log}"
+    );
     assert!(!log.contains("forged"), "{log}");
     for secret in [
         token.as_str(),
+        signing.as_str(),
+        signing.trim_start_matches("whsec_"),
+        password,
+        session.as_str(),
         "maria@example.com.br",
         "529.982.247-25",
         "52998224725",
@@ -301,7 +456,7 @@ async fn a_refused_configuration_starts_no_worker() {
     use tower::ServiceExt;
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "workers.db").await;
-    let token = token(&db);
+    let token = cli_token(&db);
     let rx = crate::receiver::Receiver::start().await;
     // The delivery is written by the service alone: no worker runs in this process.
     let service = paylink_server::service(Service {
@@ -389,16 +544,17 @@ async fn a_refused_configuration_starts_no_worker() {
 }
 
 /// A panic in a handler is the 500 envelope and the process lives on, on the
-/// release build (`[profile.release]` unwinds; the widget's wasm aborts by
+/// build deployments run (`--profile server` unwinds; the widget's wasm aborts by
 /// its target's default). `PAYLINK_FAULT_BIN` is that build with the
 /// `fault-injection` feature, whose `GET /fault/panic` panics: scripts/test
-/// builds it (`cargo build --release -p paylink-server --features
-/// fault-injection`) and runs this test with `--ignored`.
+/// builds it (`cargo build --profile server -p paylink-server --features
+/// fault-injection`, copied aside) and runs this test with `--ignored`.
 #[tokio::test]
 #[ignore = "needs the release build with fault-injection: scripts/test builds it and runs this"]
 async fn a_panic_in_a_handler_is_a_500_and_the_release_build_lives_on() {
-    let bin = std::env::var("PAYLINK_FAULT_BIN")
-        .expect("PAYLINK_FAULT_BIN: paylink built with --release --features fault-injection");
+    let bin = std::env::var("PAYLINK_FAULT_BIN").expect(
+        "PAYLINK_FAULT_BIN: paylink built with --profile server --features fault-injection",
+    );
     let dir = tempfile::tempdir().unwrap();
     let db = test_database(dir.path(), "panic.db").await;
     let (mut child, addr) =

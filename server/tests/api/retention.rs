@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::helpers::*;
-use crate::outbox::{eventually, invoice_via, token, Server};
+use crate::outbox::{eventually, invoice_via, Server};
 use crate::receiver::Receiver;
 
 /// Retentions of 1 s, a prune every 200 ms: a delivered webhook (its
@@ -16,8 +16,8 @@ use crate::receiver::Receiver;
 #[tokio::test]
 async fn old_finished_rows_are_pruned_and_pending_ones_and_invoices_stay() {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path(), "prune.db").await;
-    let token = token(&db);
+    let db = migrated_database(dir.path(), "prune.db").await;
+    let token = cli_token(&db);
     let ok = Receiver::start().await;
     let failing = Receiver::start().await;
     failing.fail_with(&[(500, None); 20]);

@@ -66,6 +66,10 @@ fn remessa_args(out: &str) -> Vec<&str> {
         "Loja Exemplo Ltda",
         "--boleto-beneficiary-code",
         "1234-5 / 123456-7",
+        "--boleto-bank",
+        "001",
+        "--boleto-agreement",
+        "1234567",
     ]
 }
 

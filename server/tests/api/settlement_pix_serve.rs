@@ -16,7 +16,7 @@ use crate::settlement_pix::{schema_errors, start_bank, SECRET};
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 
 /// The bank's certificates and paylink's secret in `dir`, and the `--pix-*` options naming them.
-fn pix_options(bank: &Bank, pki: &Pki, dir: &std::path::Path) -> Vec<String> {
+pub(crate) fn pix_options(bank: &Bank, pki: &Pki, dir: &std::path::Path) -> Vec<String> {
     let file = |name: &str, text: &str| {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
