@@ -14,6 +14,7 @@ pub mod notifications;
 pub mod observability;
 pub mod operators;
 pub mod pix;
+pub mod release;
 mod serve;
 pub mod settlement;
 mod workers_args;
@@ -117,6 +118,8 @@ enum Command {
         #[command(subcommand)]
         command: crate::cli::operators::OperatorCommand,
     },
+    #[command(flatten)]
+    Release(release::ReleaseCommand),
 }
 
 #[derive(Subcommand)]
@@ -369,6 +372,7 @@ async fn run(parsed: Parsed) -> Result<(), Failure> {
         Command::Installment { command } => settlement::installment(command).await,
         Command::Operator { command } => crate::cli::operators::cli(command).await,
         Command::Pix { command } => pix::cli(*command).await,
+        Command::Release(command) => release::cli(command).await,
     }
 }
 
