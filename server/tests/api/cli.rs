@@ -518,6 +518,8 @@ fn every_command_reads_paylink_db_and_never_prints_its_password() {
     let mut leaves = Vec::new();
     leaf_commands(&mut Vec::new(), &mut leaves);
     assert!(leaves.len() >= 10, "{leaves:?}");
+    // The two that open no database: a release's compression and the image's health check.
+    leaves.retain(|l| !matches!(l.as_slice(), [c] if c == "precompress" || c == "healthcheck"));
     let secret_url = "postgres://loja:s3nha@127.0.0.1:1/paylink";
     for leaf in &leaves {
         let help = Command::new(BIN)
