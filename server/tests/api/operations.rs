@@ -24,6 +24,23 @@ fn paylink(args: &[&str], vars: &[(&str, &str)]) -> Output {
     cmd.args(args).envs(vars.iter().copied()).output().unwrap()
 }
 
+/// A `paylink serve` that is killed when dropped, so a failing assertion leaves no server
+/// running behind the test.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `serve_binary(args)`, killed with the guard it returns.
+fn serve(args: &[&str]) -> (Running, String) {
+    let (child, addr) = serve_binary(args);
+    (Running(child), addr)
+}
+
 fn text(out: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -348,7 +365,7 @@ async fn a_merchant_without_boleto_refuses_invoices_and_links_asking_for_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "pix.db").await;
     let auth = format!("Basic {}", cli_token(&db));
-    let (mut child, addr) = serve_binary(&[
+    let (child, addr) = serve(&[
         "--db",
         &db,
         "--payment-types",
@@ -408,8 +425,7 @@ async fn a_merchant_without_boleto_refuses_invoices_and_links_asking_for_it() {
             .is_some_and(|m| m.contains("não aceita")),
         "{body}"
     );
-    child.kill().unwrap();
-    child.wait().unwrap();
+    drop(child);
 }
 
 /// Only `migrate` and `serve` change the schema: every other command, and `serve
@@ -460,11 +476,10 @@ async fn migrations_run_only_when_asked() {
     // Again: nothing to do.
     let out = paylink(&["migrate", "--db", &db], &[]);
     assert!(text(&out).0.contains("(0 applied now"), "{:?}", text(&out));
-    let (mut child, addr) = serve_binary(&["--no-migrate", "--db", &db]);
+    let (child, addr) = serve(&["--no-migrate", "--db", &db]);
     let health = reqwest::get(format!("{addr}/healthz")).await.unwrap();
     assert_eq!(health.status(), StatusCode::OK);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    drop(child);
 }
 
 /// `paylink backup` while a server writes: the copy, served again, holds every invoice the
@@ -483,7 +498,7 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "live.db").await;
     let auth = format!("Basic {}", cli_token(&db));
-    let (mut child, addr) = serve_binary(&["--db", &db]);
+    let (child, addr) = serve(&["--db", &db]);
     let client = reqwest::Client::new();
     let cid = customer(&client, &addr, &auth).await;
     let acked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
@@ -547,12 +562,11 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
         "{:?}",
         text(&again)
     );
-    child.kill().unwrap();
-    child.wait().unwrap();
+    drop(child);
 
     // Restored: a server on the copy alone (the original's file set aside).
     std::fs::rename(&db, dir.path().join("live.db.gone")).unwrap();
-    let (mut restored, addr) = serve_binary(&["--no-migrate", "--db", &copy_s]);
+    let (restored, addr) = serve(&["--no-migrate", "--db", &copy_s]);
     for id in &before {
         let res = client
             .get(format!("{addr}/invoices/applications/invoices/{id}"))
@@ -566,8 +580,7 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
             "invoice {id} acknowledged before the backup"
         );
     }
-    restored.kill().unwrap();
-    restored.wait().unwrap();
+    drop(restored);
 }
 
 /// A sandbox's payer page and payment link page say they are a test environment; a
@@ -585,7 +598,7 @@ async fn the_sandbox_says_so_on_payer_pages_and_production_does_not() {
         if sandbox {
             args.push("--sandbox");
         }
-        let (mut child, addr) = serve_binary(&args);
+        let (child, addr) = serve(&args);
         let client = reqwest::Client::new();
         let auth = format!("Basic {token}");
         let cid = customer(&client, &addr, &auth).await;
@@ -624,7 +637,6 @@ async fn the_sandbox_says_so_on_payer_pages_and_production_does_not() {
                 "{url} (sandbox: {sandbox})"
             );
         }
-        child.kill().unwrap();
-        child.wait().unwrap();
+        drop(child);
     }
 }
