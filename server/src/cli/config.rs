@@ -123,6 +123,14 @@ impl FileSettings {
                     variable_of(key)
                 ));
             }
+            // A database URL's password is a secret too: PAYLINK_DB keeps it out of files.
+            let with_password =
+                |v: &String| reqwest::Url::parse(v).is_ok_and(|u| u.password().is_some());
+            if key == "db" && self.values[key].iter().any(with_password) {
+                return Err(format!(
+                    "{where_}: `db` holds a password: give the URL as PAYLINK_DB, not in a file"
+                ));
+            }
             if !known.contains(key) {
                 return Err(format!(
                     "{where_}: unknown setting `{key}` (see `paylink serve --help` or docs/operations.md)"
@@ -303,5 +311,14 @@ mod tests {
         let f = FileSettings::parse("token = \"x\"").unwrap();
         let err = f.check_keys(&known).unwrap_err();
         assert!(err.contains("PAYLINK_TOKEN"), "{err}");
+        let known: BTreeSet<String> = ["db".to_string()].into();
+        let f = FileSettings::parse("db = \"postgres://paylink:senha@db/paylink\"").unwrap();
+        let err = f.check_keys(&known).unwrap_err();
+        assert!(
+            err.contains("PAYLINK_DB") && !err.contains("senha"),
+            "{err}"
+        );
+        let f = FileSettings::parse("db = \"postgres://paylink@db/paylink\"").unwrap();
+        assert!(f.check_keys(&known).is_ok());
     }
 }
