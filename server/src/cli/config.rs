@@ -182,12 +182,17 @@ fn flatten(
     Ok(())
 }
 
-/// The long names of the settings `command` takes (not `--help`, `--version`, `--config`).
+/// Whether an argument's long name is a setting (not `--help`, `--version`, `--config`).
+fn is_setting(long: &str) -> bool {
+    !matches!(long, "help" | "version" | "config")
+}
+
+/// The long names of the settings `command` takes.
 pub fn settings_of(command: &Command) -> BTreeSet<String> {
     command
         .get_arguments()
         .filter_map(|a| a.get_long())
-        .filter(|l| !matches!(*l, "help" | "version" | "config"))
+        .filter(|l| is_setting(l))
         .map(str::to_string)
         .collect()
 }
@@ -202,7 +207,7 @@ pub fn apply(
     let ids: Vec<(String, String)> = command
         .get_arguments()
         .filter_map(|a| Some((a.get_id().to_string(), a.get_long()?.to_string())))
-        .filter(|(_, long)| !matches!(long.as_str(), "help" | "version" | "config"))
+        .filter(|(_, long)| is_setting(long))
         .filter(|(_, long)| only.is_none_or(|set| set.contains(long)))
         .collect();
     for (id, long) in ids {
@@ -238,10 +243,9 @@ pub fn effective(
 ) -> Vec<(String, String, Origin)> {
     let mut rows = Vec::new();
     for arg in command.get_arguments() {
-        let Some(long) = arg.get_long() else { continue };
-        if matches!(long, "help" | "version" | "config") {
+        let Some(long) = arg.get_long().filter(|l| is_setting(l)) else {
             continue;
-        }
+        };
         let id = arg.get_id().as_str();
         let raw: Vec<String> = matches
             .get_raw(id)

@@ -266,7 +266,7 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, clap::Error> {
     let serve = base.find_subcommand("serve").expect("the serve command");
     let known = config::settings_of(serve);
     file.check_keys(&known).map_err(usage)?;
-    let command = with_settings(base, &known, &file, true);
+    let command = with_settings(base, &known, &file);
     let matches = command.clone().try_get_matches_from(args)?;
     // The one subcommand run, to read its settings' origins.
     let mut leaf = (&command, &matches);
@@ -291,28 +291,21 @@ fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, clap::Error> {
 /// `serve`'s and `config check`'s (which take the same arguments), and, on every other
 /// command, those that are also `serve`'s (`--db`, the boleto's bank).
 fn with_settings(
-    command: Command_,
+    command: clap::Command,
     known: &std::collections::BTreeSet<String>,
     file: &config::FileSettings,
-    top: bool,
-) -> Command_ {
+) -> clap::Command {
     let all = matches!(command.get_name(), "serve" | "check");
-    let mut command = if top {
-        command
-    } else {
-        config::apply(command, (!all).then_some(known), file)
-    };
+    let mut command = config::apply(command, (!all).then_some(known), file);
     let names: Vec<String> = command
         .get_subcommands()
         .map(|s| s.get_name().to_string())
         .collect();
     for name in names {
-        command = command.mut_subcommand(name, |sub| with_settings(sub, known, file, false));
+        command = command.mut_subcommand(name, |sub| with_settings(sub, known, file));
     }
     command
 }
-
-type Command_ = clap::Command;
 
 pub fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -662,7 +655,7 @@ mod tests {
         let file = super::config::FileSettings::default();
         let base = super::Cli::command();
         let known = super::config::settings_of(base.find_subcommand("serve").unwrap());
-        let command = super::with_settings(base, &known, &file, true);
+        let command = super::with_settings(base, &known, &file);
         let serve = command.find_subcommand("serve").unwrap();
         for arg in serve.get_arguments() {
             let Some(long) = arg.get_long() else { continue };

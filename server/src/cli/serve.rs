@@ -768,14 +768,12 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         account,
         token,
         outbound,
-        notify,
+        mut notify,
         payer,
         frame_ancestors,
-    } = if args.public_url.is_none() {
-        check(&args, &public_url)?
-    } else {
-        checked
-    };
+    } = checked;
+    // The notices' links carry the bound base (nothing else the check read depends on it).
+    notify.public_url.clone_from(&public_url);
     if pix.is_some() && account.is_none() {
         tracing::info!(
             "no --pix-account: Pix Automático's later cycles are paid on the payer page"
