@@ -44,6 +44,44 @@ impl Prunable {
     }
 }
 
+impl Prunable {
+    /// The statements of one batch, run in order in one transaction, each bound to the
+    /// cut-off instant (`$1`) and [`BATCH`] (`$2`); the last one's count is the batch's.
+    fn statements(self) -> &'static [&'static str] {
+        match self {
+            // Attempts first (they refer to their delivery), then the deliveries of the same
+            // batch that have none left: one redelivered meanwhile (pending again) is kept, and
+            // a delivery whose attempts were not deleted here is never deleted before them.
+            Prunable::Deliveries => &[
+                "DELETE FROM delivery_attempts WHERE delivery_id IN (
+                   SELECT id FROM deliveries
+                   WHERE status IN ('succeeded', 'failed', 'disabled') AND updated_at < $1
+                   ORDER BY updated_at LIMIT $2)",
+                "DELETE FROM deliveries WHERE id IN (
+                   SELECT d.id FROM deliveries d
+                   WHERE d.status IN ('succeeded', 'failed', 'disabled') AND d.updated_at < $1
+                     AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = d.id)
+                   ORDER BY d.updated_at LIMIT $2)",
+            ],
+            Prunable::Events => &["DELETE FROM events WHERE id IN (
+                   SELECT e.id FROM events e
+                   WHERE e.created_at < $1
+                     AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
+                   ORDER BY e.created_at LIMIT $2)"],
+            Prunable::IdempotencyKeys => &[
+                "DELETE FROM idempotency_keys WHERE (application_id, key) IN (
+                   SELECT application_id, key FROM idempotency_keys
+                   WHERE created_at < $1 ORDER BY created_at LIMIT $2)",
+            ],
+            Prunable::ProviderStatuses => &[
+                "DELETE FROM notification_provider_statuses WHERE (channel, provider_id) IN (
+                   SELECT channel, provider_id FROM notification_provider_statuses
+                   WHERE received_at < $1 ORDER BY received_at LIMIT $2)",
+            ],
+        }
+    }
+}
+
 /// Deletes at most [`BATCH`] rows of `what` older than `retention`, oldest
 /// first, in one transaction. Returns how many (fewer than [`BATCH`]: none left).
 pub async fn batch(
@@ -53,67 +91,15 @@ pub async fn batch(
 ) -> Result<u64, DbError> {
     let before = iso_ago(retention);
     let mut tx = db.begin_write().await?;
-    let n = match what {
-        Prunable::Deliveries => {
-            // Attempts first (they refer to their delivery), then the deliveries of the same
-            // batch that have none left: one redelivered meanwhile (pending again) is kept, and
-            // a delivery whose attempts were not deleted here is never deleted before them.
-            sqlx::query(
-                "DELETE FROM delivery_attempts WHERE delivery_id IN (
-                   SELECT id FROM deliveries
-                   WHERE status IN ('succeeded', 'failed', 'disabled') AND updated_at < $1
-                   ORDER BY updated_at LIMIT $2)",
-            )
-            .bind(&before)
-            .bind(BATCH)
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query(
-                "DELETE FROM deliveries WHERE id IN (
-                   SELECT d.id FROM deliveries d
-                   WHERE d.status IN ('succeeded', 'failed', 'disabled') AND d.updated_at < $1
-                     AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = d.id)
-                   ORDER BY d.updated_at LIMIT $2)",
-            )
+    let mut n = 0;
+    for sql in what.statements() {
+        n = sqlx::query(sql)
             .bind(&before)
             .bind(BATCH)
             .execute(&mut *tx)
             .await?
-            .rows_affected()
-        }
-        Prunable::Events => sqlx::query(
-            "DELETE FROM events WHERE id IN (
-                   SELECT e.id FROM events e
-                   WHERE e.created_at < $1
-                     AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
-                   ORDER BY e.created_at LIMIT $2)",
-        )
-        .bind(&before)
-        .bind(BATCH)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected(),
-        Prunable::IdempotencyKeys => sqlx::query(
-            "DELETE FROM idempotency_keys WHERE (application_id, key) IN (
-                   SELECT application_id, key FROM idempotency_keys
-                   WHERE created_at < $1 ORDER BY created_at LIMIT $2)",
-        )
-        .bind(&before)
-        .bind(BATCH)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected(),
-        Prunable::ProviderStatuses => sqlx::query(
-            "DELETE FROM notification_provider_statuses WHERE (channel, provider_id) IN (
-                   SELECT channel, provider_id FROM notification_provider_statuses
-                   WHERE received_at < $1 ORDER BY received_at LIMIT $2)",
-        )
-        .bind(&before)
-        .bind(BATCH)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected(),
-    };
+            .rows_affected();
+    }
     tx.commit().await?;
     Ok(n)
 }
