@@ -32,9 +32,9 @@ widget_nightly() {
 # (profile.release has panic = "abort"). RUSTFLAGS replaces .cargo/config.toml's
 # target rustflags, so it repeats `--cfg erase_components`. Stable builds the same app.
 # Three trunk targets: index.html (the merchant's screens), payer/index.html, the islands of
-# the server-rendered payer page (the `paylink-payer` crate with `hydrate`; payer/Trunk.toml),
-# and payer/link.html, the link page's (`hydrate` + `link`: the payer page's islands and the
-# link's form). trunk empties its dist dir, so the islands are built under target/ and copied
+# the server-rendered payer page (the `paylink-payer` crate with `hydrate` + `pay`;
+# payer/Trunk.toml), and payer/link.html, the link page's (`hydrate` + `link`: the link's form;
+# its mount.js names the payer page's bundle, so that one is built first). trunk empties its dist dir, so the islands are built under target/ and copied
 # to dist/payer/ and dist/link/, where the server finds them.
 build_widget() {
     local dist=dist prev=
@@ -76,8 +76,11 @@ build_payer_bundles() {
 # `PAYLINK_STD_SIZE=1` (the payer bundles): std built for size (`optimize_for_size`) and `{:?}`
 # formatting compiled out (`-Zfmt-debug=none`; nothing there shows a Debug string), -3.6 KB
 # brotli on the payer page's bundle (bench/README.md); the merchant's app is not measured with it.
+# `PAYLINK_PANIC=abort`: std's and the crates' panic strategy, for a bench lever (immediate-abort
+# by default: bench/README.md). Profile levers are cargo's own variables
+# (`CARGO_PROFILE_RELEASE_OPT_LEVEL=s`, `CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16`).
 _trunk_release() {
-    local erase="--cfg erase_components" size=""
+    local erase="--cfg erase_components" size="" panic="${PAYLINK_PANIC:-immediate-abort}"
     [ "${PAYLINK_ERASE:-1}" = 0 ] && erase=""
     [ "${PAYLINK_STD_SIZE:-0}" = 1 ] && size="-Zfmt-debug=none"
     if widget_nightly; then
@@ -85,7 +88,7 @@ _trunk_release() {
         # std's defaults).
         env ${size:+CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size} \
             RUSTUP_TOOLCHAIN=nightly CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-            RUSTFLAGS="$erase -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none $size" \
+            RUSTFLAGS="$erase -Zunstable-options -Cpanic=$panic -Zlocation-detail=none $size" \
             trunk build "$@" --release --offline
     else
         RUSTFLAGS="$erase" trunk build "$@" --release --offline

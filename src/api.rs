@@ -287,6 +287,24 @@ impl Client {
         read(self.get(&id_path("/api/customers/", id, ""), lang).await?)
     }
 
+    /// `POST /api/customers/{id}/charges-link`: a new link to the customer's page of charges,
+    /// shown this once. `DELETE` revokes every link of theirs (204).
+    pub async fn charges_link(
+        self,
+        id: &str,
+        revoke: bool,
+        lang: Lang,
+    ) -> Result<Option<paylink_model::ChargesLink>, Error> {
+        let path = id_path("/api/customers/", id, "/charges-link");
+        if !revoke {
+            return read(self.post(&path, None, lang).await?).map(Some);
+        }
+        let url = self.base().await + &path;
+        self.send(Request::delete(&url), &path, None, lang)
+            .await
+            .map(|_| None)
+    }
+
     /// `GET /api/customers?…`: one page of the customer list.
     pub async fn list_customers(self, query: &str, lang: Lang) -> Result<CustomerPage, Error> {
         read(self.get(&format!("/api/customers{query}"), lang).await?)

@@ -1,7 +1,7 @@
 //! Browser component tests of the back office screens (`wasm-pack test
 //! --headless --chrome`): the actions on an invoice's detail (offer, confirm
 //! step, focus, Escape, field messages, the calls), a PIX charge the bank
-//! refused shown on the detail, and the dashboard (chart scale, the table of
+//! refused shown on the detail, a Pix the bank returned (its reason in words), and the dashboard (chart scale, the table of
 //! the same numbers).
 #![cfg(target_arch = "wasm32")]
 
@@ -10,9 +10,9 @@ mod common;
 use common::*;
 use paylink_model::date::brasilia_today_from_millis;
 use paylink_model::{InvoiceDetail, Lang};
-use paylink_widget::i18n::backoffice::month_label;
+use paylink_text::month_label;
 use paylink_widget::pages::dashboard::{bar_shares, nice_top};
-use paylink_widget::pages::invoice_actions::{payment_request, Offer};
+use paylink_widget::pages::invoice_actions::{installment_payment_request, payment_request, Offer};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -123,6 +123,36 @@ fn a_payment_is_checked_by_the_model_rules_on_its_api_paths() {
         assert!(errors.contains_key(path), "{amount} {date}: {errors:?}");
         assert_eq!(errors.len(), 1, "{amount} {date}: {errors:?}");
     }
+}
+
+#[wasm_bindgen_test]
+fn a_payment_step_is_bounded_by_its_installment_as_the_api_bounds_it() {
+    let inv = detail();
+    let t = today();
+    // Installment 2 costs R$ 1.333,33 (no fine or interest): that much is taken, a cent more is
+    // refused on the amount with what was due, before the API is asked.
+    let pay =
+        |amount: &str, day: &str| installment_payment_request(&inv, 2, amount, day, Lang::PtBr, t);
+    assert_eq!(pay("1.333,33", "15/02/2026").unwrap().amount, Some(1333.33));
+    let errors = pay("1.333,34", "15/02/2026").unwrap_err();
+    assert_eq!(
+        errors.get("amount").map(Vec::as_slice),
+        Some(
+            ["O valor não pode passar do devido nesta parcela (R$ 1.333,33).".to_string()]
+                .as_slice()
+        ),
+        "{errors:?}"
+    );
+    // Nothing is received for an invoice before it was made (01/01/2026).
+    let errors = pay("10,00", "31/12/2025").unwrap_err();
+    assert!(
+        errors
+            .get("paidOn")
+            .is_some_and(|m| m[0].contains("01/01/2026")),
+        "{errors:?}"
+    );
+    // The form's own rules still come first.
+    assert!(pay("abc", "15/02/2026").unwrap_err().contains_key("amount"));
 }
 
 // ---------------------------------------------------------------- the confirm steps
@@ -333,6 +363,62 @@ async fn a_pix_charge_the_bank_refused_is_shown_with_its_reasons_and_what_to_do(
     );
     assert!(text(&q(r, "#pix-problem-2")).contains("cancel this invoice and create it again"));
     click_button(r, "PT").await;
+}
+
+// ---------------------------------------------------------------- devoluções from the bank
+
+/// [`DETAIL`] with installment 1's Pix returned: R$ 100,00 through MED (settled), and the
+/// rest refunded by the merchant, still in progress at the bank.
+fn returned_detail() -> String {
+    let returned = DETAIL.replacen(
+        r#""viewsCount":2},"#,
+        r#""viewsCount":2,"priceReturned":100,"devolucoes":[
+          {"id":"D1","endToEndId":"E99999999202601301000abcdefghijk","rtrId":"D99999999202602031000abcdefghijk",
+           "amount":100,"natureza":"MED_FRAUDE","status":"DEVOLVIDO","requestedAt":"2026-02-03T13:00:00.000Z",
+           "settledAt":"2026-02-03T13:00:00.000Z"},
+          {"id":"D2","endToEndId":"E99999999202601301000abcdefghijk","rtrId":null,
+           "amount":233.34,"natureza":"ORIGINAL","status":"EM_PROCESSAMENTO","requestedAt":null,"settledAt":null}]},"#,
+        1,
+    );
+    assert_ne!(returned, DETAIL);
+    returned
+}
+
+#[wasm_bindgen_test]
+async fn a_pix_returned_is_shown_with_its_reason_in_words() {
+    mock_fetch(200, &returned_detail());
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    let r = &app.root;
+    sleep(50).await;
+
+    assert_eq!(text(&q(r, "#devolucoes-h")), "Devoluções do PIX");
+    let lines: Vec<String> = q_all(r, ".devolucoes li").iter().map(text).collect();
+    assert_eq!(
+        lines,
+        [
+            "Parcela 1: Devolvido por contestação (MED) — R$ 100,00, devolvido (03/02/2026)",
+            "Parcela 1: Devolvido pelo recebedor — R$ 233,34, em processamento",
+        ]
+    );
+
+    click_button(r, "EN").await;
+    sleep(50).await;
+    let lines: Vec<String> = q_all(r, ".devolucoes li").iter().map(text).collect();
+    assert!(
+        lines[0].starts_with("Installment 1: Returned after a dispute (MED)"),
+        "{lines:?}"
+    );
+    assert!(lines[1].contains("Returned by the receiver"), "{lines:?}");
+    assert!(lines[1].ends_with("in progress"), "{lines:?}");
+    click_button(r, "PT").await;
+}
+
+#[wasm_bindgen_test]
+async fn an_invoice_without_returns_shows_none() {
+    mock_fetch(200, DETAIL);
+    let app = mount_at(&format!("/invoices/{ID}")).await;
+    sleep(50).await;
+    assert!(q_opt(&app.root, ".devolucoes").is_none());
 }
 
 // ---------------------------------------------------------------- dashboard

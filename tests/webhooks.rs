@@ -9,7 +9,8 @@ mod common;
 
 use common::*;
 use paylink_model::Lang;
-use paylink_widget::pages::webhooks::date_time;
+// The screen shows instants with the model's formatting (it used to copy it).
+use paylink_model::date::format_instant_brasilia as date_time;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 

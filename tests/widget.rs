@@ -256,6 +256,7 @@ async fn a_valid_customer_is_sent_normalised_and_opens_the_invoice_form() {
     assert!(q_opt(r, "#invoice-form").is_some());
     // The picker shows her name; the request will carry her id.
     assert_eq!(input(r, "customerId").value(), "Maria da Silva");
+    assert_eq!(named_value(r, "customerId"), CUSTOMER_ID);
     assert!(text(r).contains("Maria da Silva"));
 
     // Her document is a CPF: a fine above 2 % is refused here already (CDC art. 52 §1).
@@ -300,7 +301,7 @@ const LISTED: &str = r#"{"id":"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b","fullName":
   "addressId":null,"observations":null,"createdAt":"2026-01-01T00:00:00.000Z","deletedAt":null}"#;
 
 fn combo_state(r: &web_sys::Element) -> (String, Option<String>) {
-    let c = named(r, "customerId");
+    let c = control(r, "customerId");
     (
         c.get_attribute("aria-expanded").unwrap_or_default(),
         c.get_attribute("aria-activedescendant"),
@@ -313,7 +314,7 @@ async fn the_customer_picker_searches_as_typed_and_picks_with_the_keyboard() {
     let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
-    let combo = named(r, "customerId");
+    let combo = control(r, "customerId");
     assert_eq!(combo.get_attribute("role").as_deref(), Some("combobox"));
     assert_eq!(
         combo.get_attribute("aria-controls").as_deref(),
@@ -362,6 +363,8 @@ async fn the_customer_picker_searches_as_typed_and_picks_with_the_keyboard() {
     tick().await;
     assert_eq!(combo_state(r), ("false".into(), None));
     assert_eq!(input(r, "customerId").value(), "Maria da Silva");
+    // The field named customerId (the form contract) holds her id, not her name.
+    assert_eq!(named_value(r, "customerId"), CUSTOMER_ID);
     assert_eq!(
         text(&q(r, "#invoice-form .note")),
         "Cobrança para Maria da Silva"
@@ -390,6 +393,7 @@ async fn customer_in_the_url_starts_the_charge_for_that_customer() {
     );
     assert!(q_opt(r, "#invoice-form").is_some(), "invoice form shown");
     assert_eq!(input(r, "customerId").value(), "Maria da Silva");
+    assert_eq!(named_value(r, "customerId"), CUSTOMER_ID);
     // Her document is a CPF: the fine is capped as for a customer picked by hand.
     type_text(r, "fine.value", "3").await;
     blur(r, "fine.value").await;
@@ -412,7 +416,7 @@ async fn the_customer_picker_closes_on_escape_and_offers_a_new_customer() {
     let app = mount_at("/").await;
     let r = &app.root;
     invoice_form(r).await;
-    let combo = named(r, "customerId");
+    let combo = control(r, "customerId");
     type_text(r, "customerId", "390.533").await;
     sleep(50).await;
     assert_eq!(combo_state(r).0, "true");
@@ -421,6 +425,8 @@ async fn the_customer_picker_closes_on_escape_and_offers_a_new_customer() {
     tick().await;
     assert_eq!(combo_state(r).0, "false");
     assert_eq!(input(r, "customerId").value(), "390.533");
+    // Text that is no id picks no one: the field named customerId stays empty.
+    assert_eq!(named_value(r, "customerId"), "");
     press(&combo, "Escape");
     tick().await;
     assert_eq!(input(r, "customerId").value(), "");
@@ -995,8 +1001,8 @@ async fn a_401_shows_the_login_screen() {
 }
 
 /// After a login the widget goes back only to a path of paylink's own origin:
-/// a `next` a browser would read as another site (the open redirects of issue
-/// 30) goes to the default page instead, and a path of its own is kept.
+/// a `next` a browser would read as another site (the open redirects of issues
+/// 30 and 38) goes to the default page instead, and a path of its own is kept.
 #[wasm_bindgen_test]
 async fn a_login_goes_back_only_to_a_path_of_paylink() {
     let host = web_sys::window().unwrap().location().host().unwrap();
@@ -1007,7 +1013,17 @@ async fn a_login_goes_back_only_to_a_path_of_paylink() {
         ("/%2509/evil.example/", "/"),
         ("//evil.example", "/"),
         ("https://evil.example", "/"),
+        // Issue 38: dot segments, raw and encoded, which the router resolves to
+        // `//evil.example` (the widget used to panic on them).
+        ("/.//evil.example", "/"),
+        ("/a/..//evil.example", "/"),
+        ("/%2e%2e//evil.example", "/"),
+        ("/%252e%252e//evil.example", "/"),
+        ("/a/%252E%252e//evil.example", "/"),
+        ("/%5Cevil.example", "/"),
+        ("/a/../login", "/"),
         ("%2Finvoices%3Fstatus%3Dopen", "/invoices"),
+        ("/a/../invoices", "/invoices"),
     ] {
         mock_fetch(200, "{}");
         let app = mount_at(&format!("/login?next={next}")).await;
@@ -1445,6 +1461,34 @@ async fn invoice_list_reads_its_filters_from_the_url_and_links_rows_and_pages() 
     );
 }
 
+/// The list filters the invoices with a payment returned in full (a Pix devolução): read from
+/// the URL, sent to the service, offered among the statuses, and each row says so.
+#[wasm_bindgen_test]
+async fn invoice_list_filters_by_a_payment_returned() {
+    mock_fetch(200, &invoice_page(false));
+    let app = mount_at("/invoices?status=reversed").await;
+    let r = &app.root;
+    sleep(50).await;
+    assert!(
+        last_call().contains("/api/invoices?status=reversed"),
+        "{}",
+        last_call()
+    );
+    let select = named(r, "status").unchecked_into::<web_sys::HtmlSelectElement>();
+    assert_eq!(select.value(), "reversed");
+    let options: Vec<String> = q_all(&select, "option").iter().map(text).collect();
+    assert!(
+        options.contains(&"Com devolução".to_string()),
+        "{options:?}"
+    );
+    let badge = q(r, "table tbody tr [data-state]");
+    assert_eq!(
+        badge.get_attribute("data-state").as_deref(),
+        Some("reversed")
+    );
+    assert_eq!(text(&badge), "Com devolução");
+}
+
 /// The list filters by where an invoice's Pix Automático recurrence stands (the payer cancelled
 /// it, ...): read from the URL, sent to the service, offered in a labelled select.
 #[wasm_bindgen_test]
@@ -1665,15 +1709,52 @@ async fn an_empty_list_says_so() {
     assert!(q_opt(r, "table").is_none() && q_opt(r, "a[rel=next]").is_none());
 }
 
+/// The customer the customer list's tests show.
+const MARIA: &str = r#"{"id":"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b","fullName":"Maria da Silva","document":"39053344705",
+  "business":null,"email":"maria@example.com","userId":"u1","applicationId":"p1","phone":"5511987654321",
+  "addressId":null,"observations":null,"createdAt":"2026-01-01T00:00:00.000Z","deletedAt":null}"#;
+
+/// The customer row's link to their page of charges: "copy" asks for a new one, copies it and
+/// shows it (the server keeps only its hash: it is shown this once); "revoke" ends them all.
+#[wasm_bindgen_test]
+async fn a_customers_charges_link_is_made_copied_and_shown_then_revoked() {
+    mock_fetch(200, &format!(r#"{{"data":[{MARIA}],"nextCursor":null}}"#));
+    let app = mount_at("/customers?q=maria").await;
+    let r = &app.root;
+    sleep(50).await;
+    stub_clipboard();
+    let url = "https://paylink.example/c/tok3n";
+    mock_fetch(
+        201,
+        &format!(r#"{{"url":"{url}","expiresAt":"2027-01-01T00:00:00.000Z"}}"#),
+    );
+    click_button(r, "Copiar link das cobranças").await;
+    sleep(50).await;
+    assert!(
+        last_call().contains(
+            r#""url":"/api/customers/3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b/charges-link","method":"POST""#
+        ),
+        "{}",
+        last_call()
+    );
+    let said = text(&q(r, "[data-charges-link]"));
+    assert!(said.starts_with(url), "{said}");
+    assert_eq!(copied(), format!(r#"["{url}"]"#));
+
+    mock_fetch(204, "");
+    click_button(r, "Revogar links").await;
+    sleep(50).await;
+    assert!(
+        last_call().contains(r#""method":"DELETE""#),
+        "{}",
+        last_call()
+    );
+    assert_eq!(text(&q(r, "[data-charges-link]")), "Links revogados.");
+}
+
 #[wasm_bindgen_test]
 async fn customer_list_masks_document_and_phone_links_their_invoices_and_charges_them() {
-    let customer = r#"{"id":"3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b","fullName":"Maria da Silva","document":"39053344705",
-      "business":null,"email":"maria@example.com","userId":"u1","applicationId":"p1","phone":"5511987654321",
-      "addressId":null,"observations":null,"createdAt":"2026-01-01T00:00:00.000Z","deletedAt":null}"#;
-    mock_fetch(
-        200,
-        &format!(r#"{{"data":[{customer}],"nextCursor":null}}"#),
-    );
+    mock_fetch(200, &format!(r#"{{"data":[{MARIA}],"nextCursor":null}}"#));
     let app = mount_at("/customers?q=maria").await;
     let r = &app.root;
     sleep(50).await;
@@ -1692,7 +1773,7 @@ async fn customer_list_masks_document_and_phone_links_their_invoices_and_charges
             "390.533.447-05",
             "maria@example.com",
             "(11) 98765-4321",
-            "Nova cobrança"
+            "Nova cobrança Copiar link das cobranças · Revogar links"
         ]
     );
     assert_eq!(

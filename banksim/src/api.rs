@@ -1,5 +1,6 @@
 //! The local bank's handlers: the token endpoint, the API Pix paths it implements (charges,
-//! webhook, Pix received, refunds) and the simulator's own controls (`/sim/pay`, `/sim/down`).
+//! webhook, Pix received, refunds) and the simulator's own controls (`/sim/pay`,
+//! `/sim/devolucao`, `/sim/down`).
 //! Every error is the document's problem+json (`problem.rs`). A little over 400 lines: one
 //! handler per path of the document, kept together so the bank reads as one API.
 
@@ -14,7 +15,7 @@ use axum::Json;
 use serde_json::{json, Value};
 
 use super::problem::Problem;
-use super::{end_to_end_id, now_iso, Bank, TOKEN_TTL};
+use super::{now_iso, Bank, TOKEN_TTL};
 
 /// RFC 6749 client credentials: the client in HTTP Basic (or the form), `grant_type` in the form.
 pub(super) async fn token(
@@ -339,80 +340,127 @@ pub(super) async fn list_pix(
             })
     };
     let (inicio, fim) = (stamp("inicio")?, stamp("fim")?);
+    // The page asked for: `paginacao.paginaAtual` from 0, `paginacao.itensPorPagina` (100 unless
+    // said); a negative or unreadable one is the document's ConsultaInvalida.
+    let number = |name: &str, default: usize| match q.get(name) {
+        None => Ok(default),
+        Some(v) => v.parse::<usize>().map_err(|_| {
+            Problem::invalid(
+                "ConsultaInvalida",
+                "Os parâmetros de paginação devem ser inteiros não negativos.",
+                &[(name, "inteiro não negativo")],
+            )
+        }),
+    };
+    let page = number("paginacao.paginaAtual", 0)?;
+    let per_page = number("paginacao.itensPorPagina", 100)?;
     let s = bank.lock();
-    let pix: Vec<Value> = s
+    let per_page = per_page.clamp(1, s.page_cap.unwrap_or(1000));
+    let all: Vec<&Value> = s
         .pix
         .iter()
         .filter(|p| {
             let h = p["horario"].as_str().unwrap_or_default();
             h.len() >= 19 && h[..19] >= *inicio && h[..19] <= *fim
         })
-        .cloned()
+        .collect();
+    let pages = all.len().div_ceil(per_page).max(1);
+    let pix: Vec<&Value> = all
+        .iter()
+        .skip(page * per_page)
+        .take(per_page)
+        .copied()
         .collect();
     Ok(Json(json!({
         "parametros": {
             "inicio": q["inicio"], "fim": q["fim"],
-            "paginacao": {"paginaAtual": 0, "itensPorPagina": 1000, "quantidadeDePaginas": 1, "quantidadeTotalDeItens": pix.len()}
+            "paginacao": {"paginaAtual": page, "itensPorPagina": per_page, "quantidadeDePaginas": pages, "quantidadeTotalDeItens": all.len()}
         },
         "pix": pix,
     })))
 }
 
-/// A refund of part or all of a Pix; the same id again is the same refund.
+/// A refund of part or all of a Pix (`DevolucaoSolicitada`); the same id again is the same
+/// refund. Reported in the Pix's callback, as the bank's own devoluções are.
 pub(super) async fn put_refund(
     AxState(bank): AxState<Bank>,
     Path((e2eid, id)): Path<(String, String)>,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Value>), Problem> {
-    let invalid = |detail: &str, field: &'static str| {
-        Problem::invalid("PixDevolucaoInvalida", detail, &[(field, "inválido")])
-    };
     let req = json_body(&body, "PixDevolucaoInvalida")?;
-    if id.is_empty() || id.len() > 35 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
-        return Err(invalid("O id da devolução não respeita o schema.", "id"));
+    let known = bank.pix(&e2eid).ok_or_else(Problem::not_found)?;
+    let again = known["devolucoes"]
+        .as_array()
+        .and_then(|all| all.iter().find(|r| r["id"] == id.as_str()).cloned());
+    if let Some(same) = again {
+        return Ok((StatusCode::CREATED, Json(same)));
     }
-    let cents = req["valor"]
-        .as_str()
-        .and_then(|v| v.split_once('.'))
-        .filter(|(_, d)| d.len() == 2)
-        .and_then(|(i, d)| Some(i.parse::<i64>().ok()? * 100 + d.parse::<i64>().ok()?))
-        .filter(|c| *c > 0)
-        .ok_or_else(|| invalid("O valor da devolução não respeita o schema.", "valor"))?;
-    let mut s = bank.lock();
-    let pix = s
-        .pix
-        .iter_mut()
-        .find(|p| p["endToEndId"] == e2eid.as_str())
-        .ok_or_else(Problem::not_found)?;
-    let refunds = pix["devolucoes"].as_array().cloned().unwrap_or_default();
-    if let Some(same) = refunds.iter().find(|r| r["id"] == id.as_str()) {
-        return Ok((StatusCode::CREATED, Json(same.clone())));
-    }
-    let to_cents = |v: &Value| {
-        v.as_str()
-            .map(|s| s.replace('.', ""))
-            .and_then(|s| s.parse::<i64>().ok())
-            .unwrap_or(0)
+    let valor = req["valor"].as_str().ok_or_else(|| {
+        Problem::invalid(
+            "PixDevolucaoInvalida",
+            "O valor da devolução não respeita o schema.",
+            &[("valor", "inválido")],
+        )
+    })?;
+    let d = super::Devolve {
+        id: Some(&id),
+        valor: Some(valor),
+        natureza: req["natureza"].as_str(),
+        status: None,
     };
-    let refunded: i64 = refunds.iter().map(|r| to_cents(&r["valor"])).sum();
-    if refunded + cents > to_cents(&pix["valor"]) {
-        return Err(invalid(
-            "O valor da devolução é maior que o saldo do Pix.",
-            "valor",
-        ));
-    }
-    let now = now_iso();
-    let refund = json!({
-        "id": id,
-        "rtrId": format!("D{}", &end_to_end_id(&now)[1..]),
-        "valor": req["valor"],
-        "horario": {"solicitacao": now, "liquidacao": now},
-        "status": "DEVOLVIDO",
-    });
-    let mut all = refunds;
-    all.push(refund.clone());
-    pix["devolucoes"] = json!(all);
-    Ok((StatusCode::CREATED, Json(refund)))
+    bank.devolve_as(&e2eid, d)
+        .await
+        .map(|r| (StatusCode::CREATED, Json(r)))
+        .map_err(|e| {
+            let field = match e {
+                super::DevolveError::BadId => "id",
+                super::DevolveError::BadNatureza => "natureza",
+                _ => "valor",
+            };
+            Problem::invalid(
+                "PixDevolucaoInvalida",
+                &e.to_string(),
+                &[(field, "inválido")],
+            )
+        })
+}
+
+#[derive(serde::Deserialize)]
+struct SimDevolucao {
+    id: Option<String>,
+    valor: Option<String>,
+    natureza: Option<String>,
+    status: Option<String>,
+}
+
+/// The bank returns a Pix on its own (a MED claim, a refund from the bank's app): `{"valor",
+/// "natureza", "status", "id"}`, each optional (`Bank::devolve`).
+pub(super) async fn sim_devolucao(
+    AxState(bank): AxState<Bank>,
+    Path(e2eid): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, Problem> {
+    let d: SimDevolucao = if body.is_empty() {
+        SimDevolucao {
+            id: None,
+            valor: None,
+            natureza: None,
+            status: None,
+        }
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| Problem::invalid("SimulacaoInvalida", &e.to_string(), &[]))?
+    };
+    let devolve = super::Devolve {
+        id: d.id.as_deref(),
+        valor: d.valor.as_deref(),
+        natureza: d.natureza.as_deref(),
+        status: d.status.as_deref(),
+    };
+    bank.devolve(&e2eid, devolve)
+        .await
+        .map(Json)
+        .map_err(|e| Problem::invalid("SimulacaoInvalida", &e, &[]))
 }
 
 #[derive(serde::Deserialize)]

@@ -8,6 +8,9 @@
 //! [`Bank::down_for`], [`Bank::set_slow`], [`Bank::set_callbacks`], [`Bank::lose_answers`],
 //! [`Bank::set_refuse_repeated_puts`], [`Bank::refuse_document`]); a demo reaches the same
 //! through `POST /sim/pay/{txid}`, `POST /sim/down/{seconds}` and `paylink-bank-sim`'s options.
+//! A devolução the bank makes on its own ([`Bank::devolve`], `POST /sim/devolucao/{e2eid}`: a
+//! payer's MED claim, or the merchant refunding from the bank's app) is reported as the document
+//! says: in the Pix's `devolucoes` (`GET /pix/{e2eid}`, `GET /pix`) and in the Pix callback.
 //! Every request is recorded with its body, so a test can validate each one against the document.
 //!
 //! Its own crate, using nothing of paylink's but the model: a bank is not part of paylink, its
@@ -77,6 +80,9 @@ struct State {
     refused_documents: Vec<String>,
     /// Pix Automático: locations, recurrences, recurring charges and their webhooks.
     rec: rec::Recs,
+    /// The most Pix a page of `GET /pix` holds, whatever `paginacao.itensPorPagina` asks (a
+    /// bank's own cap; 1000 unless set).
+    page_cap: Option<usize>,
 }
 
 /// The merchant (usuário recebedor) as the bank's answers name it.
@@ -193,6 +199,11 @@ impl Bank {
         self.lock().slow = d;
     }
 
+    /// A page of `GET /pix` holds at most `n` Pix from now on, as a bank caps its pages.
+    pub fn set_page_cap(&self, n: usize) {
+        self.lock().page_cap = Some(n.max(1));
+    }
+
     pub fn set_callbacks(&self, c: Callbacks) {
         self.lock().callbacks = Some(c);
     }
@@ -268,6 +279,74 @@ impl Bank {
         Ok(pix)
     }
 
+    /// The Pix `e2eid` as `GET /pix/{e2eid}` shows it.
+    pub fn pix(&self, e2eid: &str) -> Option<Value> {
+        self.lock()
+            .pix
+            .iter()
+            .find(|p| p["endToEndId"] == e2eid)
+            .cloned()
+    }
+
+    /// The bank returns part or all of Pix `e2eid` on its own: `valor` in reais (default what is
+    /// left of it), `natureza` as the document's `DevolucaoNatureza` (`MED_FRAUDE`, ...),
+    /// `status` `EM_PROCESSAMENTO`, `DEVOLVIDO` or `NAO_REALIZADO`, under devolução `id` (default
+    /// a new one). The same id again changes that devolução's status (it is settled, say), not
+    /// its amount. The Pix, its `devolucoes` included, is posted to the callback. Returns the
+    /// devolução.
+    pub async fn devolve(&self, e2eid: &str, d: Devolve<'_>) -> Result<Value, String> {
+        self.devolve_as(e2eid, d).await.map_err(|e| e.to_string())
+    }
+
+    /// Pix `e2eid` was received `days` ago: its `horario` (and its charge's copy) moved back,
+    /// as a Pix of weeks ago is when the payer disputes it (MED 2.0 allows 80 days). `false`
+    /// when there is no such Pix.
+    pub fn age(&self, e2eid: &str, days: i64) -> bool {
+        use paylink_model::date::{iso_utc_from_millis, millis_from_rfc3339};
+        let mut s = self.lock();
+        let Some(pix) = s.pix.iter_mut().find(|p| p["endToEndId"] == e2eid) else {
+            return false;
+        };
+        let Some(ms) = pix["horario"].as_str().and_then(millis_from_rfc3339) else {
+            return false;
+        };
+        let then = json!(iso_utc_from_millis(ms - days * 86_400_000));
+        pix["horario"] = then.clone();
+        for charge in s.charges.values_mut() {
+            for p in charge["pix"].as_array_mut().into_iter().flatten() {
+                if p["endToEndId"] == e2eid {
+                    p["horario"] = then.clone();
+                }
+            }
+        }
+        true
+    }
+
+    pub(crate) async fn devolve_as(
+        &self,
+        e2eid: &str,
+        d: Devolve<'_>,
+    ) -> Result<Value, DevolveError> {
+        let (devolucao, pix, hook) = {
+            let mut s = self.lock();
+            let devolucao = devolve_in(&mut s, e2eid, &d)?;
+            let pix = s
+                .pix
+                .iter()
+                .find(|p| p["endToEndId"] == e2eid)
+                .cloned()
+                .unwrap_or_default();
+            let chave = pix["chave"].as_str().unwrap_or_default();
+            let hook = s.webhooks.get(chave).cloned();
+            (devolucao, pix, hook)
+        };
+        if let Some(url) = hook {
+            let url = format!("{}/pix", url.trim_end_matches('/'));
+            self.post_callback(url, json!({ "pix": [&pix] }));
+        }
+        Ok(devolucao)
+    }
+
     /// Posts a callback as the bank's callback mode says (delivered, dropped once, or lost).
     fn post_callback(&self, url: String, body: Value) {
         let mode = self.lock().callbacks.unwrap_or(Callbacks::Deliver);
@@ -332,11 +411,135 @@ impl Bank {
             .route("/sim/rec/{id_rec}/{action}", post(rec::sim_rec))
             .route("/sim/cobr/{txid}/{action}", post(rec::sim_cobr))
             .route("/sim/pay/{txid}", post(api::sim_pay))
+            .route("/sim/devolucao/{e2eid}", post(api::sim_devolucao))
             .route("/sim/down/{seconds}", post(api::sim_down))
             .fallback(|| async { Problem::not_found() })
             .layer(axum::middleware::from_fn_with_state(self.clone(), gate))
             .with_state(self.clone())
     }
+}
+
+/// What [`Bank::devolve`] returns of a Pix.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Devolve<'a> {
+    /// The devolução's id at the bank (default a new one).
+    pub id: Option<&'a str>,
+    /// In reais, `\d{1,10}\.\d{2}` (default what is left of the Pix).
+    pub valor: Option<&'a str>,
+    /// Default `ORIGINAL`.
+    pub natureza: Option<&'a str>,
+    /// Default `DEVOLVIDO`.
+    pub status: Option<&'a str>,
+}
+
+/// Why a devolução was not made, in the bank's words (`PixDevolucaoInvalida`).
+#[derive(Debug, PartialEq)]
+pub(crate) enum DevolveError {
+    NoPix,
+    BadId,
+    BadValor,
+    BadNatureza,
+    BadStatus,
+    OverBalance,
+}
+
+impl std::fmt::Display for DevolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DevolveError::NoPix => "Pix não encontrado.",
+            DevolveError::BadId => "O id da devolução não respeita o schema.",
+            DevolveError::BadValor => "O valor da devolução não respeita o schema.",
+            DevolveError::BadNatureza => "A natureza da devolução não respeita o schema.",
+            DevolveError::BadStatus => "O status da devolução não respeita o schema.",
+            DevolveError::OverBalance => "O valor da devolução é maior que o saldo do Pix.",
+        })
+    }
+}
+
+const NATUREZAS: [&str; 5] = [
+    "ORIGINAL",
+    "RETIRADA",
+    "MED_OPERACIONAL",
+    "MED_FRAUDE",
+    "MED_PIX_AUTOMATICO",
+];
+const DEVOLUCAO_STATUS: [&str; 3] = ["EM_PROCESSAMENTO", "DEVOLVIDO", "NAO_REALIZADO"];
+
+/// Cents of `\d{1,10}\.\d{2}`.
+fn cents_of(v: &str) -> Option<i64> {
+    let (i, d) = v.split_once('.')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !(digits(i) && i.len() <= 10 && d.len() == 2 && digits(d)) {
+        return None;
+    }
+    Some(i.parse::<i64>().ok()? * 100 + d.parse::<i64>().ok()?)
+}
+
+/// Adds devolução `d` to Pix `e2eid` (or, its id known, sets its status), within what is left of
+/// the Pix (devoluções not carried out, `NAO_REALIZADO`, give their amount back).
+fn devolve_in(s: &mut State, e2eid: &str, d: &Devolve<'_>) -> Result<Value, DevolveError> {
+    let natureza = d.natureza.unwrap_or("ORIGINAL");
+    if !NATUREZAS.contains(&natureza) {
+        return Err(DevolveError::BadNatureza);
+    }
+    let status = d.status.unwrap_or("DEVOLVIDO");
+    if !DEVOLUCAO_STATUS.contains(&status) {
+        return Err(DevolveError::BadStatus);
+    }
+    let now = now_iso();
+    let id = d.id.map_or_else(
+        || format!("D{}", &uuid::Uuid::new_v4().simple().to_string()[..30]),
+        str::to_string,
+    );
+    if id.is_empty() || id.len() > 35 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(DevolveError::BadId);
+    }
+    let pix = s
+        .pix
+        .iter_mut()
+        .find(|p| p["endToEndId"] == e2eid)
+        .ok_or(DevolveError::NoPix)?;
+    let mut all = pix["devolucoes"].as_array().cloned().unwrap_or_default();
+    if let Some(same) = all.iter_mut().find(|r| r["id"] == id.as_str()) {
+        if d.status.is_some() && same["status"] != status {
+            same["status"] = json!(status);
+            same["horario"]["liquidacao"] = json!(now);
+        }
+        let same = same.clone();
+        pix["devolucoes"] = json!(all);
+        return Ok(same);
+    }
+    let owed = |v: &Value| v.as_str().and_then(cents_of).unwrap_or(0);
+    let returned: i64 = all
+        .iter()
+        .filter(|r| r["status"] != "NAO_REALIZADO")
+        .map(|r| owed(&r["valor"]))
+        .sum();
+    let left = owed(&pix["valor"]) - returned;
+    let cents = match d.valor {
+        None => left,
+        Some(v) => cents_of(v)
+            .filter(|c| *c > 0)
+            .ok_or(DevolveError::BadValor)?,
+    };
+    if cents <= 0 || cents > left {
+        return Err(DevolveError::OverBalance);
+    }
+    let mut horario = json!({ "solicitacao": now });
+    if status != "EM_PROCESSAMENTO" {
+        horario["liquidacao"] = json!(now);
+    }
+    let devolucao = json!({
+        "id": id,
+        "rtrId": format!("D{}", &end_to_end_id(&now)[1..]),
+        "valor": format!("{}.{:02}", cents / 100, cents % 100),
+        "natureza": natureza,
+        "horario": horario,
+        "status": status,
+    });
+    all.push(devolucao.clone());
+    pix["devolucoes"] = json!(all);
+    Ok(devolucao)
 }
 
 async fn callback(client: &reqwest::Client, url: &str, body: &Value) {

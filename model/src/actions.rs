@@ -51,9 +51,59 @@ pub struct ManualPayment {
     pub paid_on: Date,
 }
 
+/// What bounds a manual payment of one installment, beyond its form: the day
+/// its invoice was created (in Brasília), before which nothing was received
+/// for it, and what the installment costs on a given day.
+pub struct PaymentBounds<F: Fn(Date) -> i64> {
+    pub created_on: Date,
+    /// The most a payment received on that day may be: the installment's
+    /// price, or what it costs that day with fine and interest when more.
+    pub due_on: F,
+}
+
 impl ManualPaymentRequest {
     /// `today` is Brasília's: a payment cannot be received tomorrow.
     pub fn check(&self, today: Date) -> Result<ManualPayment, Violations> {
+        let (v, cents, paid_on) = self.read(today);
+        match (cents, paid_on) {
+            (Some(cents), Some(paid_on)) if v.is_empty() => Ok(ManualPayment { cents, paid_on }),
+            _ => Err(v),
+        }
+    }
+
+    /// [`check`](Self::check), and the payment within `bounds`: received
+    /// on or after the invoice's creation, and no more than is due that day.
+    pub fn check_within<F: Fn(Date) -> i64>(
+        &self,
+        today: Date,
+        bounds: &PaymentBounds<F>,
+    ) -> Result<ManualPayment, Violations> {
+        let (mut v, cents, paid_on) = self.read(today);
+        let paid_on = match paid_on {
+            Some(d) if d < bounds.created_on => {
+                v.add("paidOn", Msg::BeforeInvoiceCreated(bounds.created_on));
+                None
+            }
+            d => d,
+        };
+        // Without a day that reads, the most is what it costs today (the
+        // most it has cost: fine and interest only grow).
+        let most = (bounds.due_on)(paid_on.unwrap_or(today));
+        let cents = match cents {
+            Some(c) if c > most => {
+                v.add("amount", Msg::AboveAmountDue(most));
+                None
+            }
+            c => c,
+        };
+        match (cents, paid_on) {
+            (Some(cents), Some(paid_on)) if v.is_empty() => Ok(ManualPayment { cents, paid_on }),
+            _ => Err(v),
+        }
+    }
+
+    /// The form's rules: the violations, and each field that passed them.
+    fn read(&self, today: Date) -> (Violations, Option<i64>, Option<Date>) {
         let mut v = Violations::default();
         let cents = match self.amount.map(money::reais_to_cents) {
             None => {
@@ -95,10 +145,7 @@ impl ManualPaymentRequest {
                 Some(d) => Some(d),
             },
         };
-        match (cents, paid_on) {
-            (Some(cents), Some(paid_on)) if v.is_empty() => Ok(ManualPayment { cents, paid_on }),
-            _ => Err(v),
-        }
+        (v, cents, paid_on)
     }
 }
 
@@ -138,5 +185,78 @@ mod tests {
                 "{amount:?} {paid_on:?}"
             );
         }
+    }
+
+    /// Issue 38: R$ 99.999.999,99 on a R$ 33,33 installment and a payment of
+    /// 01/01/0001 were taken.
+    #[test]
+    fn a_payment_is_at_most_what_is_due_and_not_before_the_invoice() {
+        let today = Date::parse_iso("2026-11-25").unwrap();
+        let bounds = PaymentBounds {
+            created_on: Date::parse_iso("2026-11-01").unwrap(),
+            // R$ 33,33 until the 20th, then R$ 34,00 with the fine.
+            due_on: |d: Date| {
+                if d <= Date::parse_iso("2026-11-20").unwrap() {
+                    3333
+                } else {
+                    3400
+                }
+            },
+        };
+        let req = |amount: f64, paid_on: &str| ManualPaymentRequest {
+            amount: Some(amount),
+            paid_on: Some(paid_on.into()),
+        };
+        for (amount, paid_on) in [
+            (33.33, "2026-11-01"),
+            (34.0, "2026-11-25"),
+            (0.01, "2026-11-20"),
+        ] {
+            assert!(
+                req(amount, paid_on).check_within(today, &bounds).is_ok(),
+                "{amount} {paid_on}"
+            );
+        }
+        for (amount, paid_on, field, msg) in [
+            (
+                99_999_999.99,
+                "2026-11-10",
+                "amount",
+                Msg::AboveAmountDue(3333),
+            ),
+            (33.34, "2026-11-20", "amount", Msg::AboveAmountDue(3333)),
+            (34.01, "2026-11-25", "amount", Msg::AboveAmountDue(3400)),
+            (
+                33.33,
+                "0001-01-01",
+                "paidOn",
+                Msg::BeforeInvoiceCreated(bounds.created_on),
+            ),
+            (
+                33.33,
+                "2026-10-31",
+                "paidOn",
+                Msg::BeforeInvoiceCreated(bounds.created_on),
+            ),
+            (33.33, "2026-11-26", "paidOn", Msg::DateInFuture),
+        ] {
+            let v = req(amount, paid_on)
+                .check_within(today, &bounds)
+                .unwrap_err();
+            assert_eq!(v.0, vec![(field.to_string(), msg)], "{amount} {paid_on}");
+        }
+        // Both wrong at once: both fields say so.
+        let v = req(99_999_999.99, "0001-01-01")
+            .check_within(today, &bounds)
+            .unwrap_err();
+        assert!(v.has("amount") && v.has("paidOn"), "{v:?}");
+        assert_eq!(
+            Msg::AboveAmountDue(3333).render(crate::Lang::PtBr),
+            "O valor não pode passar do devido nesta parcela (R$ 33,33)."
+        );
+        assert_eq!(
+            Msg::BeforeInvoiceCreated(bounds.created_on).render(crate::Lang::En),
+            "The date cannot be before the invoice was created (2026-11-01)."
+        );
     }
 }

@@ -16,10 +16,13 @@ pub struct BoletoConfig {
     pub wallet: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoletoError {
+    #[error("the bank code, agreement, wallet or nosso número does not have its digits")]
     BadConfig,
+    #[error("the amount does not fit a boleto")]
     AmountTooLarge,
+    #[error("the due date is outside the boleto's calendar")]
     DueDateOutOfRange,
 }
 

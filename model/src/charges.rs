@@ -233,22 +233,6 @@ pub struct TermsContext {
     pub payer_is_cpf: bool,
 }
 
-impl TermsContext {
-    /// The context of a checked invoice: its smallest installment (the
-    /// plan gives the leftover cents to the first ones, so the smallest is
-    /// price ÷ count rounded down; unknown when the payer sets the price),
-    /// its first due date, and whether the customer's document is a CPF.
-    pub fn for_invoice(invoice: &crate::NewInvoice, customer_document: Option<&str>) -> Self {
-        let amount_cents = (!invoice.price_by_customer)
-            .then(|| invoice.price_cents / i64::from(invoice.installment_count.max(1)));
-        TermsContext {
-            amount_cents,
-            due_date: Some(invoice.due_date),
-            payer_is_cpf: document_is_cpf(customer_document),
-        }
-    }
-}
-
 /// The highest fine a consumer may be charged (CDC art. 52 §1: 2 %), in hundredths of a percent.
 pub const CPF_MAX_FINE_BP: i64 = 200;
 /// A sane ceiling for a fine on a company (20 %).

@@ -309,3 +309,18 @@ pub struct CustomerRef {
     pub id: String,
     pub full_name: String,
 }
+
+/// A link to a customer's page of charges (`/c/{token}`: every invoice of theirs with this
+/// application, open ones first), as `POST …/customers/{id}/charges-link` makes it: shown once
+/// (only its hash is kept), so the merchant copies it then.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ChargesLink {
+    /// The page's address, with its random token.
+    #[cfg_attr(feature = "openapi", schema(format = "uri"))]
+    pub url: String,
+    /// When the link stops opening the page (30 days after it was made).
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
+    pub expires_at: String,
+}

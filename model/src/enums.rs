@@ -83,12 +83,39 @@ wire_enum!(NotificationType {
 
 wire_enum!(Channel { Email = "Email", WhatsApp = "WhatsApp", Sms = "SMS" });
 
-wire_enum!(HookType {
-    InvoiceCreated = "INVOICE_CREATED",
-    InvoiceDeleted = "INVOICE_DELETED",
-    PaymentGenerated = "PAYMENT_GENERATED",
-    PaymentConfirmed = "PAYMENT_CONFIRMED",
-});
+wire_enum!(
+    /// The events a webhook can receive: the spec's four ([`InvoiceHookType`]), and paylink's
+    /// `PAYMENT_REVERSED` (a confirmed payment returned to the payer in full, a Pix devolução),
+    /// which only the application's webhooks take.
+    HookType {
+        InvoiceCreated = "INVOICE_CREATED",
+        InvoiceDeleted = "INVOICE_DELETED",
+        PaymentGenerated = "PAYMENT_GENERATED",
+        PaymentConfirmed = "PAYMENT_CONFIRMED",
+        PaymentReversed = "PAYMENT_REVERSED",
+    }
+);
+
+wire_enum!(
+    /// The spec's four hookTypes: the only ones an invoice's own `webhooks` take.
+    InvoiceHookType {
+        InvoiceCreated = "INVOICE_CREATED",
+        InvoiceDeleted = "INVOICE_DELETED",
+        PaymentGenerated = "PAYMENT_GENERATED",
+        PaymentConfirmed = "PAYMENT_CONFIRMED",
+    }
+);
+
+impl From<InvoiceHookType> for HookType {
+    fn from(h: InvoiceHookType) -> HookType {
+        match h {
+            InvoiceHookType::InvoiceCreated => HookType::InvoiceCreated,
+            InvoiceHookType::InvoiceDeleted => HookType::InvoiceDeleted,
+            InvoiceHookType::PaymentGenerated => HookType::PaymentGenerated,
+            InvoiceHookType::PaymentConfirmed => HookType::PaymentConfirmed,
+        }
+    }
+}
 
 wire_enum!(InstallmentStatus {
     WaitingPayment = "WAITING_PAYMENT",
@@ -134,15 +161,18 @@ impl InvoiceType {
 }
 
 wire_enum!(
-    /// Where an invoice stands (see `list`), for a list's `status` filter. Disjoint:
-    /// `cancelled` is deleted; `paid` has no installment waiting; `overdue`
-    /// has one waiting past its due date (in Brasília); `open` has one
-    /// waiting and none overdue.
+    /// Where an invoice stands (see `list`), for a list's `status` filter.
+    /// `cancelled` is deleted; `paid` has no installment waiting and none
+    /// reversed; `overdue` has one waiting past its due date (in Brasília);
+    /// `open` has one waiting and none overdue; `reversed` (not deleted) has a
+    /// payment returned to the payer in full (an installment `REVERSED`), whether
+    /// or not another one waits.
     InvoiceState {
         Open = "open",
         Paid = "paid",
         Overdue = "overdue",
         Cancelled = "cancelled",
+        Reversed = "reversed",
     }
 );
 

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::enums::Frequency;
 use crate::Lang;
 
 /// The wire form: field path → messages.
@@ -73,19 +74,76 @@ pub enum Msg {
     NotAFilter,
     /// A day after today (a payment received tomorrow).
     DateInFuture,
+    /// A payment received before its invoice was created (that day, in Brasília).
+    BeforeInvoiceCreated(crate::date::Date),
+    /// A payment above what the installment costs (in cents).
+    AboveAmountDue(i64),
     /// An installment plan whose last due date would be past 31/12/9999, the
     /// last day a `YYYY-MM-DD` date can name.
     PlanPastCalendar,
     /// An invoice that cannot be charged through Pix Automático, and why.
-    PixAutomatico(crate::pix_automatico::Refusal),
+    PixAutomatico(PixAutomaticoRefusal),
     /// The application already has a webhook of this event at this URL.
     WebhookExists,
-    /// The application has as many webhooks as it may (`webhooks::MAX_APP_WEBHOOKS`).
-    WebhookLimit,
+    /// The application has as many webhooks as it may (`webhooks::MAX_APP_WEBHOOKS`, given).
+    WebhookLimit(usize),
     /// A payment link's slug that is not lower-case letters, digits and inner hyphens.
     Slug,
     /// A payment link's slug another link has.
     SlugTaken,
+}
+
+/// Why an invoice cannot be charged through Pix Automático (the rules are `pix_automatico`'s;
+/// the messages are here, with the others, so that this file names no module that uses it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PixAutomaticoRefusal {
+    /// The server does not talk to a bank's API Pix (`serve --pix-api-url`).
+    NoApiPix,
+    /// Recurrences are received by companies: the merchant's document is not a CNPJ.
+    MerchantNotCompany,
+    /// The recurrence's `vinculo.devedor` needs the payer's CPF or CNPJ.
+    PayerWithoutDocument,
+    /// A frequency with no periodicity in the arrangement.
+    NoPeriodicity(Frequency),
+    /// The recurrence has a fixed value (`valorRec`): the payer cannot set the amount.
+    PriceByCustomer,
+    /// The invoice does not accept PIX.
+    PixNotAccepted,
+}
+
+impl PixAutomaticoRefusal {
+    pub fn render(&self, pt: bool) -> String {
+        let t = |p: &str, e: &str| if pt { p } else { e }.to_string();
+        match self {
+            PixAutomaticoRefusal::NoApiPix => t(
+                "O Pix Automático precisa da API Pix de um banco: inicie o paylink com --pix-api-url.",
+                "Pix Automático needs a bank's API Pix: start paylink with --pix-api-url.",
+            ),
+            PixAutomaticoRefusal::MerchantNotCompany => t(
+                "Só empresas recebem por Pix Automático: o documento do recebedor (--merchant-document) precisa ser um CNPJ.",
+                "Only companies receive through Pix Automático: the merchant's document (--merchant-document) must be a CNPJ.",
+            ),
+            PixAutomaticoRefusal::PayerWithoutDocument => t(
+                "O cliente precisa de CPF ou CNPJ para autorizar o Pix Automático.",
+                "The customer needs a CPF or CNPJ to authorize Pix Automático.",
+            ),
+            PixAutomaticoRefusal::NoPeriodicity(f) => {
+                if pt {
+                    format!("O Pix Automático não tem a frequência {f}: use WEEKLY, MONTHLY, QUARTERLY, SEMESTER ou YEARLY.")
+                } else {
+                    format!("Pix Automático has no {f} frequency: use WEEKLY, MONTHLY, QUARTERLY, SEMESTER or YEARLY.")
+                }
+            }
+            PixAutomaticoRefusal::PriceByCustomer => t(
+                "O Pix Automático cobra um valor fixo: não se aplica quando priceByCustomer é true.",
+                "Pix Automático charges a fixed amount: it does not apply when priceByCustomer is true.",
+            ),
+            PixAutomaticoRefusal::PixNotAccepted => t(
+                "O Pix Automático precisa que a cobrança aceite PIX (paymentTypes).",
+                "Pix Automático needs the invoice to accept PIX (paymentTypes).",
+            ),
+        }
+    }
 }
 
 /// Minimum days for `notifications[].period`.
@@ -228,6 +286,22 @@ impl Msg {
                 "A data não pode ser posterior a hoje.",
                 "The date cannot be after today.",
             ),
+            BeforeInvoiceCreated(created) => {
+                let day = created.format_for(lang);
+                if pt {
+                    format!("A data não pode ser anterior à criação da cobrança ({day}).")
+                } else {
+                    format!("The date cannot be before the invoice was created ({day}).")
+                }
+            }
+            AboveAmountDue(cents) => {
+                let due = crate::money::format_brl(*cents, lang);
+                if pt {
+                    format!("O valor não pode passar do devido nesta parcela ({due}).")
+                } else {
+                    format!("The amount cannot exceed what is due on this installment ({due}).")
+                }
+            }
             NotAFilter => t(
                 pt,
                 "Esta lista não tem este filtro.",
@@ -339,8 +413,7 @@ impl Msg {
                 "Esta URL já recebe este evento.",
                 "This URL already receives this event.",
             ),
-            WebhookLimit => {
-                let n = crate::webhooks::MAX_APP_WEBHOOKS;
+            WebhookLimit(n) => {
                 t(
                     pt,
                     &format!("A aplicação já tem {n} webhooks, o máximo: remova um antes de adicionar outro."),

@@ -16,6 +16,23 @@ use crate::pix_automatico::{self, NewPixAutomatico, PixAutomaticoDetail, PixAuto
 use crate::plan::MAX_INSTALLMENTS;
 use crate::Lang;
 
+/// Here, beside the invoice it reads, so that `charges` names no module that uses it.
+impl TermsContext {
+    /// The context of a checked invoice: its smallest installment (the
+    /// plan gives the leftover cents to the first ones, so the smallest is
+    /// price ÷ count rounded down; unknown when the payer sets the price),
+    /// its first due date, and whether the customer's document is a CPF.
+    pub fn for_invoice(invoice: &NewInvoice, customer_document: Option<&str>) -> Self {
+        let amount_cents = (!invoice.price_by_customer)
+            .then(|| invoice.price_cents / i64::from(invoice.installment_count.max(1)));
+        TermsContext {
+            amount_cents,
+            due_date: Some(invoice.due_date),
+            payer_is_cpf: charges::document_is_cpf(customer_document),
+        }
+    }
+}
+
 pub const DESCRIPTION_MAX: usize = 350;
 pub const EXTERNAL_ID_MAX: usize = 100;
 pub const END_SUBSCRIPTION_MAX: usize = 100;
@@ -197,7 +214,7 @@ pub struct NotificationRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookRequest {
-    #[cfg_attr(feature = "openapi", schema(value_type = HookType, required = true))]
+    #[cfg_attr(feature = "openapi", schema(value_type = InvoiceHookType, required = true))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hook_type: Option<String>,
     /// HTTPS, on a public host, without credentials.
@@ -404,7 +421,7 @@ impl InvoiceRequest {
             v.add("dueDate", Msg::Required);
         }
         if let (Some(due), Some(today)) = (due_date, opts.today) {
-            if let Err(past) = crate::date::check_not_past("dueDate", due, today) {
+            if let Err(past) = crate::date_input::check_not_past("dueDate", due, today) {
                 v.0.extend(past.0);
                 due_date = None;
             }
@@ -594,8 +611,8 @@ impl InvoiceRequest {
                 &format!("webhooks[{i}].hookType"),
                 &w.hook_type,
                 true,
-                HookType::parse,
-                HookType::NAMES,
+                |t| InvoiceHookType::parse(t).map(HookType::from),
+                InvoiceHookType::NAMES,
             );
             let url = match present(&w.url) {
                 None => {
@@ -767,6 +784,106 @@ pub struct Installment {
     /// otherwise (and from other invoicing services).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pix_charge: Option<PixCharge>,
+    /// paylink's own field: what the bank returned of this installment's Pix (each devolução
+    /// with status `DEVOLVIDO`); absent when nothing was. All of it returned makes the
+    /// installment `REVERSED`; a part leaves it as it was.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>))]
+    #[serde(default, skip_serializing_if = "is_zero", with = "crate::money::reais")]
+    pub price_returned: i64,
+    /// paylink's own field: each devolução of this installment's Pix the bank reports, whoever
+    /// asked for it (`paylink pix refund`, the merchant in the bank's app, the payer's bank
+    /// through MED), oldest first; absent when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devolucoes: Vec<Devolucao>,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+crate::enums::wire_enum!(
+    /// Why a Pix was returned, as the bank reports it (API Pix `DevolucaoNatureza`):
+    /// `ORIGINAL` the receiver refunded it (paylink's `pix refund`, or the bank's app);
+    /// `MED_OPERACIONAL`, `MED_FRAUDE` and `MED_PIX_AUTOMATICO` the payer disputed it and the
+    /// Mecanismo Especial de Devolução returned it (an operational failure, a suspected fraud,
+    /// a Pix Automático charge); `RETIRADA` a Pix Saque or Troco.
+    DevolucaoNatureza {
+        Original = "ORIGINAL",
+        Retirada = "RETIRADA",
+        MedOperacional = "MED_OPERACIONAL",
+        MedFraude = "MED_FRAUDE",
+        MedPixAutomatico = "MED_PIX_AUTOMATICO",
+    }
+);
+
+impl DevolucaoNatureza {
+    /// Why the money went back, in words for the merchant and the payer: the MED ones are
+    /// the payer's dispute, the others the receiver's own refund.
+    pub fn reason(self, lang: Lang) -> &'static str {
+        match (self.is_med(), lang) {
+            (true, Lang::PtBr) => "Devolvido por contestação (MED)",
+            (true, Lang::En) => "Returned after a dispute (MED)",
+            (false, Lang::PtBr) => "Devolvido pelo recebedor",
+            (false, Lang::En) => "Returned by the receiver",
+        }
+    }
+
+    /// Returned through MED, at the payer's bank's request.
+    pub fn is_med(self) -> bool {
+        matches!(
+            self,
+            DevolucaoNatureza::MedOperacional
+                | DevolucaoNatureza::MedFraude
+                | DevolucaoNatureza::MedPixAutomatico
+        )
+    }
+}
+
+impl DevolucaoStatus {
+    /// Where it stands, in words (the amount and reason go beside it).
+    pub fn label(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (DevolucaoStatus::EmProcessamento, Lang::PtBr) => "em processamento",
+            (DevolucaoStatus::EmProcessamento, Lang::En) => "in progress",
+            (DevolucaoStatus::Devolvido, Lang::PtBr) => "devolvido",
+            (DevolucaoStatus::Devolvido, Lang::En) => "returned",
+            (DevolucaoStatus::NaoRealizado, Lang::PtBr) => "não realizado",
+            (DevolucaoStatus::NaoRealizado, Lang::En) => "not carried out",
+        }
+    }
+}
+
+crate::enums::wire_enum!(
+    /// Where a devolução stands at the bank (API Pix `Devolucao.status`): being processed,
+    /// returned to the payer, or not carried out (its amount stays with the merchant).
+    DevolucaoStatus {
+        EmProcessamento = "EM_PROCESSAMENTO",
+        Devolvido = "DEVOLVIDO",
+        NaoRealizado = "NAO_REALIZADO",
+    }
+);
+
+/// One devolução of an installment's Pix, as the bank last reported it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Devolucao {
+    /// The devolução's id at the bank.
+    pub id: String,
+    /// The returned Pix's endToEndId.
+    pub end_to_end_id: String,
+    /// The return's identification in the Pix system (`rtrId`), once the bank gives it.
+    pub rtr_id: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(value_type = f64))]
+    #[serde(with = "crate::money::reais")]
+    pub amount: i64,
+    pub natureza: DevolucaoNatureza,
+    pub status: DevolucaoStatus,
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
+    pub requested_at: Option<String>,
+    /// When the bank settled it (`horario.liquidacao`).
+    #[cfg_attr(feature = "openapi", schema(format = "date-time"))]
+    pub settled_at: Option<String>,
 }
 
 /// An installment's PIX charge at the bank (API Pix), as the merchant sees it.
@@ -887,6 +1004,7 @@ pub struct NotificationSend {
 pub struct WebhookConfig {
     #[cfg_attr(feature = "openapi", schema(format = "uuid"))]
     pub id: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = InvoiceHookType))]
     pub hook_type: HookType,
     #[cfg_attr(feature = "openapi", schema(format = "uri"))]
     pub url: String,

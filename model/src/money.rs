@@ -29,11 +29,15 @@ pub fn reais_to_cents(reais: f64) -> Result<i64, MoneyError> {
     Ok(cents as i64)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoneyError {
+    #[error("not a number")]
     NotANumber,
+    #[error("negative")]
     Negative,
+    #[error("too large")]
     TooLarge,
+    #[error("more than two decimals")]
     TooManyDecimals,
 }
 

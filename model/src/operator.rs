@@ -125,32 +125,66 @@ fn check_password(v: &mut Violations, password: &str) {
 /// its start (another host: `//evil.example`), no backslash (a URL parser
 /// reads it as `/`), no control character (the parser drops tabs and line
 /// breaks, so `/\t/evil.example` is `//evil.example`), raw or encoded
-/// (`%09`, and `%2509` decoded twice). `/login` itself is refused (a loop).
-/// The model's tests check every accepted path against the `url` crate's
-/// join onto paylink's origin (the widget does not ship `url`: ~230 KB of wasm).
+/// (`%09`, and `%2509` decoded twice). Each reading is also resolved as a
+/// URL parser and the router resolve it, dot segments (`.`, `..`, `%2e`)
+/// removed, and must still be such a path: `/.//evil.example` and
+/// `/a/..//evil.example` resolve to `//evil.example`, another host once the
+/// router hands it to `pushState`. `/login` itself is refused (a loop), in
+/// any spelling that resolves to it. The model's tests check every accepted
+/// path against the `url` crate's join onto paylink's origin (the widget
+/// does not ship `url`: ~230 KB of wasm).
 pub fn return_path(next: &str) -> Option<&str> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?#%".contains(c);
     if next.len() > 2048 || !next.chars().all(allowed) {
         return None;
     }
+    let off_site = |text: &str| {
+        let b = text.as_bytes();
+        b.first() != Some(&b'/') || matches!(b.get(1), Some(b'/' | b'\\'))
+    };
     let mut text = next.to_string();
     // Each round decodes one level; a path deeper than a few levels is no
     // place the widget sent anyone.
     for _ in 0..4 {
-        let b = text.as_bytes();
-        let off_site = b.first() != Some(&b'/') || matches!(b.get(1), Some(b'/' | b'\\'));
-        if off_site || text.chars().any(|c| c.is_control() || c == '\\') {
+        if off_site(&text) || text.chars().any(|c| c.is_control() || c == '\\') {
+            return None;
+        }
+        let route = resolved_path(text.split(['?', '#']).next().unwrap_or(""));
+        if off_site(&route) || route == "/login" || route.starts_with("/login/") {
             return None;
         }
         match percent_decode(&text)? {
-            decoded if decoded == text => {
-                let route = next.split(['?', '#']).next().unwrap_or("");
-                return (route != "/login" && !route.starts_with("/login/")).then_some(next);
-            }
+            decoded if decoded == text => return Some(next),
             decoded => text = decoded,
         }
     }
     None
+}
+
+/// `path` (starting with `/`) with its dot segments removed as the WHATWG URL
+/// parser removes them: `.` and `%2e` (any case) are the segment itself,
+/// `..` and its encoded spellings the one before; a dot segment at the end
+/// leaves the path ending in `/`.
+fn resolved_path(path: &str) -> String {
+    let segments: Vec<&str> = path.get(1..).unwrap_or("").split('/').collect();
+    let last = segments.len().saturating_sub(1);
+    let mut out: Vec<&str> = Vec::with_capacity(segments.len());
+    for (i, segment) in segments.iter().enumerate() {
+        let lower = segment.to_ascii_lowercase();
+        let single = matches!(lower.as_str(), "." | "%2e");
+        let double = matches!(lower.as_str(), ".." | ".%2e" | "%2e." | "%2e%2e");
+        if double {
+            out.pop();
+        }
+        if single || double {
+            if i == last {
+                out.push("");
+            }
+        } else {
+            out.push(segment);
+        }
+    }
+    format!("/{}", out.join("/"))
 }
 
 /// One level of percent-decoding; `None` for a `%` without two hex digits
@@ -178,6 +212,24 @@ fn percent_decode(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dot_segments_resolve_as_a_url_parser_resolves_them() {
+        for (path, resolved) in [
+            ("/", "/"),
+            ("/a/b", "/a/b"),
+            ("/.//evil.example", "//evil.example"),
+            ("/a/..//evil.example", "//evil.example"),
+            ("/%2e%2E//evil.example", "//evil.example"),
+            ("/a/.%2e/b", "/b"),
+            ("/a/b/..", "/a/"),
+            ("/a/.", "/a/"),
+            ("/../../a", "/a"),
+            ("/a..b/.c", "/a..b/.c"),
+        ] {
+            assert_eq!(resolved_path(path), resolved, "{path}");
+        }
+    }
 
     #[test]
     fn a_new_account_needs_an_email_a_name_and_a_long_password() {

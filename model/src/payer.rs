@@ -1,6 +1,7 @@
 //! What the payer page shows: the invoice without the merchant's private
-//! data (no document, e-mail, phone, webhooks or notifications), with the
-//! PIX and boleto codes of each open installment.
+//! data (no e-mail, phone, webhooks or notifications; the payer's document only
+//! masked, on a paid installment's receipt), with the PIX and boleto codes of
+//! each open installment.
 
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +44,11 @@ pub struct PayerView {
     /// new one is being made at the bank. Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pix_automatico_again: Option<PixAutomaticoAgain>,
+    /// Pix at night (`pix_night`): the payer is a person to pay more than R$ 1.000,00 by Pix
+    /// between 20h and 6h in Brasília, which their bank may refuse; the page says so (and
+    /// points to the boleto when the invoice takes it). Absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pix_at_night: bool,
 }
 
 /// Where a payer stands who may authorize Pix Automático again.
@@ -110,6 +116,19 @@ pub struct PayerInstallment {
     /// charge the payer authorized), so the page shows no code for it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pix_automatico: bool,
+    /// A `REVERSED` installment whose Pix the bank returned: why (a MED dispute, or the
+    /// merchant's refund), which the page says in words. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returned: Option<crate::invoice::DevolucaoNatureza>,
+    /// A paid (or since reversed) installment's receipt, with paylink's own service; the page
+    /// shows it and links its PDF (`/api/pay/{id}/installments/{n}/receipt.pdf`). Absent
+    /// while unpaid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::receipt::Receipt>,
+    /// A `REVERSED` installment the payer may pay again (its last devolução was not a MED
+    /// claim of fraud): the page offers it. Absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pay_again: bool,
     /// What an open installment costs if paid today (in Brasília): its
     /// price less the discount before `untilDate`, plus fine and interest
     /// after the due date. The PIX code carries `total`. Null when paid.

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::enums::{wire_enum, Frequency, InvoiceType, PaymentType};
-use crate::errors::{Msg, Violations};
+use crate::errors::{Msg, PixAutomaticoRefusal, Violations};
 
 /// The field path every Pix Automático error is keyed by.
 pub const FIELD: &str = "pixAutomatico";
@@ -93,58 +93,6 @@ pub struct NewPixAutomatico {
     pub retry_policy: RetryPolicy,
 }
 
-/// Why an invoice cannot be charged through Pix Automático.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// The server does not talk to a bank's API Pix (`serve --pix-api-url`).
-    NoApiPix,
-    /// Recurrences are received by companies: the merchant's document is not a CNPJ.
-    MerchantNotCompany,
-    /// The recurrence's `vinculo.devedor` needs the payer's CPF or CNPJ.
-    PayerWithoutDocument,
-    /// A frequency with no periodicity in the arrangement.
-    NoPeriodicity(Frequency),
-    /// The recurrence has a fixed value (`valorRec`): the payer cannot set the amount.
-    PriceByCustomer,
-    /// The invoice does not accept PIX.
-    PixNotAccepted,
-}
-
-impl Refusal {
-    pub fn render(&self, pt: bool) -> String {
-        let t = |p: &str, e: &str| if pt { p } else { e }.to_string();
-        match self {
-            Refusal::NoApiPix => t(
-                "O Pix Automático precisa da API Pix de um banco: inicie o paylink com --pix-api-url.",
-                "Pix Automático needs a bank's API Pix: start paylink with --pix-api-url.",
-            ),
-            Refusal::MerchantNotCompany => t(
-                "Só empresas recebem por Pix Automático: o documento do recebedor (--merchant-document) precisa ser um CNPJ.",
-                "Only companies receive through Pix Automático: the merchant's document (--merchant-document) must be a CNPJ.",
-            ),
-            Refusal::PayerWithoutDocument => t(
-                "O cliente precisa de CPF ou CNPJ para autorizar o Pix Automático.",
-                "The customer needs a CPF or CNPJ to authorize Pix Automático.",
-            ),
-            Refusal::NoPeriodicity(f) => {
-                if pt {
-                    format!("O Pix Automático não tem a frequência {f}: use WEEKLY, MONTHLY, QUARTERLY, SEMESTER ou YEARLY.")
-                } else {
-                    format!("Pix Automático has no {f} frequency: use WEEKLY, MONTHLY, QUARTERLY, SEMESTER or YEARLY.")
-                }
-            }
-            Refusal::PriceByCustomer => t(
-                "O Pix Automático cobra um valor fixo: não se aplica quando priceByCustomer é true.",
-                "Pix Automático charges a fixed amount: it does not apply when priceByCustomer is true.",
-            ),
-            Refusal::PixNotAccepted => t(
-                "O Pix Automático precisa que a cobrança aceite PIX (paymentTypes).",
-                "Pix Automático needs the invoice to accept PIX (paymentTypes).",
-            ),
-        }
-    }
-}
-
 /// The rules the request alone decides: a RECURRING or SUBSCRIPTION invoice (`invoice_type`
 /// `None`: the type is already an error elsewhere), accepting PIX, of a fixed price, whose
 /// frequency has a periodicity. Each broken rule is added to `v` under [`FIELD`].
@@ -165,15 +113,24 @@ pub fn check_request(
         );
     }
     if !payment_types.is_empty() && !payment_types.contains(&PaymentType::Pix) {
-        v.add(FIELD, Msg::PixAutomatico(Refusal::PixNotAccepted));
+        v.add(
+            FIELD,
+            Msg::PixAutomatico(PixAutomaticoRefusal::PixNotAccepted),
+        );
     }
     if price_by_customer {
-        v.add(FIELD, Msg::PixAutomatico(Refusal::PriceByCustomer));
+        v.add(
+            FIELD,
+            Msg::PixAutomatico(PixAutomaticoRefusal::PriceByCustomer),
+        );
     }
     let periodicidade = frequency.and_then(|f| {
         let p = f.periodicidade();
         if p.is_none() {
-            v.add(FIELD, Msg::PixAutomatico(Refusal::NoPeriodicity(f)));
+            v.add(
+                FIELD,
+                Msg::PixAutomatico(PixAutomaticoRefusal::NoPeriodicity(f)),
+            );
         }
         p
     });
@@ -213,13 +170,19 @@ fn is_document(document: &str) -> bool {
 pub fn check_context(ctx: Context<'_>) -> Result<(), Violations> {
     let mut v = Violations::default();
     if !ctx.api_pix {
-        v.add(FIELD, Msg::PixAutomatico(Refusal::NoApiPix));
+        v.add(FIELD, Msg::PixAutomatico(PixAutomaticoRefusal::NoApiPix));
     }
     if !ctx.merchant_document.is_some_and(is_cnpj) {
-        v.add(FIELD, Msg::PixAutomatico(Refusal::MerchantNotCompany));
+        v.add(
+            FIELD,
+            Msg::PixAutomatico(PixAutomaticoRefusal::MerchantNotCompany),
+        );
     }
     if !ctx.payer_document.is_some_and(is_document) {
-        v.add(FIELD, Msg::PixAutomatico(Refusal::PayerWithoutDocument));
+        v.add(
+            FIELD,
+            Msg::PixAutomatico(PixAutomaticoRefusal::PayerWithoutDocument),
+        );
     }
     if v.is_empty() {
         Ok(())

@@ -386,7 +386,7 @@ fn valid_invoice() -> BoxedStrategy<(InvoiceRequest, i64)> {
             channel: Some(channel.as_str().to_string()),
             period: kind.takes_period().then_some(period),
         });
-    let webhook = select(HookType::ALL.to_vec()).prop_map(|h| WebhookRequest {
+    let webhook = select(InvoiceHookType::ALL.to_vec()).prop_map(|h| WebhookRequest {
         hook_type: Some(h.as_str().to_string()),
         url: Some("https://loja.example.com/hooks/paylink".to_string()),
     });

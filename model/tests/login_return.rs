@@ -3,17 +3,25 @@
 //! its tab, line-break and double-encoded forms sent the operator to
 //! http://evil.example/) and a proof by parsing: every path the rule accepts,
 //! joined onto paylink's origin by the `url` crate (the WHATWG parser browsers
-//! follow), stays on that origin, however many times a router decodes it.
+//! follow), stays a path of that origin (not `//host`, which a router that
+//! normalises dot segments hands to `pushState` as another origin), however many
+//! times a router decodes it.
 
 use paylink_model::operator::return_path;
 use proptest::prelude::*;
 
 const ORIGIN: &str = "https://paylink.loja.example/";
 
-/// The origin `next` leads to from a page of paylink, as a browser reads it.
+/// The origin `next` leads to from a page of paylink, as a browser reads it;
+/// `None` also when the path it resolves to starts with `//` (the URL parser
+/// keeps such a path on the origin, but a router that normalises `/.//evil.example`
+/// navigates to `//evil.example`, another host).
 fn lands_on(next: &str) -> Option<url::Origin> {
     let base = url::Url::parse(ORIGIN).unwrap();
-    base.join(next).ok().map(|u| u.origin())
+    base.join(next)
+        .ok()
+        .filter(|u| !u.path().starts_with("//"))
+        .map(|u| u.origin())
 }
 
 fn home() -> url::Origin {
@@ -43,7 +51,7 @@ fn percent_encoding_decode(s: &str) -> String {
 
 /// The query values of issue 30, as typed after `?next=` and as the widget
 /// reads them (decoded once).
-const OPEN_REDIRECTS: [&str; 10] = [
+const OPEN_REDIRECTS: [&str; 20] = [
     "/\\evil.example/",
     "/%09/evil.example/",
     "/%0A/evil.example/",
@@ -54,6 +62,17 @@ const OPEN_REDIRECTS: [&str; 10] = [
     "https://evil.example",
     "/%5Cevil.example/",
     "/%2F/evil.example/",
+    // Issue 38: dot segments, which the router resolves to `//evil.example`.
+    "/.//evil.example",
+    "/a/..//evil.example",
+    "/%2e%2e//evil.example",
+    "/%2E//evil.example",
+    "/a/%2e%2e//evil.example",
+    "/a/.%2e//evil.example",
+    "/%252e%252e//evil.example",
+    "/./%2F/evil.example",
+    "/a/b/../..//evil.example",
+    "/.%2F/evil.example",
 ];
 
 #[test]
@@ -79,6 +98,8 @@ fn the_open_redirects_of_the_review_are_refused() {
         "/login",
         "/login?next=/invoices",
         "/login/",
+        "/a/../login",
+        "/./login?next=/x",
         "/%",
         "/%zz",
     ] {
@@ -110,7 +131,7 @@ proptest! {
     /// Nothing the rule accepts leaves the origin, decoded any number of times.
     #[test]
     fn an_accepted_path_stays_on_paylinks_origin(
-        next in "[/\\\\%0259AaFfCc\t\n :.@e?#]{1,14}"
+        next in "[/\\\\%0259AaFfCcEe\t\n :.@e?#]{1,14}"
     ) {
         if return_path(&next).is_some() {
             for reading in decodings(&next) {

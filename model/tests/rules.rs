@@ -1194,13 +1194,30 @@ fn every_wire_name_of_every_request_enum_is_accepted() {
             assert_invoice_errors(&req, &[], &format!("{t} by {c}"));
         }
     }
-    for h in HookType::NAMES {
+    for h in InvoiceHookType::NAMES {
         let req = InvoiceRequest {
             webhooks: Some(vec![webhook(h, "https://example.com/hook")]),
             ..single()
         };
         assert_invoice_errors(&req, &[], h);
     }
+    // paylink's own event is the application's webhooks' only.
+    let req = InvoiceRequest {
+        webhooks: Some(vec![webhook(
+            "PAYMENT_REVERSED",
+            "https://example.com/hook",
+        )]),
+        ..single()
+    };
+    assert_invoice_errors(&req, &["webhooks[0].hookType"], "PAYMENT_REVERSED");
+    let app = paylink_model::webhooks::AppWebhookRequest {
+        hook_type: Some("PAYMENT_REVERSED".into()),
+        url: Some("https://example.com/hook".into()),
+    };
+    assert_eq!(
+        app.check(false).map(|w| w.hook_type),
+        Ok(HookType::PaymentReversed)
+    );
 }
 
 #[test]

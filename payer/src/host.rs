@@ -1,5 +1,6 @@
 //! Where a payer page runs in the browser, and the one place its islands
-//! talk to the page around them (browser only, feature `hydrate`):
+//! talk to the page around them (browser only: the server compiles it with
+//! the islands but never calls it, see [`here`]):
 //!
 //! * `Page` — opened by its address: events are `CustomEvent`s on `document`;
 //! * `Frame` — inside the `<iframe>` that `embed.js` makes, opened as
@@ -18,11 +19,18 @@
 //! `prefill` (API field path → text). In a frame they travel in the URL's
 //! fragment, which is never sent to a server.
 
-use js_sys::{Array, Object, Reflect};
+use std::sync::OnceLock;
+
+use js_sys::{Object, Reflect};
 use paylink_model::Lang;
 use paylink_ui::Failure;
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use web_sys::HtmlElement;
+
+mod options;
+
+use options::get;
+pub use options::{theme_property, Options};
 
 /// Where the page runs; see the module docs.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,120 +40,24 @@ pub enum Host {
     Element(HtmlElement),
 }
 
-/// The embedding options (see the module docs).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Options {
-    pub proxy: Option<String>,
-    pub locale: Option<Lang>,
-    /// (`--paylink-primary`, value).
-    pub theme: Vec<(String, String)>,
-    /// `None`: every screen.
-    pub screens: Option<Vec<String>>,
-    /// API field path → initial text.
-    pub prefill: Vec<(String, String)>,
+/// Where this page runs and with which options: detected once, the first
+/// time an island asks, and kept for the page's life (its wasm's, which every
+/// island of the page shares). Islands ask only from what the browser runs (an
+/// effect, an event handler, a task): the server renders them but runs none of
+/// those, so it never detects.
+pub fn here() -> &'static (Host, Options) {
+    static HERE: OnceLock<(Host, Options)> = OnceLock::new();
+    HERE.get_or_init(detect)
 }
 
-fn get(o: &JsValue, key: &str) -> JsValue {
-    if !o.is_object() {
-        return JsValue::UNDEFINED;
-    }
-    Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+/// Where this page's API calls go (see [`Host::api_base`]).
+pub fn api_base() -> String {
+    let (host, options) = here();
+    host.api_base(options)
 }
 
-/// A string, or a number written as one (`prefill: {installmentCount: 3}`).
-fn text_of(v: &JsValue) -> Option<String> {
-    v.as_string()
-        .or_else(|| {
-            v.as_f64()
-                .and_then(|_| {
-                    js_sys::Number::from(v.clone())
-                        .to_string_with_radix(10)
-                        .ok()
-                })
-                .map(String::from)
-        })
-        .filter(|s| !s.trim().is_empty())
-}
-
-fn entries(o: &JsValue) -> Vec<(String, String)> {
-    if !o.is_object() {
-        return Vec::new();
-    }
-    Object::entries(o.unchecked_ref())
-        .iter()
-        .filter_map(|pair| {
-            let pair: Array = pair.unchecked_into();
-            Some((pair.get(0).as_string()?, text_of(&pair.get(1))?))
-        })
-        .collect()
-}
-
-/// `primaryDark` / `primary-dark` / `--paylink-primary-dark` → `--paylink-primary-dark`;
-/// `None` for anything that is not a plain name.
-pub fn theme_property(key: &str) -> Option<String> {
-    let key = key.strip_prefix("--paylink-").unwrap_or(key);
-    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-        return None;
-    }
-    let mut name = String::from("--paylink-");
-    for c in key.chars() {
-        if c.is_ascii_uppercase() {
-            name.push('-');
-        }
-        name.push(c.to_ascii_lowercase());
-    }
-    Some(name)
-}
-
-impl Options {
-    /// Reads `{proxy, locale, theme: {…}, screens: [...] | "a b", prefill: {…}}`;
-    /// what is missing or of the wrong type is left at its default.
-    pub fn read(o: &JsValue) -> Options {
-        let s = |k: &str| text_of(&get(o, k));
-        let screens = get(o, "screens");
-        let screens = if Array::is_array(&screens) {
-            Some(
-                Array::from(&screens)
-                    .iter()
-                    .filter_map(|v| v.as_string())
-                    .collect(),
-            )
-        } else {
-            screens.as_string().map(|s| {
-                s.split([' ', ','])
-                    .filter(|w| !w.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            })
-        };
-        Options {
-            proxy: s("proxy").map(|p| p.trim_end_matches('/').to_string()),
-            locale: s("locale").map(|l| {
-                if l.trim().to_ascii_lowercase().starts_with("en") {
-                    Lang::En
-                } else {
-                    Lang::PtBr
-                }
-            }),
-            theme: entries(&get(o, "theme"))
-                .into_iter()
-                .filter_map(|(k, v)| Some((theme_property(&k)?, v)))
-                .collect(),
-            screens,
-            prefill: entries(&get(o, "prefill")),
-        }
-    }
-
-    /// Whether `screen` (`summary`, `pay`) is shown.
-    pub fn shows(&self, screen: &str) -> bool {
-        self.screens
-            .as_ref()
-            .is_none_or(|s| s.iter().any(|x| x == screen))
-    }
-}
-
-/// Where this page runs and with which options (read once per island).
-pub fn detect() -> (Host, Options) {
+/// The one detection of the host and its options (see [`here`]).
+fn detect() -> (Host, Options) {
     let Some(w) = web_sys::window() else {
         return (Host::Page, Options::default());
     };
@@ -331,26 +243,21 @@ fn dispatch(target: &web_sys::EventTarget, kind: &str, detail: &JsValue) {
 
 /// The root every paylink page draws in (`.paylink-widget`; inside the
 /// mount element on a merchant's page).
-fn root() -> Option<HtmlElement> {
-    let w = web_sys::window()?;
-    let found = match mount_element(&w) {
-        Some(el) => el.query_selector(".paylink-widget"),
-        None => w.document()?.query_selector(".paylink-widget"),
+fn root(host: &Host) -> Option<HtmlElement> {
+    let found = match host {
+        Host::Element(el) => el.query_selector(".paylink-widget"),
+        _ => web_sys::window()?
+            .document()?
+            .query_selector(".paylink-widget"),
     };
     found.ok()??.dyn_into().ok()
-}
-
-/// Where this page's API calls go (see [`Host::api_base`]).
-pub fn api_base() -> String {
-    let (host, options) = detect();
-    host.api_base(&options)
 }
 
 /// Sets the theme's custom properties on the root, through the CSSOM (one
 /// property at a time: a value cannot smuggle in another declaration, and a
 /// strict `style-src` on a merchant page allows it).
-pub fn apply_theme(theme: &[(String, String)]) {
-    let Some(root) = root() else { return };
+pub fn apply_theme(host: &Host, theme: &[(String, String)]) {
+    let Some(root) = root(host) else { return };
     let style = root.style();
     for (k, v) in theme {
         let _ = style.set_property(k, v);
@@ -360,9 +267,9 @@ pub fn apply_theme(theme: &[(String, String)]) {
 /// Once per page: the theme, and in a frame the height reports and the
 /// parent's options (`on_locale` follows a language the parent sets).
 pub fn connect(host: &Host, options: &Options, on_locale: impl Fn(Lang) + 'static) {
-    apply_theme(&options.theme);
+    apply_theme(host, &options.theme);
     let Host::Frame { parent } = host else { return };
-    let (Some(w), Some(root)) = (web_sys::window(), root()) else {
+    let (Some(w), Some(root)) = (web_sys::window(), root(host)) else {
         return;
     };
     {
@@ -384,6 +291,7 @@ pub fn connect(host: &Host, options: &Options, on_locale: impl Fn(Lang) + 'stati
         // The observer calls it for as long as the page lives.
         report.forget();
     }
+    let frame = host.clone();
     let parent = parent.clone();
     let from_parent = w.parent().ok().flatten().map(JsValue::from);
     // For the page's whole life.
@@ -401,6 +309,6 @@ pub fn connect(host: &Host, options: &Options, on_locale: impl Fn(Lang) + 'stati
         if let Some(l) = o.locale {
             on_locale(l);
         }
-        apply_theme(&o.theme);
+        apply_theme(&frame, &o.theme);
     });
 }

@@ -158,7 +158,7 @@ pub fn status(l: Lang, s: InstallmentStatus) -> &'static str {
     }
 }
 
-fn pick(l: Lang, pt: &'static str, en: &'static str) -> &'static str {
+pub(crate) fn pick(l: Lang, pt: &'static str, en: &'static str) -> &'static str {
     if l == Lang::PtBr {
         pt
     } else {

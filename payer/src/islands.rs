@@ -7,9 +7,13 @@
 // island lives as long as the page.
 #![allow(clippy::mem_forget)]
 
-use leptos::prelude::*;
-use paylink_model::Lang;
+use std::time::Duration;
 
+use leptos::prelude::*;
+use paylink_model::{InstallmentStatus, Lang};
+use serde::Deserialize;
+
+use crate::host::Host;
 use crate::i18n::T;
 
 /// Copies `text` and says whether it worked, beside the button. Without
@@ -39,7 +43,6 @@ pub fn CopyButton(l: Lang, text: String, label: String) -> impl IntoView {
     }
 }
 
-#[cfg(feature = "hydrate")]
 fn copy(text: String, done: RwSignal<Option<bool>>) {
     use wasm_bindgen::JsValue;
     leptos::task::spawn_local(async move {
@@ -53,10 +56,6 @@ fn copy(text: String, done: RwSignal<Option<bool>>) {
         done.try_set(Some(ok));
     });
 }
-
-/// On the server nothing is clicked.
-#[cfg(not(feature = "hydrate"))]
-fn copy(_text: String, _done: RwSignal<Option<bool>>) {}
 
 /// What the payer should do now: while an installment is open, `children`
 /// (how to pay it, rendered by the server), asked again with backoff (3 s,
@@ -114,7 +113,6 @@ pub fn PaymentStatus(
 /// What the payment status watches for, and what it changes on the page
 /// (read only in the browser).
 #[derive(Clone)]
-#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 struct Watch {
     id: String,
     /// Installments already seen paid: a new one is announced.
@@ -133,7 +131,6 @@ struct Watch {
 
 /// Asks [`PaymentStatus`] to look at the invoice now, from an island inside it.
 #[derive(Clone, Copy)]
-#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 pub struct Poke(Trigger);
 
 /// The sandbox's "simulate payment": a form posted to the server (which
@@ -166,18 +163,13 @@ pub fn Simulate(l: Lang, id: String) -> impl IntoView {
 }
 
 /// In embed.js's frame, the height and the theme follow the parent (see `host`).
-#[cfg(feature = "hydrate")]
 fn embed() {
     Effect::new(|_| {
-        let (host, options) = crate::host::detect();
-        crate::host::connect(&host, &options, |_| {});
+        let (host, options) = crate::host::here();
+        crate::host::connect(host, options, |_| {});
     });
 }
 
-#[cfg(not(feature = "hydrate"))]
-fn embed() {}
-
-#[cfg(feature = "hydrate")]
 fn simulate(id: String, poke: Poke, busy: RwSignal<bool>, failed: RwSignal<bool>) {
     leptos::task::spawn_local(async move {
         let base = crate::host::api_base();
@@ -197,135 +189,111 @@ fn simulate(id: String, poke: Poke, busy: RwSignal<bool>, failed: RwSignal<bool>
     });
 }
 
-#[cfg(not(feature = "hydrate"))]
-fn simulate(_id: String, _poke: Poke, _busy: RwSignal<bool>, _failed: RwSignal<bool>) {}
+/// The part of `GET /api/pay/{id}` (the model's `PayerView`) this reads.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Seen {
+    next_open: Option<u32>,
+    installments: Vec<SeenInstallment>,
+}
 
-#[cfg(feature = "hydrate")]
-mod watch {
-    use leptos::prelude::*;
-    use paylink_model::InstallmentStatus;
-    use serde::Deserialize;
-    use std::time::Duration;
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SeenInstallment {
+    installment: u32,
+    status: InstallmentStatus,
+    #[serde(default)]
+    pix_pending: bool,
+}
 
-    use super::Watch;
-
-    /// The part of `GET /api/pay/{id}` (the model's `PayerView`) this reads.
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Seen {
-        next_open: Option<u32>,
-        installments: Vec<SeenInstallment>,
+async fn fetch(id: &str, base: &str) -> Option<Seen> {
+    let res = gloo_net::http::Request::get(&format!("{base}/api/pay/{id}"))
+        .send()
+        .await
+        .ok()?;
+    // Read to its end either way: a body left unread keeps its request open.
+    let text = res.text().await.ok()?;
+    if !res.ok() {
+        return None;
     }
+    // serde_json is in the bundle anyway: leptos reads each island's props with it.
+    leptos::serde_json::from_str(&text).ok()
+}
 
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct SeenInstallment {
-        installment: u32,
-        status: InstallmentStatus,
-        #[serde(default)]
-        pix_pending: bool,
-    }
+/// Starts asking once the island is hydrated (effects run only in the
+/// browser), 3 s later; a poke starts a new round at once.
+fn watch(w: Watch) {
+    Effect::new(move |before: Option<()>| {
+        w.poke.0.track();
+        let round = w.round.get_value() + 1;
+        w.round.set_value(round);
+        let first = if before.is_some() { 0.0 } else { 3000.0 };
+        schedule(first, 3000.0, round, w.clone());
+    });
+}
 
-    async fn fetch(id: &str) -> Option<Seen> {
-        let base = crate::host::api_base();
-        let res = gloo_net::http::Request::get(&format!("{base}/api/pay/{id}"))
-            .send()
-            .await
-            .ok()?;
-        // Read to its end either way: a body left unread keeps its request open.
-        let text = res.text().await.ok()?;
-        if !res.ok() {
-            return None;
-        }
-        // serde_json is in the bundle anyway: leptos reads each island's props with it.
-        leptos::serde_json::from_str(&text).ok()
-    }
-
-    /// Starts asking once the island is hydrated (effects run only in the
-    /// browser), 3 s later; a poke starts a new round at once.
-    pub fn watch(w: Watch) {
-        Effect::new(move |before: Option<()>| {
-            w.poke.0.track();
-            let round = w.round.get_value() + 1;
-            w.round.set_value(round);
-            let first = if before.is_some() { 0.0 } else { 3000.0 };
-            schedule(first, 3000.0, round, w.clone());
-        });
-    }
-
-    /// The check of `round` in `wait` ms; `delay` is the wait it stands for
-    /// (the next one is 1.5 times as long).
-    fn schedule(wait: f64, delay: f64, round: u32, w: Watch) {
-        set_timeout(
-            move || {
-                if w.round.get_value() == round {
-                    leptos::task::spawn_local(check(delay, round, w));
-                }
-            },
-            Duration::from_millis(wait as u64),
-        );
-    }
-
-    async fn check(delay: f64, round: u32, w: Watch) {
-        let next = (delay * 1.5).min(30_000.0);
-        let Some(seen) = fetch(&w.id).await else {
-            return schedule(next, next, round, w);
-        };
-        let new: Vec<u32> = seen
-            .installments
-            .iter()
-            .filter(|i| {
-                i.status == InstallmentStatus::Confirmed && !w.paid.contains(&i.installment)
-            })
-            .map(|i| i.installment)
-            .collect();
-        let all_paid = seen.next_open.is_none();
-        for n in &new {
-            announce(&w.id, *n, all_paid);
-        }
-        let code_ready = w.pending && !seen.installments.iter().any(|i| i.pix_pending);
-        if all_paid && !new.is_empty() {
-            w.done.set(true);
-            if let Some(to) = w.redirect_to.filter(|_| !embedded()) {
-                w.leaving.set(true);
-                set_timeout(
-                    move || {
-                        let _ = window().location().assign(&to);
-                    },
-                    Duration::from_secs(4),
-                );
+/// The check of `round` in `wait` ms; `delay` is the wait it stands for
+/// (the next one is 1.5 times as long).
+fn schedule(wait: f64, delay: f64, round: u32, w: Watch) {
+    set_timeout(
+        move || {
+            if w.round.get_value() == round {
+                leptos::task::spawn_local(check(delay, round, w));
             }
-        } else if !new.is_empty() || code_ready {
-            // The server renders the next installment's codes.
-            crate::host::detect().0.go(&format!("/pay/{}", w.id));
-        } else {
-            schedule(next, next, round, w);
+        },
+        Duration::from_millis(wait as u64),
+    );
+}
+
+async fn check(delay: f64, round: u32, w: Watch) {
+    let next = (delay * 1.5).min(30_000.0);
+    let Some(seen) = fetch(&w.id, &crate::host::api_base()).await else {
+        return schedule(next, next, round, w);
+    };
+    let new: Vec<u32> = seen
+        .installments
+        .iter()
+        .filter(|i| i.status == InstallmentStatus::Confirmed && !w.paid.contains(&i.installment))
+        .map(|i| i.installment)
+        .collect();
+    let all_paid = seen.next_open.is_none();
+    let (host, _) = crate::host::here();
+    for n in &new {
+        announce(host, &w.id, *n, all_paid);
+    }
+    let code_ready = w.pending && !seen.installments.iter().any(|i| i.pix_pending);
+    if all_paid && !new.is_empty() {
+        w.done.set(true);
+        // In a frame or a merchant's element, the merchant's page decides
+        // where to go (`paylink:paid`).
+        if let Some(to) = w.redirect_to.filter(|_| matches!(host, Host::Page)) {
+            w.leaving.set(true);
+            set_timeout(
+                move || {
+                    let _ = window().location().assign(&to);
+                },
+                Duration::from_secs(4),
+            );
         }
-    }
-
-    /// In a frame or a merchant's element, the merchant's page decides
-    /// where to go (`paylink:paid`).
-    fn embedded() -> bool {
-        crate::host::detect().0 != crate::host::Host::Page
-    }
-
-    /// `paylink:paid` for the page around (see `host`).
-    fn announce(id: &str, installment: u32, all_paid: bool) {
-        use wasm_bindgen::JsValue;
-        crate::host::detect().0.emit(
-            "paylink:paid",
-            &[
-                ("invoiceId", JsValue::from_str(id)),
-                ("installment", JsValue::from(installment)),
-                ("allPaid", JsValue::from(all_paid)),
-            ],
-        );
+    } else if !new.is_empty() || code_ready {
+        // The server renders the next installment's codes.
+        host.go(&format!("/pay/{}", w.id));
+    } else {
+        schedule(next, next, round, w);
     }
 }
 
-#[cfg(feature = "hydrate")]
-use watch::watch;
-
-/// On the server the page is not watched.
-#[cfg(not(feature = "hydrate"))]
-fn watch(_: Watch) {}
+/// `paylink:paid` for the page around (see `host`).
+// Into its one caller, `check`: a smaller payer bundle (bench/widget-size).
+#[inline]
+fn announce(host: &Host, id: &str, installment: u32, all_paid: bool) {
+    use wasm_bindgen::JsValue;
+    host.emit(
+        "paylink:paid",
+        &[
+            ("invoiceId", JsValue::from_str(id)),
+            ("installment", JsValue::from(installment)),
+            ("allPaid", JsValue::from(all_paid)),
+        ],
+    );
+}

@@ -16,15 +16,27 @@ compile_error!(
      build the server and the islands' wasm with separate cargo invocations (-p)"
 );
 
-#[cfg(feature = "hydrate")]
+#[cfg(any(feature = "ssr", feature = "pay"))]
+pub mod after;
+#[cfg(feature = "ssr")]
+pub mod charges;
+// Compiled for the server too (the islands' code is), which never calls it.
 pub mod host;
 pub mod i18n;
+// The payer page: in the server, and in the payer page's bundle (`pay`), not the link page's,
+// which never renders it (after the link's form the browser opens the payer page, with its own
+// bundle; mount.js loads that bundle for it too).
+#[cfg(any(feature = "ssr", feature = "pay"))]
 pub mod islands;
 // The link's form: in the server, and in the link page's bundle (`link`), not the payer page's.
 #[cfg(any(feature = "ssr", feature = "link"))]
 pub mod link;
+#[cfg(any(feature = "ssr", feature = "pay"))]
 pub mod pay;
+#[cfg(any(feature = "ssr", feature = "pay"))]
 pub mod pix_automatico;
+#[cfg(any(feature = "ssr", feature = "pay"))]
+pub mod receipt;
 #[cfg(feature = "ssr")]
 pub mod shell;
 

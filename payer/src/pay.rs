@@ -1,8 +1,9 @@
 //! `/pay/{id}`: the payer page, rendered by the server from the model's
-//! `PayerView` (no document, e-mail, phone, notifications or webhooks): who
-//! is paid, what is owed and due today with its terms, how to pay the next
-//! open installment (PIX QR and copia e cola, boleto line, barcode and PDF),
-//! the installments and the payment link. Server-only except the islands.
+//! `PayerView` (no e-mail, phone, notifications or webhooks; the payer's document
+//! only masked, on a receipt): who is paid, what is owed and due today with its
+//! terms, how to pay the next open installment (PIX QR and copia e cola, boleto
+//! line, barcode and PDF), each paid installment's receipt, the installments and
+//! the payment link. Server-only except the islands.
 
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
@@ -46,17 +47,27 @@ pub fn PayPage(
     let pending = next
         .as_ref()
         .is_some_and(|i| i.pix.is_none() && i.pix_pending);
+    let night = p.pix_at_night;
     let how = next.map(|i| {
+        let night = night.then(|| crate::after::pix_at_night(l, i.boleto.is_some()));
         let sandbox = p.sandbox.then(|| {
             view! {
                 <Simulate l id=p.id.clone() />
             }
         });
         view! {
+            {night}
             <HowToPay l id=p.id.clone() i terms />
             {sandbox}
         }
     });
+    // Each paid installment's receipt, before the table of them all.
+    let receipts = p
+        .installments
+        .iter()
+        .filter_map(|i| i.receipt.clone())
+        .map(|r| view! { <crate::receipt::ReceiptCard l id=p.id.clone() r /> })
+        .collect_view();
     // A sandbox's PIX key and boleto agreement pay nobody: the page says so first.
     let test_banner = p.sandbox.then(|| {
         view! { <p class="sandbox-banner" role="note">{T::TestEnvironment.t(l)}</p> }
@@ -91,6 +102,8 @@ pub fn PayPage(
             </section>
             {p.pix_automatico.clone().map(|a| view! { <crate::pix_automatico::PixAutomaticoOffer l a /> })}
             {p.pix_automatico_again.map(|again| crate::pix_automatico::again(l, &p.id, again))}
+            {receipts}
+            {p.installments.iter().filter(|i| i.pay_again).map(|i| crate::after::pay_again(l, &p.id, i.installment)).collect_view()}
             <Installments l p=&p />
             <section aria-label=T::Accepted.t(l)>
                 <h2>{T::Accepted.t(l)}</h2>
@@ -257,7 +270,10 @@ fn Installments<'a>(l: Lang, p: &'a PayerView) -> impl IntoView {
                     <td role="cell" data-label=label(1)><span>{date_for(&i.due_date, l)}</span></td>
                     <td role="cell" class="num" data-label=label(2)><span>{format_brl(i.price, l)}</span></td>
                     <td role="cell" class="num" data-label=label(3)><span>{format_brl(i.price_paid, l)}</span></td>
-                    <td role="cell" data-label=label(4)><span class=badge>{i18n::status(l, i.status)}</span></td>
+                    <td role="cell" data-label=label(4)>
+                        <span class=badge>{i18n::status(l, i.status)}</span>
+                        {i.returned.map(|n| view! { <span class="returned">{n.reason(l)}</span> })}
+                    </td>
                 </tr>
             }
         })

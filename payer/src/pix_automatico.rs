@@ -12,35 +12,27 @@ use paylink_model::money::format_brl;
 use paylink_model::pix_automatico::{Periodicidade, RetryPolicy};
 use paylink_model::{Date, Lang, PayerPixAutomatico, PixAutomaticoAgain};
 
+use crate::i18n;
 use crate::islands::CopyButton;
-
-/// `pt` in pt-BR, `en` in English.
-fn t(l: Lang, pt: &'static str, en: &'static str) -> &'static str {
-    if l == Lang::PtBr {
-        pt
-    } else {
-        en
-    }
-}
 
 fn periodicity(l: Lang, p: Periodicidade) -> &'static str {
     match p {
-        Periodicidade::Semanal => t(l, "Semanal", "Weekly"),
-        Periodicidade::Mensal => t(l, "Mensal", "Monthly"),
-        Periodicidade::Trimestral => t(l, "Trimestral", "Quarterly"),
-        Periodicidade::Semestral => t(l, "Semestral", "Every six months"),
-        Periodicidade::Anual => t(l, "Anual", "Yearly"),
+        Periodicidade::Semanal => i18n::pick(l, "Semanal", "Weekly"),
+        Periodicidade::Mensal => i18n::pick(l, "Mensal", "Monthly"),
+        Periodicidade::Trimestral => i18n::pick(l, "Trimestral", "Quarterly"),
+        Periodicidade::Semestral => i18n::pick(l, "Semestral", "Every six months"),
+        Periodicidade::Anual => i18n::pick(l, "Anual", "Yearly"),
     }
 }
 
 fn retries(l: Lang, r: RetryPolicy) -> &'static str {
     match r {
-        RetryPolicy::NaoPermite => t(
+        RetryPolicy::NaoPermite => i18n::pick(
             l,
             "Sem novas tentativas: um pagamento que falhar no vencimento não é cobrado de novo.",
             "No retries: a payment that fails on its due date is not tried again.",
         ),
-        RetryPolicy::Permite3r7d => t(
+        RetryPolicy::Permite3r7d => i18n::pick(
             l,
             "Se um pagamento falhar no vencimento, até 3 novas tentativas em até 7 dias.",
             "If a payment fails on its due date, up to 3 more tries within 7 days.",
@@ -56,24 +48,24 @@ fn date(l: Lang, iso: &str) -> String {
 #[component]
 pub fn PixAutomaticoOffer(l: Lang, a: PayerPixAutomatico) -> impl IntoView {
     let last = a.last_due.as_deref().map_or_else(
-        || t(l, "até você cancelar", "until you cancel").to_string(),
+        || i18n::pick(l, "até você cancelar", "until you cancel").to_string(),
         |d| date(l, d),
     );
     let facts = [
-        (t(l, "Contrato", "Contract"), a.contract.clone()),
+        (i18n::pick(l, "Contrato", "Contract"), a.contract.clone()),
         (
-            t(l, "Valor de cada cobrança", "Each charge"),
+            i18n::pick(l, "Valor de cada cobrança", "Each charge"),
             format_brl(a.amount, l),
         ),
         (
-            t(l, "Periodicidade", "Frequency"),
+            i18n::pick(l, "Periodicidade", "Frequency"),
             periodicity(l, a.periodicity).to_string(),
         ),
         (
-            t(l, "Primeira cobrança", "First charge"),
+            i18n::pick(l, "Primeira cobrança", "First charge"),
             date(l, &a.first_due),
         ),
-        (t(l, "Última cobrança", "Last charge"), last),
+        (i18n::pick(l, "Última cobrança", "Last charge"), last),
     ];
     // The SVG is markup drawn by paylink's own server (the model's QR renderer) from the
     // bank's code, with no text anyone else wrote.
@@ -86,13 +78,13 @@ pub fn PixAutomaticoOffer(l: Lang, a: PayerPixAutomatico) -> impl IntoView {
             <h2>"Pix Automático"</h2>
             <p>
                 {if a.pays_first {
-                    t(
+                    i18n::pick(
                         l,
                         "Pague a primeira cobrança com este código e autorize as próximas: o seu banco paga cada uma no vencimento, sem você precisar voltar aqui.",
                         "Pay the first charge with this code and authorize the next ones: your bank pays each on its due date, without you coming back here.",
                     )
                 } else {
-                    t(
+                    i18n::pick(
                         l,
                         "Autorize as próximas cobranças com este código (nada é pago agora): o seu banco paga cada uma no vencimento, sem você precisar voltar aqui.",
                         "Authorize the next charges with this code (nothing is paid now): your bank pays each on its due date, without you coming back here.",
@@ -105,10 +97,10 @@ pub fn PixAutomaticoOffer(l: Lang, a: PayerPixAutomatico) -> impl IntoView {
                     .map(|(k, v)| view! { <div><dt>{k}</dt><dd>{v}</dd></div> })
                     .collect_view()}
             </dl>
-            <ul class="terms" aria-label=t(l, "Condições", "Terms")>
+            <ul class="terms" aria-label=i18n::pick(l, "Condições", "Terms")>
                 <li>{retries(l, a.retry_policy)}</li>
                 <li>
-                    {t(
+                    {i18n::pick(
                         l,
                         "Você pode cancelar a autorização a qualquer momento no app do seu banco.",
                         "You can cancel the authorization at any time in your bank's app.",
@@ -119,16 +111,16 @@ pub fn PixAutomaticoOffer(l: Lang, a: PayerPixAutomatico) -> impl IntoView {
                 <div
                     class="qr"
                     role="img"
-                    aria-label=t(l, "QR code do Pix Automático", "Pix Automático QR code")
+                    aria-label=i18n::pick(l, "QR code do Pix Automático", "Pix Automático QR code")
                     inner_html=a.qr_svg
                 ></div>
-                <p class="label">{t(l, "Pix copia e cola", "Pix copy and paste")}</p>
+                <p class="label">{i18n::pick(l, "Pix copia e cola", "Pix copy and paste")}</p>
                 <p class="code" data-pix-automatico-payload="">{a.payload.clone()}</p>
                 <p>
                     <CopyButton
                         l
                         text=a.payload
-                        label=t(l, "Copiar código do Pix Automático", "Copy the Pix Automático code")
+                        label=i18n::pick(l, "Copiar código do Pix Automático", "Copy the Pix Automático code")
                             .to_string()
                     />
                 </p>
@@ -141,7 +133,7 @@ pub fn PixAutomaticoOffer(l: Lang, a: PayerPixAutomatico) -> impl IntoView {
 pub fn cycle_note(l: Lang) -> impl IntoView {
     view! {
         <p class="pix-automatico-cycle" data-pix-automatico-cycle="">
-            {t(
+            {i18n::pick(
                 l,
                 "Pago pelo Pix Automático: o seu banco paga esta parcela no vencimento.",
                 "Paid through Pix Automático: your bank pays this installment on its due date.",
@@ -155,12 +147,12 @@ pub fn cycle_note(l: Lang) -> impl IntoView {
 /// Jornada 2), then this page with its code; meanwhile, that it is being made.
 pub fn again(l: Lang, id: &str, again: PixAutomaticoAgain) -> impl IntoView {
     let why = match again {
-        PixAutomaticoAgain::Declined => t(
+        PixAutomaticoAgain::Declined => i18n::pick(
             l,
             "Você recusou a autorização do Pix Automático no app do seu banco.",
             "You declined the Pix Automático authorization in your bank's app.",
         ),
-        PixAutomaticoAgain::Expired => t(
+        PixAutomaticoAgain::Expired => i18n::pick(
             l,
             "A autorização do Pix Automático expirou sem ser feita.",
             "The Pix Automático authorization expired before it was given.",
@@ -170,13 +162,13 @@ pub fn again(l: Lang, id: &str, again: PixAutomaticoAgain) -> impl IntoView {
                 <section class="pix-automatico" aria-label="Pix Automático" data-pix-automatico="preparing">
                     <h2>"Pix Automático"</h2>
                     <p role="status">
-                        {t(
+                        {i18n::pick(
                             l,
                             "Estamos gerando um novo código de autorização com o banco. Recarregue a página em alguns instantes.",
                             "A new authorization code is being made with the bank. Reload the page in a few moments.",
                         )}
                     </p>
-                    <p><a href=format!("/pay/{id}")>{t(l, "Recarregar", "Reload")}</a></p>
+                    <p><a href=format!("/pay/{id}")>{i18n::pick(l, "Recarregar", "Reload")}</a></p>
                 </section>
             }
             .into_any();
@@ -187,7 +179,7 @@ pub fn again(l: Lang, id: &str, again: PixAutomaticoAgain) -> impl IntoView {
             <h2>"Pix Automático"</h2>
             <p>{why}</p>
             <p>
-                {t(
+                {i18n::pick(
                     l,
                     "Se mudou de ideia, peça um novo código: autorizando, o seu banco paga cada cobrança no vencimento, e você pode cancelar quando quiser no app do banco.",
                     "If you changed your mind, ask for a new code: once you authorize it, your bank pays each charge on its due date, and you can cancel at any time in your bank's app.",
@@ -195,7 +187,7 @@ pub fn again(l: Lang, id: &str, again: PixAutomaticoAgain) -> impl IntoView {
             </p>
             <form method="post" action=format!("/pay/{id}/pix-automatico")>
                 <button type="submit" class="primary">
-                    {t(l, "Autorizar o Pix Automático", "Authorize Pix Automático")}
+                    {i18n::pick(l, "Autorizar o Pix Automático", "Authorize Pix Automático")}
                 </button>
             </form>
         </section>

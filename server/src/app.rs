@@ -17,7 +17,9 @@ use tower_http::catch_panic::CatchPanicLayer;
 use crate::domain::payer;
 use crate::error::{AppError, Reason};
 use crate::http::{self, health};
-use crate::proxy::{self, cors, ratelimit};
+use crate::http::{cors, ratelimit, session};
+use crate::pay;
+use crate::proxy;
 use crate::store::Db;
 use crate::web;
 use crate::workers::Workers;
@@ -92,9 +94,9 @@ pub struct AppState {
     /// The proxy's upstream and token (`None`: `/api` answers 503).
     proxy: proxy::Handle,
     /// The payer routes': who is paid, the pages' assets.
-    payer: proxy::Payer,
+    payer: pay::Payer,
     /// Operators' sessions (login, and every merchant call's check).
-    sessions: Arc<proxy::session::Sessions>,
+    sessions: Arc<session::Sessions>,
     /// What `/readyz` answers.
     readiness: health::Readiness,
     /// The bank's Pix callback, when `serve --pix-api-url` set one.
@@ -121,13 +123,13 @@ impl FromRef<AppState> for proxy::Handle {
     }
 }
 
-impl FromRef<AppState> for proxy::Payer {
+impl FromRef<AppState> for pay::Payer {
     fn from_ref(state: &AppState) -> Self {
         state.payer.clone()
     }
 }
 
-impl FromRef<AppState> for Arc<proxy::session::Sessions> {
+impl FromRef<AppState> for Arc<session::Sessions> {
     fn from_ref(state: &AppState) -> Self {
         state.sessions.clone()
     }
@@ -154,18 +156,25 @@ impl FromRef<AppState> for Option<http::pix_webhook::PixWebhook> {
 /// The invoicing service alone (what `--upstream` points at, and what the
 /// proxy calls in-process when it is paylink's own).
 pub fn service(service: Service) -> Router {
-    http::routes().with_state(service)
+    http::routes()
+        .with_state(service)
+        .layer(axum::middleware::from_fn(crate::error::log_errors))
 }
 
 /// Everything `paylink serve` answers: service, proxy, widget; every error an envelope.
 pub fn app(service: Service, options: Options) -> Router {
-    let sessions = proxy::session::Sessions::new(
+    let sessions = session::Sessions::new(
         service.db.clone(),
         options.sessions,
         &service.public_url,
         options.trust_forwarded_for,
+        options
+            .proxy
+            .as_ref()
+            .filter(|p| p.upstream.is_none())
+            .map(|p| p.token.trim().to_string()),
     );
-    let page = proxy::pages::PageConfig {
+    let page = pay::pages::PageConfig {
         assets: web::payer_assets(options.dist.as_deref(), "payer"),
         link_assets: web::payer_assets(options.dist.as_deref(), "link"),
         frame_ancestors: options
@@ -173,9 +182,9 @@ pub fn app(service: Service, options: Options) -> Router {
             .clone()
             .unwrap_or_else(|| "'self'".into()),
     };
-    let upstream = proxy::handle(options.proxy, self::service(service.clone()));
+    let upstream = proxy::handle(options.proxy, service.clone());
     let state = AppState {
-        payer: proxy::Payer::new(&upstream, service.db.clone(), options.payer, page),
+        payer: pay::Payer::new(&upstream, options.payer, page),
         proxy: upstream,
         service,
         sessions,
@@ -189,7 +198,8 @@ pub fn app(service: Service, options: Options) -> Router {
         ratelimit::RateLimiter::new(options.public_rate_limit, options.trust_forwarded_for);
     let router = Router::new()
         .merge(http::routes())
-        .merge(proxy::router(&state, payer_limiter, link_limiter))
+        .merge(proxy::router(&state))
+        .merge(pay::router(payer_limiter, link_limiter))
         .merge(health::ready_router());
     #[cfg(feature = "fault-injection")]
     let router = router.route(
@@ -221,6 +231,8 @@ pub fn app(service: Service, options: Options) -> Router {
         )),
         None => router.fallback(http::route_not_found),
     };
+    // Inside the envelope layers, so the 431 is in the request's language.
+    let router = router.layer(axum::middleware::from_fn(limit_head));
     let router = envelope_layers_timed(router, options.request_timeout);
     let router = if options.allowed_origins.is_empty() {
         router
@@ -288,6 +300,8 @@ pub fn traced(router: Router) -> Router {
             span.record("latency_ms", latency.as_micros() as f64 / 1000.0);
             tracing::info!("finished processing request");
         });
+    // Errors are logged inside the span, so their line has the request's id.
+    let router = router.layer(axum::middleware::from_fn(crate::error::log_errors));
     router.layer(
         tower::ServiceBuilder::new()
             .map_request(drop_unfit_request_id)
@@ -397,9 +411,10 @@ pub async fn serve(
     router: Router,
     workers: Workers,
     shutdown: Shutdown,
+    limits: Limits,
 ) -> std::io::Result<()> {
     let stop = tokio_util::sync::CancellationToken::new();
-    let mut server = tokio::spawn(accept_loop(listener, router, stop.clone()));
+    let mut server = tokio::spawn(accept_loop(listener, router, stop.clone(), limits));
     let mut signals = shutdown.signals;
     let signal = tokio::select! {
         ended = &mut server => {
@@ -433,6 +448,76 @@ pub async fn serve(
     Ok(())
 }
 
+/// How `serve` bounds its connections (`--header-timeout`, `--idle-timeout`,
+/// `--max-connections`), so that clients that connect and then send slowly, or
+/// nothing, cannot hold the server's sockets and memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// How long a request's head (request line and headers) may take to
+    /// arrive in full: counted from the accept for a connection's first
+    /// request, from its first byte for the next ones. Past it the connection
+    /// is closed.
+    pub header_timeout: Duration,
+    /// How long a kept-alive connection may wait for its next request after
+    /// an answer (hyper's header-read timer, which starts as soon as the
+    /// connection waits for a request) before it is closed.
+    pub idle_timeout: Duration,
+    /// Connections served at once. The ones past it are answered with the 503
+    /// envelope and closed, at most [`REFUSING`] at a time (the rest closed unanswered).
+    pub max_connections: usize,
+}
+
+/// `serve --header-timeout`'s default: a browser or an API client sends its
+/// headers in one write; ten seconds leave room for a slow mobile link.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// `serve --idle-timeout`'s default: above the 60 s idle timeout of the usual
+/// load balancers, which must close an idle connection before the server does
+/// (else the balancer may send a request on a connection the server is closing).
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(75);
+/// `serve --max-connections`'s default.
+pub const MAX_CONNECTIONS: usize = 1024;
+/// Refusals past `--max-connections` answered at once; each lasts until the
+/// client has sent its request (at most the header timeout).
+pub const REFUSING: usize = 64;
+
+/// The most a request's head may weigh (request line and headers, as
+/// [`head_size`] counts it); over it, the 431 envelope.
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+/// hyper's read buffer per connection: past it hyper itself refuses the head
+/// with a bare 431 (no body) before any of our code sees the request, so it
+/// is well above [`MAX_HEADER_BYTES`], which answers the envelope first.
+const HYPER_BUFFER: usize = 1024 * 1024;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_timeout: HEADER_TIMEOUT,
+            idle_timeout: IDLE_TIMEOUT,
+            max_connections: MAX_CONNECTIONS,
+        }
+    }
+}
+
+/// The weight of a request's head: its request line and each header as sent
+/// (`name: value` and the line break).
+pub fn head_size(req: &Request) -> usize {
+    let line = req.method().as_str().len() + req.uri().to_string().len() + 12;
+    line + req
+        .headers()
+        .iter()
+        .map(|(k, v)| k.as_str().len() + v.len() + 4)
+        .sum::<usize>()
+}
+
+/// The 431 envelope for a head over [`MAX_HEADER_BYTES`] (one that hyper's
+/// buffer still took: see [`HYPER_BUFFER`]).
+pub async fn limit_head(req: Request, next: axum::middleware::Next) -> Response {
+    if head_size(&req) > MAX_HEADER_BYTES {
+        return AppError::new(Reason::HeadersTooLarge).into_response();
+    }
+    next.run(req).await
+}
+
 /// Accepts connections until `stop`, then takes those the kernel has already
 /// queued, closes the listener and waits for every connection to be answered.
 /// `axum::serve` is not used because its graceful shutdown closes a connection
@@ -442,15 +527,36 @@ async fn accept_loop(
     listener: tokio::net::TcpListener,
     router: Router,
     stop: tokio_util::sync::CancellationToken,
+    limits: Limits,
 ) -> std::io::Result<()> {
     use axum::serve::Listener;
     let mut listener = listener;
     let mut connections = tokio::task::JoinSet::new();
+    let serving = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let refusing = Arc::new(tokio::sync::Semaphore::new(REFUSING));
+    let admit = |connections: &mut tokio::task::JoinSet<()>,
+                 io: tokio::net::TcpStream,
+                 peer: SocketAddr| {
+        if let Ok(permit) = serving.clone().try_acquire_owned() {
+            connections.spawn(connection(
+                io,
+                peer,
+                router.clone(),
+                stop.clone(),
+                limits,
+                permit,
+            ));
+        } else if let Ok(permit) = refusing.clone().try_acquire_owned() {
+            connections.spawn(refuse(io, limits, permit));
+        } else {
+            tracing::warn!(
+                "too many connections, and too many being refused: one closed unanswered"
+            );
+        }
+    };
     loop {
         tokio::select! {
-            (io, peer) = Listener::accept(&mut listener) => {
-                connections.spawn(connection(io, peer, router.clone(), stop.clone()));
-            }
+            (io, peer) = Listener::accept(&mut listener) => admit(&mut connections, io, peer),
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
             () = stop.cancelled() => break,
         }
@@ -461,7 +567,7 @@ async fn accept_loop(
     while let Ok((io, peer)) = listener.accept() {
         if io.set_nonblocking(true).is_ok() {
             if let Ok(io) = tokio::net::TcpStream::from_std(io) {
-                connections.spawn(connection(io, peer, router.clone(), stop.clone()));
+                admit(&mut connections, io, peer);
             }
         }
     }
@@ -470,34 +576,236 @@ async fn accept_loop(
     Ok(())
 }
 
+/// hyper's HTTP/1.1 settings for a connection whose head must arrive within
+/// `head_within` of its wait for one (hyper's timer starts when it waits).
+fn http1(head_within: Duration) -> hyper::server::conn::http1::Builder {
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(head_within)
+        .max_buf_size(HYPER_BUFFER);
+    builder
+}
+
+/// A connection past `--max-connections`: its request is read and answered
+/// with the 503 envelope (in its language), and the connection closed.
+async fn refuse(
+    io: tokio::net::TcpStream,
+    limits: Limits,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+) {
+    use hyper_util::rt::TokioIo;
+    use tower::ServiceExt;
+    let refusal = Router::new()
+        .fallback(|| async {
+            let mut res = AppError::new(Reason::TooManyConnections).into_response();
+            res.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static("1"),
+            );
+            res
+        })
+        .layer(axum::middleware::from_fn(crate::error::with_request_lang))
+        .map_request(|req: axum::http::Request<hyper::body::Incoming>| {
+            req.map(axum::body::Body::new)
+        });
+    let conn = http1(limits.header_timeout)
+        .keep_alive(false)
+        .serve_connection(
+            TokioIo::new(io),
+            hyper_util::service::TowerToHyperService::new(refusal),
+        );
+    let _ = conn.await;
+}
+
+/// What one connection is doing, as its socket's reads, its service and its
+/// watcher in [`connection`] see it: whether a request is being answered, and
+/// since when a head is awaited.
+struct Watch {
+    epoch: std::time::Instant,
+    /// Requests whose head has arrived and whose answer is not made yet.
+    answering: std::sync::atomic::AtomicUsize,
+    /// Since when (ms after `epoch`) the head of the next request is awaited:
+    /// the accept for the first one, the first byte read after an answer for
+    /// the next ones; [`Watch::NONE`] while none is.
+    head_since: std::sync::atomic::AtomicU64,
+    changed: tokio::sync::Notify,
+}
+
+impl Watch {
+    const NONE: u64 = u64::MAX;
+
+    fn new() -> Watch {
+        Watch {
+            epoch: std::time::Instant::now(),
+            answering: Default::default(),
+            head_since: std::sync::atomic::AtomicU64::new(0),
+            changed: tokio::sync::Notify::new(),
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Bytes came in: with no request being answered, the next one's head begins.
+    fn read(&self) {
+        if self.answering.load(Ordering::Acquire) == 0
+            && self
+                .head_since
+                .compare_exchange(
+                    Self::NONE,
+                    self.now_ms(),
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                )
+                .is_ok()
+        {
+            self.changed.notify_one();
+        }
+    }
+
+    fn head_arrived(&self) {
+        self.answering.fetch_add(1, Ordering::AcqRel);
+        self.head_since.store(Self::NONE, Ordering::Release);
+    }
+
+    fn answered(&self) {
+        self.answering.fetch_sub(1, Ordering::AcqRel);
+    }
+
+    /// When the awaited head must have arrived, if one is awaited.
+    fn head_deadline(&self, within: Duration) -> Option<tokio::time::Instant> {
+        let since = self.head_since.load(Ordering::Acquire);
+        (since != Self::NONE && self.answering.load(Ordering::Acquire) == 0).then(|| {
+            tokio::time::Instant::from_std(self.epoch + Duration::from_millis(since) + within)
+        })
+    }
+}
+
+/// A connection's socket, telling its [`Watch`] when bytes come in.
+struct Watched {
+    io: tokio::net::TcpStream,
+    watch: Arc<Watch>,
+}
+
+impl tokio::io::AsyncRead for Watched {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let polled = std::pin::Pin::new(&mut this.io).poll_read(cx, buf);
+        if matches!(polled, std::task::Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            this.watch.read();
+        }
+        polled
+    }
+}
+
+impl tokio::io::AsyncWrite for Watched {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+    }
+}
+
 /// One HTTP/1.1 connection, with its peer's address for the rate limiters
-/// (`ConnectInfo`, as `into_make_service_with_connect_info` gives it).
+/// (`ConnectInfo`, as `into_make_service_with_connect_info` gives it), closed
+/// when a request's head takes longer than the header timeout or the
+/// connection idles past the idle timeout (see [`Limits`]).
 async fn connection(
     io: tokio::net::TcpStream,
     peer: SocketAddr,
     router: Router,
     stop: tokio_util::sync::CancellationToken,
+    limits: Limits,
+    _permit: tokio::sync::OwnedSemaphorePermit,
 ) {
     use axum::extract::ConnectInfo;
     use hyper_util::rt::TokioIo;
     use tower::ServiceExt;
+    let watch = Arc::new(Watch::new());
     let begun = Arc::new((AtomicBool::new(false), tokio::sync::Notify::new()));
     let marks = begun.clone();
-    let service = router.map_request(move |mut req: axum::http::Request<hyper::body::Incoming>| {
-        if !marks.0.swap(true, Ordering::Relaxed) {
-            marks.1.notify_one();
-        }
-        req.extensions_mut().insert(ConnectInfo(peer));
-        req.map(axum::body::Body::new)
-    });
-    let conn = hyper::server::conn::http1::Builder::new().serve_connection(
+    let heads = watch.clone();
+    let answers = watch.clone();
+    let service = router
+        .map_request(move |mut req: axum::http::Request<hyper::body::Incoming>| {
+            heads.head_arrived();
+            if !marks.0.swap(true, Ordering::Relaxed) {
+                marks.1.notify_one();
+            }
+            req.extensions_mut().insert(ConnectInfo(peer));
+            req.map(axum::body::Body::new)
+        })
+        .map_response(move |res| {
+            answers.answered();
+            res
+        });
+    let io = Watched {
+        io,
+        watch: watch.clone(),
+    };
+    // hyper's timer bounds the wait for a request (idle); the watcher below, the head's own time.
+    let conn = http1(limits.idle_timeout).serve_connection(
         TokioIo::new(io),
         hyper_util::service::TowerToHyperService::new(service),
     );
     let mut conn = std::pin::pin!(conn);
-    tokio::select! {
-        _ = conn.as_mut() => return,
-        () = stop.cancelled() => {}
+    loop {
+        let deadline = watch.head_deadline(limits.header_timeout);
+        let late = async move {
+            match deadline {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = conn.as_mut() => return,
+            () = stop.cancelled() => break,
+            () = watch.changed.notified() => {}
+            () = late => {
+                if watch
+                    .head_deadline(limits.header_timeout)
+                    .is_some_and(|at| at <= tokio::time::Instant::now())
+                {
+                    tracing::info!(%peer, "a request's head did not arrive within the header timeout: connection closed");
+                    return;
+                }
+            }
+        }
     }
     if !begun.0.load(Ordering::Relaxed) {
         // `notify_one` keeps its permit, so a request that began just now is not missed.
@@ -600,5 +908,76 @@ mod tests {
                 .is_some_and(|m| m.starts_with("Service")),
             "in the request's language: {v}"
         );
+    }
+
+    /// A failure's cause is logged once, inside the request's span (so with its id), and
+    /// never in the answer; an in-process router's error (the proxy's local upstream) is
+    /// logged by that router's own layer and not again further out.
+    #[tokio::test]
+    async fn an_error_is_logged_once_with_the_request_id() {
+        #[derive(Clone, Default)]
+        struct Lines(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Lines {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let lines = Lines::default();
+        let writer = lines.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        let _guard = tracing::subscriber::set_default(subscriber);
+        let failing = || {
+            Router::new().route(
+                "/boom",
+                axum::routing::get(|| async {
+                    Err::<(), _>(AppError::internal("disk on fire (cause-7f3a)"))
+                }),
+            )
+        };
+        // The outer router answers through an inner one, as the proxy's local upstream does.
+        let inner = failing().layer(axum::middleware::from_fn(crate::error::log_errors));
+        let outer = traced(Router::new().route(
+            "/boom",
+            axum::routing::get(
+                move |req: Request| async move { inner.oneshot(req).await.unwrap() },
+            ),
+        ));
+        for (router, id) in [(traced(failing()), "req-direct-1"), (outer, "req-nested-2")] {
+            let res = router
+                .oneshot(
+                    Request::get("/boom")
+                        .header(REQUEST_ID, id)
+                        .body(axum::body::Body::empty())
+                        .unwrap(),
+                )
+                .await
+                .unwrap();
+            assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+            let body = axum::body::to_bytes(res.into_body(), 1 << 16)
+                .await
+                .unwrap();
+            assert!(
+                !String::from_utf8_lossy(&body).contains("cause-7f3a"),
+                "the cause is not shown"
+            );
+            let log = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+            let logged: Vec<&str> = log
+                .lines()
+                .filter(|l| l.contains("cause-7f3a") && l.contains(id))
+                .collect();
+            assert_eq!(
+                logged.len(),
+                1,
+                "logged once, with the request id {id}:\n{log}"
+            );
+            assert!(logged[0].contains("internal error"), "{}", logged[0]);
+        }
     }
 }

@@ -4,7 +4,9 @@
 //! leak out. An [`AppError`] is a [`Reason`] (or field errors, or an upstream's envelope)
 //! plus its cause, which is logged and never shown. `?` converts the causes handlers meet
 //! (the database, I/O, JSON, the store's and domain's refusals); the request's language
-//! is applied once, when the error becomes a response ([`with_request_lang`]).
+//! is applied once, when the error becomes a response ([`with_request_lang`]). The error
+//! rides on its response as an extension and is logged once, by [`log_errors`], in the
+//! request's span (its id), as axum's examples/error-handling does.
 
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -12,6 +14,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use paylink_model::{ErrorEnvelope, Lang, Msg, Violations};
+use std::sync::Arc;
 
 use crate::domain::payer::BoletoRefusal;
 use crate::store::notifications::ResendError;
@@ -24,8 +27,8 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 #[derive(Debug)]
 pub struct AppError {
     answer: Answer,
-    /// Logged when the answer is made; never in the answer: it can name tables, hosts or
-    /// the request's own data.
+    /// Logged by [`log_errors`] once the answer is made; never in the answer: it can name
+    /// tables, hosts or the request's own data.
     source: Option<BoxError>,
 }
 
@@ -69,7 +72,13 @@ pub enum Reason {
     CrossOrigin,
     LinkNotFound,
     TooManyRequests,
+    /// The request's headers are over `app::MAX_HEADER_BYTES`.
+    HeadersTooLarge,
+    /// The server is serving as many connections as `serve --max-connections` lets it.
+    TooManyConnections,
     InstallmentNotFound,
+    /// No receipt: the installment is not paid, or the code is not one paylink issued.
+    ReceiptNotFound,
     NoOpenBoleto,
     AlreadyPaid,
     InvoiceCancelled,
@@ -90,7 +99,9 @@ impl Reason {
         match self {
             Unauthorized | LoginRequired | BadCredentials => StatusCode::UNAUTHORIZED,
             RouteNotFound | InvoiceNotFound | CustomerNotFound | LinkNotFound
-            | InstallmentNotFound | WebhookNotFound | DeliveryNotFound => StatusCode::NOT_FOUND,
+            | InstallmentNotFound | ReceiptNotFound | WebhookNotFound | DeliveryNotFound => {
+                StatusCode::NOT_FOUND
+            }
             NoOpenBoleto | AlreadyPaid | NothingOpen | NoChannel | NothingToPay | NotPaid
             | MethodNotAccepted | DeliveryPending => StatusCode::CONFLICT,
             InvoiceCancelled => StatusCode::GONE,
@@ -101,7 +112,10 @@ impl Reason {
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Validation | IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Unavailable | ProxyNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
+            Unavailable | ProxyNotConfigured | TooManyConnections => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             CrossOrigin | BadSignature => StatusCode::FORBIDDEN,
             TooManyRequests | LoginThrottled => StatusCode::TOO_MANY_REQUESTS,
             UpstreamUnreachable => StatusCode::BAD_GATEWAY,
@@ -208,10 +222,19 @@ impl Reason {
                 "Muitas requisições deste endereço. Aguarde e tente novamente.",
                 "Too many requests from this address. Wait and try again.",
             ),
+            HeadersTooLarge => (
+                "Os cabeçalhos da requisição são grandes demais.",
+                "The request's headers are too large.",
+            ),
+            TooManyConnections => (
+                "O servidor está com conexões demais. Tente novamente em instantes.",
+                "The server has too many connections. Try again in a moment.",
+            ),
             InstallmentNotFound => (
                 "Esta fatura não tem parcela com esse número.",
                 "This invoice has no installment with that number.",
             ),
+            ReceiptNotFound => ("Comprovante não encontrado.", "Receipt not found."),
             NoOpenBoleto => (
                 "Esta parcela não tem boleto em aberto (já paga, cancelada ou sem boleto).",
                 "This installment has no open boleto (already paid, cancelled or not by boleto).",
@@ -466,7 +489,6 @@ impl From<std::convert::Infallible> for AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
-        self.log(status);
         let challenge = matches!(self.answer, Answer::Reason(r) if r.challenges());
         let mut res = (status, Json(self.envelope(request_lang()))).into_response();
         if challenge {
@@ -475,8 +497,22 @@ impl IntoResponse for AppError {
                 HeaderValue::from_static("Basic realm=\"paylink\""),
             );
         }
+        // For `log_errors`: not logged here, outside the request's span.
+        res.extensions_mut().insert(Arc::new(self));
         res
     }
+}
+
+/// Middleware, inside the request's span (`app::traced`, so each line carries the request's
+/// id): logs the error an answer was made from, once, and takes it off the response, so a
+/// router called in-process (the proxy's local upstream, `app::service`) logs its own and
+/// nothing further out logs it again.
+pub async fn log_errors(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    if let Some(err) = res.extensions_mut().remove::<Arc<AppError>>() {
+        err.log(err.status());
+    }
+    res
 }
 
 tokio::task_local! {

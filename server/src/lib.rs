@@ -2,9 +2,11 @@
 //! calls, the built widget as static files, and the CLI.
 //!
 //! Layers, each depending only on those below it:
-//! `cli` (commands, printing) → `app` (state, router, serve) → `http` (the
-//! service's API), `proxy` (the widget's `/api/*`, links), `web` (the widget's
-//! files), `workers` (outbox and scheduler loops) → `domain` (rules not in
+//! `cli` (commands, printing) → `app` (state, router, serve) → `pay` (the payer
+//! page and the payment links' pages and public API) → `http` (the service's
+//! API, the operators' sessions), `proxy` (the widget's `/api/*`: the service's
+//! handlers, or a remote upstream), `web` (the widget's files), `workers`
+//! (outbox and scheduler loops) → `domain` (rules not in
 //! `paylink_model`) → `store` (all SQL) → `paylink_model`. `error` is the one
 //! error type, used by the layers that answer requests; it knows the refusals of
 //! `domain` and `store`, so `?` turns them into answers. `bank` (the client of a bank's API Pix) sits
@@ -27,6 +29,7 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod metrics;
+pub mod pay;
 pub mod proxy;
 pub mod store;
 pub mod web;

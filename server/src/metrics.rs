@@ -51,22 +51,9 @@ const DURATION_BUCKETS: &[f64] = &[
 const UPKEEP: Duration = Duration::from_secs(5);
 
 /// Why the recorder could not be installed.
-#[derive(Debug)]
-pub struct MetricsError(BuildError);
-
-impl std::fmt::Display for MetricsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot install the metrics recorder: {}", self.0)
-    }
-}
-
-impl std::error::Error for MetricsError {}
-
-impl From<BuildError> for MetricsError {
-    fn from(e: BuildError) -> Self {
-        MetricsError(e)
-    }
-}
+#[derive(Debug, thiserror::Error)]
+#[error("cannot install the metrics recorder: {0}")]
+pub struct MetricsError(#[from] BuildError);
 
 /// What the metrics listener needs: the recorder's handle, and the database it reads the
 /// queues and pools of at each scrape.

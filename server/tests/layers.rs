@@ -1,27 +1,34 @@
 //! The server's source rules. Layers run one way (see `src/lib.rs`): each top-level module
 //! may use only the modules listed for it here, so no import cycle can come back unnoticed.
 //! Read from the sources: every `crate::<module>` path counts (`super::` never leaves a layer
-//! here: top-level modules do not use it). And routes take the envelope's extractors
-//! (`http::extract`), never axum's `Path`, `Query`, `Form` or `Json`, whose rejections are
-//! plain text.
+//! here: top-level modules do not use it). No two files form a circle, in the server or in
+//! `model/` (the reading is `layers/shape.rs`, which `scripts/shape` prints from too); no
+//! `Result<_, String>` outside tests; no error type name twice. And routes take the
+//! envelope's extractors (`http::extract`), never axum's `Path`, `Query`, `Form` or `Json`,
+//! whose rejections are plain text.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+
+#[path = "layers/shape.rs"]
+mod shape;
 
 /// Who may use whom. `error` (the one error type) sits above `domain` and `store`.
 const ALLOWED: &[(&str, &[&str])] = &[
     (
         "cli",
         &[
-            "app", "metrics", "http", "proxy", "web", "workers", "bank", "domain", "store", "error",
+            "app", "metrics", "pay", "http", "proxy", "web", "workers", "bank", "domain", "store",
+            "error",
         ],
     ),
     (
         "app",
         &[
-            "metrics", "http", "proxy", "web", "workers", "bank", "domain", "store", "error",
+            "metrics", "pay", "http", "proxy", "web", "workers", "bank", "domain", "store", "error",
         ],
     ),
+    ("pay", &["http", "proxy", "web", "domain", "store", "error"]),
     // The metrics' recorder, request layer and /metrics listener: beside the app, reading
     // the outbox's depth and the pools from the store.
     ("metrics", &["store"]),
@@ -105,6 +112,110 @@ fn layers_depend_only_downwards() {
         broken.is_empty(),
         "layer rule broken:\n{}",
         broken.join("\n")
+    );
+}
+
+/// Circles between files that this branch leaves to another: each entry is one circle's
+/// files, and each must still be a circle (a stale entry fails, to be removed).
+const KNOWN_CIRCLES: &[&[&str]] = &[];
+
+/// The circles in the crate whose sources are `src`, minus `known`; fails on a known circle
+/// that is gone.
+fn circles(src: &Path, known: &[&[&str]]) -> Vec<String> {
+    let files = shape::read_crate(src);
+    assert!(
+        files.len() > 20,
+        "read only {} files under {}",
+        files.len(),
+        src.display()
+    );
+    let found = shape::graph(&files).circles();
+    for k in known {
+        let k: BTreeSet<String> = k.iter().map(|s| s.to_string()).collect();
+        assert!(
+            found.iter().any(|(members, _)| *members == k),
+            "{k:?} is no longer a circle: remove it from KNOWN_CIRCLES"
+        );
+    }
+    found
+        .into_iter()
+        .filter(|(members, _)| {
+            !known
+                .iter()
+                .any(|k| k.len() == members.len() && k.iter().all(|m| members.contains(*m)))
+        })
+        .map(|(members, cycle)| {
+            let names: Vec<&str> = members.iter().map(String::as_str).collect();
+            format!("{}\n    {}", names.join(" ↔ "), cycle.join("\n    "))
+        })
+        .collect()
+}
+
+/// No two files of the server name each other, directly or around a longer loop, in one
+/// layer or across layers (a `mod.rs` and its own children excepted: they are one module).
+#[test]
+fn no_circle_between_the_servers_files() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = circles(&src, KNOWN_CIRCLES);
+    assert!(
+        found.is_empty(),
+        "circles between files:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The model's files form no circle either: `errors` names no module that uses it.
+#[test]
+fn no_circle_between_the_models_files() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/src");
+    let found = circles(&src, &[]);
+    assert!(
+        found.is_empty(),
+        "circles between files:\n{}",
+        found.join("\n")
+    );
+}
+
+/// No function outside tests answers `Result<_, String>`: each failure is a type that says
+/// which it is (`ConfigError`, `SettlementError`, `SmtpError`, …), its words in its Display.
+#[test]
+fn no_result_has_a_string_error_outside_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = shape::string_errors(&shape::read_crate(&root.join("src")));
+    found.extend(
+        shape::string_errors(&shape::read_crate(&root.join("../model/src")))
+            .into_iter()
+            .map(|at| format!("model/{at}")),
+    );
+    assert!(
+        found.is_empty(),
+        "Result<_, String> outside tests:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Each error type has one name across the server and the model: two types called
+/// `RetornoError` (reading a retorno, applying one) read as one in a log or a signature.
+#[test]
+fn no_error_type_name_is_defined_twice() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut types = shape::error_types(&shape::read_crate(&root.join("src")));
+    for (name, at) in shape::error_types(&shape::read_crate(&root.join("../model/src"))) {
+        types
+            .entry(name)
+            .or_default()
+            .extend(at.into_iter().map(|a| format!("model/{a}")));
+    }
+    assert!(
+        types.len() > 5,
+        "read only {} error types: is the reading right?",
+        types.len()
+    );
+    let twice = shape::twice(&types);
+    assert!(
+        twice.is_empty(),
+        "error type names defined twice:\n{}",
+        twice.join("\n")
     );
 }
 

@@ -4,18 +4,20 @@
 //! shows each match's name and masked document, and offers "Novo cliente"
 //! (the customer form) from the same list. Arrow keys move through the
 //! options, Enter picks one, Escape closes the list (and, closed, clears the
-//! text). The input is `customerId`'s control (its label, `aria-invalid`,
-//! its message); the request carries the picked customer's id, or a UUID
-//! typed as it is.
+//! text). The combobox is `customerId`'s control (its label, `aria-invalid`,
+//! its message) but has no name: what it shows is a name, and the form
+//! contract's `[name="customerId"]` is a hidden input beside it holding what
+//! the request carries, the picked customer's id or a UUID typed as it is
+//! (the ARIA combobox pattern allows the value apart from the text).
 
 use leptos::prelude::*;
 use paylink_model::br::{mask_document, uuid_is_valid};
 use paylink_model::charges::document_is_cpf;
 use paylink_model::{CustomerDetail, CustomerRef, Lang};
+use paylink_text as text;
 use paylink_ui::form::{error_id, field_id, Form};
 
 use crate::api::{self, query_string};
-use crate::i18n::{self, K};
 use crate::{focus_main, Merchant, Step};
 
 /// The listbox's id (`aria-controls`).
@@ -195,22 +197,22 @@ pub fn CustomerPicker(l: Lang, form: Form) -> impl IntoView {
                 on:mousedown=|ev| ev.prevent_default()
                 on:click=move |_| pick(n)
             >
-                {format!("+ {}", K::NewCustomer.t(l))}
+                {format!("+ {}", text::NEW_CUSTOMER.t(l))}
             </li>
         }
     };
     // How many matched, for screen readers (a sentence with its plural).
     let status = move || {
         (open.get() && search.with(Option::is_some))
-            .then(|| i18n::customers_found(l, matches.with(Vec::len)))
+            .then(|| text::customers_found(l, matches.with(Vec::len)))
     };
     view! {
         <div class="field combo" class:invalid=invalid>
-            <label for=id.clone()>{K::Customer.t(l)}<span class="req" aria-hidden="true">" *"</span></label>
+            <label for=id.clone()>{text::CUSTOMER.t(l)}<span class="req" aria-hidden="true">" *"</span></label>
+            <input type="hidden" name="customerId" prop:value=move || f.customer_id.get()/>
             <input
                 type="text"
                 id=id
-                name="customerId"
                 role="combobox"
                 autocomplete="off"
                 aria-autocomplete="list"
@@ -226,8 +228,8 @@ pub fn CustomerPicker(l: Lang, form: Form) -> impl IntoView {
                 on:blur=on_blur
                 on:click=move |_| open.set(true)
             />
-            <p class="note" id=hint_id>{K::CustomerHint.t(l)}</p>
-            <ul role="listbox" id=LISTBOX aria-label=K::Customer.t(l) hidden=move || !open.get()>
+            <p class="note" id=hint_id>{text::CUSTOMER_HINT.t(l)}</p>
+            <ul role="listbox" id=LISTBOX aria-label=text::CUSTOMER.t(l) hidden=move || !open.get()>
                 {options}
             </ul>
             <p class="sr-only" role="status">{status}</p>

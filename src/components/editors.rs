@@ -6,11 +6,12 @@
 
 use leptos::prelude::*;
 use paylink_model::{
-    Channel, HookType, Lang, NotificationRequest, NotificationType, WebhookRequest,
-    MAX_NOTIFICATIONS, MAX_WEBHOOKS,
+    Channel, HookType, InvoiceHookType, Lang, NotificationRequest, NotificationType,
+    WebhookRequest, MAX_NOTIFICATIONS, MAX_WEBHOOKS,
 };
+use paylink_text as text;
 
-use crate::i18n::{self, K};
+use crate::i18n;
 use paylink_ui::field::{Field, Kind, Select};
 use paylink_ui::form::{field_id, shift_rows, Form};
 
@@ -188,10 +189,10 @@ fn RowBox(
             <button
                 type="button"
                 class="link remove"
-                aria-label=i18n::fill(K::RemoveRow.t(l), &[("row", &title)])
+                aria-label=text::remove_row(l, &title)
                 on:click=move |_| on_remove()
             >
-                {K::Remove.t(l)}
+                {text::REMOVE.t(l)}
             </button>
         </fieldset>
     }
@@ -206,13 +207,13 @@ pub fn NotificationsEditor(
 ) -> impl IntoView {
     view! {
         <fieldset class="group editor">
-            <legend>{K::Notifications.t(l)}</legend>
+            <legend>{text::NOTIFICATIONS.t(l)}</legend>
             <For
                 each=move || rows.get().into_iter().enumerate()
                 key=|(i, row)| (row.id, *i)
                 children=move |(i, row)| view! { <NotificationRowView l form rows i row /> }
             />
-            <AddButton rows list="notifications" max=MAX_NOTIFICATIONS label=K::AddNotification.t(l) />
+            <AddButton rows list="notifications" max=MAX_NOTIFICATIONS label=text::ADD_NOTIFICATION.t(l) />
         </fieldset>
     }
 }
@@ -228,14 +229,14 @@ fn NotificationRowView(
     let kind = RwSignal::from(row.kind);
     let channel = RwSignal::from(row.channel);
     let period = RwSignal::from(row.period);
-    let title = i18n::fill(K::NotificationN.t(l), &[("n", &(i + 1).to_string())]);
+    let title = text::notification_n(l, i + 1);
     let period_field = move || {
         takes_period(&kind.get()).then(|| {
             view! {
                 <Field
                     form
                     name=format!("notifications[{i}].period")
-                    label=K::PeriodDays.t(l)
+                    label=text::PERIOD_DAYS.t(l)
                     value=period
                     kind=Kind::Number
                     inputmode="numeric"
@@ -249,7 +250,7 @@ fn NotificationRowView(
             <Select
                 form
                 name=format!("notifications[{i}].type")
-                label=K::NotificationType.t(l)
+                label=text::EVENT.t(l)
                 value=kind
                 options=options(NotificationType::ALL, NotificationType::as_str, |t| i18n::notification_type(l, t))
                 required=true
@@ -257,7 +258,7 @@ fn NotificationRowView(
             <Select
                 form
                 name=format!("notifications[{i}].channel")
-                label=K::Channel.t(l)
+                label=text::CHANNEL.t(l)
                 value=channel
                 options=options(Channel::ALL, Channel::as_str, |c| i18n::channel(l, c))
                 required=true
@@ -272,13 +273,13 @@ fn NotificationRowView(
 pub fn WebhooksEditor(l: Lang, form: Form, rows: RwSignal<Vec<WebhookRow>>) -> impl IntoView {
     view! {
         <fieldset class="group editor">
-            <legend>{K::Webhooks.t(l)}</legend>
+            <legend>{text::WEBHOOKS.t(l)}</legend>
             <For
                 each=move || rows.get().into_iter().enumerate()
                 key=|(i, row)| (row.id, *i)
                 children=move |(i, row)| view! { <WebhookRowView l form rows i row /> }
             />
-            <AddButton rows list="webhooks" max=MAX_WEBHOOKS label=K::AddWebhook.t(l) />
+            <AddButton rows list="webhooks" max=MAX_WEBHOOKS label=text::ADD_WEBHOOK.t(l) />
         </fieldset>
     }
 }
@@ -291,21 +292,21 @@ fn WebhookRowView(
     i: usize,
     row: WebhookRow,
 ) -> impl IntoView {
-    let title = i18n::fill(K::WebhookN.t(l), &[("n", &(i + 1).to_string())]);
+    let title = text::webhook_n(l, i + 1);
     view! {
         <RowBox l title on_remove=move || remove_row(form, rows, "webhooks", i)>
             <Select
                 form
                 name=format!("webhooks[{i}].hookType")
-                label=K::HookType.t(l)
+                label=text::EVENT.t(l)
                 value=RwSignal::from(row.hook_type)
-                options=options(HookType::ALL, HookType::as_str, |h| i18n::hook_type(l, h))
+                options=options(InvoiceHookType::ALL, InvoiceHookType::as_str, |h| i18n::hook_type(l, h.into()))
                 required=true
             />
             <Field
                 form
                 name=format!("webhooks[{i}].url")
-                label=K::WebhookUrl.t(l)
+                label=text::WEBHOOK_URL.t(l)
                 value=RwSignal::from(row.url)
                 kind=Kind::Url
                 required=true

@@ -4,9 +4,10 @@
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang, PlannedInstallment};
+use paylink_text as text;
 
 use crate::components::table::{Cell, Table};
-use crate::i18n::{self, K};
+use crate::i18n;
 
 /// One line of the table. `paid`/`status` are shown when the table has them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,18 +78,18 @@ pub fn InstallmentTable(
     let total: i64 = rows.iter().map(|r| r.cents).sum();
     let paid_total: i64 = rows.iter().filter_map(|r| r.paid).sum();
     let mut head = vec![
-        (K::InstallmentNo.t(l), ""),
-        (K::DueDate.t(l), ""),
-        (K::Amount.t(l), "num"),
+        (text::INSTALLMENT.t(l), ""),
+        (text::DUE_DATE.t(l), ""),
+        (text::AMOUNT.t(l), "num"),
     ];
     let mut foot = vec![
-        Cell::new(K::Total.t(l)),
+        Cell::new(text::TOTAL.t(l)),
         Cell::default(),
         Cell::num(format_brl(total, l)),
     ];
     if detail {
-        head.push((K::Paid.t(l), "num"));
-        head.push((K::Status.t(l), ""));
+        head.push((text::PAID.t(l), "num"));
+        head.push((text::STATUS.t(l), ""));
         foot.push(Cell::num(format_brl(paid_total, l)));
         foot.push(Cell::default());
     }

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 use paylink_model::Lang;
+use paylink_text as text;
 
-use crate::i18n::K;
 use crate::Ctx;
 
 /// Where the choice is kept.
@@ -51,7 +51,7 @@ pub fn LangSwitch() -> impl IntoView {
         }
     };
     view! {
-        <div class="lang" role="group" aria-label=move || K::Language.t(lang.get())>
+        <div class="lang" role="group" aria-label=move || text::LANGUAGE.t(lang.get())>
             {button(Lang::PtBr, "PT", "Português (Brasil)")}
             {button(Lang::En, "EN", "English")}
         </div>

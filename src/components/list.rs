@@ -4,32 +4,46 @@
 //! parameters read from and written to the URL's query.
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
-use leptos_router::params::ParamsMap;
+use leptos_router::hooks::use_query;
+use leptos_router::params::Params;
 use paylink_model::list::ListParams;
 use paylink_model::{Errors, Lang};
+use paylink_text as text;
 
 use crate::api;
-use crate::i18n::lists::LK;
 use paylink_ui::field::{date_kept, date_shown, masked_input, DateHints};
 use paylink_ui::form::{error_id, field_id};
 
-/// The list parameters of the URL's query, as the proxy call takes them.
-pub fn use_list_params() -> Memo<ListParams> {
-    let query = use_query_map();
-    Memo::new(move |_| query.with(params_of))
+/// The list filters as the URL's query names them (`?dueFrom=…`), read by the router's
+/// `use_query` (its derive takes each field's name as the parameter's, hence the case).
+#[derive(Params, Clone, Debug, Default, PartialEq)]
+#[allow(non_snake_case)]
+struct ListQuery {
+    status: Option<String>,
+    dueFrom: Option<String>,
+    dueTo: Option<String>,
+    q: Option<String>,
+    cursor: Option<String>,
+    limit: Option<String>,
+    pixAutomatico: Option<String>,
 }
 
-fn params_of(q: &ParamsMap) -> ListParams {
-    ListParams {
-        status: q.get("status"),
-        due_from: q.get("dueFrom"),
-        due_to: q.get("dueTo"),
-        q: q.get("q"),
-        cursor: q.get("cursor"),
-        limit: q.get("limit"),
-        pix_automatico: q.get("pixAutomatico"),
-    }
+/// The list parameters of the URL's query, as the proxy call takes them.
+pub fn use_list_params() -> Memo<ListParams> {
+    let query = use_query::<ListQuery>();
+    Memo::new(move |_| {
+        // Every field is an optional text: reading the query cannot fail.
+        let q = query.get().unwrap_or_default();
+        ListParams {
+            status: q.status,
+            due_from: q.dueFrom,
+            due_to: q.dueTo,
+            q: q.q,
+            cursor: q.cursor,
+            limit: q.limit,
+            pix_automatico: q.pixAutomatico,
+        }
+    })
 }
 
 /// `?…` of `p` (blank parameters left out), in the order the docs list them.
@@ -177,7 +191,7 @@ pub fn RefusedQuery(l: Lang, errors: Errors, shown: &'static [&'static str]) -> 
         .collect();
     view! {
         <div class="alert" role="alert">
-            <p>{LK::FixFilters.t(l)}</p>
+            <p>{text::FIX_FILTERS.t(l)}</p>
             {(!others.is_empty())
                 .then(|| {
                     view! { <ul>{others.into_iter().map(|o| view! { <li>{o}</li> }).collect_view()}</ul> }
@@ -200,18 +214,18 @@ pub fn Pager(
             cursor: None,
             ..params.clone()
         };
-        view! { <a href=format!("{path}{}", query_of(&p))>{LK::FirstPage.t(l)}</a> }
+        view! { <a href=format!("{path}{}", query_of(&p))>{text::FIRST_PAGE.t(l)}</a> }
     });
     let next = next.map(|cursor| {
         let p = ListParams {
             cursor: Some(cursor),
             ..params.clone()
         };
-        view! { <a href=format!("{path}{}", query_of(&p)) rel="next">{LK::NextPage.t(l)}</a> }
+        view! { <a href=format!("{path}{}", query_of(&p)) rel="next">{text::NEXT_PAGE.t(l)}</a> }
     });
     (first.is_some() || next.is_some()).then(|| {
         view! {
-            <nav class="pager actions" aria-label=LK::Pages.t(l)>
+            <nav class="pager actions" aria-label=text::PAGES.t(l)>
                 {first}
                 {next}
             </nav>

@@ -1,5 +1,6 @@
 //! Reusable pieces of the screens, one `#[component]` family per file.
 
+pub mod charges_link;
 pub mod customer_picker;
 pub mod editors;
 pub mod installments;

@@ -6,11 +6,9 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_location;
+use paylink_text as text;
 
 use crate::api;
-use crate::i18n::around;
-use crate::i18n::lists::LK;
-use crate::i18n::session::SK;
 use crate::pages::login::Session;
 use crate::Ctx;
 
@@ -56,12 +54,12 @@ pub fn MerchantNav() -> impl IntoView {
     let operator = move || {
         let l = lang.get();
         me.get().flatten().map(|info| {
-            let (before, after) = around(SK::LoggedInAs.t(l), "name");
+            let text::Around { before, after } = text::logged_in_as(l);
             view! {
                 <p class="operator">
                     <span>{before} <strong>{info.name}</strong> {after}</span>
                     " "
-                    <button type="button" class="link" on:click=logout>{SK::LogOut.t(l)}</button>
+                    <button type="button" class="link" on:click=logout>{text::LOG_OUT.t(l)}</button>
                 </p>
             }
         })
@@ -70,12 +68,12 @@ pub fn MerchantNav() -> impl IntoView {
         merchant_screen.get().then(|| {
             let l = lang.get();
             let items = [
-                ("/painel", LK::Dashboard),
-                ("/", LK::NewCharge),
-                ("/invoices", LK::Invoices),
-                ("/customers", LK::Customers),
-                ("/webhooks", LK::Webhooks),
-                ("/links", LK::Links),
+                ("/painel", text::DASHBOARD),
+                ("/", text::NEW_INVOICE),
+                ("/invoices", text::INVOICES),
+                ("/customers", text::CUSTOMERS),
+                ("/webhooks", text::WEBHOOKS),
+                ("/links", text::PAYMENT_LINKS),
             ]
             .into_iter()
             // `<A>` marks the entry the screen is under (`aria-current="page"`);
@@ -89,7 +87,7 @@ pub fn MerchantNav() -> impl IntoView {
             })
             .collect_view();
             view! {
-                <nav class="merchant-nav" aria-label=LK::Nav.t(l)>
+                <nav class="merchant-nav" aria-label=text::NAV.t(l)>
                     <ul>{items}</ul>
                     {operator}
                 </nav>

@@ -6,12 +6,13 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use paylink_model::{Lang, PaymentType};
+use paylink_text as text;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::api;
 use crate::components::installments::{InstallmentTable, Row};
-use crate::i18n::{self, K};
+use crate::i18n;
 
 /// The text shown for a failed call.
 pub fn error_text(l: Lang, e: &api::Error) -> String {
@@ -55,8 +56,8 @@ pub fn CopyStatus(l: Lang, copied: RwSignal<Option<bool>>) -> impl IntoView {
     view! {
         <p role="status" class="muted">
             {move || match copied.get() {
-                Some(true) => K::Copied.t(l),
-                Some(false) => K::CopyFailed.t(l),
+                Some(true) => text::COPIED.t(l),
+                Some(false) => text::COPY_FAILED.t(l),
                 None => "",
             }}
         </p>
@@ -89,13 +90,13 @@ pub fn PaymentLinkSection(
     #[prop(optional)] server_page: bool,
 ) -> impl IntoView {
     view! {
-        <section aria-label=K::PaymentLink.t(l)>
-            <h2>{K::PaymentLink.t(l)}</h2>
+        <section aria-label=text::PAYMENT_LINK.t(l)>
+            <h2>{text::PAYMENT_LINK.t(l)}</h2>
             <p class="paylink">
                 <a href=url.clone() class="url" rel=server_page.then_some("external")>{url.clone()}</a>
             </p>
             <p>
-                <CopyButton text=url label=K::CopyLink.t(l) copied />
+                <CopyButton text=url label=text::COPY_LINK.t(l) copied />
             </p>
         </section>
     }
@@ -105,8 +106,8 @@ pub fn PaymentLinkSection(
 #[component]
 pub fn Accepted(l: Lang, types: Vec<PaymentType>) -> impl IntoView {
     view! {
-        <section aria-label=K::Accepted.t(l)>
-            <h2>{K::Accepted.t(l)}</h2>
+        <section aria-label=text::ACCEPTED.t(l)>
+            <h2>{text::ACCEPTED.t(l)}</h2>
             <ul class="chips">
                 {types
                     .into_iter()
@@ -121,9 +122,9 @@ pub fn Accepted(l: Lang, types: Vec<PaymentType>) -> impl IntoView {
 #[component]
 pub fn Installments(l: Lang, rows: Vec<Row>) -> impl IntoView {
     view! {
-        <section aria-label=K::Installments.t(l)>
-            <h2>{K::Installments.t(l)}</h2>
-            <InstallmentTable l caption=K::Installments.t(l) rows detail=true />
+        <section aria-label=text::INSTALLMENTS.t(l)>
+            <h2>{text::INSTALLMENTS.t(l)}</h2>
+            <InstallmentTable l caption=text::INSTALLMENTS.t(l) rows detail=true />
         </section>
     }
 }
@@ -133,7 +134,7 @@ pub fn Installments(l: Lang, rows: Vec<Row>) -> impl IntoView {
 #[component]
 pub fn Loading(l: Lang, class: &'static str) -> impl IntoView {
     view! {
-        <p class=class aria-busy="true">{K::Loading.t(l)}</p>
+        <p class=class aria-busy="true">{text::LOADING.t(l)}</p>
     }
 }
 

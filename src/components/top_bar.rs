@@ -2,9 +2,9 @@
 //! switch and the merchant's navigation.
 
 use leptos::prelude::*;
+use paylink_text as text;
 
 use crate::components::lang_switch::LangSwitch;
-use crate::i18n::K;
 use crate::Ctx;
 
 /// paylink's name (a link home), its tagline, the language switch and
@@ -15,7 +15,7 @@ pub fn TopBar(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     view! {
         <header class="topbar">
             <a href="/" class="brand">"paylink"</a>
-            <span class="tagline">{move || K::Tagline.t(lang.get())}</span>
+            <span class="tagline">{move || text::TAGLINE.t(lang.get())}</span>
             <LangSwitch />
             {children.map(|c| c())}
         </header>

@@ -4,9 +4,9 @@
 use leptos::prelude::*;
 use paylink_model::charges::document_is_cpf;
 use paylink_model::{CustomerRequest, Lang};
+use paylink_text as text;
 
 use crate::api;
-use crate::i18n::K;
 use crate::{Ctx, Merchant, Step};
 use paylink_ui::customer::CustomerFieldset;
 use paylink_ui::field::{AlertBox, SubmitButton};
@@ -46,12 +46,12 @@ pub fn CustomerForm(l: Lang) -> impl IntoView {
     };
     view! {
         <form id="customer-form" class="card" novalidate on:submit=on_submit>
-            <h1>{K::NewCustomer.t(l)}</h1>
+            <h1>{text::NEW_CUSTOMER.t(l)}</h1>
             <AlertBox form />
             <CustomerFieldset form f l merchant=true />
             <div class="actions">
-                <SubmitButton busy label=K::CreateCustomer.t(l) l />
-                <button type="button" class="link" on:click=skip>{K::HaveCustomer.t(l)}</button>
+                <SubmitButton busy label=text::CREATE_CUSTOMER.t(l) l />
+                <button type="button" class="link" on:click=skip>{text::HAVE_CUSTOMER.t(l)}</button>
             </div>
         </form>
     }

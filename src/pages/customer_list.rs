@@ -10,6 +10,7 @@ use paylink_model::br::{display_phone, mask_document};
 use paylink_model::charges::document_is_cpf;
 use paylink_model::list::ListParams;
 use paylink_model::{CustomerDetail, CustomerPage, CustomerRef, Lang};
+use paylink_text as text;
 
 use crate::api;
 use crate::components::list::{
@@ -17,8 +18,6 @@ use crate::components::list::{
 };
 use crate::components::sections::{failed, Loading};
 use crate::components::table::ListTable;
-use crate::i18n::fill;
-use crate::i18n::lists::LK;
 use crate::{Ctx, Merchant};
 
 /// The invoice list of customer `c`: searched by what names them best.
@@ -61,7 +60,7 @@ pub fn CustomerListPage() -> impl IntoView {
 
     view! {
         <section class="card list">
-            <h1>{move || LK::Customers.t(lang.get())}</h1>
+            <h1>{move || text::CUSTOMERS.t(lang.get())}</h1>
             // The form is made from the URL: a new one whenever it changes (back, a link).
             {move || view! { <CustomerFilters q=params.get().q.unwrap_or_default() errors filter /> }}
             {move || {
@@ -97,12 +96,12 @@ fn CustomerFilters(q: String, errors: FilterErrors, filter: Callback<String>) ->
     move || {
         let l = lang.get();
         view! {
-            <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit>
-                <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
-                    hint=LK::SearchCustomersHint.t(l) />
+            <form class="filters" role="search" aria-label=text::FILTERS.t(l) on:submit=submit>
+                <FilterField name="q" label=text::SEARCH.t(l) value=q errors kind="search"
+                    hint=text::SEARCH_CUSTOMERS_HINT.t(l) />
                 <div class="actions">
-                    <button type="submit" class="primary">{LK::Filter.t(l)}</button>
-                    <a href="/customers">{LK::Clear.t(l)}</a>
+                    <button type="submit" class="primary">{text::FILTER.t(l)}</button>
+                    <a href="/customers">{text::CLEAR.t(l)}</a>
                 </div>
             </form>
         }
@@ -112,15 +111,15 @@ fn CustomerFilters(q: String, errors: FilterErrors, filter: Callback<String>) ->
 #[component]
 fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoView {
     if page.data.is_empty() && page.next_cursor.is_none() {
-        return view! { <p class="empty muted" role="status">{LK::NoCustomers.t(l)}</p> }
+        return view! { <p class="empty muted" role="status">{text::NO_CUSTOMERS.t(l)}</p> }
             .into_any();
     }
     let heads = [
-        LK::Name.t(l),
-        LK::Document.t(l),
-        LK::Email.t(l),
-        LK::Phone.t(l),
-        LK::NewCharge.t(l),
+        text::NAME.t(l),
+        text::LIST_DOCUMENT.t(l),
+        text::EMAIL.t(l),
+        text::PHONE.t(l),
+        text::NEW_INVOICE.t(l),
     ];
     let head: Vec<_> = heads.iter().map(|t| (*t, "")).collect();
     let (ctx, merchant) = (expect_context::<Ctx>(), expect_context::<Merchant>());
@@ -129,8 +128,8 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
         .into_iter()
         .map(|c| {
             let href = invoices_of(&c);
-            let title = fill(LK::InvoicesOf.t(l), &[("name", &c.full_name)]);
-            let charge_label = fill(LK::NewChargeFor.t(l), &[("name", &c.full_name)]);
+            let title = text::invoices_of(l, &c.full_name);
+            let charge_label = text::new_charge_for(l, &c.full_name);
             let picked = CustomerRef {
                 id: c.id.clone(),
                 full_name: c.full_name.clone(),
@@ -151,15 +150,16 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
                     <td role="cell" data-label=heads[3]>{c.phone.as_deref().map(display_phone)}</td>
                     <td role="cell" data-label=heads[4]>
                         <button type="button" class="link" aria-label=charge_label on:click=charge>
-                            {LK::NewCharge.t(l)}
+                            {text::NEW_INVOICE.t(l)}
                         </button>
+                        " " <crate::components::charges_link::ChargesLinkControl l id=c.id />
                     </td>
                 </tr>
             }
         })
         .collect_view();
     view! {
-        <ListTable caption=LK::Customers.t(l) head>
+        <ListTable caption=text::CUSTOMERS.t(l) head>
             {rows}
         </ListTable>
         <Pager l path="/customers" params next=page.next_cursor />

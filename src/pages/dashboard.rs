@@ -7,11 +7,11 @@
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Dashboard, Lang};
+use paylink_text as text;
 
 use crate::api;
 use crate::components::sections::{failed, Loading};
 use crate::components::table::{Cell, Table};
-use crate::i18n::backoffice::{month_axis, month_label, BK};
 use crate::Ctx;
 
 /// The chart's drawing box (SVG user units) and its plot area.
@@ -61,7 +61,7 @@ pub fn DashboardPage() -> impl IntoView {
         let l = lang.get();
         view! {
             <section class="card dashboard">
-                <h1>{BK::Dashboard.t(l)}</h1>
+                <h1>{text::DASHBOARD.t(l)}</h1>
                 <Transition fallback=move || view! { <Loading l class="muted" /> }>
                     <ErrorBoundary fallback=failed(lang)>
                         {move || Suspend::new(async move {
@@ -78,12 +78,12 @@ pub fn DashboardPage() -> impl IntoView {
 fn DashboardBody(l: Lang, d: Dashboard) -> impl IntoView {
     let totals = [
         (
-            crate::i18n::fill(BK::ReceivedIn.t(l), &[("month", &month_label(&d.month, l))]),
+            text::received_in(l, &text::month_label(&d.month, l)),
             d.received,
             "received",
         ),
-        (BK::Open.t(l).to_string(), d.open, "open"),
-        (BK::Overdue.t(l).to_string(), d.overdue, "overdue"),
+        (text::OPEN.t(l).to_string(), d.open, "open"),
+        (text::OVERDUE.t(l).to_string(), d.overdue, "overdue"),
     ]
     .into_iter()
     .map(|(label, cents, key)| {
@@ -100,19 +100,19 @@ fn DashboardBody(l: Lang, d: Dashboard) -> impl IntoView {
         .iter()
         .map(|m| {
             vec![
-                Cell::new(month_label(&m.month, l)),
+                Cell::new(text::month_label(&m.month, l)),
                 Cell::num(format_brl(m.received, l)),
             ]
         })
         .collect();
     view! {
         <dl class="facts totals">{totals}</dl>
-        <h2>{BK::ChartCaption.t(l)}</h2>
+        <h2>{text::CHART_CAPTION.t(l)}</h2>
         <Chart l months=d.months.iter().map(|m| (m.month.clone(), m.received)).collect() />
         <Table
             class="months"
-            caption=BK::ChartCaption.t(l)
-            head=vec![(BK::Month.t(l), ""), (BK::Received.t(l), "num")]
+            caption=text::CHART_CAPTION.t(l)
+            head=vec![(text::MONTH.t(l), ""), (text::RECEIVED.t(l), "num")]
             rows
         />
     }
@@ -148,7 +148,7 @@ pub fn Chart(l: Lang, months: Vec<(String, i64)>) -> impl IntoView {
         .map(|(i, ((ym, cents), share))| {
             let h = share * plot_h;
             let x = LEFT + i as f64 * slot;
-            let (month, year) = month_axis(&ym, l);
+            let (month, year) = text::month_axis(&ym, l);
             let shown = (i == 0 && first_year) || ym.ends_with("-01");
             let year = year.filter(|_| shown).map(|y| {
                 view! { <text class="axis x" x=x + slot / 2.0 y=HEIGHT - 4.0 text-anchor="middle">{y}</text> }
@@ -164,7 +164,7 @@ pub fn Chart(l: Lang, months: Vec<(String, i64)>) -> impl IntoView {
         <svg
             class="chart"
             role="img"
-            aria-label=BK::ChartLabel.t(l)
+            aria-label=text::CHART_LABEL.t(l)
             viewBox=format!("0 0 {WIDTH} {HEIGHT}")
             preserveAspectRatio="xMidYMid meet"
         >

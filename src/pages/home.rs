@@ -6,10 +6,10 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use paylink_model::charges::document_is_cpf;
 use paylink_model::CustomerRef;
+use paylink_text as text;
 
 use crate::api;
 use crate::components::sections::error_text;
-use crate::i18n::K;
 use crate::pages::customer_form::CustomerForm;
 use crate::pages::invoice_form::InvoiceForm;
 use crate::{Ctx, Merchant, Step};
@@ -42,7 +42,8 @@ pub fn Home() -> impl IntoView {
         let l = ctx.lang.get();
         if preselect.pending().get() {
             return Some(
-                view! { <p class="muted" role="status">{K::LoadingCustomer.t(l)}</p> }.into_any(),
+                view! { <p class="muted" role="status">{text::LOADING_CUSTOMER.t(l)}</p> }
+                    .into_any(),
             );
         }
         preselect.value().with(|v| match v {

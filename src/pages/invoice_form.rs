@@ -7,12 +7,13 @@
 use leptos::prelude::*;
 use paylink_model::charges::ValueType;
 use paylink_model::{Frequency, InvoiceRequest, InvoiceType, Lang, DESCRIPTION_MAX};
+use paylink_text as text;
 
 use crate::api;
 use crate::components::customer_picker::CustomerPicker;
 use crate::components::editors::{NotificationsEditor, WebhooksEditor};
 use crate::components::installments::{InstallmentTable, Row};
-use crate::i18n::{self, K};
+use crate::i18n;
 use crate::state::invoice::{random_external_id, TermFields};
 use crate::{Ctx, Merchant, Step};
 use paylink_ui::field::{
@@ -60,22 +61,21 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 .map(|c| c.full_name.clone())
         });
         let Some(name) = name else {
-            let pick = i18n::around(K::PickCustomer.t(l), "list");
+            let pick = text::pick_customer(l);
             return Some({
                 view! {
                     <p class="note">
-                        {pick.0} <a href="/customers">{i18n::lists::LK::Customers.t(l)}</a> {pick.1}
+                        {pick.before} <a href="/customers">{text::CUSTOMERS.t(l)}</a> {pick.after}
                     </p>
                 }
                 .into_any()
             });
         };
-        let said = if merchant.customer_is_new.get() {
-            K::CustomerCreated
+        let text::Around { before, after } = if merchant.customer_is_new.get() {
+            text::customer_created(l)
         } else {
-            K::ChargeFor
+            text::charge_for(l)
         };
-        let (before, after) = i18n::around(said.t(l), "name");
         Some(view! { <p class="note">{before} <strong>{name}</strong> {after}</p> }.into_any())
     };
 
@@ -92,7 +92,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             <Select
                 form
                 name="frequency"
-                label=K::FrequencyLabel.t(l)
+                label=text::FREQUENCY_LABEL.t(l)
                 value=f.frequency
                 options=frequencies.clone()
                 required=true
@@ -109,7 +109,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                         form
                         name="pixAutomatico.retries"
                         id="f-pixAutomatico-retries"
-                        label=K::PixAutomaticoRetries.t(l)
+                        label=text::PIX_AUTOMATICO_RETRIES.t(l)
                         checked=f.pix_automatico_retries
                     />
                 }
@@ -120,7 +120,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 form
                 name="pixAutomatico"
                 id="f-pixAutomatico"
-                label=K::PixAutomatico.t(l)
+                label=text::PIX_AUTOMATICO_OFFER.t(l)
                 checked=f.pix_automatico
             />
             {retries}
@@ -137,7 +137,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 <Field
                     form
                     name="installmentCount"
-                    label=K::InstallmentCount.t(l)
+                    label=text::INSTALLMENT_COUNT.t(l)
                     value=f.installment_count
                     kind=Kind::Number
                     inputmode="numeric"
@@ -150,11 +150,11 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             view! {
                 <div class="cols">
                     {frequency()}
-                    <DateField form name="endDate" label=K::EndDate.t(l) value=f.end_date l />
+                    <DateField form name="endDate" label=text::END_DATE.t(l) value=f.end_date l />
                     <Field
                         form
                         name="endInstallment"
-                        label=K::EndInstallment.t(l)
+                        label=text::END_INSTALLMENT.t(l)
                         value=f.end_installment
                         kind=Kind::Number
                         inputmode="numeric"
@@ -168,7 +168,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             view! {
                 <div class="cols">
                     {frequency()}
-                    <Field form name="endSubscription" label=K::EndSubscription.t(l) value=f.end_subscription />
+                    <Field form name="endSubscription" label=text::END_SUBSCRIPTION.t(l) value=f.end_subscription />
                 </div>
                 {pix_automatico()}
             }
@@ -183,7 +183,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                     form
                     name="priceByCustomer"
                     id="f-priceByCustomer"
-                    label=K::PriceByCustomer.t(l)
+                    label=text::PRICE_BY_CUSTOMER.t(l)
                     checked=f.price_by_customer
                 />
             }
@@ -193,7 +193,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
     let price = move || {
         (!by_customer.get()).then(|| {
             view! {
-                <AmountField form name="price" label=K::Price.t(l) value=f.price />
+                <AmountField form name="price" label=text::PRICE.t(l) value=f.price />
             }
         })
     };
@@ -205,16 +205,16 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
 
     view! {
         <form id="invoice-form" class="card" novalidate on:submit=on_submit>
-            <h1>{K::NewInvoice.t(l)}</h1>
+            <h1>{text::NEW_INVOICE.t(l)}</h1>
             {customer_note}
             <AlertBox form />
             <div class="cols">
                 <CustomerPicker l form />
-                <Field form name="externalId" label=K::ExternalId.t(l) value=f.external_id required=true />
+                <Field form name="externalId" label=text::EXTERNAL_ID.t(l) value=f.external_id required=true />
             </div>
             <div class="cols">
-                <DateField form name="dueDate" label=K::DueDate.t(l) value=f.due_date l required=true />
-                <Select form name="invoiceType" label=K::InvoiceTypeLabel.t(l) value=f.invoice_type options=types />
+                <DateField form name="dueDate" label=text::DUE_DATE.t(l) value=f.due_date l required=true />
+                <Select form name="invoiceType" label=text::INVOICE_TYPE.t(l) value=f.invoice_type options=types />
             </div>
             <PaymentTypes l form>
                 <Checkbox form name="paymentTypes" value="PIX" id="f-paymentTypes-PIX" label="PIX" checked=f.pix />
@@ -233,7 +233,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             <Field
                 form
                 name="description"
-                label=K::Description.t(l)
+                label=text::DESCRIPTION.t(l)
                 value=f.description
                 kind=Kind::Area
                 counter=DESCRIPTION_MAX
@@ -244,15 +244,15 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
             <Field
                 form
                 name="redirectTo"
-                label=K::RedirectTo.t(l)
+                label=text::REDIRECT_TO.t(l)
                 value=f.redirect_to
                 kind=Kind::Url
                 placeholder="https://"
             />
             <Preview l rows=Signal::derive(move || plan.with(|p| p.iter().map(Row::planned).collect())) />
             <div class="actions">
-                <SubmitButton busy label=K::CreateInvoice.t(l) l />
-                <button type="button" class="link" on:click=back>{K::BackToCustomer.t(l)}</button>
+                <SubmitButton busy label=text::CREATE_INVOICE.t(l) l />
+                <button type="button" class="link" on:click=back>{text::BACK_TO_CUSTOMER.t(l)}</button>
             </div>
         </form>
     }
@@ -265,18 +265,18 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
 #[component]
 pub fn TermsFieldset(l: Lang, form: Form, t: TermFields) -> impl IntoView {
     let kinds = vec![
-        (ValueType::Percentage.name(), K::Percentage.t(l)),
-        (ValueType::Fixed.name(), K::FixedAmount.t(l)),
+        (ValueType::Percentage.name(), text::PERCENTAGE.t(l)),
+        (ValueType::Fixed.name(), text::FIXED_AMOUNT.t(l)),
     ];
     view! {
         <fieldset class="group terms">
-            <legend>{K::Terms.t(l)}</legend>
+            <legend>{text::TERMS.t(l)}</legend>
             <div class="cols">
-                <Select form name="fine.type" label=K::FineType.t(l) value=t.fine_type options=kinds.clone() />
+                <Select form name="fine.type" label=text::FINE_TYPE.t(l) value=t.fine_type options=kinds.clone() />
                 <Field
                     form
                     name="fine.value"
-                    label=K::FineValue.t(l)
+                    label=text::FINE_VALUE.t(l)
                     value=t.fine_value
                     inputmode="decimal"
                     placeholder="2,00"
@@ -285,22 +285,22 @@ pub fn TermsFieldset(l: Lang, form: Form, t: TermFields) -> impl IntoView {
             <Field
                 form
                 name="interest.value"
-                label=K::InterestValue.t(l)
+                label=text::INTEREST_VALUE.t(l)
                 value=t.interest_value
                 inputmode="decimal"
                 placeholder="1,00"
             />
             <div class="cols">
-                <Select form name="discount.type" label=K::DiscountType.t(l) value=t.discount_type options=kinds />
+                <Select form name="discount.type" label=text::DISCOUNT_TYPE.t(l) value=t.discount_type options=kinds />
                 <Field
                     form
                     name="discount.value"
-                    label=K::DiscountValue.t(l)
+                    label=text::DISCOUNT_VALUE.t(l)
                     value=t.discount_value
                     inputmode="decimal"
                     placeholder="5,00"
                 />
-                <DateField form name="discount.untilDate" label=K::DiscountUntil.t(l) value=t.discount_until l />
+                <DateField form name="discount.untilDate" label=text::DISCOUNT_UNTIL.t(l) value=t.discount_until l />
             </div>
         </fieldset>
     }
@@ -311,7 +311,7 @@ pub fn TermsFieldset(l: Lang, form: Form, t: TermFields) -> impl IntoView {
 pub fn PaymentTypes(l: Lang, form: Form, children: Children) -> impl IntoView {
     view! {
         <fieldset class="group">
-            <legend>{K::PaymentTypes.t(l)}<span class="req" aria-hidden="true">" *"</span></legend>
+            <legend>{text::PAYMENT_TYPES.t(l)}<span class="req" aria-hidden="true">" *"</span></legend>
             <div class="checks">{children()}</div>
             <ErrorText form name="paymentTypes" />
         </fieldset>
@@ -324,14 +324,14 @@ pub fn Preview(l: Lang, #[prop(into)] rows: Signal<Vec<Row>>) -> impl IntoView {
     let body = move || {
         let rows = rows.get();
         if rows.is_empty() {
-            view! { <p class="muted">{K::PreviewEmpty.t(l)}</p> }.into_any()
+            view! { <p class="muted">{text::PREVIEW_EMPTY.t(l)}</p> }.into_any()
         } else {
-            view! { <InstallmentTable l caption=K::Preview.t(l) rows detail=false /> }.into_any()
+            view! { <InstallmentTable l caption=text::PREVIEW.t(l) rows detail=false /> }.into_any()
         }
     };
     view! {
-        <section class="preview" aria-label=K::Preview.t(l)>
-            <h2>{K::Preview.t(l)}</h2>
+        <section class="preview" aria-label=text::PREVIEW.t(l)>
+            <h2>{text::PREVIEW.t(l)}</h2>
             {body}
         </section>
     }

@@ -11,6 +11,7 @@ use paylink_model::{
     Date, Errors, InstallmentStatus, InvoiceDetail, InvoicePage, InvoiceState, Lang,
     PixAutomaticoStatus,
 };
+use paylink_text as text;
 
 use crate::api;
 use crate::components::list::{
@@ -18,8 +19,7 @@ use crate::components::list::{
 };
 use crate::components::sections::{failed, Loading};
 use crate::components::table::ListTable;
-use crate::i18n::lists::{self, LK};
-use crate::i18n::K;
+use crate::i18n;
 use crate::Ctx;
 
 /// The filters with a control (their errors show next to it).
@@ -55,12 +55,20 @@ pub fn filter_dates(from: &str, to: &str, l: Lang) -> Result<(String, String), E
     }
 }
 
-/// An invoice's state on `today` (Brasília): paid when nothing waits,
-/// overdue when a waiting installment is past due, open otherwise; a list
-/// filtered by `cancelled` holds only cancelled ones.
+/// An invoice's state on `today` (Brasília): reversed when nothing waits and
+/// a payment was returned, paid when nothing waits, overdue when a waiting
+/// installment is past due, open otherwise; a list filtered by `cancelled` or
+/// `reversed` holds only those.
 pub fn state_of(inv: &InvoiceDetail, today: Option<Date>, filter: Option<&str>) -> InvoiceState {
     if filter.is_some_and(|f| f.eq_ignore_ascii_case("cancelled")) {
         return InvoiceState::Cancelled;
+    }
+    let reversed = inv
+        .installments
+        .iter()
+        .any(|i| i.status == InstallmentStatus::Reversed);
+    if filter.is_some_and(|f| f.eq_ignore_ascii_case("reversed")) {
+        return InvoiceState::Reversed;
     }
     let mut waiting = inv
         .installments
@@ -68,7 +76,11 @@ pub fn state_of(inv: &InvoiceDetail, today: Option<Date>, filter: Option<&str>) 
         .filter(|i| i.status == InstallmentStatus::WaitingPayment)
         .peekable();
     if waiting.peek().is_none() {
-        return InvoiceState::Paid;
+        return if reversed {
+            InvoiceState::Reversed
+        } else {
+            InvoiceState::Paid
+        };
     }
     let overdue = today.is_some_and(|t| {
         waiting.any(|i| Date::parse_iso_prefix(&i.due_date).is_some_and(|d| d < t))
@@ -84,7 +96,9 @@ fn badge(s: InvoiceState) -> &'static str {
     match s {
         InvoiceState::Open => "badge waiting",
         InvoiceState::Paid => "badge confirmed",
-        InvoiceState::Overdue | InvoiceState::Cancelled => "badge reversed",
+        InvoiceState::Overdue | InvoiceState::Cancelled | InvoiceState::Reversed => {
+            "badge reversed"
+        }
     }
 }
 
@@ -110,7 +124,7 @@ pub fn InvoiceListPage() -> impl IntoView {
 
     view! {
         <section class="card list">
-            <h1>{move || LK::Invoices.t(lang.get())}</h1>
+            <h1>{move || text::INVOICES.t(lang.get())}</h1>
             // The form is made from the URL: a new one whenever it changes (back, a link).
             {move || view! { <InvoiceFilters url=params.get() refused filter /> }}
             {move || {
@@ -187,27 +201,27 @@ fn InvoiceFilters(
         let l = lang.get();
         let options = InvoiceState::ALL
             .iter()
-            .map(|s| (s.as_str(), lists::state(l, *s)))
+            .map(|s| (s.as_str(), i18n::state(l, *s)))
             .collect::<Vec<_>>();
         let recurrences = PixAutomaticoStatus::ALL
             .iter()
             .map(|s| (s.as_str(), crate::i18n::pix_automatico_status(l, *s)))
             .collect::<Vec<_>>();
         view! {
-            <form class="filters" role="search" aria-label=LK::Filters.t(l) on:submit=submit.clone()>
+            <form class="filters" role="search" aria-label=text::FILTERS.t(l) on:submit=submit.clone()>
                 <div class="cols">
-                    <FilterSelect name="status" label=LK::Status.t(l) value=status errors
-                        blank=LK::AnyStatus.t(l) options />
-                    <FilterField name="dueFrom" label=LK::DueFrom.t(l) value=due_from errors date=l />
-                    <FilterField name="dueTo" label=LK::DueTo.t(l) value=due_to errors date=l />
-                    <FilterSelect name="pixAutomatico" label=LK::PixAutomatico.t(l) value=pix_automatico
-                        errors blank=LK::AnyPixAutomatico.t(l) options=recurrences />
+                    <FilterSelect name="status" label=text::STATUS.t(l) value=status errors
+                        blank=text::ANY_STATUS.t(l) options />
+                    <FilterField name="dueFrom" label=text::DUE_FROM.t(l) value=due_from errors date=l />
+                    <FilterField name="dueTo" label=text::DUE_TO.t(l) value=due_to errors date=l />
+                    <FilterSelect name="pixAutomatico" label=text::PIX_AUTOMATICO.t(l) value=pix_automatico
+                        errors blank=text::ANY_PIX_AUTOMATICO.t(l) options=recurrences />
                 </div>
-                <FilterField name="q" label=LK::Search.t(l) value=q errors kind="search"
-                    hint=LK::SearchInvoicesHint.t(l) />
+                <FilterField name="q" label=text::SEARCH.t(l) value=q errors kind="search"
+                    hint=text::SEARCH_INVOICES_HINT.t(l) />
                 <div class="actions">
-                    <button type="submit" class="primary">{LK::Filter.t(l)}</button>
-                    <a href="/invoices">{LK::Clear.t(l)}</a>
+                    <button type="submit" class="primary">{text::FILTER.t(l)}</button>
+                    <a href="/invoices">{text::CLEAR.t(l)}</a>
                 </div>
             </form>
         }
@@ -218,15 +232,16 @@ fn InvoiceFilters(
 #[component]
 fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView {
     if page.data.is_empty() && page.next_cursor.is_none() {
-        return view! { <p class="empty muted" role="status">{LK::NoInvoices.t(l)}</p> }.into_any();
+        return view! { <p class="empty muted" role="status">{text::NO_INVOICES.t(l)}</p> }
+            .into_any();
     }
     let today = crate::input::brasilia_today();
     let heads = [
-        (LK::ExternalId.t(l), ""),
-        (LK::Customer.t(l), ""),
-        (LK::DueDate.t(l), ""),
-        (LK::Amount.t(l), "num"),
-        (LK::Status.t(l), ""),
+        (text::LIST_EXTERNAL_ID.t(l), ""),
+        (text::CUSTOMER.t(l), ""),
+        (text::DUE_DATE.t(l), ""),
+        (text::AMOUNT.t(l), "num"),
+        (text::STATUS.t(l), ""),
     ];
     let head = heads.to_vec();
     let filter = params.status.clone();
@@ -236,7 +251,7 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
         .map(|inv| {
             let state = state_of(&inv, today, filter.as_deref());
             let amount = if inv.price_by_customer {
-                K::AmountByPayer.t(l).to_string()
+                text::AMOUNT_BY_PAYER.t(l).to_string()
             } else {
                 format_brl(inv.price, l)
             };
@@ -250,7 +265,7 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
                     <td role="cell" data-label=heads[2].0>{list_date(&inv.due_date, l)}</td>
                     <td role="cell" class="num" data-label=heads[3].0>{amount}</td>
                     <td role="cell" data-label=heads[4].0>
-                        <span class=badge(state) data-state=state.as_str()>{lists::state(l, state)}</span>
+                        <span class=badge(state) data-state=state.as_str()>{i18n::state(l, state)}</span>
                     </td>
                 </tr>
             }
@@ -267,12 +282,12 @@ fn InvoiceRows(l: Lang, page: InvoicePage, params: ListParams) -> impl IntoView 
     let export =
         move || {
             client.url(&format!("/api/invoices.csv{filters}")).map(|href| {
-            view! { <p class="export"><a href=href download="">{LK::ExportCsv.t(l)}</a></p> }
+            view! { <p class="export"><a href=href download="">{text::EXPORT_CSV.t(l)}</a></p> }
         })
         };
     view! {
         {export}
-        <ListTable caption=LK::Invoices.t(l) head>
+        <ListTable caption=text::INVOICES.t(l) head>
             {rows}
         </ListTable>
         <Pager l path="/invoices" params next=page.next_cursor />

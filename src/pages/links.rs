@@ -10,21 +10,20 @@ use paylink_model::charges::ValueType;
 use paylink_model::link_spec::{iframe_snippet, mount_snippet, LinkList, MerchantLink};
 use paylink_model::money::format_brl;
 use paylink_model::{InvoiceType, Lang, DESCRIPTION_MAX};
+use paylink_text as text;
 use paylink_ui::field::{AlertBox, AmountField, Checkbox, Field, Kind, Select, SubmitButton};
 use paylink_ui::form::Form;
 
 use crate::api;
 use crate::components::sections::{copy, failed, CopyStatus, Loading};
 use crate::components::table::ListTable;
-use crate::i18n::links::LinkK;
-use crate::i18n::{fill, K};
 use crate::pages::invoice_form::PaymentTypes;
 use crate::state::link::LinkFields;
 use crate::Ctx;
 
 /// What the screen last did, announced in its status line (in the language
-/// shown, so it follows a switch): the sentence's key and the link's name.
-type Said = Option<(LinkK, String)>;
+/// shown, so it follows a switch): the sentence and the link's name.
+type Said = Option<(fn(Lang, &str) -> String, String)>;
 
 #[component]
 pub fn LinksPage() -> impl IntoView {
@@ -48,11 +47,11 @@ pub fn LinksPage() -> impl IntoView {
                 Ok(_) => {
                     failure.set(None);
                     let k = if active {
-                        LinkK::Reactivated
+                        text::link_reactivated
                     } else {
-                        LinkK::Deactivated
+                        text::link_deactivated
                     };
-                    said.set(Some((k, name)));
+                    said.set(Some((k as fn(Lang, &str) -> String, name)));
                     list.refetch();
                 }
                 Err(e) => failure.set(Some(e)),
@@ -61,7 +60,7 @@ pub fn LinksPage() -> impl IntoView {
     });
     let created = Callback::new(move |link: MerchantLink| {
         failure.set(None);
-        said.set(Some((LinkK::Created, link.name)));
+        said.set(Some((text::link_created, link.name)));
         shared.set(Some(link.slug));
         list.refetch();
     });
@@ -69,16 +68,13 @@ pub fn LinksPage() -> impl IntoView {
         let l = lang.get();
         match failure.get() {
             Some(e) => e.text(l),
-            None => said
-                .get()
-                .map(|(k, name)| fill(k.t(l), &[("name", &name)]))
-                .unwrap_or_default(),
+            None => said.get().map(|(k, name)| k(l, &name)).unwrap_or_default(),
         }
     };
 
     view! {
         <section class="card list links">
-            <h1>{move || LinkK::Title.t(lang.get())}</h1>
+            <h1>{move || text::PAYMENT_LINKS.t(lang.get())}</h1>
             <p role="status" class="muted">{status}</p>
             {move || {
                 let l = lang.get();
@@ -102,17 +98,14 @@ pub fn LinksPage() -> impl IntoView {
 fn amount_text(l: Lang, link: &MerchantLink) -> String {
     match link.price {
         Some(c) => format_brl(c, l),
-        None => LinkK::PayerSets.t(l).to_string(),
+        None => text::PAYER_SETS.t(l).to_string(),
     }
 }
 
 fn type_text(l: Lang, link: &MerchantLink) -> String {
     match link.invoice_type {
-        InvoiceType::Installment => fill(
-            LinkK::UpTo.t(l),
-            &[("n", &link.max_installments.to_string())],
-        ),
-        _ => LinkK::Single.t(l).to_string(),
+        InvoiceType::Installment => text::up_to(l, link.max_installments),
+        _ => text::SINGLE.t(l).to_string(),
     }
 }
 
@@ -124,16 +117,16 @@ fn LinkRows(
     toggle: Action<(String, String, bool), ()>,
 ) -> impl IntoView {
     if links.data.is_empty() {
-        return view! { <p class="empty muted">{LinkK::NoLinks.t(l)}</p> }.into_any();
+        return view! { <p class="empty muted">{text::NO_LINKS.t(l)}</p> }.into_any();
     }
     let heads = [
-        LinkK::Name.t(l),
-        LinkK::Amount.t(l),
-        LinkK::Type.t(l),
-        LinkK::Active.t(l),
-        LinkK::InvoicesMade.t(l),
-        LinkK::AmountPaid.t(l),
-        LinkK::Actions.t(l),
+        text::NAME.t(l),
+        text::AMOUNT.t(l),
+        text::TYPE.t(l),
+        text::ACTIVE.t(l),
+        text::INVOICES_MADE.t(l),
+        text::AMOUNT_PAID.t(l),
+        text::ACTIONS.t(l),
     ];
     let head: Vec<_> = heads.iter().map(|t| (*t, "")).collect();
     let busy = toggle.pending();
@@ -143,12 +136,11 @@ fn LinkRows(
         .map(|link| {
             let (slug, name, active) = (link.slug.clone(), link.name.clone(), link.active);
             let (switch_label, switch_text) = if active {
-                (LinkK::DeactivateName, LinkK::Deactivate)
+                (text::deactivate_link(l, &name), text::DEACTIVATE)
             } else {
-                (LinkK::ReactivateName, LinkK::Reactivate)
+                (text::reactivate_link(l, &name), text::REACTIVATE)
             };
-            let switch_label = fill(switch_label.t(l), &[("name", &name)]);
-            let share_label = fill(LinkK::ShareName.t(l), &[("name", &name)]);
+            let share_label = text::share_link(l, &name);
             let switch = {
                 let (slug, name) = (slug.clone(), name.clone());
                 move |_| {
@@ -173,13 +165,13 @@ fn LinkRows(
                     <td role="cell" data-label=heads[1]>{amount_text(l, &link)}</td>
                     <td role="cell" data-label=heads[2]>{type_text(l, &link)}</td>
                     <td role="cell" data-label=heads[3]>
-                        {if active { LinkK::Yes.t(l) } else { LinkK::No.t(l) }}
+                        {if active { text::YES.t(l) } else { text::NO.t(l) }}
                     </td>
                     <td role="cell" data-label=heads[4] class="num">{link.invoices_made}</td>
                     <td role="cell" data-label=heads[5] class="num">{format_brl(link.amount_paid, l)}</td>
                     <td role="cell" data-label=heads[6] class="row-actions">
                         <button type="button" class="link" aria-label=share_label on:click=share>
-                            {LinkK::Share.t(l)}
+                            {text::SHARE.t(l)}
                         </button>
                         " "
                         <button
@@ -197,7 +189,7 @@ fn LinkRows(
         })
         .collect_view();
     view! {
-        <ListTable caption=LinkK::Title.t(l) head>
+        <ListTable caption=text::PAYMENT_LINKS.t(l) head>
             {rows}
         </ListTable>
     }
@@ -227,7 +219,7 @@ fn SharePanel(slug: String, shared: RwSignal<Option<String>>) -> impl IntoView {
                     </ErrorBoundary>
                 </Transition>
                 <p class="actions">
-                    <button type="button" class="link" on:click=close>{LinkK::Close.t(l)}</button>
+                    <button type="button" class="link" on:click=close>{text::CLOSE.t(l)}</button>
                 </p>
             </section>
         }
@@ -255,31 +247,31 @@ fn ShareBody(l: Lang, link: MerchantLink, copied: RwSignal<Option<bool>>) -> imp
         let _ = window().print();
     };
     view! {
-        <h2 id="share-title" tabindex="-1">{fill(LinkK::ShareName.t(l), &[("name", &link.name)])}</h2>
+        <h2 id="share-title" tabindex="-1">{text::share_link(l, &link.name)}</h2>
         <p class="paylink">
-            <span class="muted">{LinkK::Address.t(l)} ": "</span>
+            <span class="muted">{text::ADDRESS.t(l)} ": "</span>
             <a href=url.clone() class="url" rel="external">{url.clone()}</a>
         </p>
         <p>
-            <button type="button" class="secondary" on:click=copy_url>{LinkK::CopyUrl.t(l)}</button>
+            <button type="button" class="secondary" on:click=copy_url>{text::COPY_URL.t(l)}</button>
         </p>
         <div class="field">
-            <label for="snippet-iframe">{LinkK::EmbedIframe.t(l)}</label>
-            <p class="muted" id="snippet-iframe-hint">{LinkK::EmbedIframeHint.t(l)}</p>
+            <label for="snippet-iframe">{text::EMBED_IFRAME.t(l)}</label>
+            <p class="muted" id="snippet-iframe-hint">{text::EMBED_IFRAME_HINT.t(l)}</p>
             <textarea id="snippet-iframe" class="snippet" readonly rows="3"
                 aria-describedby="snippet-iframe-hint" prop:value=iframe></textarea>
-            <button type="button" class="secondary" on:click=copy_iframe>{LinkK::CopyIframe.t(l)}</button>
+            <button type="button" class="secondary" on:click=copy_iframe>{text::COPY_IFRAME.t(l)}</button>
         </div>
         <div class="field">
-            <label for="snippet-mount">{LinkK::EmbedMount.t(l)}</label>
-            <p class="muted" id="snippet-mount-hint">{LinkK::EmbedMountHint.t(l)}</p>
+            <label for="snippet-mount">{text::EMBED_MOUNT.t(l)}</label>
+            <p class="muted" id="snippet-mount-hint">{text::EMBED_MOUNT_HINT.t(l)}</p>
             <textarea id="snippet-mount" class="snippet" readonly rows="5"
                 aria-describedby="snippet-mount-hint" prop:value=mount></textarea>
-            <button type="button" class="secondary" on:click=copy_mount>{LinkK::CopyMount.t(l)}</button>
+            <button type="button" class="secondary" on:click=copy_mount>{text::COPY_MOUNT.t(l)}</button>
         </div>
         <CopyStatus l copied />
         <figure class="link-qr">
-            <div class="qr" role="img" aria-label=fill(LinkK::QrOf.t(l), &[("url", &url)]) inner_html=qr></div>
+            <div class="qr" role="img" aria-label=text::qr_of(l, &url) inner_html=qr></div>
             <figcaption>
                 <strong>{link.name.clone()}</strong>
                 <br />
@@ -287,7 +279,7 @@ fn ShareBody(l: Lang, link: MerchantLink, copied: RwSignal<Option<bool>>) -> imp
             </figcaption>
         </figure>
         <p>
-            <button type="button" class="secondary" on:click=print>{LinkK::PrintQr.t(l)}</button>
+            <button type="button" class="secondary" on:click=print>{text::PRINT_QR.t(l)}</button>
         </p>
     }
 }
@@ -339,39 +331,42 @@ fn LinkFormView(
     on_submit: impl Fn(web_sys::SubmitEvent) + 'static,
 ) -> impl IntoView {
     let types = vec![
-        (InvoiceType::Single.as_str(), LinkK::Single.t(l)),
-        (InvoiceType::Installment.as_str(), LinkK::Installment.t(l)),
+        (InvoiceType::Single.as_str(), text::SINGLE.t(l)),
+        (
+            InvoiceType::Installment.as_str(),
+            text::INSTALLMENTS_UP_TO.t(l),
+        ),
     ];
     let kinds = vec![
-        (ValueType::Percentage.name(), K::Percentage.t(l)),
-        (ValueType::Fixed.name(), K::FixedAmount.t(l)),
+        (ValueType::Percentage.name(), text::PERCENTAGE.t(l)),
+        (ValueType::Fixed.name(), text::FIXED_AMOUNT.t(l)),
     ];
     let price = move || {
         (!f.price_by_customer.get()).then(|| {
-            view! { <AmountField form name="price" label=LinkK::Price.t(l) value=f.price /> }
+            view! { <AmountField form name="price" label=text::PRICE.t(l) value=f.price /> }
         })
     };
     let max = move || {
         f.installments().then(|| {
             view! {
-                <Field form name="maxInstallments" label=LinkK::MaxInstallments.t(l)
+                <Field form name="maxInstallments" label=text::MAX_INSTALLMENTS.t(l)
                     value=f.max_installments kind=Kind::Number inputmode="numeric" required=true />
             }
         })
     };
     view! {
         <form id="link-form" class="card" novalidate on:submit=on_submit>
-            <h2>{LinkK::NewLink.t(l)}</h2>
+            <h2>{text::NEW_LINK.t(l)}</h2>
             <AlertBox form />
             <div class="cols">
-                <Field form name="name" label=LinkK::Name.t(l) value=f.name required=true />
-                <Field form name="slug" label=LinkK::Slug.t(l) value=f.slug placeholder="curso-rust"
+                <Field form name="name" label=text::NAME.t(l) value=f.name required=true />
+                <Field form name="slug" label=text::SLUG.t(l) value=f.slug placeholder="curso-rust"
                     autocomplete="off" />
             </div>
-            <p class="muted hint">{LinkK::SlugHint.t(l)}</p>
-            <Field form name="description" label=LinkK::Description.t(l) value=f.description
+            <p class="muted hint">{text::SLUG_HINT.t(l)}</p>
+            <Field form name="description" label=text::LINK_DESCRIPTION.t(l) value=f.description
                 kind=Kind::Area counter=DESCRIPTION_MAX required=true />
-            <Checkbox form name="priceByCustomer" id="f-priceByCustomer" label=LinkK::PriceByCustomer.t(l)
+            <Checkbox form name="priceByCustomer" id="f-priceByCustomer" label=text::PRICE_BY_CUSTOMER.t(l)
                 checked=f.price_by_customer />
             {price}
             <PaymentTypes l form>
@@ -380,32 +375,32 @@ fn LinkFormView(
                     checked=f.boleto />
             </PaymentTypes>
             <div class="cols">
-                <Select form name="invoiceType" label=LinkK::InvoiceType.t(l) value=f.invoice_type options=types />
+                <Select form name="invoiceType" label=text::INVOICE_TYPE.t(l) value=f.invoice_type options=types />
                 {max}
             </div>
-            <Field form name="dueInDays" label=LinkK::DueInDays.t(l) value=f.due_in_days kind=Kind::Number
+            <Field form name="dueInDays" label=text::DUE_IN_DAYS.t(l) value=f.due_in_days kind=Kind::Number
                 inputmode="numeric" />
             <fieldset class="group terms">
-                <legend>{K::Terms.t(l)}</legend>
+                <legend>{text::TERMS.t(l)}</legend>
                 <div class="cols">
-                    <Select form name="fine.type" label=K::FineType.t(l) value=f.fine_type options=kinds.clone() />
-                    <Field form name="fine.value" label=K::FineValue.t(l) value=f.fine_value inputmode="decimal"
+                    <Select form name="fine.type" label=text::FINE_TYPE.t(l) value=f.fine_type options=kinds.clone() />
+                    <Field form name="fine.value" label=text::FINE_VALUE.t(l) value=f.fine_value inputmode="decimal"
                         placeholder="2,00" />
                 </div>
-                <Field form name="interest.value" label=K::InterestValue.t(l) value=f.interest_value
+                <Field form name="interest.value" label=text::INTEREST_VALUE.t(l) value=f.interest_value
                     inputmode="decimal" placeholder="1,00" />
                 <div class="cols">
-                    <Select form name="discount.type" label=K::DiscountType.t(l) value=f.discount_type options=kinds />
-                    <Field form name="discount.value" label=K::DiscountValue.t(l) value=f.discount_value
+                    <Select form name="discount.type" label=text::DISCOUNT_TYPE.t(l) value=f.discount_type options=kinds />
+                    <Field form name="discount.value" label=text::DISCOUNT_VALUE.t(l) value=f.discount_value
                         inputmode="decimal" placeholder="5,00" />
-                    <Field form name="discount.daysBeforeDue" label=LinkK::DiscountDays.t(l)
+                    <Field form name="discount.daysBeforeDue" label=text::DISCOUNT_DAYS.t(l)
                         value=f.discount_days kind=Kind::Number inputmode="numeric" />
                 </div>
             </fieldset>
-            <Field form name="redirectTo" label=LinkK::RedirectTo.t(l) value=f.redirect_to kind=Kind::Url
+            <Field form name="redirectTo" label=text::LINK_REDIRECT_TO.t(l) value=f.redirect_to kind=Kind::Url
                 placeholder="https://" />
             <div class="actions">
-                <SubmitButton busy label=LinkK::Create.t(l) l />
+                <SubmitButton busy label=text::CREATE.t(l) l />
             </div>
         </form>
     }

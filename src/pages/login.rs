@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use paylink_model::operator::{return_path, LoginRequest};
 use paylink_model::Lang;
+use paylink_text as text;
 
 use crate::api;
-use crate::i18n::session::SK;
 use crate::Ctx;
 use paylink_ui::field::{AlertBox, Field, Kind, SubmitButton};
 use paylink_ui::form::{text_signal, Form};
@@ -75,9 +75,9 @@ pub fn LoginPage() -> impl IntoView {
                 }
                 Err(api::Error::Api(env)) if env.code == 401 || env.code == 429 => {
                     let key = if env.code == 401 {
-                        SK::WrongCredentials
+                        text::WRONG_CREDENTIALS
                     } else {
-                        SK::Throttled
+                        text::THROTTLED
                     };
                     form.say(move |l| key.t(l).to_string());
                     crate::focus_main();
@@ -97,13 +97,13 @@ pub fn LoginPage() -> impl IntoView {
         let l = ctx.lang.get();
         view! {
             <form id="login-form" class="card" novalidate on:submit=on_submit>
-                <h1>{SK::Title.t(l)}</h1>
-                <p>{SK::Intro.t(l)}</p>
+                <h1>{text::LOG_IN.t(l)}</h1>
+                <p>{text::INTRO.t(l)}</p>
                 <AlertBox form />
                 <Field
                     form
                     name="email"
-                    label=SK::Email.t(l)
+                    label=text::EMAIL.t(l)
                     value=email
                     kind=Kind::Email
                     required=true
@@ -112,14 +112,14 @@ pub fn LoginPage() -> impl IntoView {
                 <Field
                     form
                     name="password"
-                    label=SK::Password.t(l)
+                    label=text::PASSWORD.t(l)
                     value=password
                     kind=Kind::Password
                     required=true
                     autocomplete="current-password"
                 />
                 <div class="actions">
-                    <SubmitButton busy label=SK::LogIn.t(l) l />
+                    <SubmitButton busy label=text::LOG_IN.t(l) l />
                 </div>
             </form>
         }

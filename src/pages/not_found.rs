@@ -1,8 +1,8 @@
 //! A path no screen answers.
 
 use leptos::prelude::*;
+use paylink_text as text;
 
-use crate::i18n::K;
 use crate::Ctx;
 
 /// A path no screen answers.
@@ -13,8 +13,8 @@ pub fn NotFound() -> impl IntoView {
         let l = ctx.lang.get();
         view! {
             <section class="card">
-                <h1>{K::NotFound.t(l)}</h1>
-                <p><a href="/">{K::GoHome.t(l)}</a></p>
+                <h1>{text::NOT_FOUND.t(l)}</h1>
+                <p><a href="/">{text::GO_HOME.t(l)}</a></p>
             </section>
         }
     }

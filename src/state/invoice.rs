@@ -11,11 +11,11 @@ use paylink_model::{
     InvoiceRequest, InvoiceType, Lang, PaymentType, PixAutomaticoRequest, PlannedInstallment,
     MAX_INSTALLMENTS,
 };
+use paylink_text as text;
 use paylink_ui::customer::text;
 use paylink_ui::form::{flag_signal, text_signal, Form};
 
 use crate::components::editors::{trimmed, whole, NotificationRow, WebhookRow};
-use crate::i18n::K;
 use crate::input::brasilia_today;
 
 /// What the person typed in the invoice form.
@@ -165,7 +165,10 @@ pub(crate) fn typed_number(
     Some(match parse_price_input(&typed) {
         Some(n) => Some(cents_to_reais(n)),
         None => {
-            bad.insert(path.to_string(), vec![K::NumberFormat.t(lang).to_string()]);
+            bad.insert(
+                path.to_string(),
+                vec![text::NUMBER_FORMAT.t(lang).to_string()],
+            );
             None
         }
     })
@@ -254,7 +257,7 @@ impl InvoiceFields {
             Some(s) if !by_customer => match parse_brl(&s) {
                 Some(cents) => Some(cents_to_reais(cents)),
                 None => {
-                    bad.insert("price".into(), vec![K::PriceFormat.t(lang).to_string()]);
+                    bad.insert("price".into(), vec![text::PRICE_FORMAT.t(lang).to_string()]);
                     None
                 }
             },

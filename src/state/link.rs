@@ -7,12 +7,12 @@ use paylink_model::charges::{Fine, Interest, ValueType};
 use paylink_model::link_spec::{LinkDiscount, LinkRequest, LINK_FIELDS};
 use paylink_model::money::{cents_to_reais, parse_brl};
 use paylink_model::{Errors, InvoiceType, Lang, Msg, PaymentType};
+use paylink_text as text;
 use paylink_ui::customer::text;
 use paylink_ui::form::{flag_signal, text_signal, Form};
 
 use super::invoice::typed_number;
 use crate::components::editors::whole;
-use crate::i18n::K;
 
 /// Every field of the link form (`Copy`: signals).
 #[derive(Clone, Copy)]
@@ -106,7 +106,7 @@ impl LinkFields {
             Some(s) if !by_customer => match parse_brl(&s) {
                 Some(cents) => Some(cents_to_reais(cents)),
                 None => {
-                    bad.insert("price".into(), vec![K::PriceFormat.t(lang).to_string()]);
+                    bad.insert("price".into(), vec![text::PRICE_FORMAT.t(lang).to_string()]);
                     None
                 }
             },

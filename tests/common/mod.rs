@@ -31,7 +31,8 @@ export function mock_fetch(status, body) {
     window.__paylinkCalls.push(call);
     const sent = await req.text();
     call.body = sent === '' ? undefined : sent;
-    return new Response(body, { status, headers: { 'Content-Type': 'application/json' } });
+    // A 204 has no body (the Response constructor refuses one).
+    return new Response(status === 204 ? null : body, { status, headers: { 'Content-Type': 'application/json' } });
   };
 }
 export function stub_clipboard() {
@@ -161,8 +162,43 @@ pub fn named(root: &Element, name: &str) -> Element {
     q(root, &format!("[name=\"{name}\"]"))
 }
 
+/// The control a user types into for the field at API path `name`: the element so named,
+/// or, for a field whose value is kept in a hidden input (the customer picker's id), the
+/// visible control beside it in the same `.field` (the one its label names).
+pub fn control(root: &Element, name: &str) -> Element {
+    let el = named(root, name);
+    if el.get_attribute("type").as_deref() != Some("hidden") {
+        return el;
+    }
+    el.closest(".field")
+        .unwrap()
+        .unwrap_or_else(|| panic!("the hidden {name} is in no .field"))
+        .query_selector("input:not([type=hidden]), select, textarea")
+        .unwrap()
+        .unwrap_or_else(|| panic!("no control beside the hidden {name}"))
+}
+
+/// The value of the element named `name` itself, what a form's request carries.
+pub fn named_value(root: &Element, name: &str) -> String {
+    named(root, name)
+        .unchecked_into::<HtmlInputElement>()
+        .value()
+}
+
+/// The field a control belongs to: its name, or the hidden input's beside it.
+pub fn field_of(el: &Element) -> Option<String> {
+    el.get_attribute("name").or_else(|| {
+        el.closest(".field")
+            .ok()??
+            .query_selector("input[type=hidden][name]")
+            .ok()??
+            .get_attribute("name")
+    })
+}
+
+/// The control of field `name` (see [`control`]), what the user sees in it.
 pub fn input(root: &Element, name: &str) -> HtmlInputElement {
-    named(root, name).unchecked_into()
+    control(root, name).unchecked_into()
 }
 
 pub fn fire(el: &Element, event: &str) {
@@ -174,7 +210,7 @@ pub fn fire(el: &Element, event: &str) {
 
 /// Types `text` into an input or textarea (sets the value, fires `input`).
 pub async fn type_text(root: &Element, name: &str, text: &str) {
-    let el = named(root, name);
+    let el = control(root, name);
     js_sys::Reflect::set(&el, &"value".into(), &text.into()).unwrap();
     fire(&el, "input");
     tick().await;
@@ -182,7 +218,7 @@ pub async fn type_text(root: &Element, name: &str, text: &str) {
 
 /// Leaves a field (fires `blur`).
 pub async fn blur(root: &Element, name: &str) {
-    fire(&named(root, name), "blur");
+    fire(&control(root, name), "blur");
     tick().await;
 }
 
@@ -216,7 +252,7 @@ pub async fn submit(root: &Element, form_id: &str) {
 /// The message shown for a field: it must be invalid and described by a
 /// non-empty message element.
 pub fn error_of(root: &Element, name: &str) -> Option<String> {
-    let el = named(root, name);
+    let el = control(root, name);
     if el.get_attribute("aria-invalid").as_deref() != Some("true") {
         return None;
     }
@@ -235,11 +271,9 @@ pub fn text(el: &Element) -> String {
     el.text_content().unwrap_or_default()
 }
 
-/// The `name` of the focused element.
+/// The field of the focused element (see [`field_of`]).
 pub fn focused_name() -> Option<String> {
-    document()
-        .active_element()
-        .and_then(|e| e.get_attribute("name"))
+    document().active_element().as_ref().and_then(field_of)
 }
 
 pub const CUSTOMER_ID: &str = "3f2b8c1e-9a4d-4e2b-8f1a-2c3d4e5f6a7b";

@@ -132,12 +132,27 @@ async function until(fn, what, describe = async () => "", ms = WAIT) {
   }
 }
 
-const byName = (page, name) => page.locator(`[name="${name}"]`);
+/**
+ * The control a user types into for the field at API path `name`: the element so named, or,
+ * for a field whose value is kept in a hidden input (the customer picker's id), the visible
+ * control beside it in the same `.field` (the one its label names).
+ */
+const byName = (page, name) =>
+  page.locator(
+    `[name="${name}"]:not([type="hidden"]), .field:has(> input[type="hidden"][name="${name}"]) :is(input:not([type="hidden"]), select, textarea)`,
+  );
+
+/** The value of the element named `name` itself: what the form's request carries. */
+const namedValue = (page, name) => page.locator(`[name="${name}"]`).inputValue();
 
 /** aria-invalid, aria-describedby and the text of the elements it points to, for the control named `name`. */
 function fieldState(page, name) {
   return page.evaluate((name) => {
-    const els = document.querySelectorAll(`[name="${CSS.escape(name)}"]`);
+    const named = [...document.querySelectorAll(`[name="${CSS.escape(name)}"]`)];
+    // A hidden value's field is read on the control beside it (see byName).
+    const els = named.map((e) =>
+      e.type === "hidden" ? e.closest(".field")?.querySelector('input:not([type="hidden"]), select, textarea') : e,
+    ).filter(Boolean);
     if (els.length === 0) return { exists: false };
     const el = els[0];
     const describedby = el.getAttribute("aria-describedby");
@@ -169,9 +184,16 @@ async function expectFieldError(page, name, message) {
   return s;
 }
 
-/** Names of every control currently marked aria-invalid="true". */
+/** Fields of every control currently marked aria-invalid="true" (its name, or the hidden input's beside it). */
 const invalidNames = (page) =>
-  page.evaluate(() => [...document.querySelectorAll('[aria-invalid="true"]')].map((e) => e.getAttribute("name") || `<${e.tagName.toLowerCase()}#${e.id}>`));
+  page.evaluate(() =>
+    [...document.querySelectorAll('[aria-invalid="true"]')].map(
+      (e) =>
+        e.getAttribute("name") ||
+        e.closest(".field")?.querySelector('input[type="hidden"][name]')?.getAttribute("name") ||
+        `<${e.tagName.toLowerCase()}#${e.id}>`,
+    ),
+  );
 
 /** `R$ 1.234,56` (any spaces) -> 123456 */
 function cents(text) {
@@ -313,6 +335,8 @@ test("whole flow: invalid customer -> errors, no request; customer; 3-installmen
     // 3. The invoice form for that customer: 3 installments of R$ 100,00, PIX only,
     //    one notification and one webhook (which the payer view must not show).
     await until(async () => (await byName(page, "customerId").inputValue().catch(() => "")) === customer.fullName, "the customer picker shows the created customer's name", async () => byName(page, "customerId").inputValue().catch((e) => e.message));
+    // The field named customerId (the form contract) holds what the request carries: her id.
+    assertEqual(await namedValue(page, "customerId"), customer.id, "[name=customerId] holds the customer's id");
     await byName(page, "invoiceType").selectOption("INSTALLMENT");
     await byName(page, "installmentCount").fill("3");
     await byName(page, "dueDate").fill(brDate(DUE));
@@ -506,8 +530,13 @@ test("server-side error lands on its field: unknown customerId -> 422 errors.cus
     const st = await expectFieldError(page, "customerId", msgs.join(" "));
     assertEqual(await invalidNames(page), ["customerId"], "fields marked invalid");
     assertEqual(st.value, unknown, "the customerId typed is kept");
-    // Focus goes to the field the server rejected.
-    await until(() => page.evaluate(() => document.activeElement?.getAttribute("name") === "customerId"), "focus on [name=customerId]", () =>
+    assertEqual(await namedValue(page, "customerId"), unknown, "[name=customerId] holds the id typed");
+    // Focus goes to the field the server rejected (its control, beside the hidden value).
+    await until(() => page.evaluate(() => {
+      const e = document.activeElement;
+      const field = e?.getAttribute("name") || e?.closest(".field")?.querySelector('input[type="hidden"][name]')?.getAttribute("name");
+      return field === "customerId";
+    }), "focus on [name=customerId]", () =>
       page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120)),
     );
     await s.snapshot("invoice form with a server error");
@@ -522,7 +551,15 @@ test("contract: every control has its API path as name and a visible <label for>
       page.evaluate(() =>
         [...document.querySelectorAll("form input, form select, form textarea")]
           .map((el) => {
-            const name = el.getAttribute("name");
+            // A field whose value is kept in a hidden input (the customer picker's id) is named
+            // by that input and labelled on the control beside it in its .field.
+            const field = el.closest(".field");
+            if (el.type === "hidden") {
+              const name = el.getAttribute("name");
+              const control = field?.querySelector('input:not([type="hidden"]), select, textarea');
+              return !name ? `<input type=hidden id=${el.id}> has no name` : !control ? `[name="${name}"] is hidden with no control beside it` : null;
+            }
+            const name = el.getAttribute("name") || field?.querySelector('input[type="hidden"][name]')?.getAttribute("name");
             const label = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
             const visible = label && label.getClientRects().length > 0 && label.textContent.trim() !== "";
             return !name ? `<${el.tagName.toLowerCase()} id=${el.id}> has no name` : !visible ? `[name="${name}"] has no visible <label for>` : null;
@@ -764,6 +801,7 @@ test("lists: invoices filtered by status and text, the filters in the URL surviv
     await byName(page, "customerId").waitFor({ timeout: WAIT });
     assertEqual(new URL(page.url()).pathname, "/", "the invoice form's route");
     assertEqual(await byName(page, "customerId").inputValue(), `Alfa Conceição ${tag}`, "her name in the customer picker");
+    assertEqual(await namedValue(page, "customerId"), a.customer.id, "her id in [name=customerId]");
     assertEqual((await page.locator("#invoice-form > p.note").textContent()).trim(), `Cobrança para Alfa Conceição ${tag}`, "her name above the form");
     await byName(page, "externalId").fill(`lst-c-${tag}`);
     await byName(page, "dueDate").fill(brDate(LIST_DUE_A));
@@ -1474,6 +1512,105 @@ test("payer page without JavaScript: the server's HTML has every code, its QR sc
   }
 });
 
+test("receipt without JavaScript: a paid installment's page shows its receipt (the payer's CPF masked), whose PDF downloads and reads back; its code checks at /r/{code}, a forged one is a 404 that says nothing", async () => {
+  const s = await openPage(browser, { login: false, javaScriptEnabled: false, acceptDownloads: true });
+  const { page } = s;
+  try {
+    const inv = await apiCreate(
+      { fullName: "Maria Comprovante", document: "529.982.247-25" },
+      { externalId: "e2e-receipt", dueDate: DUE, paymentTypes: ["PIX", "BOLETO"], invoiceType: "SINGLE", installmentCount: 1, price: 1000 },
+    );
+    await page.goto(`${server.url}/pay/${inv.id}`);
+    assertEqual(await page.locator("[data-receipt]").count(), 0, "no receipt before the payment");
+    // The sandbox's payment, as the page's own form posts it (no script needed).
+    await page.getByRole("button", { name: /Simular pagamento/ }).click();
+    const receipt = page.locator("[data-receipt]");
+    await receipt.waitFor({ timeout: WAIT });
+    const shown = await receipt.textContent();
+    for (const text of ["Comprovante de pagamento", "***.982.247-**", "R$ 1.000,00", "Pix"]) {
+      assert(shown.includes(text), `${text} on the page's receipt: ${shown}`);
+    }
+    assert(!(await page.content()).includes("529.982.247-25"), "the payer's CPF in full on the page");
+    const code = /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/.exec(shown)?.[0];
+    assert(code, `a verification code on the receipt: ${shown}`);
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download", { timeout: WAIT }),
+      page.getByRole("link", { name: "Baixar comprovante (PDF)" }).click(),
+    ]);
+    assertEqual(download.suggestedFilename(), "comprovante-e2e-receipt-1.pdf", "the receipt's file name");
+    const text = execFileSync("pdftotext", ["-layout", await download.path(), "-"], { encoding: "utf8" });
+    for (const printed of ["Comprovante de pagamento", "R$ 1.000,00", "***.982.247-**", code, `${server.url}/r/${code}`]) {
+      assert(text.includes(printed), `${printed} in the PDF's text:\n${text}`);
+    }
+
+    await page.goto(`${server.url}/r/${code}`);
+    await page.getByRole("heading", { name: "Comprovante autêntico" }).waitFor({ timeout: WAIT });
+    assert((await page.locator("main").textContent()).includes("R$ 1.000,00"), "the amount on the verification page");
+    const forged = await page.goto(`${server.url}/r/${code.slice(0, -1)}${code.endsWith("7") ? "8" : "7"}`);
+    assertEqual(forged.status(), 404, "a tampered code");
+    await page.getByRole("heading", { name: "Comprovante não encontrado" }).waitFor({ timeout: WAIT });
+    assert(!(await page.content()).includes("Maria"), "the 404 page names nobody");
+    assertEqual(s.problems.filter((p) => !p.startsWith("request failed") && !p.includes("404")), [], "console problems");
+  } finally {
+    await s.close();
+  }
+});
+
+test("page of charges without JavaScript: a link the merchant made lists the customer's open charges before the paid one, each opening its payer page; EN; revoked, the same link is a 404 page", async () => {
+  const s = await openPage(browser, { login: false, javaScriptEnabled: false });
+  const { page } = s;
+  const auth = { Authorization: `Basic ${server.token}` };
+  try {
+    const first = await apiCreate(
+      { fullName: "Cobranças Sem Script" },
+      { externalId: "e2e-c-1", description: "Mensalidade paga", dueDate: DUE, paymentTypes: ["PIX"], installmentCount: 1, price: 40 },
+    );
+    const customerId = first.customer.id;
+    const paid = await fetch(`${server.url}/api/pay/${first.id}/simulate`, { method: "POST", headers: { Origin: server.url } });
+    assertEqual(paid.status, 200, "the sandbox payment of the first charge");
+    const post = async (body) => {
+      const res = await fetch(`${server.url}/invoices/applications/invoices`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...auth },
+        body: JSON.stringify({ customerId, ...body }),
+      });
+      assertEqual(res.status, 200, "an invoice of the same customer");
+      return res.json();
+    };
+    const open = await post({ externalId: "e2e-c-2", description: "Mensalidade aberta", dueDate: DUE, paymentTypes: ["PIX"], installmentCount: 1, price: 60 });
+    const res = await fetch(`${server.url}/invoices/applications/customers/${customerId}/charges-link`, { method: "POST", headers: auth });
+    assertEqual(res.status, 201, "the charges link");
+    const { url } = await res.json();
+
+    await page.goto(url);
+    await page.getByRole("heading", { name: "Suas cobranças" }).waitFor({ timeout: WAIT });
+    const hrefs = await page.locator("li.charge a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    assertEqual(hrefs, [`/pay/${open.id}`, `/pay/${first.id}`], "open first, then paid");
+    const main = await page.locator("main").textContent();
+    assert(main.includes("R$ 60,00") && main.includes("Pago"), `amount due and the paid one: ${main}`);
+    assertEqual(await page.locator("script").count(), 0, "no script at all");
+
+    await page.getByRole("link", { name: "EN", exact: true }).click();
+    await page.getByRole("heading", { name: "Your charges" }).waitFor({ timeout: WAIT });
+    await page.getByRole("link", { name: "PT", exact: true }).click();
+    await page.getByRole("link", { name: "Mensalidade aberta" }).click();
+    await page.waitForURL(`${server.url}/pay/${open.id}`, { timeout: WAIT });
+    await page.locator("[data-pix-payload]").waitFor({ timeout: WAIT });
+
+    const revoked = await fetch(`${server.url}/invoices/applications/customers/${customerId}/charges-link`, { method: "DELETE", headers: auth });
+    assertEqual(revoked.status, 204, "revoked");
+    const gone = await page.goto(url);
+    assertEqual(gone.status(), 404, "a revoked link");
+    await page.getByRole("heading", { name: "Página indisponível" }).waitFor({ timeout: WAIT });
+    assert(!(await page.content()).includes("Mensalidade"), "nothing of the charges on the 404 page");
+    const problems = s.problems.filter((p) => !p.startsWith("request failed") && !p.includes("status of 404"));
+    assertEqual(problems, [], "console problems");
+  } finally {
+    await s.close();
+  }
+});
+
 test("link page without JavaScript: the server's form comes back with its errors on their fields, then creates the invoice and opens the payer page, whose QR scans", async () => {
   const s = await openPage(browser, { login: false, javaScriptEnabled: false });
   const reader = await openPage(browser, { login: false });
@@ -1783,6 +1920,9 @@ test("payment links screen: a link made on the screen (its live errors first) is
     const paid = page.waitForResponse((r) => r.url().includes("/simulate") && r.request().method() === "POST", { timeout: WAIT });
     await page.getByRole("button", { name: /Simular pagamento/ }).click();
     assert((await paid).status() < 400, "the sandbox payment");
+    // With a second installment to go, the payer page reloads itself; navigating before that
+    // reload has landed would race it (the goto below was sometimes interrupted by it).
+    await until(async () => (await page.locator("main").textContent().catch(() => "")).includes("Parcela 2 ·"), "the payer page shows installment 2 after the payment");
 
     // The list counts the invoice and what was paid on it.
     await page.goto(server.url + "/links");
@@ -1917,6 +2057,12 @@ test("direct mount: mount.js in a merchant page with the README's CSP; the widge
     await checkCodes(page, 15000);
     assertEqual(await page.locator("[data-boleto-line]").count(), 0, "no boleto line when only PIX was chosen");
     assertEqual(new URL(page.url()).pathname, "/mount.html", "the merchant's URL");
+    // Its plain forms (what a click does before hydration) post to paylink, not to the merchant.
+    const actions = await page.locator("#checkout form").evaluateAll((fs) => fs.map((f) => new URL(f.action).origin));
+    assert(actions.length > 0 && actions.every((o) => o === server.url), `the payer page's form actions: ${actions}`);
+    // The payer page's islands come with its own bundle, loaded now: mount.js keeps the element
+    // aria-busy until they are hydrated (a click before would post the server's plain form).
+    await page.locator("#checkout:not([aria-busy])").waitFor({ timeout: WAIT });
     await page.getByRole("button", { name: /Simular pagamento/ }).click();
     const paid = await shopEvent(page, "paylink:paid");
     assertEqual([paid.target, paid.detail], ["checkout", { invoiceId: created.id, installment: 1, allPaid: false }], "paylink:paid");

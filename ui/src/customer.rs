@@ -5,10 +5,10 @@
 use leptos::prelude::*;
 use paylink_model::br::{self, UFS};
 use paylink_model::{AddressRequest, CustomerRequest, Lang};
+use paylink_text as text;
 
 use crate::field::{Field, Kind, Select};
 use crate::form::{text_signal, Form};
-use crate::i18n::U;
 
 /// Every field path the form shows, in page order.
 pub const CUSTOMER_FIELDS: [&str; 14] = [
@@ -133,33 +133,33 @@ pub fn CustomerFieldset(form: Form, f: CustomerFields, l: Lang, merchant: bool) 
             <Select
                 form
                 name="language"
-                label=U::PayerLanguage.t(l)
+                label=text::PAYER_LANGUAGE.t(l)
                 value=f.language
                 options=vec![("en", "English")]
                 blank="Português (Brasil)"
             />
-            <Field form name="observations" label=U::Observations.t(l) value=f.observations kind=Kind::Area />
+            <Field form name="observations" label=text::OBSERVATIONS.t(l) value=f.observations kind=Kind::Area />
         }
     });
     view! {
-        <Field form name="fullName" label=U::FullName.t(l) value=f.full_name required=true autocomplete="name" />
+        <Field form name="fullName" label=text::FULL_NAME.t(l) value=f.full_name required=true autocomplete="name" />
         <div class="cols">
             <Field
                 form
                 name="document"
-                label=U::Document.t(l)
+                label=text::DOCUMENT.t(l)
                 value=f.document
                 mask=br::mask_document
                 placeholder="000.000.000-00"
             />
-            <Field form name="business" label=U::Business.t(l) value=f.business autocomplete="organization" />
+            <Field form name="business" label=text::BUSINESS.t(l) value=f.business autocomplete="organization" />
         </div>
         <div class="cols">
-            <Field form name="email" label=U::Email.t(l) value=f.email kind=Kind::Email autocomplete="email" />
+            <Field form name="email" label=text::EMAIL.t(l) value=f.email kind=Kind::Email autocomplete="email" />
             <Field
                 form
                 name="phone"
-                label=U::Phone.t(l)
+                label=text::PHONE.t(l)
                 value=f.phone
                 kind=Kind::Tel
                 mask=br::mask_phone
@@ -168,12 +168,12 @@ pub fn CustomerFieldset(form: Form, f: CustomerFields, l: Lang, merchant: bool) 
             />
         </div>
         <fieldset class="group">
-            <legend>{U::AddressLegend.t(l)}</legend>
+            <legend>{text::ADDRESS.t(l)}</legend>
             <div class="cols">
                 <Field
                     form
                     name="address.zipcode"
-                    label=U::Zipcode.t(l)
+                    label=text::ZIPCODE.t(l)
                     value=f.zipcode
                     mask=br::mask_cep
                     inputmode="numeric"
@@ -183,31 +183,31 @@ pub fn CustomerFieldset(form: Form, f: CustomerFields, l: Lang, merchant: bool) 
                 <Field
                     form
                     name="address.address"
-                    label=U::Street.t(l)
+                    label=text::STREET.t(l)
                     value=f.street
                     autocomplete="address-line1"
                 />
             </div>
             <div class="cols">
-                <Field form name="address.number" label=U::Number.t(l) value=f.number />
+                <Field form name="address.number" label=text::NUMBER.t(l) value=f.number />
                 <Field
                     form
                     name="address.complement"
-                    label=U::Complement.t(l)
+                    label=text::COMPLEMENT.t(l)
                     value=f.complement
                     autocomplete="address-line2"
                 />
             </div>
             <div class="cols">
-                <Field form name="address.neighborhood" label=U::Neighborhood.t(l) value=f.neighborhood />
+                <Field form name="address.neighborhood" label=text::NEIGHBORHOOD.t(l) value=f.neighborhood />
                 <Field
                     form
                     name="address.city"
-                    label=U::City.t(l)
+                    label=text::CITY.t(l)
                     value=f.city
                     autocomplete="address-level2"
                 />
-                <Select form name="address.state" label=U::State.t(l) value=f.state options=ufs blank=U::Select.t(l) />
+                <Select form name="address.state" label=text::STATE.t(l) value=f.state options=ufs blank=text::SELECT.t(l) />
             </div>
         </fieldset>
         {merchant_only}

@@ -10,10 +10,10 @@ use leptos::prelude::*;
 use paylink_model::date::mask_date_br;
 use paylink_model::money::{format_brl_input, parse_brl};
 use paylink_model::{Date, Lang};
+use paylink_text as text;
 use web_sys::HtmlInputElement;
 
 use crate::form::{error_id, field_id, Alert, Form};
-use crate::i18n::U;
 
 /// Which native control a [`Field`] renders.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -455,7 +455,7 @@ pub fn SubmitButton(
 ) -> impl IntoView {
     view! {
         <button type="submit" class="primary" aria-disabled=move || busy.get().then_some("true")>
-            {move || if busy.get() { U::Sending.t(l) } else { label }}
+            {move || if busy.get() { text::SENDING.t(l) } else { label }}
         </button>
     }
 }

@@ -11,13 +11,13 @@
 //! * errors from the server land on the field with the same API path, and
 //!   the rest go to the form-level alert.
 
+use paylink_text as text;
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use paylink_model::{ErrorEnvelope, Errors, Lang};
 use wasm_bindgen::JsCast;
 
-use crate::i18n::U;
 use crate::Failure;
 
 /// Messages shown on one field; `server` when they came from the server
@@ -372,7 +372,7 @@ impl Form {
         let said = self.alert.get()?;
         Some(match said {
             Said::FixErrors => Alert {
-                message: U::FixErrors.t(self.lang.get()).to_string(),
+                message: text::FIX_ERRORS.t(self.lang.get()).to_string(),
                 details: self.checked.with(|(_, rest)| rest.clone()),
             },
             Said::Local(text) => Alert {
@@ -399,7 +399,8 @@ impl Form {
         self.alert.set(Some(Said::Local(Arc::new(text))));
     }
 
-    /// Focuses the first control, in page order, whose name has an error.
+    /// Focuses the first control, in page order, whose name has an error (or, for a
+    /// value kept in a hidden input, the control beside it that its label names).
     pub fn focus_first_invalid(&self) {
         let Ok(list) = document().query_selector_all(&format!("#{} [name]", self.id)) else {
             return;
@@ -410,11 +411,16 @@ impl Form {
             let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() else {
                 continue;
             };
-            if el
-                .get_attribute("name")
-                .is_some_and(|n| errors.contains_key(&n))
-            {
-                let _ = el.focus();
+            let Some(name) = el.get_attribute("name") else {
+                continue;
+            };
+            if errors.contains_key(&name) {
+                // A field whose value sits in a hidden input (the customer picker's id)
+                // is typed into in the control its label names, `field_id`.
+                let control = document()
+                    .get_element_by_id(&field_id(&name))
+                    .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok());
+                let _ = control.as_ref().unwrap_or(el).focus();
                 return;
             }
         }

@@ -13,6 +13,7 @@
 //! The rules themselves are `paylink_model`'s.
 
 use paylink_model::{ErrorEnvelope, Lang};
+use paylink_text as text;
 
 pub mod customer;
 pub mod field;
@@ -36,8 +37,8 @@ impl Failure {
     pub fn text(&self, l: Lang) -> String {
         match self {
             Failure::Api(env) => env.message.clone(),
-            Failure::Network => i18n::U::Network.t(l).to_string(),
-            Failure::BadResponse => i18n::U::BadResponse.t(l).to_string(),
+            Failure::Network => text::NETWORK.t(l).to_string(),
+            Failure::BadResponse => text::BAD_RESPONSE.t(l).to_string(),
         }
     }
 }

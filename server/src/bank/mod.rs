@@ -49,12 +49,28 @@ impl std::fmt::Debug for PixConfig {
 }
 
 /// Why a call failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BankError {
     /// Unreachable, timed out, a 5xx or a 429: try again later.
+    #[error("bank unavailable: {0}")]
     Unavailable(String),
     /// The bank refused the request (its problem+json body): trying again changes nothing.
+    #[error("bank refused ({status}): {}", refused_detail(body))]
     Refused { status: u16, body: Value },
+}
+
+/// A refusal's problem+json in one line: its `detail` (or OAuth `error`), then each
+/// violation's field and reason.
+fn refused_detail(body: &Value) -> String {
+    let mut out = body["detail"]
+        .as_str()
+        .or(body["error"].as_str())
+        .unwrap_or("")
+        .to_string();
+    for v in body["violacoes"].as_array().into_iter().flatten() {
+        out.push_str(&format!("; {}: {}", v["propriedade"], v["razao"]));
+    }
+    out
 }
 
 impl BankError {
@@ -90,27 +106,6 @@ impl BankError {
     }
 }
 
-impl std::fmt::Display for BankError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BankError::Unavailable(e) => write!(f, "bank unavailable: {e}"),
-            BankError::Refused { status, body } => {
-                let detail = body["detail"]
-                    .as_str()
-                    .or(body["error"].as_str())
-                    .unwrap_or("");
-                write!(f, "bank refused ({status}): {detail}")?;
-                if let Some(v) = body["violacoes"].as_array() {
-                    for v in v {
-                        write!(f, "; {}: {}", v["propriedade"], v["razao"])?;
-                    }
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
 #[derive(Clone)]
 pub struct PixClient {
     http: reqwest::Client,
@@ -127,8 +122,21 @@ impl std::fmt::Debug for PixClient {
 
 use crate::domain::error_chain as chain;
 
+/// Why the bank's client cannot be made from `--pix-*` (each cause with its own causes).
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("--pix-cert/--pix-cert-key: {0}")]
+    Identity(String),
+    #[error("--pix-ca: {0}")]
+    Ca(String),
+    #[error("--pix-ca holds no PEM certificate")]
+    NoCa,
+    #[error("{0}")]
+    Build(String),
+}
+
 impl PixClient {
-    pub fn new(config: PixConfig) -> Result<PixClient, String> {
+    pub fn new(config: PixConfig) -> Result<PixClient, ClientError> {
         let mut builder = reqwest::Client::builder()
             .use_rustls_tls()
             .timeout(TIMEOUT)
@@ -137,21 +145,21 @@ impl PixClient {
             let mut pem = cert.clone();
             pem.push(b'\n');
             pem.extend_from_slice(key);
-            let identity = reqwest::Identity::from_pem(&pem)
-                .map_err(|e| format!("--pix-cert/--pix-cert-key: {}", chain(&e)))?;
+            let identity =
+                reqwest::Identity::from_pem(&pem).map_err(|e| ClientError::Identity(chain(&e)))?;
             builder = builder.identity(identity);
         }
         if let Some(ca) = &config.ca {
             let certs = reqwest::Certificate::from_pem_bundle(ca)
-                .map_err(|e| format!("--pix-ca: {}", chain(&e)))?;
+                .map_err(|e| ClientError::Ca(chain(&e)))?;
             if certs.is_empty() {
-                return Err("--pix-ca holds no PEM certificate".into());
+                return Err(ClientError::NoCa);
             }
             for c in certs {
                 builder = builder.add_root_certificate(c);
             }
         }
-        let http = builder.build().map_err(|e| chain(&e))?;
+        let http = builder.build().map_err(|e| ClientError::Build(chain(&e)))?;
         Ok(PixClient {
             http,
             config: Arc::new(config),
@@ -465,11 +473,24 @@ impl PixClient {
         }
     }
 
-    /// `GET /pix?inicio&fim` (RFC 3339): the Pix received in that window.
+    /// `GET /pix?inicio&fim` (RFC 3339): the Pix received in that window, every page of it
+    /// (`parametros.paginacao.quantidadeDePaginas`; at most [`MAX_PAGES`] of 1000).
     pub async fn list_pix(&self, inicio: &str, fim: &str) -> Result<Vec<Value>, BankError> {
-        let query = format!("/pix?inicio={inicio}&fim={fim}&paginacao.itensPorPagina=1000");
-        let (_, v) = self.call(Method::GET, &query, None).await?;
-        Ok(v["pix"].as_array().cloned().unwrap_or_default())
+        let mut all = Vec::new();
+        for page in 0..MAX_PAGES {
+            let query = format!(
+                "/pix?inicio={inicio}&fim={fim}&paginacao.paginaAtual={page}&paginacao.itensPorPagina=1000"
+            );
+            let (_, v) = self.call(Method::GET, &query, None).await?;
+            all.extend(v["pix"].as_array().cloned().unwrap_or_default());
+            let pages = v["parametros"]["paginacao"]["quantidadeDePaginas"]
+                .as_u64()
+                .unwrap_or(1);
+            if page + 1 >= pages {
+                break;
+            }
+        }
+        Ok(all)
     }
 
     /// `PUT /pix/{e2eid}/devolucao/{id}` of `cents`.
@@ -491,6 +512,10 @@ impl PixClient {
             .1)
     }
 }
+
+/// The most pages of Pix one listing reads (a million Pix): a bank that reports more is
+/// read that far, and the next pass reads again.
+pub const MAX_PAGES: u64 = 1000;
 
 /// `WebhookSolicitado`.
 #[derive(Serialize)]

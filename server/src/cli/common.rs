@@ -6,9 +6,20 @@ use crate::store::Db;
 
 /// Why a command failed: bad input (exit 2, like clap's own usage errors)
 /// or anything else (exit 1).
+#[derive(Debug, thiserror::Error)]
 pub enum Failure {
+    #[error("{0}")]
     Usage(String),
+    #[error("{0}")]
     Runtime(String),
+}
+
+/// A refused setting met while a command runs (`serve`'s checks end it with exit 1, as
+/// before they were typed; `config check` says it as a usage error itself).
+impl From<super::config::ConfigError> for Failure {
+    fn from(e: super::config::ConfigError) -> Self {
+        Failure::Runtime(e.to_string())
+    }
 }
 
 impl From<String> for Failure {
@@ -19,18 +30,20 @@ impl From<String> for Failure {
 
 /// The database of a command other than `serve` and `migrate`: opened only when its schema
 /// is current (no command but those two changes it), else refused naming `paylink migrate`.
-pub(crate) async fn open(target: &str) -> Result<Db, String> {
+pub(crate) async fn open(target: &str) -> Result<Db, Failure> {
     open_as(target, crate::store::OpenMode::RequireCurrent).await
 }
 
-pub(crate) async fn open_as(target: &str, mode: crate::store::OpenMode) -> Result<Db, String> {
+pub(crate) async fn open_as(target: &str, mode: crate::store::OpenMode) -> Result<Db, Failure> {
     use crate::store::schema::SchemaError;
     let shown = crate::store::redacted(target);
-    Db::open_with(target, mode).await.map_err(|e| match e {
-        // Our own refusals (no such SQLite file) say it all.
-        SchemaError::Db(sqlx::Error::Configuration(why)) => why.to_string(),
-        SchemaError::Db(e) => format!("cannot open database {shown}: {e}"),
-        other => format!("database {shown}: {other}"),
+    Db::open_with(target, mode).await.map_err(|e| {
+        Failure::Runtime(match e {
+            // Our own refusals (no such SQLite file) say it all.
+            SchemaError::Db(sqlx::Error::Configuration(why)) => why.to_string(),
+            SchemaError::Db(e) => format!("cannot open database {shown}: {e}"),
+            other => format!("database {shown}: {other}"),
+        })
     })
 }
 
@@ -86,11 +99,14 @@ impl BoletoArgs {
         &self,
         demo: bool,
         missing: &mut Vec<&'static str>,
-    ) -> Result<paylink_model::boleto::BoletoConfig, String> {
-        let digits = |s: &str, n: usize, flag: &str| {
+    ) -> Result<paylink_model::boleto::BoletoConfig, super::config::ConfigError> {
+        let digits = |s: &str, n: usize, flag: &'static str| {
             (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| s.to_string())
-                .ok_or_else(|| format!("{flag} must be {n} digits"))
+                .ok_or(super::config::ConfigError::Digits {
+                    setting: flag,
+                    digits: n,
+                })
         };
         let mut given = |v: &Option<String>, long: &'static str, fallback: &str| match v
             .as_deref()
@@ -115,9 +131,22 @@ impl BoletoArgs {
     }
 }
 
+/// A duration an operator wrote that is not one, or not one this setting takes.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    #[error("{0:?} is not a duration like 5s, 30m, 24h or 7d")]
+    NotADuration(String),
+    #[error("{0:?} is too long a duration")]
+    TooLong(String),
+    #[error("{0:?}: the unit is one of ms, s, m, h, d")]
+    Unit(String),
+    #[error("{0:?}: must be longer than 0")]
+    Zero(String),
+}
+
 /// A duration as an operator writes it: a whole number and its unit, `500ms`,
 /// `5s`, `30m`, `24h`, `7d` (`0` alone is zero). For clap's `value_parser`.
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, DurationError> {
     let text = text.trim();
     if text == "0" {
         return Ok(std::time::Duration::ZERO);
@@ -125,20 +154,20 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     let split = text
         .find(|c: char| !c.is_ascii_digit())
         .filter(|&at| at > 0)
-        .ok_or_else(|| format!("{text:?} is not a duration like 5s, 30m, 24h or 7d"))?;
+        .ok_or_else(|| DurationError::NotADuration(text.to_string()))?;
     let (number, unit) = text.split_at(split);
     let n: u64 = number
         .parse()
-        .map_err(|_| format!("{text:?} is too long a duration"))?;
+        .map_err(|_| DurationError::TooLong(text.to_string()))?;
     let millis = match unit {
         "ms" => Some(n),
         "s" => n.checked_mul(1000),
         "m" => n.checked_mul(60_000),
         "h" => n.checked_mul(3_600_000),
         "d" => n.checked_mul(86_400_000),
-        _ => return Err(format!("{text:?}: the unit is one of ms, s, m, h, d")),
+        _ => return Err(DurationError::Unit(text.to_string())),
     }
-    .ok_or_else(|| format!("{text:?} is too long a duration"))?;
+    .ok_or_else(|| DurationError::TooLong(text.to_string()))?;
     Ok(std::time::Duration::from_millis(millis))
 }
 

@@ -17,6 +17,152 @@ use std::path::{Path, PathBuf};
 use clap::parser::ValueSource;
 use clap::{ArgAction, Command};
 
+/// A setting refused before anything starts: each variant names the setting (its flag, or
+/// the file's key) and the kind of problem, and its words never carry a secret's value. The
+/// settings' own parsers (`domain::smtp`, the notifications', the webhooks' proxy, the
+/// bank's client) keep their own typed refusals.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// A setting given without one it goes with (or without its value at all).
+    #[error("{setting} needs {needs}")]
+    Needs {
+        setting: &'static str,
+        needs: &'static str,
+    },
+    /// A value not of the setting's form; `expected` says the form.
+    #[error("{setting} {value:?} is not {expected}")]
+    Malformed {
+        setting: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    /// A value of the right kind that the setting does not allow here.
+    #[error("{setting} {value:?} must be {expected}")]
+    Disallowed {
+        setting: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    /// A URL that does not parse.
+    #[error("{setting} {value:?}: {source}")]
+    BadUrl {
+        setting: &'static str,
+        value: String,
+        source: url::ParseError,
+    },
+    /// A value outside the setting's few choices.
+    #[error("{setting} must be {expected}, not {value:?}")]
+    NotAChoice {
+        setting: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    /// One item of a list setting not among its choices.
+    #[error("{setting}: {value:?} is not {expected}")]
+    BadItem {
+        setting: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    /// A number of a fixed count of digits.
+    #[error("{setting} must be {digits} digits")]
+    Digits {
+        setting: &'static str,
+        digits: usize,
+    },
+    /// `--workers`: a name that is no worker's.
+    #[error("unknown worker {name:?}: all, none, or a comma list of {known}")]
+    UnknownWorker { name: String, known: String },
+    /// `--workers`: a worker listed twice.
+    #[error("worker {name:?} is named twice")]
+    WorkerTwice { name: String },
+    /// Outside `--sandbox`, settings payers would see that have no value (the sandbox shows
+    /// demo values in their place): their long names.
+    #[error(
+        "not in --sandbox, and payers would see settings that have no value: set {} \
+         (or say what you offer with --payment-types; --sandbox shows demo values, for tests only)",
+        listed(missing)
+    )]
+    DemoValues { missing: Vec<&'static str> },
+    /// Listening beyond loopback without `--public-url`, outside the sandbox.
+    #[error(
+        "listening on {addr}, beyond loopback, needs --public-url https://… \
+         (PAYLINK_PUBLIC_URL): the address payers' browsers use"
+    )]
+    PublicUrlMissing { addr: std::net::SocketAddr },
+    /// A file a setting names (a secret's, a certificate's) that cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A secret's file with no line in it.
+    #[error("{} is empty", path.display())]
+    EmptyFile { path: PathBuf },
+    /// The configuration file cannot be read.
+    #[error("cannot read the configuration {}: {source}", path.display())]
+    FileUnreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The configuration file's refusal, said with the file's name.
+    #[error("configuration {}: {source}", path.display())]
+    InFile {
+        path: PathBuf,
+        source: Box<ConfigError>,
+    },
+    /// The file is not TOML: toml's own words (without its line and caret).
+    #[error("{0}")]
+    Toml(String),
+    /// A file's key whose value is neither a scalar nor a list of them.
+    #[error("`{key}` must be a string, a number, a boolean or a list of them")]
+    NotScalar { key: String },
+    /// A secret in the file: it is taken from its variable (or a `--…-file`) only.
+    #[error(
+        "{}: `{key}` is a secret: give it as {} (or --{key}-file), not in a file",
+        file_of(file),
+        variable_of(key)
+    )]
+    SecretInFile { file: Option<PathBuf>, key: String },
+    /// `db` in the file with a password in its URL.
+    #[error(
+        "{}: `db` holds a password: give the URL as PAYLINK_DB, not in a file",
+        file_of(file)
+    )]
+    PasswordInFile { file: Option<PathBuf> },
+    /// A key of the file that is no setting.
+    #[error(
+        "{}: unknown setting `{key}` (see `paylink serve --help` or docs/operations.md)",
+        file_of(file)
+    )]
+    UnknownKey { file: Option<PathBuf>, key: String },
+    #[error(transparent)]
+    Smtp(#[from] crate::domain::smtp::SmtpError),
+    #[error(transparent)]
+    Notify(#[from] crate::workers::notifications::NotifyConfigError),
+    #[error(transparent)]
+    Proxy(#[from] crate::domain::outbound::BadProxy),
+    #[error(transparent)]
+    Bank(#[from] crate::bank::ClientError),
+}
+
+/// Missing settings as the refusal lists them: `--merchant-name (PAYLINK_MERCHANT_NAME), …`.
+fn listed(missing: &[&'static str]) -> String {
+    let list: Vec<String> = missing
+        .iter()
+        .map(|long| format!("--{long} ({})", variable_of(long)))
+        .collect();
+    list.join(", ")
+}
+
+/// How a refusal of the file's keys names the file.
+fn file_of(path: &Option<PathBuf>) -> String {
+    path.as_ref().map_or_else(
+        || "configuration".into(),
+        |p| format!("configuration {}", p.display()),
+    )
+}
+
 /// The variable that names the configuration file, as `--config` does.
 pub const CONFIG_ENV: &str = "PAYLINK_CONFIG";
 
@@ -62,7 +208,7 @@ pub struct FileSettings {
 impl FileSettings {
     /// The file named by `--config` in `args` (up to a `--`) or by `PAYLINK_CONFIG`; none
     /// when neither names one.
-    pub fn locate(args: &[OsString]) -> Result<FileSettings, String> {
+    pub fn locate(args: &[OsString]) -> Result<FileSettings, ConfigError> {
         let mut path = None;
         let mut it = args.iter().skip(1);
         while let Some(a) = it.next() {
@@ -71,7 +217,10 @@ impl FileSettings {
                 break;
             }
             if a == "--config" {
-                let file = it.next().ok_or("--config needs a file")?;
+                let file = it.next().ok_or(ConfigError::Needs {
+                    setting: "--config",
+                    needs: "a file",
+                })?;
                 path = Some(PathBuf::from(file));
             } else if let Some(file) = a.strip_prefix("--config=") {
                 path = Some(PathBuf::from(file));
@@ -89,21 +238,25 @@ impl FileSettings {
     }
 
     /// Reads and parses `path`; a file that cannot be read or is not TOML names itself.
-    pub fn read(path: &Path) -> Result<FileSettings, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the configuration {}: {e}", path.display()))?;
-        let mut settings = FileSettings::parse(&text)
-            .map_err(|e| format!("configuration {}: {e}", path.display()))?;
+    pub fn read(path: &Path) -> Result<FileSettings, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::FileUnreadable {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut settings = FileSettings::parse(&text).map_err(|e| ConfigError::InFile {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        })?;
         settings.path = Some(path.to_path_buf());
         Ok(settings)
     }
 
     /// The settings of a TOML text: `public-url = "https://…"`, a section's keys prefixed
     /// by its name (`[pix]` `api-url` is `pix-api-url`).
-    pub fn parse(text: &str) -> Result<FileSettings, String> {
+    pub fn parse(text: &str) -> Result<FileSettings, ConfigError> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
             // toml's message carries the line and a caret; one line is enough here.
-            e.message().to_string()
+            ConfigError::Toml(e.message().to_string())
         })?;
         let mut values = BTreeMap::new();
         flatten("", &table, &mut values)?;
@@ -111,30 +264,26 @@ impl FileSettings {
     }
 
     /// Every key not in `known` (the flags' long names) refused, naming it.
-    pub fn check_keys(&self, known: &BTreeSet<String>) -> Result<(), String> {
-        let where_ = self.path.as_ref().map_or_else(
-            || "configuration".into(),
-            |p| format!("configuration {}", p.display()),
-        );
+    pub fn check_keys(&self, known: &BTreeSet<String>) -> Result<(), ConfigError> {
+        let file = || self.path.clone();
         for key in self.values.keys() {
             if SECRET_SETTINGS.contains(&key.as_str()) {
-                return Err(format!(
-                    "{where_}: `{key}` is a secret: give it as {} (or --{key}-file), not in a file",
-                    variable_of(key)
-                ));
+                return Err(ConfigError::SecretInFile {
+                    file: file(),
+                    key: key.clone(),
+                });
             }
             // A database URL's password is a secret too: PAYLINK_DB keeps it out of files.
             let with_password =
                 |v: &String| reqwest::Url::parse(v).is_ok_and(|u| u.password().is_some());
             if key == "db" && self.values[key].iter().any(with_password) {
-                return Err(format!(
-                    "{where_}: `db` holds a password: give the URL as PAYLINK_DB, not in a file"
-                ));
+                return Err(ConfigError::PasswordInFile { file: file() });
             }
             if !known.contains(key) {
-                return Err(format!(
-                    "{where_}: unknown setting `{key}` (see `paylink serve --help` or docs/operations.md)"
-                ));
+                return Err(ConfigError::UnknownKey {
+                    file: file(),
+                    key: key.clone(),
+                });
             }
         }
         Ok(())
@@ -150,22 +299,20 @@ fn flatten(
     prefix: &str,
     table: &toml::Table,
     out: &mut BTreeMap<String, Vec<String>>,
-) -> Result<(), String> {
+) -> Result<(), ConfigError> {
     for (key, value) in table {
         let name = if prefix.is_empty() {
             key.clone()
         } else {
             format!("{prefix}-{key}")
         };
-        let scalar = |v: &toml::Value| -> Result<String, String> {
+        let scalar = |v: &toml::Value| -> Result<String, ConfigError> {
             match v {
                 toml::Value::String(s) => Ok(s.clone()),
                 toml::Value::Integer(i) => Ok(i.to_string()),
                 toml::Value::Boolean(b) => Ok(b.to_string()),
                 toml::Value::Float(f) => Ok(f.to_string()),
-                _ => Err(format!(
-                    "`{name}` must be a string, a number, a boolean or a list of them"
-                )),
+                _ => Err(ConfigError::NotScalar { key: name.clone() }),
             }
         };
         match value {
@@ -306,18 +453,20 @@ mod tests {
     #[test]
     fn a_bad_file_says_why() {
         assert!(FileSettings::parse("public-url = ").is_err());
-        let err = FileSettings::parse("when = 2027-01-01").unwrap_err();
+        let err = FileSettings::parse("when = 2027-01-01")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("`when`"), "{err}");
         let known: BTreeSet<String> = ["listen".to_string()].into();
         let f = FileSettings::parse("lisen = \"x\"").unwrap();
-        let err = f.check_keys(&known).unwrap_err();
+        let err = f.check_keys(&known).unwrap_err().to_string();
         assert!(err.contains("unknown setting `lisen`"), "{err}");
         let f = FileSettings::parse("token = \"x\"").unwrap();
-        let err = f.check_keys(&known).unwrap_err();
+        let err = f.check_keys(&known).unwrap_err().to_string();
         assert!(err.contains("PAYLINK_TOKEN"), "{err}");
         let known: BTreeSet<String> = ["db".to_string()].into();
         let f = FileSettings::parse("db = \"postgres://paylink:senha@db/paylink\"").unwrap();
-        let err = f.check_keys(&known).unwrap_err();
+        let err = f.check_keys(&known).unwrap_err().to_string();
         assert!(
             err.contains("PAYLINK_DB") && !err.contains("senha"),
             "{err}"

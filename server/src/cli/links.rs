@@ -1,8 +1,10 @@
-//! `paylink link ...`: create, list, enable and disable payment links.
+//! `paylink link ...`: create, list, enable and disable payment links, each
+//! of one application (named with `--application`, or the only one).
 
 use crate::cli::common::DbArg;
 use paylink_model::{money, Lang};
 
+use super::link_flags::{flag_errors, LinkSpec};
 use crate::domain::links::*;
 use crate::store::links::{list, set_active};
 
@@ -12,7 +14,8 @@ use crate::store::links::{list, set_active};
 pub enum LinkCommand {
     /// Create a payment link and print its slug and URL.
     Create(Box<CreateArgs>),
-    /// One line per link: slug, price, payment types, invoice type, due days, state, name.
+    /// One line per link: slug, price, payment types, invoice type, due days, state, URL, name,
+    /// application.
     List {
         #[command(flatten)]
         db: DbArg,
@@ -29,6 +32,16 @@ pub enum LinkCommand {
     /// Turn a disabled link on again.
     Enable {
         slug: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Give a link without an owner (made before links had one, on a
+    /// database with several applications) the application it belongs to.
+    Adopt {
+        slug: String,
+        /// The application (its name or id).
+        #[arg(long, value_name = "NAME_OR_ID")]
+        application: String,
         #[command(flatten)]
         db: DbArg,
     },
@@ -77,6 +90,11 @@ pub struct CreateArgs {
     /// The discount ends this many days before the due date (at most --due-in-days).
     #[arg(long, default_value_t = 0, requires = "discount")]
     discount_days_before_due: u32,
+    /// The application the link belongs to (its name or id): its payers'
+    /// customers and invoices are that application's, its webhooks fire.
+    /// May be left out when the database has exactly one application.
+    #[arg(long, value_name = "NAME_OR_ID")]
+    application: Option<String>,
     #[command(flatten)]
     db: DbArg,
     /// Base of the printed URL (`{public-url}/l/{slug}`).
@@ -105,29 +123,59 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure
                 discount_days_before_due: a.discount_days_before_due,
             }
             .check()
-            .map_err(Failure::Usage)?;
+            .map_err(|e| Failure::Usage(e.to_string()))?;
             let db = crate::cli::common::open(&a.db).await?;
+            let owner = owner(&db, a.application.as_deref()).await?;
             // The API's creation: a generated slug gets -2, -3, ... when taken; a chosen one must be free.
-            let link = create(&db, &new, None, |_| None)
+            let link = create(&db, &new, Some(&owner.id), |_| None)
                 .await
                 .map_err(|e| Failure::Runtime(format!("cannot store the link: {e}")))?
                 .map_err(|v| Failure::Usage(flag_errors(&v)))?;
             println!("slug: {}", link.slug);
+            println!("application: {}", owner.name);
             println!("{}", link.url(&a.public_url));
             Ok(())
         }
         LinkCommand::Disable { slug, db } => toggle(&slug, &db, false).await,
         LinkCommand::Enable { slug, db } => toggle(&slug, &db, true).await,
+        LinkCommand::Adopt {
+            slug,
+            application,
+            db,
+        } => {
+            let db = crate::cli::common::open(&db).await?;
+            let owner = owner(&db, Some(&application)).await?;
+            let adopted = crate::store::links::adopt(&db, &slug, &owner.id)
+                .await
+                .map_err(|e| e.to_string())?;
+            if !adopted {
+                return Err(Failure::Usage(format!(
+                    "no link with slug {slug:?} without an owner (`paylink link list` shows each link's)"
+                )));
+            }
+            println!("link {slug} belongs to {}", owner.name);
+            Ok(())
+        }
         LinkCommand::List { db, public_url } => {
             let db = crate::cli::common::open(&db).await?;
+            let apps = crate::store::applications::list(&db)
+                .await
+                .map_err(|e| e.to_string())?;
             for l in list(&db).await.map_err(|e| e.to_string())? {
+                let owner = match &l.application_id {
+                    Some(id) => apps
+                        .iter()
+                        .find(|a| &a.id == id)
+                        .map_or(id.as_str(), |a| a.name.as_str()),
+                    None => "(no owner)",
+                };
                 let price = match l.price_cents {
                     Some(c) => money::format_brl(c, Lang::PtBr),
                     None => "payer's amount".into(),
                 };
                 let types: Vec<&str> = l.payment_types.iter().map(|t| t.as_str()).collect();
                 println!(
-                    "{}\t{price}\t{}\t{} up to {}x\tdue in {} days\t{}\t{}\t{}",
+                    "{}\t{price}\t{}\t{} up to {}x\tdue in {} days\t{}\t{}\t{}\t{owner}",
                     l.slug,
                     types.join(","),
                     l.invoice_type,
@@ -144,6 +192,52 @@ pub async fn cli(command: LinkCommand) -> Result<(), crate::cli::common::Failure
             }
             Ok(())
         }
+    }
+}
+
+/// The application a new link belongs to: the one `named` (by name, else
+/// by id), or the database's only one; a usage error saying which exist
+/// otherwise.
+async fn owner(
+    db: &crate::store::Db,
+    named: Option<&str>,
+) -> Result<crate::store::Application, crate::cli::common::Failure> {
+    use crate::cli::common::Failure;
+    use crate::store::applications;
+    let runtime = |e: crate::store::DbError| Failure::Runtime(e.to_string());
+    let all = applications::list(db).await.map_err(runtime)?;
+    let names = || {
+        all.iter()
+            .map(|a| format!("{} ({})", a.name, a.id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match named.map(str::trim) {
+        Some(n) => all
+            .iter()
+            .find(|a| a.name == n)
+            .or_else(|| all.iter().find(|a| a.id.eq_ignore_ascii_case(n)))
+            .cloned()
+            .ok_or_else(|| {
+                Failure::Usage(format!(
+                    "--application {n:?}: no application has that name or id (there are: {})",
+                    names()
+                ))
+            }),
+        None => match all.as_slice() {
+            [only] => Ok(only.clone()),
+            [] => Err(Failure::Usage(
+                "a link belongs to an application, and there is none yet: create one with \
+                 `paylink token create --name NAME`"
+                    .into(),
+            )),
+            _ => Err(Failure::Usage(format!(
+                "this database has {} applications; name the link's with --application \
+                 NAME_OR_ID (one of: {})",
+                all.len(),
+                names()
+            ))),
+        },
     }
 }
 

@@ -8,6 +8,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod common;
 pub mod config;
+mod link_flags;
 pub mod links;
 mod maintenance;
 pub mod notifications;
@@ -261,11 +262,11 @@ struct Parsed {
 
 fn parse(args: &[std::ffi::OsString]) -> Result<Parsed, clap::Error> {
     let usage = |m: String| Cli::command().error(clap::error::ErrorKind::ValueValidation, m);
-    let file = config::FileSettings::locate(args).map_err(usage)?;
+    let file = config::FileSettings::locate(args).map_err(|e| usage(e.to_string()))?;
     let base = Cli::command();
     let serve = base.find_subcommand("serve").expect("the serve command");
     let known = config::settings_of(serve);
-    file.check_keys(&known).map_err(usage)?;
+    file.check_keys(&known).map_err(|e| usage(e.to_string()))?;
     let command = with_settings(base, &known, &file);
     let matches = command.clone().try_get_matches_from(args)?;
     // The one subcommand run, to read its settings' origins.
@@ -470,7 +471,7 @@ fn describe(d: std::time::Duration) -> String {
     }
 }
 
-async fn simulate(command: SimulateCommand) -> Result<(), String> {
+async fn simulate(command: SimulateCommand) -> Result<(), Failure> {
     let paid = match command {
         SimulateCommand::Pay {
             invoice_id,
@@ -481,8 +482,9 @@ async fn simulate(command: SimulateCommand) -> Result<(), String> {
             let method = match method.as_deref() {
                 None => None,
                 Some(m) => Some(
-                    paylink_model::PaymentType::parse(&m.to_ascii_uppercase())
-                        .ok_or_else(|| format!("--method must be PIX or BOLETO, not {m:?}"))?,
+                    paylink_model::PaymentType::parse(&m.to_ascii_uppercase()).ok_or_else(
+                        || Failure::Runtime(format!("--method must be PIX or BOLETO, not {m:?}")),
+                    )?,
                 ),
             };
             payments::simulate_pay(&open(&db).await?, &invoice_id, installment, method).await
@@ -493,16 +495,20 @@ async fn simulate(command: SimulateCommand) -> Result<(), String> {
             db,
         } => payments::simulate_reverse(&open(&db).await?, &invoice_id, installment).await,
     }
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| Failure::Runtime(e.to_string()))?;
     println!("installment {} is now {}", paid.installment, paid.status);
     Ok(())
 }
 
-async fn application(db: &Db, name: &str) -> Result<crate::store::Application, String> {
+async fn application(db: &Db, name: &str) -> Result<crate::store::Application, Failure> {
     crate::store::applications::find_by_name(db, name)
         .await
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no application named {name:?} (see `paylink token create`)"))
+        .map_err(|e| Failure::Runtime(e.to_string()))?
+        .ok_or_else(|| {
+            Failure::Runtime(format!(
+                "no application named {name:?} (see `paylink token create`)"
+            ))
+        })
 }
 
 async fn webhook(command: WebhookCommand) -> Result<(), Failure> {

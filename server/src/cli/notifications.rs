@@ -18,7 +18,7 @@ pub enum NotificationsCommand {
 }
 
 /// `paylink notifications ...`
-pub async fn cli(command: NotificationsCommand) -> Result<(), String> {
+pub async fn cli(command: NotificationsCommand) -> Result<(), super::Failure> {
     match command {
         NotificationsCommand::List {
             status,
@@ -27,15 +27,22 @@ pub async fn cli(command: NotificationsCommand) -> Result<(), String> {
         } => {
             if let Some(s) = &status {
                 if !STATUSES.contains(&s.as_str()) {
-                    return Err(format!("--status must be one of {}", STATUSES.join(", ")));
+                    return Err(super::Failure::Runtime(format!(
+                        "--status must be one of {}",
+                        STATUSES.join(", ")
+                    )));
                 }
             }
             let db = super::common::open(&path).await?;
             let rows = list_sends(&db, status.as_deref(), invoice.as_deref())
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| super::Failure::Runtime(e.to_string()))?;
             for r in rows {
-                println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+                println!(
+                    "{}",
+                    serde_json::to_string(&r)
+                        .map_err(|e| super::Failure::Runtime(e.to_string()))?
+                );
             }
             Ok(())
         }

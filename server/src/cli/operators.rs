@@ -101,7 +101,7 @@ pub async fn cli(command: OperatorCommand) -> Result<(), Failure> {
 
 /// One line from stdin. At a terminal, asks on stderr and turns the
 /// terminal's echo off while the password is typed.
-fn read_stdin_password() -> Result<String, String> {
+fn read_stdin_password() -> Result<String, super::Failure> {
     let stdin = std::io::stdin();
     let terminal = stdin.is_terminal();
     if terminal {
@@ -118,7 +118,7 @@ fn read_stdin_password() -> Result<String, String> {
         stty("echo");
         eprintln!();
     }
-    read.map_err(|e| format!("cannot read the password from stdin: {e}"))?;
+    read.map_err(|e| super::Failure::Runtime(format!("cannot read the password from stdin: {e}")))?;
     Ok(line)
 }
 

@@ -1,10 +1,12 @@
 //! `paylink pix refund`: a refund of all or part of a Pix paylink received through a bank's API
 //! Pix (`PUT /pix/{e2eid}/devolucao/{id}`), within the 90 days the Pix rules allow; once the
-//! whole Pix is refunded its installment becomes REVERSED.
+//! whole Pix is returned its installment becomes REVERSED (`pix_api::devolucao`, as for the
+//! bank's own devoluções).
 
 use crate::cli::common::{open, DbArg, Failure};
+use crate::domain::pix_api::devolucao;
 use crate::domain::pix_api::reais;
-use crate::store::{payments, pix_payments};
+use crate::store::pix_payments;
 
 /// How long after a Pix it can be refunded (BACEN's rules for a devolução).
 pub const REFUND_DAYS: i64 = 90;
@@ -97,26 +99,29 @@ pub async fn cli(command: PixCommand) -> Result<(), Failure> {
         .refund(&e2eid, &id, cents)
         .await
         .map_err(|e| format!("the bank did not refund: {e}"))?;
-    let Some(total) = pix_payments::add_refund(&db, &e2eid, &id, cents)
+    // Kept as the bank answered (a bank may answer EM_PROCESSAMENTO: its callback and
+    // reconciliation say when it is DEVOLVIDO).
+    let reported = devolucao::reported(&refund).unwrap_or(pix_payments::Reported {
+        id: id.clone(),
+        rtr_id: None,
+        cents,
+        natureza: paylink_model::DevolucaoNatureza::Original,
+        status: paylink_model::DevolucaoStatus::EmProcessamento,
+        requested_at: None,
+        settled_at: None,
+    });
+    let kept = devolucao::keep(&db, &e2eid, &reported)
         .await
-        .map_err(|e| e.to_string())?
-    else {
-        println!("refund {id}: recorded meanwhile by another run; nothing changed");
-        return Ok(());
-    };
+        .map_err(|e| e.to_string())?;
     println!(
         "refund {id}: {} of Pix {e2eid} ({})",
         reais(cents),
-        refund["status"].as_str().unwrap_or("requested")
+        reported.status
     );
-    if total >= paid.cents {
-        let reversed = payments::simulate_reverse(&db, &paid.invoice_id, paid.number as u32)
-            .await
-            .map_err(|e| e.to_string())?;
-        println!(
-            "installment {} is now {}",
-            reversed.installment, reversed.status
-        );
+    if let Some(k) =
+        kept.filter(|k| k.status == paylink_model::InstallmentStatus::Reversed.as_str())
+    {
+        println!("installment {} is now {}", k.number, k.status);
     }
     Ok(())
 }

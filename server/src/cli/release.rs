@@ -51,7 +51,7 @@ pub async fn cli(command: ReleaseCommand) -> Result<(), Failure> {
                 None => {
                     let listen = std::env::var("PAYLINK_LISTEN")
                         .unwrap_or_else(|_| "127.0.0.1:8080".to_string());
-                    healthz_url(&listen).map_err(Failure::Usage)?
+                    healthz_url(&listen)?
                 }
             };
             let client = reqwest::Client::builder()
@@ -86,14 +86,19 @@ fn chain(e: &dyn std::error::Error) -> String {
 }
 
 /// `crate::web::precompress` on `dir` and every folder under it.
-fn precompress_tree(dir: &Path) -> Result<usize, String> {
+fn precompress_tree(dir: &Path) -> Result<usize, super::Failure> {
     let mut written = 0;
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(d) = dirs.pop() {
-        written += crate::web::precompress(&d)
-            .map_err(|e| format!("cannot precompress {}: {e}", d.display()))?;
-        for entry in std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))? {
-            let path = entry.map_err(|e| format!("{}: {e}", d.display()))?.path();
+        written += crate::web::precompress(&d).map_err(|e| {
+            super::Failure::Runtime(format!("cannot precompress {}: {e}", d.display()))
+        })?;
+        for entry in std::fs::read_dir(&d)
+            .map_err(|e| super::Failure::Runtime(format!("{}: {e}", d.display())))?
+        {
+            let path = entry
+                .map_err(|e| super::Failure::Runtime(format!("{}: {e}", d.display())))?
+                .path();
             if path.is_dir() {
                 dirs.push(path);
             }
@@ -104,11 +109,12 @@ fn precompress_tree(dir: &Path) -> Result<usize, String> {
 
 /// `http://ADDR/healthz` for a listen address; an unspecified one (`0.0.0.0`,
 /// `[::]`) is asked on loopback, where the server also answers.
-fn healthz_url(listen: &str) -> Result<String, String> {
-    let mut addr: SocketAddr = listen
-        .trim()
-        .parse()
-        .map_err(|e| format!("PAYLINK_LISTEN={listen:?} is not an address (HOST:PORT): {e}"))?;
+fn healthz_url(listen: &str) -> Result<String, super::Failure> {
+    let mut addr: SocketAddr = listen.trim().parse().map_err(|e| {
+        super::Failure::Usage(format!(
+            "PAYLINK_LISTEN={listen:?} is not an address (HOST:PORT): {e}"
+        ))
+    })?;
     match addr.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => addr.set_ip(Ipv4Addr::LOCALHOST.into()),
         IpAddr::V6(ip) if ip.is_unspecified() => addr.set_ip(Ipv6Addr::LOCALHOST.into()),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use clap::Parser;
 
 use super::common::open_as;
+use super::config::ConfigError;
 use crate::app::{app, Options, Service};
 use crate::domain::outbound::Outbound;
 use crate::proxy::{ProxyConfig, DEFAULT_UPSTREAM_TIMEOUT};
@@ -107,11 +108,11 @@ pub(super) struct ServeArgs {
     #[arg(long)]
     allowed_origin: Vec<String>,
     /// Payment links' creations allowed per minute per client address (0: no limit).
-    #[arg(long, default_value_t = crate::proxy::ratelimit::Budget::LINK_CREATIONS.0)]
+    #[arg(long, default_value_t = crate::http::ratelimit::Budget::LINK_CREATIONS.0)]
     public_rate_limit: u32,
     /// The payer's requests (/api/pay/*, boleto PDFs) allowed per minute per client address
     /// (0: no limit). A payer's page needs under 30.
-    #[arg(long, default_value_t = crate::proxy::ratelimit::Budget::PAYER.0)]
+    #[arg(long, default_value_t = crate::http::ratelimit::Budget::PAYER.0)]
     payer_rate_limit: u32,
     /// Take the client address from X-Forwarded-For (only behind your own reverse proxy).
     #[arg(long)]
@@ -120,12 +121,48 @@ pub(super) struct ServeArgs {
     /// balancer moves new clients off first (e.g. 5s, 0 for none; Ctrl-C skips it).
     #[arg(long, default_value = "5s", value_parser = super::common::parse_duration)]
     drain_delay: std::time::Duration,
+    /// How long a request's headers may take to arrive in full, from the connection's
+    /// accept (or, on a kept-alive one, from the request's first byte); past it the
+    /// connection is closed (e.g. 10s).
+    #[arg(long, default_value = "10s", value_parser = parse_timeout)]
+    header_timeout: std::time::Duration,
+    /// How long a kept-alive connection may wait for its next request before it is
+    /// closed; keep it above your load balancer's idle timeout (e.g. 75s).
+    #[arg(long, default_value = "75s", value_parser = parse_timeout)]
+    idle_timeout: std::time::Duration,
+    /// Connections served at once; past it a connection is answered 503 and closed.
+    #[arg(long, default_value_t = crate::app::MAX_CONNECTIONS, value_parser = parse_connections)]
+    max_connections: usize,
     #[command(flatten)]
     pix: PixArgs,
     #[command(flatten)]
     workers: super::workers_args::WorkersArgs,
     #[command(flatten)]
     observability: super::observability::ObservabilityArgs,
+}
+
+/// A connection timeout: a duration (`parse_duration`) of at least a millisecond;
+/// 0 would close every connection at once.
+fn parse_timeout(text: &str) -> Result<std::time::Duration, super::common::DurationError> {
+    let d = super::common::parse_duration(text)?;
+    if d.is_zero() {
+        return Err(super::common::DurationError::Zero(text.to_string()));
+    }
+    Ok(d)
+}
+
+/// `--max-connections` that is not a whole number from 1 to a million.
+#[derive(Debug, thiserror::Error)]
+#[error("{0:?} is not a number of connections from 1 to 1000000")]
+pub struct ConnectionCountError(String);
+
+/// `--max-connections`: a whole number from 1 to a million (each connection is a
+/// socket, and up to a megabyte of buffered headers).
+fn parse_connections(text: &str) -> Result<usize, ConnectionCountError> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+        _ => Err(ConnectionCountError(text.to_string())),
+    }
 }
 
 impl ServeArgs {
@@ -175,16 +212,22 @@ pub struct ProviderArgs {
 }
 
 /// An API base URL given to a flag: http(s), no query or fragment, without its trailing `/`.
-fn api_base(url: &str, flag: &str) -> Result<String, String> {
-    let parsed = reqwest::Url::parse(url.trim()).map_err(|e| format!("{flag} {url:?}: {e}"))?;
+fn api_base(url: &str, flag: &'static str) -> Result<String, ConfigError> {
+    let parsed = reqwest::Url::parse(url.trim()).map_err(|source| ConfigError::BadUrl {
+        setting: flag,
+        value: url.to_string(),
+        source,
+    })?;
     if !matches!(parsed.scheme(), "http" | "https")
         || parsed.query().is_some()
         || parsed.fragment().is_some()
         || parsed.password().is_some()
     {
-        return Err(format!(
-            "{flag} {url:?} must be an https:// base URL, without query or credentials"
-        ));
+        return Err(ConfigError::Disallowed {
+            setting: flag,
+            value: url.to_string(),
+            expected: "an https:// base URL, without query or credentials",
+        });
     }
     Ok(url.trim().trim_end_matches('/').to_string())
 }
@@ -198,7 +241,7 @@ pub(super) fn provider_configs(
         Option<crate::domain::providers::WhatsAppConfig>,
         Option<crate::domain::providers::TwilioConfig>,
     ),
-    String,
+    ConfigError,
 > {
     use crate::domain::providers::{Secret, TwilioConfig, WhatsAppConfig};
     let secret = |f: &Option<PathBuf>| f.as_deref().map(secret_from_file).transpose();
@@ -206,9 +249,11 @@ pub(super) fn provider_configs(
         None => None,
         Some(id) => {
             if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!(
-                    "--whatsapp-phone-number-id {id:?} is not a phone number id (digits)"
-                ));
+                return Err(ConfigError::Malformed {
+                    setting: "--whatsapp-phone-number-id",
+                    value: id.to_string(),
+                    expected: "a phone number id (digits)",
+                });
             }
             let template = p.whatsapp_template.as_deref().unwrap_or_default().trim();
             if template.is_empty()
@@ -216,9 +261,11 @@ pub(super) fn provider_configs(
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
             {
-                return Err(format!(
-                    "--whatsapp-template {template:?} is not a template name (a-z, 0-9, _)"
-                ));
+                return Err(ConfigError::Malformed {
+                    setting: "--whatsapp-template",
+                    value: template.to_string(),
+                    expected: "a template name (a-z, 0-9, _)",
+                });
             }
             let lang = p.whatsapp_template_lang.trim();
             let lang_ok = {
@@ -229,12 +276,16 @@ pub(super) fn provider_configs(
                         || (region.len() == 2 && region.bytes().all(|b| b.is_ascii_uppercase())))
             };
             if !lang_ok {
-                return Err(format!(
-                    "--whatsapp-template-lang {lang:?} is not a language code like pt_BR"
-                ));
+                return Err(ConfigError::Malformed {
+                    setting: "--whatsapp-template-lang",
+                    value: lang.to_string(),
+                    expected: "a language code like pt_BR",
+                });
             }
-            let token = secret(&p.whatsapp_token_file)?
-                .ok_or("--whatsapp-phone-number-id needs --whatsapp-token-file")?;
+            let token = secret(&p.whatsapp_token_file)?.ok_or(ConfigError::Needs {
+                setting: "--whatsapp-phone-number-id",
+                needs: "--whatsapp-token-file",
+            })?;
             let verify_token = secret(&p.whatsapp_verify_token_file)?.map(Secret::new);
             let app_secret = secret(&p.whatsapp_app_secret_file)?.map(Secret::new);
             if verify_token.is_none() || app_secret.is_none() {
@@ -256,20 +307,26 @@ pub(super) fn provider_configs(
         Some(sid) => {
             let hex32 = |s: &str| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit());
             if !sid.strip_prefix("AC").is_some_and(hex32) {
-                return Err(format!(
-                    "--twilio-account-sid {sid:?} is not an Account SID (AC and 32 hex digits)"
-                ));
+                return Err(ConfigError::Malformed {
+                    setting: "--twilio-account-sid",
+                    value: sid.to_string(),
+                    expected: "an Account SID (AC and 32 hex digits)",
+                });
             }
             let from = p.twilio_from.as_deref().unwrap_or_default().trim();
             let from = if from.strip_prefix("MG").is_some_and(hex32) {
                 from.to_string()
             } else {
-                paylink_model::br::check_phone(from).map_err(|_| {
-                    format!("--twilio-from {from:?} is not a phone number (+55...) or Messaging Service SID (MG...)")
+                paylink_model::br::check_phone(from).map_err(|_| ConfigError::Malformed {
+                    setting: "--twilio-from",
+                    value: from.to_string(),
+                    expected: "a phone number (+55...) or Messaging Service SID (MG...)",
                 })?
             };
-            let token = secret(&p.twilio_auth_token_file)?
-                .ok_or("--twilio-account-sid needs --twilio-auth-token-file")?;
+            let token = secret(&p.twilio_auth_token_file)?.ok_or(ConfigError::Needs {
+                setting: "--twilio-account-sid",
+                needs: "--twilio-auth-token-file",
+            })?;
             Some(TwilioConfig {
                 api_url: api_base(&p.twilio_api_url, "--twilio-api-url")?,
                 account_sid: sid.to_string(),
@@ -319,6 +376,10 @@ pub struct PixArgs {
     /// Seconds between reconciliation passes (GET /pix of the last hours at the bank).
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pix_reconcile_secs: u64,
+    /// Seconds between the reconciliation passes that read the last 90 days of Pix instead, for
+    /// devoluções (a MED claim) on older Pix whose callback was lost.
+    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
+    pix_devolucao_sweep_secs: u64,
 }
 
 /// The merchant's account for Pix Automático's recurring charges (`--pix-account`), checked as the
@@ -326,37 +387,49 @@ pub struct PixArgs {
 /// digits.
 pub(super) fn pix_account(
     pix: &PixArgs,
-) -> Result<Option<crate::domain::pix_api::rec::Recebedor>, String> {
+) -> Result<Option<crate::domain::pix_api::rec::Recebedor>, ConfigError> {
     let Some(conta) = pix.pix_account.as_deref().map(str::trim) else {
         if pix.pix_agency.is_some() {
-            return Err("--pix-agency needs --pix-account".into());
+            return Err(ConfigError::Needs {
+                setting: "--pix-agency",
+                needs: "--pix-account",
+            });
         }
         return Ok(None);
     };
     if pix.pix_api_url.is_none() {
-        return Err("--pix-account needs --pix-api-url".into());
+        return Err(ConfigError::Needs {
+            setting: "--pix-account",
+            needs: "--pix-api-url",
+        });
     }
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit() || b == b'-');
     if conta.is_empty() || conta.len() > 20 || !digits(conta) {
-        return Err(format!(
-            "--pix-account {conta:?} is not an account number (up to 20 digits)"
-        ));
+        return Err(ConfigError::Malformed {
+            setting: "--pix-account",
+            value: conta.to_string(),
+            expected: "an account number (up to 20 digits)",
+        });
     }
     let tipo_conta = match pix.pix_account_type.trim() {
         "CORRENTE" => "CORRENTE",
         "POUPANCA" => "POUPANCA",
         "PAGAMENTO" => "PAGAMENTO",
         other => {
-            return Err(format!(
-                "--pix-account-type must be CORRENTE, POUPANCA or PAGAMENTO, not {other:?}"
-            ))
+            return Err(ConfigError::NotAChoice {
+                setting: "--pix-account-type",
+                value: other.to_string(),
+                expected: "CORRENTE, POUPANCA or PAGAMENTO",
+            })
         }
     };
     let agencia = match pix.pix_agency.as_deref().map(str::trim) {
         Some(a) if a.is_empty() || a.len() > 4 || !a.bytes().all(|b| b.is_ascii_digit()) => {
-            return Err(format!(
-                "--pix-agency {a:?} is not an agency (up to 4 digits)"
-            ));
+            return Err(ConfigError::Malformed {
+                setting: "--pix-agency",
+                value: a.to_string(),
+                expected: "an agency (up to 4 digits)",
+            });
         }
         a => a.map(str::to_string),
     };
@@ -368,22 +441,34 @@ pub(super) fn pix_account(
 }
 
 /// The last non-empty line of `file`, trimmed: a secret, never printed.
-pub(super) fn secret_from_file(file: &std::path::Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+pub(super) fn secret_from_file(file: &std::path::Path) -> Result<String, ConfigError> {
+    let text = std::fs::read_to_string(file).map_err(|source| ConfigError::Unreadable {
+        path: file.to_path_buf(),
+        source,
+    })?;
     text.lines()
         .rev()
         .map(str::trim)
         .find(|l| !l.is_empty())
         .map(str::to_string)
-        .ok_or_else(|| format!("{} is empty", file.display()))
+        .ok_or_else(|| ConfigError::EmptyFile {
+            path: file.to_path_buf(),
+        })
+}
+
+/// The bytes of a file a setting names (a certificate, a key, a root), or its refusal.
+fn read(path: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
+    std::fs::read(path).map_err(|source| ConfigError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// The bank's client, when `--pix-api-url` is given; every missing or unreadable part is named.
 pub(super) fn pix_client(
     pix: &PixArgs,
     key: &str,
-) -> Result<Option<crate::bank::PixClient>, String> {
+) -> Result<Option<crate::bank::PixClient>, ConfigError> {
     let Some(api_url) = pix.pix_api_url.as_deref() else {
         let stray = [
             (pix.pix_token_url.is_some(), "--pix-token-url"),
@@ -396,33 +481,41 @@ pub(super) fn pix_client(
             (pix.pix_ca.is_some(), "--pix-ca"),
         ];
         if let Some((_, flag)) = stray.iter().find(|(given, _)| *given) {
-            return Err(format!("{flag} needs --pix-api-url"));
+            return Err(ConfigError::Needs {
+                setting: flag,
+                needs: "--pix-api-url",
+            });
         }
         return Ok(None);
     };
-    let https = |url: &str, flag: &str| {
+    let https = |url: &str, flag: &'static str| {
         paylink_model::br::parse_http_url(url)
             .filter(|_| url.starts_with("https://"))
             .map(|_| url.trim_end_matches('/').to_string())
-            .ok_or_else(|| format!("{flag} {url:?} is not an https:// URL"))
+            .ok_or_else(|| ConfigError::Malformed {
+                setting: flag,
+                value: url.to_string(),
+                expected: "an https:// URL",
+            })
+    };
+    let needs = |needs| ConfigError::Needs {
+        setting: "--pix-api-url",
+        needs,
     };
     let token_url = pix
         .pix_token_url
         .as_deref()
-        .ok_or("--pix-api-url needs --pix-token-url")?;
+        .ok_or_else(|| needs("--pix-token-url"))?;
     let client_id = pix
         .pix_client_id
         .as_deref()
         .map(str::trim)
         .filter(|c| !c.is_empty())
-        .ok_or("--pix-api-url needs --pix-client-id")?;
+        .ok_or_else(|| needs("--pix-client-id"))?;
     let secret_file = pix
         .pix_client_secret_file
         .as_deref()
-        .ok_or("--pix-api-url needs --pix-client-secret-file")?;
-    let read = |p: &std::path::Path| {
-        std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
-    };
+        .ok_or_else(|| needs("--pix-client-secret-file"))?;
     let identity = match (&pix.pix_cert, &pix.pix_cert_key) {
         (Some(c), Some(k)) => Some((read(c)?, read(k)?)),
         _ => None,
@@ -436,33 +529,35 @@ pub(super) fn pix_client(
         ca: pix.pix_ca.as_deref().map(read).transpose()?,
         key: key.trim().to_string(),
     };
-    crate::bank::PixClient::new(config).map(Some)
+    Ok(Some(crate::bank::PixClient::new(config)?))
 }
 
 /// The SMTP server of `--smtp-url`, with its password and extra root read from their files.
 fn smtp_config(
     args: &ServeArgs,
-) -> Result<Option<crate::workers::notifications::SmtpConfig>, String> {
+) -> Result<Option<crate::workers::notifications::SmtpConfig>, ConfigError> {
     let Some(url) = args.smtp_url.as_deref() else {
         return Ok(None);
     };
-    let from = args
-        .smtp_from
-        .as_deref()
-        .ok_or("--smtp-url needs --smtp-from")?;
+    let from = args.smtp_from.as_deref().ok_or(ConfigError::Needs {
+        setting: "--smtp-url",
+        needs: "--smtp-from",
+    })?;
     let password = args
         .smtp_password_file
         .as_deref()
         .map(secret_from_file)
         .transpose()?;
-    let ca = match &args.smtp_ca {
-        Some(p) => Some(std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?),
-        None => None,
-    };
-    crate::workers::notifications::SmtpConfig::new(url, from, password, ca.as_deref()).map(Some)
+    let ca = args.smtp_ca.as_deref().map(read).transpose()?;
+    Ok(Some(crate::workers::notifications::SmtpConfig::new(
+        url,
+        from,
+        password,
+        ca.as_deref(),
+    )?))
 }
 
-fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
+fn proxy_token(args: &ServeArgs) -> Result<Option<String>, ConfigError> {
     if let Some(file) = &args.token_file {
         return secret_from_file(file).map(Some);
     }
@@ -470,7 +565,7 @@ fn proxy_token(args: &ServeArgs) -> Result<Option<String>, String> {
 }
 
 /// `'self'` plus each configured origin, which must be a bare http(s) origin.
-fn frame_ancestors(origins: &[String]) -> Result<Option<String>, String> {
+fn frame_ancestors(origins: &[String]) -> Result<Option<String>, ConfigError> {
     if origins.is_empty() {
         return Ok(None);
     }
@@ -483,14 +578,16 @@ fn frame_ancestors(origins: &[String]) -> Result<Option<String>, String> {
     Ok(Some(value))
 }
 
-fn check_origin(o: &str, flag: &str) -> Result<(), String> {
+fn check_origin(o: &str, flag: &'static str) -> Result<(), ConfigError> {
     let parts = paylink_model::br::parse_http_url(o)
         .filter(|_| !o.trim_end_matches('/').contains(['?', '#', ' ', ';']));
     let path_free = o.splitn(4, '/').nth(3).is_none_or(str::is_empty);
     if parts.is_none() || !path_free {
-        return Err(format!(
-            "{flag} {o:?} is not an origin like https://loja.example"
-        ));
+        return Err(ConfigError::Malformed {
+            setting: flag,
+            value: o.to_string(),
+            expected: "an origin like https://loja.example",
+        });
     }
     Ok(())
 }
@@ -523,22 +620,31 @@ fn payer_setting(
 }
 
 /// What the merchant offers (`--payment-types`): at least one of PIX and BOLETO.
-fn payment_types(args: &ServeArgs) -> Result<Vec<paylink_model::PaymentType>, String> {
+fn payment_types(args: &ServeArgs) -> Result<Vec<paylink_model::PaymentType>, ConfigError> {
     let mut types = Vec::new();
     for t in &args.payment_types {
-        let t = paylink_model::PaymentType::parse(&t.trim().to_ascii_uppercase())
-            .ok_or_else(|| format!("--payment-types: {t:?} is not PIX or BOLETO"))?;
+        let t =
+            paylink_model::PaymentType::parse(&t.trim().to_ascii_uppercase()).ok_or_else(|| {
+                ConfigError::BadItem {
+                    setting: "--payment-types",
+                    value: t.clone(),
+                    expected: "PIX or BOLETO",
+                }
+            })?;
         if !types.contains(&t) {
             types.push(t);
         }
     }
     if types.is_empty() {
-        return Err("--payment-types needs PIX, BOLETO or both".into());
+        return Err(ConfigError::Needs {
+            setting: "--payment-types",
+            needs: "PIX, BOLETO or both",
+        });
     }
     Ok(types)
 }
 
-fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, String> {
+fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, ConfigError> {
     use paylink_model::PaymentType;
     let sandbox = args.sandbox;
     let offered = payment_types(args)?;
@@ -579,8 +685,11 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
         m,
     )
     .map(|d| {
-        paylink_model::br::check_document(&d)
-            .map_err(|_| format!("--merchant-document {d:?} is not a valid CNPJ or CPF"))
+        paylink_model::br::check_document(&d).map_err(|_| ConfigError::Malformed {
+            setting: "--merchant-document",
+            value: d.clone(),
+            expected: "a valid CNPJ or CPF",
+        })
     })
     .transpose()?;
     let boleto_config = args.boleto.config(sandbox || !boleto, m);
@@ -596,15 +705,7 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
         args.boleto_beneficiary_code.clone()
     };
     if !missing.is_empty() {
-        let list: Vec<String> = missing
-            .iter()
-            .map(|long| format!("--{long} ({})", super::config::variable_of(long)))
-            .collect();
-        return Err(format!(
-            "not in --sandbox, and payers would see settings that have no value: set {} \
-             (or say what you offer with --payment-types; --sandbox shows demo values, for tests only)",
-            list.join(", ")
-        ));
+        return Err(ConfigError::DemoValues { missing });
     }
     let (Some(merchant_name), Some(merchant_city), Some(pix_key)) =
         (merchant_name, merchant_city, pix_key)
@@ -622,6 +723,7 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
         pix_api: args.pix.pix_api_url.is_some(),
         offers_boleto: boleto,
         offers_pix: pix,
+        clock: crate::domain::Clock::System,
     })
 }
 
@@ -629,14 +731,11 @@ fn payer_config(args: &ServeArgs) -> Result<crate::domain::payer::PayerConfig, S
 /// sandbox a public URL beyond loopback must be https (a payer's personal data and the
 /// operators' session cross the network), and a server listening beyond loopback must be
 /// told the name browsers use.
-fn public_url(args: &ServeArgs, addr: SocketAddr) -> Result<String, String> {
+fn public_url(args: &ServeArgs, addr: SocketAddr) -> Result<String, ConfigError> {
     let Some(url) = args.public_url.as_deref().map(str::trim) else {
         if !addr.ip().is_loopback() {
             if !args.sandbox {
-                return Err(format!(
-                    "listening on {addr}, beyond loopback, needs --public-url https://… \
-                     (PAYLINK_PUBLIC_URL): the address payers' browsers use"
-                ));
+                return Err(ConfigError::PublicUrlMissing { addr });
             }
             // Browsers reach it by another name: links would carry the listen
             // address, and the pages' writes fail the origin check (CSRF).
@@ -647,7 +746,11 @@ fn public_url(args: &ServeArgs, addr: SocketAddr) -> Result<String, String> {
     let parsed = reqwest::Url::parse(url)
         .ok()
         .filter(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
-        .ok_or_else(|| format!("--public-url {url:?} is not an http(s) URL"))?;
+        .ok_or_else(|| ConfigError::Malformed {
+            setting: "--public-url",
+            value: url.to_string(),
+            expected: "an http(s) URL",
+        })?;
     let loopback = match parsed.host() {
         Some(url::Host::Domain(d)) => d == "localhost",
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
@@ -655,9 +758,11 @@ fn public_url(args: &ServeArgs, addr: SocketAddr) -> Result<String, String> {
         None => false,
     };
     if parsed.scheme() != "https" && !loopback && !args.sandbox {
-        return Err(format!(
-            "--public-url {url:?} must be https:// outside loopback (PAYLINK_PUBLIC_URL)"
-        ));
+        return Err(ConfigError::Disallowed {
+            setting: "--public-url",
+            value: url.to_string(),
+            expected: "https:// outside loopback (PAYLINK_PUBLIC_URL)",
+        });
     }
     Ok(url.trim_end_matches('/').to_string())
 }
@@ -676,7 +781,7 @@ pub(super) struct Checked {
 
 /// Every setting of `args` checked, each bad or missing one named. `public_url` is the
 /// links' base (from [`public_url`]).
-pub(super) fn check(args: &ServeArgs, public_url: &str) -> Result<Checked, String> {
+pub(super) fn check(args: &ServeArgs, public_url: &str) -> Result<Checked, ConfigError> {
     // The merchant's settings a payer sees come last, so a malformed setting is named
     // even while others are still missing.
     let key = args
@@ -748,7 +853,7 @@ pub(super) fn config_check(
     }
 }
 
-pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
+pub(super) async fn serve(args: ServeArgs) -> Result<(), super::Failure> {
     // Every setting first: a refused configuration opens no database and binds no port.
     let checked = check(&args, &public_url(&args, args.listen)?)?;
     let mode = if args.no_migrate {
@@ -759,8 +864,10 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     let db = open_as(&args.db, mode).await?;
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        .map_err(|e| super::Failure::Runtime(format!("cannot listen on {}: {e}", args.listen)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| super::Failure::Runtime(e.to_string()))?;
     // Port 0 picks a port: the links' default base is the one bound.
     let public_url = public_url(&args, addr)?;
     let Checked {
@@ -786,12 +893,13 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
     // served only once every option has been checked, with the public listener.
     let metrics = match args.observability.metrics_listen {
         Some(at) => {
-            let listener = tokio::net::TcpListener::bind(at)
-                .await
-                .map_err(|e| format!("--metrics-listen: cannot listen on {at}: {e}"))?;
+            let listener = tokio::net::TcpListener::bind(at).await.map_err(|e| {
+                super::Failure::Runtime(format!("--metrics-listen: cannot listen on {at}: {e}"))
+            })?;
             Some((
                 listener,
-                crate::metrics::install(db.clone()).map_err(|e| e.to_string())?,
+                crate::metrics::install(db.clone())
+                    .map_err(|e| super::Failure::Runtime(e.to_string()))?,
             ))
         }
         None => None,
@@ -836,8 +944,8 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         frame_ancestors,
         sessions: Default::default(),
         allowed_origins: args.allowed_origin.clone(),
-        public_rate_limit: crate::proxy::ratelimit::Budget(args.public_rate_limit),
-        payer_rate_limit: crate::proxy::ratelimit::Budget(args.payer_rate_limit),
+        public_rate_limit: crate::http::ratelimit::Budget(args.public_rate_limit),
+        payer_rate_limit: crate::http::ratelimit::Budget(args.payer_rate_limit),
         trust_forwarded_for: args.trust_forwarded_for,
         provider_hooks: crate::http::provider_webhooks::ProviderHooks::of(
             &state_db,
@@ -901,8 +1009,9 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         if run.runs("pix-reconcile") {
             let (rec_db, rec_bank) = (state_db.clone(), bank.clone());
             let every = std::time::Duration::from_secs(args.pix.pix_reconcile_secs);
+            let sweep = std::time::Duration::from_secs(args.pix.pix_devolucao_sweep_secs);
             workers.spawn("pix-reconcile", move |stop| {
-                crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, stop)
+                crate::workers::pix::reconcile(rec_db.clone(), rec_bank.clone(), every, sweep, stop)
             });
         }
     }
@@ -918,11 +1027,14 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
             crate::workers::prune::run(prune_db.clone(), retention.clone(), stop)
         });
     }
-    let signals = crate::app::StopSignals::listen()
-        .map_err(|e| format!("cannot listen for SIGTERM and Ctrl-C: {e}"))?;
+    let signals = crate::app::StopSignals::listen().map_err(|e| {
+        super::Failure::Runtime(format!("cannot listen for SIGTERM and Ctrl-C: {e}"))
+    })?;
     let metrics = match metrics {
         Some((listener, metrics)) => {
-            let at = listener.local_addr().map_err(|e| e.to_string())?;
+            let at = listener
+                .local_addr()
+                .map_err(|e| super::Failure::Runtime(e.to_string()))?;
             let task = tokio::spawn(crate::metrics::serve(listener, metrics));
             Some((at, tokio_util::task::AbortOnDropHandle::new(task)))
         }
@@ -943,9 +1055,14 @@ pub(super) async fn serve(args: ServeArgs) -> Result<(), String> {
         readiness,
         drain_delay: args.drain_delay,
     };
-    let served = crate::app::serve(listener, router, workers, shutdown)
+    let limits = crate::app::Limits {
+        header_timeout: args.header_timeout,
+        idle_timeout: args.idle_timeout,
+        max_connections: args.max_connections,
+    };
+    let served = crate::app::serve(listener, router, workers, shutdown, limits)
         .await
-        .map_err(|e| e.to_string());
+        .map_err(|e| super::Failure::Runtime(e.to_string()));
     // Scraped until the public listener has stopped; dropping the handle ends it.
     drop(metrics);
     served

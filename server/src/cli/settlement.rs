@@ -8,7 +8,7 @@ use paylink_model::Date;
 
 use super::common::{open, Failure};
 use crate::domain::cnab240::Beneficiary;
-use crate::domain::settlement;
+use crate::domain::settlement::{self, SettlementError};
 use crate::store::boletos::Applied;
 use crate::store::payments::{self, LifecycleError};
 
@@ -73,8 +73,8 @@ pub enum InstallmentCommand {
     },
 }
 
-fn usage(message: String) -> Failure {
-    Failure::Usage(message)
+fn usage(message: impl std::fmt::Display) -> Failure {
+    Failure::Usage(message.to_string())
 }
 
 /// dd/mm/aaaa or aaaa-mm-dd.
@@ -129,7 +129,10 @@ pub async fn boleto(command: BoletoCommand) -> Result<(), Failure> {
             let bytes = std::fs::read(&file)
                 .map_err(|e| usage(format!("cannot read {}: {e}", file.display())))?;
             let db = open(&db).await?;
-            match settlement::retorno(&db, &bytes).await? {
+            match settlement::retorno(&db, &bytes)
+                .await
+                .map_err(|e| e.to_string())?
+            {
                 Applied::Before(at) => {
                     println!("{} was applied on {at}; nothing changed", file.display());
                 }
@@ -211,15 +214,19 @@ async fn remessa(args: RemessaArgs) -> Result<(), Failure> {
     let out = args.out.clone();
     let partial = out.with_extension("partial");
     let written = settlement::remessa(&db, &beneficiary, &cfg, since, brasilia_now(), |text| {
-        std::fs::write(&partial, text)
-            .map_err(|e| format!("cannot write {}: {e}: nothing was sent", partial.display()))
+        std::fs::write(&partial, text).map_err(|e| {
+            SettlementError::Write(format!(
+                "cannot write {}: {e}: nothing was sent",
+                partial.display()
+            ))
+        })
     })
     .await;
     let written = match written {
         Ok(w) => w,
         Err(e) => {
             let _ = std::fs::remove_file(&partial);
-            return Err(Failure::Runtime(e));
+            return Err(Failure::Runtime(e.to_string()));
         }
     };
     let Some(w) = written else {
@@ -268,9 +275,48 @@ pub async fn installment(command: InstallmentCommand) -> Result<(), Failure> {
         return Err(usage(format!("--date {date} is in the future")));
     }
     if installment == 0 {
-        return Err(usage("--installment counts from 1".into()));
+        return Err(usage("--installment counts from 1"));
     }
     let db = open(&db).await?;
+    // The API's rules: a day from the invoice's creation to today, at most what is due.
+    let invoice_id = invoice_id.to_ascii_lowercase();
+    // Its owner, then the detail as that application reads it (`find` leaves a cancelled one out).
+    let detail = match crate::store::invoices::owner(&db, &invoice_id).await {
+        Ok(Some(app)) => crate::store::invoice_detail::find(&db, &app.id, &invoice_id, "").await,
+        Ok(None) => Ok(None),
+        Err(e) => Err(e),
+    }
+    .map_err(|e| Failure::Runtime(format!("database error: {e}")))?
+    .ok_or_else(|| usage(format!("invoice not found: {invoice_id}")))?;
+    let req = paylink_model::actions::ManualPaymentRequest {
+        amount: Some(paylink_model::money::cents_to_reais(cents)),
+        paid_on: Some(paid_on.to_string()),
+    };
+    let today = crate::domain::today();
+    match paylink_model::installment_due::check_manual_payment(&detail, installment, &req, today) {
+        Ok(_) => {}
+        Err(paylink_model::installment_due::PaymentRefused::NoInstallment) => {
+            return Err(usage(format!(
+                "invoice {invoice_id} has no installment {installment}"
+            )))
+        }
+        Err(paylink_model::installment_due::PaymentRefused::Invalid(v)) => {
+            let flag = |field: &str| {
+                if field == "amount" {
+                    "--amount"
+                } else {
+                    "--date"
+                }
+            };
+            let said: Vec<String> =
+                v.0.iter()
+                    .map(|(field, msg)| {
+                        format!("{}: {}", flag(field), msg.render(paylink_model::Lang::En))
+                    })
+                    .collect();
+            return Err(usage(said.join("; ")));
+        }
+    }
     let paid = payments::mark_paid(&db, &invoice_id, installment, cents, paid_on)
         .await
         .map_err(|e| match e {

@@ -3,6 +3,7 @@
 //! the retention of what the pruning worker deletes, and the webhook retry
 //! schedule's base (hidden: for tests of retries).
 
+use super::common::DurationError;
 use std::time::Duration;
 
 use crate::workers::prune::Retention;
@@ -43,6 +44,9 @@ pub struct WorkersArgs {
     /// How long a provider's status callback (WhatsApp, SMS) is kept after it came.
     #[arg(long, default_value = "30d", value_parser = super::common::parse_duration)]
     pub retention_provider_statuses: Duration,
+    /// How long a link to a payer's page of charges is kept after it ended (expired or revoked).
+    #[arg(long, default_value = "30d", value_parser = super::common::parse_duration)]
+    pub retention_charges_links: Duration,
     /// How often the pruning worker runs (first at start).
     #[arg(long, default_value = "1h", value_parser = positive_duration)]
     pub prune_every: Duration,
@@ -56,6 +60,7 @@ impl WorkersArgs {
             deliveries: self.retention_deliveries,
             events: self.retention_events,
             provider_statuses: self.retention_provider_statuses,
+            charges_links: self.retention_charges_links,
             every: self.prune_every,
         }
     }
@@ -74,7 +79,7 @@ impl WorkerSet {
 }
 
 /// `all`, `none`, or a comma list of worker names (each known, none twice).
-fn parse_workers(text: &str) -> Result<WorkerSet, String> {
+fn parse_workers(text: &str) -> Result<WorkerSet, super::config::ConfigError> {
     match text.trim() {
         "all" => return Ok(WorkerSet(WORKER_NAMES.to_vec())),
         "none" => return Ok(WorkerSet(Vec::new())),
@@ -83,13 +88,15 @@ fn parse_workers(text: &str) -> Result<WorkerSet, String> {
     let mut set = Vec::new();
     for name in text.split(',').map(str::trim) {
         let known = WORKER_NAMES.iter().find(|&&w| w == name).ok_or_else(|| {
-            format!(
-                "unknown worker {name:?}: all, none, or a comma list of {}",
-                WORKER_NAMES.join(", ")
-            )
+            super::config::ConfigError::UnknownWorker {
+                name: name.to_string(),
+                known: WORKER_NAMES.join(", "),
+            }
         })?;
         if set.contains(known) {
-            return Err(format!("worker {name:?} is named twice"));
+            return Err(super::config::ConfigError::WorkerTwice {
+                name: name.to_string(),
+            });
         }
         set.push(*known);
     }
@@ -98,9 +105,9 @@ fn parse_workers(text: &str) -> Result<WorkerSet, String> {
 
 /// A duration (see `parse_duration`) that is not zero: a period or a delay
 /// that would spin at zero.
-fn positive_duration(text: &str) -> Result<Duration, String> {
+fn positive_duration(text: &str) -> Result<Duration, DurationError> {
     match super::common::parse_duration(text)? {
-        Duration::ZERO => Err(format!("{text:?}: must be longer than 0")),
+        Duration::ZERO => Err(DurationError::Zero(text.to_string())),
         d => Ok(d),
     }
 }
@@ -117,7 +124,7 @@ mod tests {
         assert!(!WORKER_NAMES.iter().any(|w| none.runs(w)));
         let some = parse_workers("webhooks, prune").unwrap();
         assert!(some.runs("webhooks") && some.runs("prune") && !some.runs("scheduler"));
-        let unknown = parse_workers("webhooks,mailer").unwrap_err();
+        let unknown = parse_workers("webhooks,mailer").unwrap_err().to_string();
         assert!(unknown.contains("\"mailer\""), "{unknown}");
         assert!(unknown.contains("notifications"), "{unknown}");
         assert!(parse_workers("").is_err());

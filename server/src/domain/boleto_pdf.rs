@@ -7,7 +7,8 @@
 //!
 //! Long on purpose: one page laid out top to bottom, where each box's
 //! coordinates follow the one above; split, the layout could not be read as
-//! the page it draws. The PDF plumbing (fonts, barcode) sits at the end.
+//! the page it draws. The PDF plumbing (fonts, barcode) sits at the end; the receipt
+//! (`receipt_pdf`) draws its page with the same `Page` and writes it with `write_pdf`.
 
 use std::collections::BTreeMap;
 
@@ -63,27 +64,18 @@ pub struct BoletoPdf {
 /// Lines that fit the Instruções box.
 pub const MAX_INSTRUCTIONS: usize = 6;
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoletoPdfError {
     /// Not a 44-digit barcode.
+    #[error("not a 44-digit boleto barcode")]
     BadBarcode,
     /// A bundled font failed to parse or subset (a build problem, not input).
+    #[error("embedded font: {0}")]
     Font(String),
     /// The PIX code does not fit a QR code.
+    #[error("PIX code: {0}")]
     Pix(String),
 }
-
-impl std::fmt::Display for BoletoPdfError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BoletoPdfError::BadBarcode => write!(f, "not a 44-digit boleto barcode"),
-            BoletoPdfError::Font(e) => write!(f, "embedded font: {e}"),
-            BoletoPdfError::Pix(e) => write!(f, "PIX code: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for BoletoPdfError {}
 
 /// FEBRABAN's Interleaved 2 of 5: narrow element 0.33 mm, wide 3× narrow,
 /// bars 13 mm tall, at least 5 mm of white either side (here the page margin
@@ -110,7 +102,7 @@ fn pt(mm: f32) -> f32 {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Face {
+pub(super) enum Face {
     Regular,
     Bold,
 }
@@ -176,14 +168,24 @@ impl Font {
     }
 }
 
-/// The page's drawing, in mm from the top-left, before it becomes PDF.
-struct Page {
+/// The page's drawing, in mm from the top-left, before it becomes PDF: the boleto's, and
+/// the receipt's (`receipt_pdf`), which draws with the same fonts and writes the same way.
+pub(super) struct Page {
     ops: Vec<Op>,
     regular: Font,
     bold: Font,
 }
 
 impl Page {
+    /// An empty page with both fonts loaded.
+    pub(super) fn new() -> Result<Page, BoletoPdfError> {
+        Ok(Page {
+            ops: Vec::new(),
+            regular: Font::load(REGULAR)?,
+            bold: Font::load(BOLD)?,
+        })
+    }
+
     fn font(&self, face: Face) -> &Font {
         match face {
             Face::Regular => &self.regular,
@@ -192,7 +194,7 @@ impl Page {
     }
 
     /// Text whose baseline is at `y`; cut with "…" to fit `max_w` mm.
-    fn text(&mut self, face: Face, size: f32, x: f32, y: f32, text: &str, max_w: f32) {
+    pub(super) fn text(&mut self, face: Face, size: f32, x: f32, y: f32, text: &str, max_w: f32) {
         let font = self.font(face);
         let mut s: String = text
             .split_whitespace()
@@ -216,12 +218,12 @@ impl Page {
         });
     }
 
-    fn text_right(&mut self, face: Face, size: f32, right: f32, y: f32, text: &str) {
+    pub(super) fn text_right(&mut self, face: Face, size: f32, right: f32, y: f32, text: &str) {
         let w = self.font(face).width_mm(text, size);
         self.text(face, size, right - w, y, text, w + 1.0);
     }
 
-    fn hline(&mut self, x: f32, y: f32, w: f32, width: f32) {
+    pub(super) fn hline(&mut self, x: f32, y: f32, w: f32, width: f32) {
         self.ops.push(Op::Line {
             x1: x,
             y1: y,
@@ -336,11 +338,7 @@ pub fn render(b: &BoletoPdf) -> Result<Vec<u8>, BoletoPdfError> {
     let linha = format_linha(&linha);
     let pattern = itf_pattern(&b.barcode).ok_or(BoletoPdfError::BadBarcode)?;
     let bank_code = bank_code_with_dv(&b.barcode[0..3]).ok_or(BoletoPdfError::BadBarcode)?;
-    let mut p = Page {
-        ops: Vec::new(),
-        regular: Font::load(REGULAR)?,
-        bold: Font::load(BOLD)?,
-    };
+    let mut p = Page::new()?;
     let due = b.due_date.format_br();
     let amount = format_brl(b.amount_cents, Lang::PtBr);
     let beneficiary = format!(
@@ -605,7 +603,7 @@ pub fn render(b: &BoletoPdf) -> Result<Vec<u8>, BoletoPdfError> {
     if let Some(code) = b.pix.as_deref() {
         pix_block(&mut p, code, top)?;
     }
-    write_pdf(&p, b)
+    write_pdf(&p, &format!("Boleto {}", b.document_number), Lang::PtBr)
 }
 
 /// The hybrid boleto's PIX: the QR code at the right of the barcode (which ends 140 mm in),
@@ -718,7 +716,9 @@ fn deflate(data: &[u8]) -> Vec<u8> {
     enc.finish().expect("writing to a Vec cannot fail")
 }
 
-fn write_pdf(page: &Page, b: &BoletoPdf) -> Result<Vec<u8>, BoletoPdfError> {
+/// The page as a PDF file titled `title`, in language `lang`: its fonts embedded as subsets of
+/// the characters drawn, with a ToUnicode map so its text can be extracted.
+pub(super) fn write_pdf(page: &Page, title: &str, lang: Lang) -> Result<Vec<u8>, BoletoPdfError> {
     let used = |face: Face| {
         page.ops.iter().filter_map(move |op| match op {
             Op::Text { face: f, text, .. } if *f == face => Some(text.chars()),
@@ -737,13 +737,10 @@ fn write_pdf(page: &Page, b: &BoletoPdf) -> Result<Vec<u8>, BoletoPdfError> {
     let mut pdf = Pdf::new();
     pdf.catalog(catalog)
         .pages(pages)
-        .lang(pdf_writer::TextStr("pt-BR"));
+        .lang(pdf_writer::TextStr(lang.code()));
     pdf.pages(pages).kids([page_id]).count(1);
     pdf.document_info(info_id)
-        .title(pdf_writer::TextStr(&format!(
-            "Boleto {}",
-            b.document_number
-        )))
+        .title(pdf_writer::TextStr(title))
         .creator(pdf_writer::TextStr("paylink"));
 
     let mut content = Content::new();
@@ -935,11 +932,7 @@ mod tests {
         b.pix = Some(code.into());
         let pdf = render(&b).unwrap();
         assert!(pdf.len() > plain.len());
-        let mut p = Page {
-            ops: Vec::new(),
-            regular: Font::load(REGULAR).unwrap(),
-            bold: Font::load(BOLD).unwrap(),
-        };
+        let mut p = Page::new().unwrap();
         pix_block(&mut p, code, 200.0).unwrap();
         let texts = texts(&p);
         assert_eq!(texts[0], "Pague com PIX");
@@ -984,11 +977,7 @@ mod tests {
 
     #[test]
     fn long_text_is_cut_to_its_box_and_unknown_characters_become_question_marks() {
-        let mut p = Page {
-            ops: Vec::new(),
-            regular: Font::load(REGULAR).unwrap(),
-            bold: Font::load(BOLD).unwrap(),
-        };
+        let mut p = Page::new().unwrap();
         let long = "Maria ".repeat(40);
         p.text(Face::Regular, 8.5, 0.0, 0.0, &long, 50.0);
         p.text(Face::Regular, 8.5, 0.0, 0.0, "Curso 🎸\nde violão", 100.0);

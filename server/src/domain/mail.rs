@@ -1,8 +1,9 @@
 //! The e-mail of one notification send: the message's words (`messages`) as plain text and
 //! HTML, with the installment's PIX copia e cola and boleto line as they are on the day it is
 //! sent (the payer page's codes, `payer::payer_view`), and its printable boleto
-//! (`boleto_pdf`) attached when the installment is an open boleto. In the payer's language
-//! (the customer's `language`, pt-BR unless `en`).
+//! (`boleto_pdf`) attached when the installment is an open boleto; a payment's confirmation
+//! links the installment's receipt and attaches it (`receipts`, `receipt_pdf`). In the payer's
+//! language (the customer's `language`, pt-BR unless `en`).
 
 use paylink_model::{Date, Lang, NotificationType};
 
@@ -107,28 +108,80 @@ async fn codes(
     }))
 }
 
-/// The e-mail of send `ctx` on `today`, its payment link `url`.
+/// The receipt a payment's confirmation carries: the link to its PDF, and the PDF (none when it
+/// could not be made: the link still is).
+async fn receipt(
+    db: &Db,
+    cfg: &PayerConfig,
+    ctx: &Context,
+    url: &str,
+    public_url: &str,
+) -> Result<Option<(String, Option<Attachment>)>, DbError> {
+    let Some(n) = ctx.number.map(|n| n as u32) else {
+        return Ok(None);
+    };
+    if ctx.kind != NotificationType::InvoiceConfirmPayment {
+        return Ok(None);
+    }
+    let Some(detail) =
+        crate::store::invoice_detail::find(db, &ctx.application_id, &ctx.invoice_id, url).await?
+    else {
+        return Ok(None);
+    };
+    let Some(r) = super::receipts::of(db, &detail, n, cfg).await? else {
+        return Ok(None);
+    };
+    let lang = match ctx.lang {
+        Lang::PtBr => "",
+        Lang::En => "?lang=en",
+    };
+    let link = format!(
+        "{}/api/pay/{}/installments/{n}/receipt.pdf{lang}",
+        public_url.trim_end_matches('/'),
+        ctx.invoice_id
+    );
+    let pdf = match super::receipts::pdf(r, ctx.lang, public_url).await {
+        Ok(bytes) => Some(Attachment {
+            file_name: super::receipts::file_name(&detail, n, ctx.lang),
+            content_type: "application/pdf",
+            bytes,
+        }),
+        Err(e) => {
+            tracing::warn!(invoice = %ctx.invoice_id, error = %e, "receipt PDF not attached");
+            None
+        }
+    };
+    Ok(Some((link, pdf)))
+}
+
+/// The e-mail of send `ctx` on `today`, its payment link `url` (under `public_url`).
 pub(crate) async fn email(
     db: &Db,
     cfg: &PayerConfig,
     ctx: &Context,
     url: &str,
+    public_url: &str,
     today: Date,
 ) -> Result<Email, DbError> {
     let text = render(ctx, url, today);
     let pt = ctx.lang == Lang::PtBr;
-    let (pix_label, boleto_label, attached) = if pt {
+    let (pix_label, boleto_label, receipt_label) = if pt {
         (
             "PIX copia e cola",
             "Linha digitável do boleto",
-            "O boleto segue anexo, em PDF.",
+            "Comprovante de pagamento",
         )
     } else {
         (
             "PIX copy-and-paste code",
             "Boleto digitable line",
-            "The boleto is attached, as a PDF.",
+            "Payment receipt",
         )
+    };
+    let mut attached = if pt {
+        "O boleto segue anexo, em PDF."
+    } else {
+        "The boleto is attached, as a PDF."
     };
     let codes = codes(db, cfg, ctx, url, today).await?;
     // (label, code) paragraphs after the message's own, before the footer.
@@ -142,6 +195,19 @@ pub(crate) async fn email(
             code_paragraphs.push((boleto_label, line));
         }
         attachment = c.pdf;
+    }
+    let receipt = receipt(db, cfg, ctx, url, public_url).await?;
+    let mut receipt_link = None;
+    if let Some((link, pdf)) = receipt {
+        receipt_link = Some(link);
+        if pdf.is_some() {
+            attached = if pt {
+                "O comprovante segue anexo, em PDF."
+            } else {
+                "The receipt is attached, as a PDF."
+            };
+            attachment = pdf;
+        }
     }
     let mut text = text;
     // A sandbox's e-mails carry demo payment settings: each says so in its subject and
@@ -157,6 +223,9 @@ pub(crate) async fn email(
             .iter()
             .map(|(label, code)| format!("{label}:\n{code}")),
     );
+    if let Some(link) = &receipt_link {
+        paragraphs.push(format!("{receipt_label}:\n{link}"));
+    }
     if attachment.is_some() {
         paragraphs.push(attached.to_string());
     }
@@ -177,6 +246,12 @@ pub(crate) async fn email(
             escape(code)
         ));
     }
+    if let Some(link) = &receipt_link {
+        let link = escape(link);
+        html.push_str(&format!(
+            "<p><strong>{receipt_label}:</strong><br><a href=\"{link}\">{link}</a></p>\n"
+        ));
+    }
     if attachment.is_some() {
         html.push_str(&format!("<p>{attached}</p>\n"));
     }
@@ -190,6 +265,25 @@ pub(crate) async fn email(
         html,
         attachment,
     })
+}
+
+/// The link to the payer's page of charges (`/c/{token}`, every charge of theirs with this
+/// merchant), as the e-mail's last paragraph before the footer.
+pub(crate) fn with_charges_link(mail: &mut Email, lang: Lang, url: &str) {
+    let line = match lang {
+        Lang::PtBr => "Todas as suas cobranças, em aberto e pagas:",
+        Lang::En => "All your charges, open and paid:",
+    };
+    if let Some(at) = mail.text.rfind("\n\n--\n") {
+        mail.text.insert_str(at, &format!("\n\n{line}\n{url}"));
+    }
+    if let Some(at) = mail.html.rfind("<hr>") {
+        let url = escape(url);
+        mail.html.insert_str(
+            at,
+            &format!("<p>{}<br><a href=\"{url}\">{url}</a></p>\n", escape(line)),
+        );
+    }
 }
 
 /// What a sandbox's e-mail says of itself: the subject's tag and the first paragraph.

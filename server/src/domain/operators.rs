@@ -1,6 +1,6 @@
-//! Operator accounts: argon2id passwords, logins throttled per account and
-//! per address, sessions with an idle and an absolute limit. The HTTP side
-//! (cookie, CSRF, routes) is `proxy::session`; the rows are `store::operators`.
+//! Operator accounts: argon2id passwords, logins refused per address (and
+//! per account from that address) and slowed per account, sessions with an idle and an absolute limit. The HTTP side
+//! (cookie, CSRF, routes) is `http::session`; the rows are `store::operators`.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -14,21 +14,34 @@ use sha2::{Digest, Sha256};
 
 use super::now_ms;
 use crate::store::operators::{self as rows, OperatorRow};
+use crate::store::tokens::LiveToken;
 use crate::store::{Db, DbError};
 
 /// How long sessions last and how many failed logins are allowed.
+///
+/// Failures are counted three ways within `window`. From one address, for
+/// one account (`account_failures`) or for all (`address_failures`): past
+/// either that address is refused, so a guesser is stopped where it stands.
+/// For one account from every address (`account_failures` again): past it
+/// every attempt on the account waits `account_delay` before its password is
+/// checked, and is never refused, so five wrong passwords from anywhere
+/// cannot lock the operator out (a lockout anyone could trigger, again and
+/// again, was issue 38).
 #[derive(Clone, Copy, Debug)]
 pub struct SessionConfig {
     /// A session unused this long is over.
     pub idle: Duration,
     /// A session is over this long after the login, used or not.
     pub absolute: Duration,
-    /// Failed logins allowed for one account within `window`.
+    /// Failed logins allowed for one account from one client address within
+    /// `window`; also how many, from all addresses, slow the account's logins.
     pub account_failures: u32,
     /// Failed logins allowed from one client address within `window`
     /// (higher: a shop's staff may share one address).
     pub address_failures: u32,
     pub window: Duration,
+    /// What each login of an account past `account_failures` waits.
+    pub account_delay: Duration,
 }
 
 impl Default for SessionConfig {
@@ -39,6 +52,7 @@ impl Default for SessionConfig {
             account_failures: 5,
             address_failures: 20,
             window: Duration::from_secs(15 * 60),
+            account_delay: Duration::from_secs(1),
         }
     }
 }
@@ -49,14 +63,29 @@ fn ms(d: Duration) -> i64 {
 
 /// argon2id with the crate's defaults (19 MiB, 2 passes, 1 lane: OWASP's
 /// minimum for argon2id), as a PHC string that carries its parameters.
-pub fn hash_password(password: &str) -> Result<String, String> {
+pub fn hash_password(password: &str) -> Result<String, HashError> {
     let mut salt = [0u8; 16];
-    getrandom::getrandom(&mut salt).map_err(|e| e.to_string())?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
+    getrandom::getrandom(&mut salt).map_err(HashError::Random)?;
+    let salt = SaltString::encode_b64(&salt)?;
+    Ok(Argon2::default()
+        .hash_password(password.as_bytes(), &salt)?
+        .to_string())
+}
+
+/// Why a password could not be hashed: no randomness for its salt, or argon2's refusal.
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    #[error("{0}")]
+    Random(getrandom::Error),
+    #[error("{0}")]
+    Argon2(argon2::password_hash::Error),
+}
+
+// password_hash's error implements no std Error without its `std` feature: no `#[from]`.
+impl From<argon2::password_hash::Error> for HashError {
+    fn from(e: argon2::password_hash::Error) -> Self {
+        HashError::Argon2(e)
+    }
 }
 
 pub fn verify_password(hash: &str, password: &str) -> bool {
@@ -86,9 +115,14 @@ pub fn session_hash(session_id: &str) -> String {
         .collect()
 }
 
+/// Why an operator was not added.
+#[derive(Debug, thiserror::Error)]
 pub enum AddError {
+    #[error("the operator's e-mail, name or password breaks a rule")]
     Invalid(Violations),
+    #[error("an operator has this e-mail already")]
     Taken,
+    #[error("{0}")]
     Failed(String),
 }
 
@@ -105,7 +139,7 @@ pub async fn add_operator(
     let hash = tokio::task::spawn_blocking(move || hash_password(&password))
         .await
         .map_err(|e| AddError::Failed(e.to_string()))?
-        .map_err(AddError::Failed)?;
+        .map_err(|e| AddError::Failed(e.to_string()))?;
     rows::insert(db, &email, &name, &hash).await.map_err(
         |e| match crate::store::is_unique_violation(&e) {
             true => AddError::Taken,
@@ -114,12 +148,18 @@ pub async fn add_operator(
     )
 }
 
+/// Why a login was refused.
+#[derive(Debug, thiserror::Error)]
 pub enum LoginError {
     /// Wrong e-mail, wrong password or a disabled account: one answer for all.
+    #[error("bad credentials")]
     BadCredentials,
     /// Too many failures; try again in this many seconds.
+    #[error("too many failed logins: try again in {0} s")]
     Throttled(u64),
+    #[error("database error: {0}")]
     Db(DbError),
+    #[error("{0}")]
     Internal(String),
 }
 
@@ -135,7 +175,10 @@ pub struct NewSession {
     pub operator: OperatorRow,
 }
 
-/// Checks the throttles, then the password, and opens a session.
+/// Checks the throttles, then the password, and opens a session. Failed and
+/// throttled logins of an existing account are in its audit trail
+/// (`login_failed`, `login_throttled`); those of an unknown e-mail, which has
+/// no trail, are only logged by the caller.
 pub async fn login(
     db: &Db,
     config: &SessionConfig,
@@ -147,18 +190,27 @@ pub async fn login(
     let window = ms(config.window);
     let account_key = format!("account:{email}");
     let address_key = format!("address:{client_addr}");
+    let pair_key = format!("account-address:{email} {client_addr}");
+    let operator = rows::find_by_email(db, email).await?;
     for (key, allowed) in [
-        (&account_key, config.account_failures),
+        (&pair_key, config.account_failures),
         (&address_key, config.address_failures),
     ] {
         let (n, oldest) = rows::failures_since(db, key, now - window).await?;
         if n >= i64::from(allowed) {
+            if let Some(o) = &operator {
+                audit(db, &o.id, "login_throttled", client_addr).await;
+            }
             let free_at = oldest.unwrap_or(now) + window;
             let secs = (free_at - now).max(0) as u64;
             return Err(LoginError::Throttled(secs.div_ceil(1000).max(1)));
         }
     }
-    let operator = rows::find_by_email(db, email).await?;
+    // Guessed at from many addresses: slowed, never refused.
+    let (n, _) = rows::failures_since(db, &account_key, now - window).await?;
+    if n >= i64::from(config.account_failures) {
+        tokio::time::sleep(config.account_delay).await;
+    }
     let hash = operator
         .as_ref()
         .map_or_else(|| dummy_hash().to_string(), |o| o.password_hash.clone());
@@ -168,18 +220,36 @@ pub async fn login(
         .map_err(|e| LoginError::Internal(e.to_string()))?;
     let operator = match operator {
         Some(o) if matches && o.active => o,
-        _ => {
-            rows::record_failure(db, &[&account_key, &address_key], now, now - window).await?;
+        operator => {
+            rows::record_failure(
+                db,
+                &[&account_key, &address_key, &pair_key],
+                now,
+                now - window,
+            )
+            .await?;
+            if let Some(o) = &operator {
+                audit(db, &o.id, "login_failed", client_addr).await;
+            }
             return Err(LoginError::BadCredentials);
         }
     };
     rows::clear_failures(db, &account_key).await?;
+    rows::clear_failures(db, &pair_key).await?;
     rows::delete_expired_sessions(db, now - ms(config.idle), now - ms(config.absolute)).await?;
     let mut raw = [0u8; 32];
     getrandom::getrandom(&mut raw).map_err(|e| LoginError::Internal(e.to_string()))?;
     let id = URL_SAFE_NO_PAD.encode(raw);
     rows::insert_session(db, &session_hash(&id), &operator.id, now).await?;
     Ok(NewSession { id, operator })
+}
+
+/// One line of an account's audit trail; a trail that cannot be written is
+/// logged, and does not change the login's answer.
+async fn audit(db: &Db, operator_id: &str, action: &str, client_addr: &str) {
+    if let Err(e) = rows::insert_audit(db, operator_id, action, None, client_addr).await {
+        tracing::error!(error = %e, action, "cannot write the operator audit");
+    }
 }
 
 /// Writes of `last_seen` are spaced by this much: a screen's burst of calls
@@ -194,18 +264,46 @@ pub async fn session_operator(
     session_id: &str,
 ) -> Result<Option<OperatorRow>, DbError> {
     let hash = session_hash(session_id);
-    let Some(s) = rows::find_session(db, &hash).await? else {
-        return Ok(None);
-    };
+    match rows::find_session(db, &hash).await? {
+        Some(s) => live(db, config, &hash, s).await,
+        None => Ok(None),
+    }
+}
+
+/// [`session_operator`], and the tokens of `application_id` in force now
+/// (`now_ms`), read by the same statement.
+pub async fn session_operator_and_tokens(
+    db: &Db,
+    config: &SessionConfig,
+    session_id: &str,
+    application_id: &str,
+    now_ms: i64,
+) -> Result<(Option<OperatorRow>, Vec<LiveToken>), DbError> {
+    let hash = session_hash(session_id);
+    let now = paylink_model::date::iso_utc_from_millis(now_ms);
+    match rows::find_session_and_tokens(db, &hash, application_id, &now).await? {
+        Some((s, tokens)) => Ok((live(db, config, &hash, s).await?, tokens)),
+        None => Ok((None, Vec::new())),
+    }
+}
+
+/// The session's operator if the session is live (its last use recorded at
+/// most once a minute); else it is deleted.
+async fn live(
+    db: &Db,
+    config: &SessionConfig,
+    hash: &str,
+    s: rows::SessionRow,
+) -> Result<Option<OperatorRow>, DbError> {
     let now = now_ms();
     let expired =
         now - s.last_seen_ms >= ms(config.idle) || now - s.created_ms >= ms(config.absolute);
     if expired || !s.operator.active {
-        rows::delete_session(db, &hash).await?;
+        rows::delete_session(db, hash).await?;
         return Ok(None);
     }
     if now - s.last_seen_ms >= TOUCH_EVERY_MS.min(ms(config.idle) / 2) {
-        rows::touch_session(db, &hash, now).await?;
+        rows::touch_session(db, hash, now).await?;
     }
     Ok(Some(s.operator))
 }

@@ -47,6 +47,27 @@ impl Default for Outbound {
     }
 }
 
+/// `--webhook-proxy` that is not a proxy URL.
+#[derive(Debug, thiserror::Error)]
+#[error("--webhook-proxy {url:?}: {why}")]
+pub struct BadProxy {
+    url: String,
+    why: reqwest::Error,
+}
+
+/// Why a URL may not be called: recorded on the delivery or the send, in English.
+#[derive(Debug, thiserror::Error)]
+pub enum RefusedUrl {
+    /// The model's rule for a webhook URL.
+    #[error("refused URL: {}", .0.render(Lang::En))]
+    Rule(Msg),
+    #[error("refused URL: {0}")]
+    Unparsed(url::ParseError),
+    /// An address written in the URL that is not public.
+    #[error("refused URL: {0} is an internal address")]
+    Internal(IpAddr),
+}
+
 impl Outbound {
     /// HTTPS to public addresses only, names resolved by the system.
     pub fn public_only() -> Outbound {
@@ -78,8 +99,11 @@ impl Outbound {
     /// does not: names are the proxy's to judge (an egress proxy that refuses
     /// internal addresses, such as Smokescreen), addresses written in a URL
     /// are still paylink's. `Err` when `url` is no proxy URL.
-    pub fn through_proxy(self, url: &str) -> Result<Outbound, String> {
-        reqwest::Proxy::all(url).map_err(|e| format!("--webhook-proxy {url:?}: {e}"))?;
+    pub fn through_proxy(self, url: &str) -> Result<Outbound, BadProxy> {
+        reqwest::Proxy::all(url).map_err(|why| BadProxy {
+            url: url.to_string(),
+            why,
+        })?;
         Ok(Outbound {
             proxy: Some(url.to_string()),
             ..self
@@ -122,18 +146,15 @@ impl Outbound {
     /// The URL to send to, parsed as the client parses it, or why it may not
     /// be called. An address written in the URL never reaches the resolver,
     /// so it is judged here, on the client's reading.
-    pub fn target(&self, url: &str) -> Result<reqwest::Url, String> {
-        check_webhook_url(url, self.allow_private)
-            .map_err(|m| format!("refused URL: {}", m.render(Lang::En)))?;
-        let parsed = reqwest::Url::parse(url).map_err(|e| format!("refused URL: {e}"))?;
+    pub fn target(&self, url: &str) -> Result<reqwest::Url, RefusedUrl> {
+        check_webhook_url(url, self.allow_private).map_err(RefusedUrl::Rule)?;
+        let parsed = reqwest::Url::parse(url).map_err(RefusedUrl::Unparsed)?;
         let literal = parsed
             .host_str()
             .map(|h| h.trim_start_matches('[').trim_end_matches(']'))
             .and_then(|h| h.parse::<IpAddr>().ok());
         match literal {
-            Some(ip) if !self.allow_private && !is_public(ip) => {
-                Err(format!("refused URL: {ip} is an internal address"))
-            }
+            Some(ip) if !self.allow_private && !is_public(ip) => Err(RefusedUrl::Internal(ip)),
             _ => Ok(parsed),
         }
     }

@@ -3,8 +3,9 @@
 //! data, with a PIX BR Code (and QR) and a boleto for each open installment.
 
 use paylink_model::boleto::{self, BoletoConfig};
-use paylink_model::charges::{self, ChargeTerms, TermsContext};
+use paylink_model::charges;
 use paylink_model::date::brasilia_day;
+use paylink_model::installment_due;
 use paylink_model::pix::{br_code, PixCharge};
 use paylink_model::{
     Address, BoletoCode, Date, Installment, InstallmentStatus, InvoiceDetail, Lang, PayerAmountDue,
@@ -35,6 +36,8 @@ pub struct PayerConfig {
     /// type not offered is refused on `paymentTypes`.
     pub offers_pix: bool,
     pub offers_boleto: bool,
+    /// The payer pages' clock: what is due today, Pix at night, a charges link's expiry.
+    pub clock: super::Clock,
 }
 
 impl Default for PayerConfig {
@@ -54,6 +57,7 @@ impl Default for PayerConfig {
             sandbox: false,
             offers_pix: true,
             offers_boleto: true,
+            clock: super::Clock::System,
         }
     }
 }
@@ -109,15 +113,19 @@ pub fn qr_svg(text: &str) -> Option<String> {
     )
 }
 
-/// Each installment's boleto nosso número (its 10-digit complement), by
-/// installment id.
+/// Each installment's boleto nosso número (its 10-digit complement) and
+/// static PIX code's txid, by installment id.
 #[derive(Clone, Debug)]
 pub enum OurNumbers {
     /// paylink's own service: the numbers its database gave the installments
-    /// (unique, allocated when they were written).
-    Stored(HashMap<String, u64>),
+    /// (unique, allocated when they were written), and their random txids.
+    Stored {
+        numbers: HashMap<String, u64>,
+        txids: HashMap<String, String>,
+    },
     /// A remote upstream's invoice, which paylink does not number or register:
-    /// derived from the installment id, as paylink did before it stored them.
+    /// derived from the installment id, as paylink did before it stored them;
+    /// its static codes carry no txid (`***`), as paylink keeps none for it.
     Derived,
 }
 
@@ -129,19 +137,26 @@ impl OurNumbers {
         db: Option<&crate::store::Db>,
     ) -> Result<OurNumbers, crate::store::DbError> {
         match db {
-            Some(db) => Ok(OurNumbers::Stored(
-                crate::store::boletos::our_numbers(db, &d.id.to_ascii_lowercase())
-                    .await?
-                    .into_iter()
-                    .collect(),
-            )),
+            Some(db) => {
+                let id = d.id.to_ascii_lowercase();
+                Ok(OurNumbers::Stored {
+                    numbers: crate::store::boletos::our_numbers(db, &id)
+                        .await?
+                        .into_iter()
+                        .collect(),
+                    txids: crate::store::invoices::static_pix_txids(db, &id)
+                        .await?
+                        .into_iter()
+                        .collect(),
+                })
+            }
             None => Ok(OurNumbers::Derived),
         }
     }
 
     fn get(&self, installment_id: &str) -> Option<u64> {
         match self {
-            OurNumbers::Stored(numbers) => {
+            OurNumbers::Stored { numbers, .. } => {
                 numbers.get(&installment_id.to_ascii_lowercase()).copied()
             }
             OurNumbers::Derived => {
@@ -152,6 +167,16 @@ impl OurNumbers {
                     .collect();
                 Some(u64::from_str_radix(&hex, 16).unwrap_or(0) % 10_000_000_000)
             }
+        }
+    }
+
+    /// The txid of installment `installment_id`'s static PIX code, if it has one.
+    fn txid(&self, installment_id: &str) -> Option<&str> {
+        match self {
+            OurNumbers::Stored { txids, .. } => txids
+                .get(&installment_id.to_ascii_lowercase())
+                .map(String::as_str),
+            OurNumbers::Derived => None,
         }
     }
 }
@@ -169,32 +194,6 @@ fn installment_barcode(i: &Installment, cfg: &PayerConfig, numbers: &OurNumbers)
     boleto::barcode(&cfg.boleto, i.price, due, numbers.get(&i.id)?).ok()
 }
 
-/// The invoice's fine, interest and discount from its detail form (which
-/// may come from a remote upstream): the model's rules read them back; terms
-/// that do not pass them (an upstream's own rules) count as none, so the
-/// payer is never charged more than paylink's rules allow.
-pub fn detail_terms(d: &InvoiceDetail) -> ChargeTerms {
-    charges::check_terms(
-        d.fine.as_ref(),
-        d.interest.as_ref(),
-        d.discount.as_ref(),
-        TermsContext::default(),
-    )
-    .unwrap_or_default()
-}
-
-/// The terms of installment `i`: the invoice's, its discount lasting as
-/// many days before this installment's due date as before the first one's.
-fn installment_terms(d: &InvoiceDetail, i: &Installment, terms: &ChargeTerms) -> ChargeTerms {
-    match (
-        Date::parse_iso_prefix(&d.due_date),
-        Date::parse_iso_prefix(&i.due_date),
-    ) {
-        (Some(first), Some(due)) => terms.for_due(first, due),
-        _ => *terms,
-    }
-}
-
 /// The terms of the next open installment (discount, fine, interest), one
 /// sentence each in `lang`, as the payer page states them beside the
 /// amounts; empty when the invoice has none or nothing is open.
@@ -205,24 +204,14 @@ pub fn next_open_terms(d: &InvoiceDetail, next_open: Option<u32>, lang: Lang) ->
     let Some(due) = Date::parse_iso_prefix(&i.due_date) else {
         return Vec::new();
     };
-    let terms = installment_terms(d, i, &detail_terms(d));
+    let terms = installment_due::installment_terms(d, i, &installment_due::detail_terms(d));
     charges::instructions(i.price, due, &terms, lang)
 }
 
-/// What installment `i` costs when paid on `today`: `None` unless it is
-/// open (waiting for payment, with an amount) and its due date reads.
-fn installment_amount_due(
-    d: &InvoiceDetail,
-    i: &Installment,
-    terms: &ChargeTerms,
-    today: Date,
-) -> Option<charges::AmountDue> {
-    if i.status != InstallmentStatus::WaitingPayment || i.price <= 0 {
-        return None;
-    }
-    let due = Date::parse_iso_prefix(&i.due_date)?;
-    let terms = installment_terms(d, i, terms);
-    Some(charges::amount_due(i.price, due, today, &terms))
+/// What open installment `i` of `d` costs when paid on `today` (fine, interest, discount), as
+/// its payer page says; `None` when it is not open.
+pub fn amount_due_on(d: &InvoiceDetail, i: &Installment, today: Date) -> Option<i64> {
+    installment_due::amount_due(d, i, &installment_due::detail_terms(d), today).map(|a| a.total)
 }
 
 /// The payer page's data on `today` (in Brasília): the amounts due and the
@@ -233,7 +222,7 @@ pub fn payer_view(
     numbers: &OurNumbers,
     today: Date,
 ) -> PayerView {
-    let terms = detail_terms(d);
+    let terms = installment_due::detail_terms(d);
     let accepts = |t| d.payment_types.iter().any(|p| p.payment_type_accepted == t);
     let next_open = d
         .installments
@@ -245,21 +234,17 @@ pub fn payer_view(
         .iter()
         .map(|i| {
             let open = i.status == InstallmentStatus::WaitingPayment && i.price > 0;
-            let due_today = installment_amount_due(d, i, &terms, today);
+            let due_today = installment_due::amount_due(d, i, &terms, today);
             let pix = (open && accepts(PaymentType::Pix)).then(|| {
-                // txid: the invoice id's hex and the installment number, 25 characters at most.
-                let txid = format!(
-                    "{}{:03}",
-                    d.id.replace('-', "").get(..22).unwrap_or(""),
-                    i.installment % 1000
-                );
+                // The installment's own random txid, never derived from the invoice id: a
+                // receipt or a bank statement shows it.
                 let payload = br_code(&PixCharge {
                     key: &cfg.pix_key,
                     // The amount due today: discounted before untilDate, with fine and interest after the due date.
                     amount_cents: Some(due_today.map_or(i.price, |a| a.total)),
                     merchant_name: &cfg.merchant_name,
                     merchant_city: &cfg.merchant_city,
-                    txid: Some(&txid),
+                    txid: numbers.txid(&i.id),
                 });
                 PixCode {
                     qr_svg: qr_svg(&payload).unwrap_or_default(),
@@ -288,7 +273,19 @@ pub fn payer_view(
                 pix_pending: false,
                 pix_unavailable: false,
                 pix_automatico: false,
+                // The last devolução that came back, of a payment returned in full.
+                returned: (i.status == paylink_model::InstallmentStatus::Reversed)
+                    .then(|| {
+                        i.devolucoes
+                            .iter()
+                            .rev()
+                            .find(|d| d.status == paylink_model::DevolucaoStatus::Devolvido)
+                            .map(|d| d.natureza)
+                    })
+                    .flatten(),
+                pay_again: paylink_model::reversal::pay_again_offered(i.status, &i.devolucoes),
                 amount_due: due_today.map(|a| PayerAmountDue::new(today, &a)),
+                receipt: None,
             }
         })
         .collect();
@@ -314,7 +311,29 @@ pub fn payer_view(
         discount: d.discount.clone(),
         pix_automatico: None,
         pix_automatico_again: None,
+        pix_at_night: false,
     }
+}
+
+/// Pix at night (`paylink_model::pix_night`): whether the payer of `d` is to pay more than
+/// the night limit by Pix for `view`'s next open installment at `now_ms`.
+pub fn with_pix_at_night(view: &mut PayerView, d: &InvoiceDetail, now_ms: i64) {
+    let due = view
+        .next_open
+        .and_then(|n| view.installments.iter().find(|i| i.installment == n))
+        .map(|i| {
+            i.amount_due
+                .as_ref()
+                .map_or(i.price - i.price_paid, |a| a.total)
+        });
+    view.pix_at_night = view.payment_types.contains(&PaymentType::Pix)
+        && due.is_some_and(|cents| {
+            paylink_model::pix_night::night_limit_applies(
+                now_ms.div_euclid(1000),
+                d.customer.document.as_deref(),
+                cents,
+            )
+        });
 }
 
 /// Why an installment has no printable boleto.
@@ -371,7 +390,7 @@ pub fn boleto_pdf_input(
     }
     // Fine, interest and discount: stated as instructions (the cashier's
     // rule at any date), and their amounts on the day it is printed.
-    let terms = installment_terms(d, i, &detail_terms(d));
+    let terms = installment_due::installment_terms(d, i, &installment_due::detail_terms(d));
     instructions.extend(charges::instructions(i.price, due, &terms, Lang::PtBr));
     let a = charges::amount_due(i.price, due, today, &terms);
     let fine_interest = a.fine + a.interest;

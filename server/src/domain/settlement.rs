@@ -11,7 +11,43 @@ use paylink_model::Date;
 use super::cnab240::{self, Amount, Beneficiary, Boleto, Payer, WriteOff};
 use super::payer::boleto_our_number;
 use crate::store::boletos::{self, Applied, Decided, Item, Movement, ToWriteOff, Unsent, Written};
-use crate::store::Db;
+use crate::store::{Db, DbError};
+
+/// Why a remessa was not written or a retorno not applied (nothing of either was). The words
+/// are the operator's, printed by `paylink boleto`.
+#[derive(Debug, thiserror::Error)]
+pub enum SettlementError {
+    #[error(
+        "installment {number} of invoice {invoice_id} has an unreadable due date {due_date:?}"
+    )]
+    UnreadableDueDate {
+        number: u32,
+        invoice_id: String,
+        due_date: String,
+    },
+    #[error("too many remessas")]
+    TooManyRemessas,
+    #[error("boleto {}: {}: nothing was written", .0.our_number, .0.message)]
+    Layout(cnab240::RemessaError),
+    /// The file could not be written where the operator asked (the caller's words).
+    #[error("{0}")]
+    Write(String),
+    #[error("line {0}: the file is not ASCII text (CNAB 240 records are): nothing was applied")]
+    NotAscii(usize),
+    #[error("{0}: nothing was applied")]
+    Unreadable(cnab240::RetornoError),
+    #[error(
+        "line {0}: a liquidação of R$ 0,00 (valor pago, segment U positions 78-92): \
+         nothing was applied"
+    )]
+    PaidNothing(usize),
+    #[error("{0}: nothing was applied")]
+    NotApplied(boletos::ApplyRetornoError),
+    #[error(transparent)]
+    Taken(#[from] boletos::OurNumberTaken),
+    #[error("database error: {0}")]
+    Db(#[from] DbError),
+}
 
 /// The fine, interest and discount of one installment from the invoice's
 /// stored terms (the discount's date moved with the installment's due date,
@@ -44,13 +80,13 @@ fn amount(v: Value) -> Amount {
 
 /// Segments P, Q and R of one installment's boleto, registered under the
 /// nosso número its printed boleto carries.
-pub fn boleto_of(u: &Unsent, cfg: &BoletoConfig, today: Date) -> Result<Boleto, String> {
-    let due = Date::parse_iso_prefix(&u.due_date).ok_or_else(|| {
-        format!(
-            "installment {} of invoice {} has an unreadable due date {:?}",
-            u.number, u.invoice_id, u.due_date
-        )
-    })?;
+pub fn boleto_of(u: &Unsent, cfg: &BoletoConfig, today: Date) -> Result<Boleto, SettlementError> {
+    let due =
+        Date::parse_iso_prefix(&u.due_date).ok_or_else(|| SettlementError::UnreadableDueDate {
+            number: u.number,
+            invoice_id: u.invoice_id.clone(),
+            due_date: u.due_date.clone(),
+        })?;
     let terms = terms_of(u, due);
     // Interest per day as amount_due computes it: original × rate ÷ 30, truncated.
     let interest_per_day_cents = terms
@@ -87,13 +123,13 @@ pub fn boleto_of(u: &Unsent, cfg: &BoletoConfig, today: Date) -> Result<Boleto, 
 }
 
 /// The pedido de baixa of a boleto that must no longer be paid.
-fn write_off_of(w: &ToWriteOff) -> Result<WriteOff, String> {
-    let due = Date::parse_iso_prefix(&w.due_date).ok_or_else(|| {
-        format!(
-            "installment {} of invoice {} has an unreadable due date {:?}",
-            w.number, w.invoice_id, w.due_date
-        )
-    })?;
+fn write_off_of(w: &ToWriteOff) -> Result<WriteOff, SettlementError> {
+    let due =
+        Date::parse_iso_prefix(&w.due_date).ok_or_else(|| SettlementError::UnreadableDueDate {
+            number: w.number,
+            invoice_id: w.invoice_id.clone(),
+            due_date: w.due_date.clone(),
+        })?;
     Ok(WriteOff {
         // As registered: the stored nosso número, whatever the boleto options are now.
         our_number: w.our_number.clone(),
@@ -116,8 +152,8 @@ pub async fn remessa(
     cfg: &BoletoConfig,
     since: Option<Date>,
     generated: (Date, u32),
-    write: impl FnOnce(&str) -> Result<(), String>,
-) -> Result<Option<Written>, String> {
+    write: impl FnOnce(&str) -> Result<(), SettlementError>,
+) -> Result<Option<Written>, SettlementError> {
     let since = since.map(|d| d.to_string());
     boletos::remessa(db, since.as_deref(), |sequence, unsent, to_write_off| {
         let list = unsent
@@ -128,14 +164,9 @@ pub async fn remessa(
             .iter()
             .map(write_off_of)
             .collect::<Result<Vec<_>, _>>()?;
-        let sequence = u32::try_from(sequence).map_err(|_| "too many remessas".to_string())?;
+        let sequence = u32::try_from(sequence).map_err(|_| SettlementError::TooManyRemessas)?;
         let content = cnab240::remessa(beneficiary, sequence, generated, &list, &write_offs)
-            .map_err(|e| {
-                format!(
-                    "boleto {}: {}: nothing was written",
-                    e.our_number, e.message
-                )
-            })?;
+            .map_err(SettlementError::Layout)?;
         write(&content)?;
         Ok(Decided {
             our_numbers: list.iter().map(|b| b.our_number.clone()).collect(),
@@ -148,18 +179,16 @@ pub async fn remessa(
 
 /// Applies a retorno: read whole first (a malformed line rejects the file),
 /// then applied in one transaction (an unknown nosso número rejects it too).
-pub async fn retorno(db: &Db, bytes: &[u8]) -> Result<Applied, String> {
+pub async fn retorno(db: &Db, bytes: &[u8]) -> Result<Applied, SettlementError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()]
             .iter()
             .filter(|b| **b == b'\n')
             .count()
             + 1;
-        format!(
-            "line {line}: the file is not ASCII text (CNAB 240 records are): nothing was applied"
-        )
+        SettlementError::NotAscii(line)
     })?;
-    let notices = cnab240::retorno(text).map_err(|e| format!("{e}: nothing was applied"))?;
+    let notices = cnab240::retorno(text).map_err(SettlementError::Unreadable)?;
     let items: Vec<Item> = notices
         .into_iter()
         .map(|n| Item {
@@ -171,11 +200,7 @@ pub async fn retorno(db: &Db, bytes: &[u8]) -> Result<Applied, String> {
     for i in &items {
         if let Movement::Paid { paid_cents, .. } = i.movement {
             if paid_cents <= 0 {
-                return Err(format!(
-                    "line {}: a liquidação of R$ 0,00 (valor pago, segment U positions 78-92): \
-                     nothing was applied",
-                    i.line
-                ));
+                return Err(SettlementError::PaidNothing(i.line));
             }
         }
     }
@@ -185,7 +210,7 @@ pub async fn retorno(db: &Db, bytes: &[u8]) -> Result<Applied, String> {
     };
     boletos::apply_retorno(db, &sha256, &items)
         .await
-        .map_err(|e| format!("{e}: nothing was applied"))
+        .map_err(SettlementError::NotApplied)
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -269,6 +294,7 @@ mod tests {
         u.due_date = "soon".into();
         assert!(boleto_of(&u, &cfg(), Date::new(2027, 1, 10).unwrap())
             .unwrap_err()
+            .to_string()
             .contains("due date"));
     }
 }

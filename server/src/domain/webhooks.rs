@@ -40,7 +40,7 @@ pub async fn register(
     match store_register(db, app_id, new.hook_type, &new.url).await? {
         Registered::Added(hook) => Ok(Ok(hook)),
         Registered::Exists => refused(Msg::WebhookExists),
-        Registered::Full => refused(Msg::WebhookLimit),
+        Registered::Full => refused(Msg::WebhookLimit(paylink_model::webhooks::MAX_APP_WEBHOOKS)),
     }
 }
 

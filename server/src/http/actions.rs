@@ -15,6 +15,7 @@ use crate::http::auth::Authed;
 use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::Service;
 use crate::store::payments;
+use paylink_model::installment_due::{check_manual_payment, PaymentRefused};
 
 /// The caller's invoice `id` (lower-cased), or the 400/404 envelope.
 async fn own_invoice(state: &Service, app_id: &str, id: &str) -> Result<String, AppError> {
@@ -49,7 +50,7 @@ async fn own_invoice(state: &Service, app_id: &str, id: &str) -> Result<String, 
         (status = 404, description = "Unknown or already cancelled invoice, or another application's.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn invoices_cancel(
+pub(crate) async fn invoices_cancel(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,
@@ -82,10 +83,10 @@ pub(super) async fn invoices_cancel(
         (status = 404, description = "Unknown invoice or installment.", body = ErrorEnvelope),
         (status = 409, description = "The installment is already paid.", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json.", body = ErrorEnvelope),
-        (status = 422, description = "`amount` (more than zero, at most 2 decimals) or `paidOn` (YYYY-MM-DD, not after today) is wrong: `errors` says which.", body = ErrorEnvelope),
+        (status = 422, description = "`amount` (more than zero, at most 2 decimals, at most what the installment costs that day: its price, or more with fine and interest) or `paidOn` (YYYY-MM-DD, from the day the invoice was created to today) is wrong: `errors` says which.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn installments_pay(
+pub(crate) async fn installments_pay(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiPath((id, n)): ApiPath<(String, String)>,
@@ -93,7 +94,15 @@ pub(super) async fn installments_pay(
 ) -> Result<Json<InvoiceDetail>, AppError> {
     let id = own_invoice(&state, &app.id, &id).await?;
     let n = n.parse::<u32>().map_err(|_| Reason::InstallmentNotFound)?;
-    let paid = req.check(crate::domain::today())?;
+    let detail = crate::store::invoice_detail::find(&state.db, &app.id, &id, &state.pay_url(&id))
+        .await?
+        .ok_or(Reason::InvoiceNotFound)?;
+    let today = crate::domain::today();
+    let paid = match check_manual_payment(&detail, n, &req, today) {
+        Ok(paid) => paid,
+        Err(PaymentRefused::NoInstallment) => return Err(Reason::InstallmentNotFound.into()),
+        Err(PaymentRefused::Invalid(v)) => return Err(v.into()),
+    };
     payments::mark_paid(&state.db, &id, n, paid.cents, paid.paid_on).await?;
     crate::store::invoice_detail::find(&state.db, &app.id, &id, &state.pay_url(&id))
         .await?
@@ -122,7 +131,7 @@ pub(super) async fn installments_pay(
         (status = 409, description = "Nothing is waiting for payment, or the invoice has no notification channel.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn invoices_resend(
+pub(crate) async fn invoices_resend(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,

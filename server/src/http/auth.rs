@@ -96,15 +96,26 @@ pub const LAST_USED_EVERY: Duration = Duration::from_secs(60);
 
 /// The application a token belongs to, if its secret is that of one of the
 /// application's tokens still in force (not revoked, not past a rotation's grace).
-async fn verify(db: &Db, token: &str) -> Result<Option<Application>, DbError> {
+pub(crate) async fn verify(db: &Db, token: &str) -> Result<Option<Application>, DbError> {
     let Some((id, secret)) = parse_token(token) else {
         return Ok(None);
     };
     let now_ms = crate::domain::now_ms();
+    let live = tokens::live(db, &id, &paylink_model::date::iso_utc_from_millis(now_ms)).await?;
+    accept(db, &live, &secret, now_ms).await
+}
+
+/// The application of the token among `live` (its application's tokens in
+/// force at `now_ms`) whose secret is `secret`, its last use recorded.
+pub(crate) async fn accept(
+    db: &Db,
+    live: &[tokens::LiveToken],
+    secret: &str,
+    now_ms: i64,
+) -> Result<Option<Application>, DbError> {
     let iso = paylink_model::date::iso_utc_from_millis;
     let now = iso(now_ms);
-    let presented = hash_secret(&secret);
-    let live = tokens::live(db, &id, &now).await?;
+    let presented = hash_secret(secret);
     let Some(found) = live
         .iter()
         .find(|t| bool::from(presented.as_bytes().ct_eq(t.secret_hash.as_bytes())))
@@ -128,6 +139,15 @@ async fn verify(db: &Db, token: &str) -> Result<Option<Application>, DbError> {
 /// The authenticated application of a request to the invoicing service.
 pub struct Authed(pub Application);
 
+/// A request made inside this process on behalf of `0` (the proxy acting
+/// as its token's application behind an operator's session, or as the
+/// application that owns a payment link or an invoice): a request
+/// extension, which only this process's code can set (nothing from the
+/// network becomes one), so it stands for the token that application would
+/// send.
+#[derive(Clone)]
+pub(crate) struct ActingAs(pub Application);
+
 impl<S> FromRequestParts<S> for Authed
 where
     S: Send + Sync,
@@ -136,6 +156,9 @@ where
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if let Some(ActingAs(app)) = parts.extensions.get::<ActingAs>() {
+            return Ok(Authed(app.clone()));
+        }
         let unauthorized = || AppError::new(Reason::Unauthorized);
         let header = parts
             .headers

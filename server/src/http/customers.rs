@@ -10,7 +10,8 @@ use paylink_model::{Address, Customer, CustomerDetail, CustomerRequest, ErrorEnv
 use crate::error::{AppError, Reason};
 use crate::http::auth::Authed;
 use crate::http::extract::{ApiJson, ApiPath};
-use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
+use crate::http::idempotency::{create_once, is_replay, request_hash, IdempotencyKey};
+use crate::http::session::Audit;
 use crate::http::Service;
 use crate::store::{new_id, now_iso};
 
@@ -49,7 +50,7 @@ where
         (status = 404, description = "Unknown or deleted customer, or another application's.", body = ErrorEnvelope),
     )
 )]
-async fn customers_get(
+pub(crate) async fn customers_get(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,
@@ -93,10 +94,11 @@ async fn customers_get(
         (status = 422, description = "Validation failure: `errors` maps each API field path to its messages (rules the schema cannot state, such as CPF/CNPJ check digits, answer here too). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
     )
 )]
-async fn customers_create(
+pub(crate) async fn customers_create(
     State(state): State<Service>,
     Authed(app): Authed,
     IdempotencyKey(key): IdempotencyKey,
+    audit: Audit,
     ApiJson(req): ApiJson<CustomerRequest>,
 ) -> Result<Response, AppError> {
     let new = req.check()?;
@@ -126,7 +128,8 @@ async fn customers_create(
     };
     let hash = request_hash("customers.create", &req);
     let (db, app, stored) = (&state.db, &app, &customer);
-    create_once(
+    let line = audit.0.as_ref();
+    let res = create_once(
         db,
         &app.id,
         key,
@@ -134,8 +137,11 @@ async fn customers_create(
         StatusCode::CREATED,
         &customer,
         move |idem| async move {
-            crate::store::customers::insert(db, app, stored, idem.as_ref()).await
+            crate::store::customers::insert(db, app, stored, idem.as_ref(), line).await
         },
     )
-    .await
+    .await?;
+    // A replay created nothing: its audit line is written after the answer.
+    let written = !is_replay(&res);
+    Ok(audit.mark(res, written))
 }

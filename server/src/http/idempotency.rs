@@ -90,10 +90,17 @@ fn json_response(status: StatusCode, body: String, replayed: bool) -> Response {
     );
     if replayed {
         res.headers_mut()
-            .insert("idempotent-replayed", HeaderValue::from_static("true"));
+            .insert(REPLAYED, HeaderValue::from_static("true"));
     }
     res
 }
+
+/// Whether `res` is a stored answer replayed (nothing created this time).
+pub fn is_replay(res: &Response) -> bool {
+    res.headers().contains_key(REPLAYED)
+}
+
+const REPLAYED: &str = "idempotent-replayed";
 
 fn replay(stored: Idem, request_hash: &str) -> Result<Response, AppError> {
     if stored.request_hash != request_hash {

@@ -8,7 +8,8 @@ use paylink_model::*;
 use crate::error::{AppError, Reason};
 use crate::http::auth::Authed;
 use crate::http::extract::{ApiJson, ApiPath};
-use crate::http::idempotency::{create_once, request_hash, IdempotencyKey};
+use crate::http::idempotency::{create_once, is_replay, request_hash, IdempotencyKey};
+use crate::http::session::Audit;
 use crate::http::Service;
 use crate::store::{initial_plan, new_id, now_iso};
 
@@ -70,10 +71,11 @@ where
         (status = 422, description = "Validation failure: `errors` maps each API field path to its messages, including the rules the schema cannot state (an unknown or other application's `customerId`, each installment at least R$ 5,00, `endDate` after `dueDate`, a `dueDate` or `discount.untilDate` before today in Brasília, `discount.untilDate` after `dueDate`, a fine above 2 % when the customer's document is a CPF or above 20 % otherwise, a fixed discount not below the smallest installment; `pixAutomatico` when the server has no API Pix, the merchant's `--merchant-document` is not a CNPJ or the customer has no CPF or CNPJ). Also an Idempotency-Key already used within 24 h with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
     )
 )]
-async fn invoices_create(
+pub(crate) async fn invoices_create(
     State(state): State<Service>,
     Authed(app): Authed,
     IdempotencyKey(key): IdempotencyKey,
+    audit: Audit,
     ApiJson(req): ApiJson<InvoiceRequest>,
 ) -> Result<Response, AppError> {
     let opts = CheckOptions {
@@ -154,7 +156,8 @@ async fn invoices_create(
     };
     let hash = request_hash("invoices.create", &req);
     let (db, app, inv, stored, plan) = (&state.db, &app, &inv, &created, &plan);
-    create_once(
+    let line = audit.0.as_ref();
+    let res = create_once(
         db,
         &app.id,
         key,
@@ -162,10 +165,13 @@ async fn invoices_create(
         StatusCode::OK,
         &created,
         move |idem| async move {
-            crate::store::invoices::insert(db, app, inv, stored, plan, idem.as_ref()).await
+            crate::store::invoices::insert(db, app, inv, stored, plan, idem.as_ref(), line).await
         },
     )
-    .await
+    .await?;
+    // A replay created nothing: its audit line is written after the answer.
+    let written = !is_replay(&res);
+    Ok(audit.mark(res, written))
 }
 
 /// The invoice in the detail form; 404 for unknown, deleted, or another
@@ -188,7 +194,7 @@ async fn invoices_create(
         (status = 404, description = "Unknown or deleted invoice, or another application's.", body = ErrorEnvelope),
     )
 )]
-async fn invoices_get(
+pub(crate) async fn invoices_get(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,

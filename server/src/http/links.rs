@@ -2,7 +2,7 @@
 //! them with what each brought in, create one (the rules of
 //! `paylink_model::link_spec`, as `paylink link create` applies them), read
 //! one (with the QR code of its page) and turn one off or on. A link's page
-//! and the payer's creations through it are the proxy's (`proxy::links`).
+//! and the payer's creations through it are `pay::links`'.
 
 use axum::extract::{FromRef, State};
 use axum::http::StatusCode;
@@ -46,14 +46,14 @@ where
     summary = "List payment links",
     params(crate::http::extract::AcceptLanguageHeader),
     responses(
-        (status = 200, description = "The application's links and the deployment's (made with \
-`paylink link create`), newest first, each with the invoices made through it and the amount paid \
-on them for this application.", body = LinkList),
+        (status = 200, description = "The application's links (made with its token, or with \
+`paylink link create --application`), newest first, each with the invoices made through it and \
+the amount paid on them.", body = LinkList),
         (status = 401, description = "Missing or invalid token.", body = ErrorEnvelope,
          headers(("WWW-Authenticate" = String))),
     )
 )]
-async fn links_list(
+pub(crate) async fn links_list(
     State(state): State<Service>,
     Authed(app): Authed,
 ) -> Result<Json<LinkList>, AppError> {
@@ -94,7 +94,7 @@ within 2 % of the smallest installment, `discount.daysBeforeDue` within `dueInDa
 with a different request: no `errors` then, and nothing is created.", body = ErrorEnvelope),
     )
 )]
-async fn links_create(
+pub(crate) async fn links_create(
     State(state): State<Service>,
     Authed(app): Authed,
     IdempotencyKey(key): IdempotencyKey,
@@ -139,7 +139,7 @@ async fn links_create(
         (status = 404, description = "No such link, or another application's.", body = ErrorEnvelope),
     )
 )]
-async fn links_get(
+pub(crate) async fn links_get(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(slug): ApiPath<String>,
@@ -189,9 +189,37 @@ async fn links_set_active(
     ApiPath(slug): ApiPath<String>,
     ApiJson(req): ApiJson<LinkStateRequest>,
 ) -> Result<Json<MerchantLink>, AppError> {
-    let active = req.check()?;
-    if !slug_is_valid(&slug) || !set_active_for(&state.db, &app.id, &slug, active).await? {
+    set_active(&state, &app.id, &slug, req.check()?).await
+}
+
+/// The merchant's screen (`/api/payment-links/{slug}/deactivate`, behind an
+/// operator's session): the same change as `PATCH {"active": false}`, one
+/// action each way, so each has its own audit line.
+pub(crate) async fn links_deactivate(
+    State(state): State<Service>,
+    Authed(app): Authed,
+    ApiPath(slug): ApiPath<String>,
+) -> Result<Json<MerchantLink>, AppError> {
+    set_active(&state, &app.id, &slug, false).await
+}
+
+/// [`links_deactivate`]'s other way.
+pub(crate) async fn links_reactivate(
+    State(state): State<Service>,
+    Authed(app): Authed,
+    ApiPath(slug): ApiPath<String>,
+) -> Result<Json<MerchantLink>, AppError> {
+    set_active(&state, &app.id, &slug, true).await
+}
+
+async fn set_active(
+    state: &Service,
+    app_id: &str,
+    slug: &str,
+    active: bool,
+) -> Result<Json<MerchantLink>, AppError> {
+    if !slug_is_valid(slug) || !set_active_for(&state.db, app_id, slug, active).await? {
         return Err(Reason::LinkNotFound.into());
     }
-    Ok(Json(one(&state, &app.id, &slug).await?))
+    Ok(Json(one(state, app_id, slug).await?))
 }

@@ -26,7 +26,7 @@ use crate::http::Service;
     tag = "invoices",
     summary = "List invoices",
     params(
-        ("status" = Option<paylink_model::InvoiceState>, Query, description = "open (an installment waiting, none overdue), paid (none waiting), overdue (an installment waiting past its due date, in Brasília) or cancelled (deleted)."),
+        ("status" = Option<paylink_model::InvoiceState>, Query, description = "open (an installment waiting, none overdue), paid (none waiting, none reversed), overdue (an installment waiting past its due date, in Brasília), cancelled (deleted) or reversed (a payment returned in full: an installment REVERSED)."),
         ("dueFrom" = Option<String>, Query, format = Date, description = "Due date (the first installment's) on or after, YYYY-MM-DD."),
         ("dueTo" = Option<String>, Query, format = Date, description = "Due date on or before, YYYY-MM-DD; not before dueFrom."),
         ("q" = Option<String>, Query, max_length = 100, pattern = r"^[\s\u0085]*[^\u0000-\u001F\u007F-\u009F]*[\s\u0085]*$", description = "Text found in the customer's name, document or e-mail, or the externalId (case- and accent-insensitive: joao finds João; at most 100 characters, no control characters)."),
@@ -43,7 +43,7 @@ use crate::http::Service;
         (status = 422, description = "A bad parameter: `errors` maps its name to its messages.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn invoices_list(
+pub(crate) async fn invoices_list(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiQuery(params): ApiQuery<ListParams>,
@@ -82,7 +82,7 @@ pub(super) async fn invoices_list(
         (status = 422, description = "A bad parameter (or an invoice-only one): `errors` maps its name to its messages.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn customers_list(
+pub(crate) async fn customers_list(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiQuery(params): ApiQuery<ListParams>,
@@ -120,7 +120,7 @@ const EXPORT_BUFFER: usize = 256;
         (status = 422, description = "A bad parameter, or `cursor`/`limit` (the export has every row): `errors` maps its name to its messages.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn invoices_export(
+pub(crate) async fn invoices_export(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiQuery(params): ApiQuery<ListParams>,
@@ -175,7 +175,7 @@ pub(super) async fn invoices_export(
          headers(("WWW-Authenticate" = String))),
     )
 )]
-pub(super) async fn dashboard_get(
+pub(crate) async fn dashboard_get(
     State(state): State<Service>,
     Authed(app): Authed,
 ) -> Result<Json<paylink_model::Dashboard>, AppError> {

@@ -2,6 +2,8 @@
 
 pub mod actions;
 pub mod auth;
+pub mod charges_links;
+pub mod cors;
 pub mod customers;
 pub mod extract;
 pub mod health;
@@ -12,6 +14,8 @@ pub mod lists;
 pub mod openapi;
 pub mod pix_webhook;
 pub mod provider_webhooks;
+pub mod ratelimit;
+pub mod session;
 pub mod webhooks;
 
 use std::sync::Arc;
@@ -55,12 +59,22 @@ where
     Service: axum::extract::FromRef<S>,
     db::Db: axum::extract::FromRef<S>,
 {
-    axum::Router::new()
-        .merge(health::router())
+    // Every answer of the token API says `no-store`: most carry personal data (a
+    // customer's document and e-mail, an invoice's payer, the lists and the export),
+    // and one rule for all of them, refusals included, cannot miss a new route.
+    let token_api = axum::Router::new()
         .merge(customers::router())
+        .merge(charges_links::router())
         .merge(invoices::router())
         .merge(webhooks::router())
         .merge(links::router())
+        .layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("no-store"),
+        ));
+    axum::Router::new()
+        .merge(health::router())
+        .merge(token_api)
         .merge(openapi::router())
 }
 

@@ -28,6 +28,8 @@ status; messages are pt-BR, or English with `Accept-Language: en`."
     paths(
         crate::http::customers::customers_create,
         crate::http::customers::customers_get,
+        crate::http::charges_links::charges_link_create,
+        crate::http::charges_links::charges_link_revoke,
         crate::http::invoices::invoices_create,
         crate::http::invoices::invoices_get,
         crate::http::lists::invoices_list,

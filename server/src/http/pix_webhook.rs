@@ -3,6 +3,8 @@
 //! callback carries no signature (the standard relies on mutual TLS at the receiver, which a
 //! fronting proxy does: README, Settlement), so nothing in it is believed: each Pix is asked of the
 //! bank (`GET /pix/{e2eid}`) and applied only when the bank's txid, key and amount match.
+//! The Pix's devoluções (a refund, a MED return) are kept from the bank's answer too, never from
+//! the callback's body (`pix_api::devolucao`).
 //! Unknown txids and unconfirmed Pix are logged and answered 200 (the bank must not retry
 //! forever); while the bank cannot be asked, 503, so it tries again.
 //!
@@ -189,6 +191,8 @@ async fn callback(
         match pix_api::check_confirmed(entry, &confirmed, s.bank.key()) {
             Ok(pix) => {
                 pix_api::apply(&s.db, &pix).await?;
+                // Its devoluções as the bank holds them: never the callback's own.
+                pix_api::devolucao::keep_all(&s.db, &confirmed).await?;
             }
             Err(why) => {
                 tracing::warn!(%e2eid, why, "PIX callback: not what the bank says; nothing changed");

@@ -71,7 +71,7 @@ fn no_store(res: impl IntoResponse) -> Response {
          headers(("WWW-Authenticate" = String))),
     )
 )]
-pub(super) async fn webhooks_list(
+pub(crate) async fn webhooks_list(
     State(state): State<Service>,
     Authed(app): Authed,
 ) -> Result<Response, AppError> {
@@ -105,7 +105,7 @@ pub(super) async fn webhooks_list(
         (status = 422, description = "`hookType` missing or unknown; `url` missing, not HTTPS, on an internal host (as written, or as its name resolves now), over 2000 characters, already receiving this event, or the application already has 20 enabled webhooks.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn webhooks_create(
+pub(crate) async fn webhooks_create(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiJson(req): ApiJson<AppWebhookRequest>,
@@ -134,7 +134,7 @@ pub(super) async fn webhooks_create(
         (status = 404, description = "No such webhook of this application.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn webhooks_remove(
+pub(crate) async fn webhooks_remove(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,
@@ -162,7 +162,7 @@ pub(super) async fn webhooks_remove(
          headers(("WWW-Authenticate" = String))),
     )
 )]
-pub(super) async fn webhook_secret_rotate(
+pub(crate) async fn webhook_secret_rotate(
     State(state): State<Service>,
     Authed(app): Authed,
 ) -> Result<Response, AppError> {
@@ -197,7 +197,7 @@ pub(super) async fn webhook_secret_rotate(
         (status = 422, description = "A bad parameter: `errors` maps its name to its messages.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn deliveries_list(
+pub(crate) async fn deliveries_list(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiQuery(params): ApiQuery<DeliveryParams>,
@@ -228,7 +228,7 @@ pub(super) async fn deliveries_list(
         (status = 409, description = "The delivery was never tried yet, or an attempt is under way.", body = ErrorEnvelope),
     )
 )]
-pub(super) async fn deliveries_redeliver(
+pub(crate) async fn deliveries_redeliver(
     State(state): State<Service>,
     Authed(app): Authed,
     ApiPath(id): ApiPath<String>,

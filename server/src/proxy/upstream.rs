@@ -1,16 +1,24 @@
-//! The proxy's upstream: paylink's own service called in-process, or a remote
-//! one over HTTP, with the proxy's token and only the forwardable headers.
+//! The proxy's upstream: paylink's own service, whose handlers run in this
+//! process as an application (the proxy token's, or the owner of what the
+//! call is about), or a remote one, sent the call over HTTP with the proxy's
+//! token (the one place that forwards; only the forwardable headers go).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, MatchedPath, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
-use axum::response::Response;
-use axum::Router;
-use tower::ServiceExt;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 
 use crate::error::{AppError, Reason};
+use crate::http::auth::ActingAs;
+use crate::http::extract::RawBody;
+use crate::http::session::{AuditWritten, TokenChecked};
+use crate::http::Service;
+use crate::store::Db;
 
 /// Where the proxy sends requests, and with which token.
 #[derive(Clone)]
@@ -36,11 +44,99 @@ pub(crate) struct Proxy {
 
 #[derive(Clone)]
 pub(crate) enum Upstream {
-    Local(Router),
+    /// paylink's own service: its handlers are called here, with its state.
+    Local(Service),
     Remote {
         base: String,
         client: reqwest::Client,
     },
+}
+
+/// Whom a call to the upstream is made as.
+#[derive(Clone)]
+pub(crate) enum Caller {
+    /// The application of the proxy's token: the merchant's screens, and
+    /// whatever a remote upstream is asked (it knows no other).
+    Token,
+    /// The application that owns the payment link or the invoice the call
+    /// is about, in-process only: its own customers, invoices, webhooks.
+    Owner(crate::store::Application),
+}
+
+impl Proxy {
+    /// Whether the upstream is paylink's own service in this process, where
+    /// a call can be made as any of its applications ([`Caller::Owner`]).
+    pub(crate) fn is_local(&self) -> bool {
+        matches!(self.upstream, Upstream::Local(_))
+    }
+
+    /// paylink's own service, when it is the upstream: where the invoices are.
+    pub(crate) fn local(&self) -> Option<&Service> {
+        match &self.upstream {
+            Upstream::Local(service) => Some(service),
+            Upstream::Remote { .. } => None,
+        }
+    }
+
+    /// The application a call is made as in-process: the owner, or the
+    /// token's (checked as the service checks a token, on every call, so a
+    /// revoked one is refused at once); `None` for a token in force no more.
+    async fn application(
+        &self,
+        db: &Db,
+        caller: &Caller,
+    ) -> Result<Option<crate::store::Application>, AppError> {
+        if let Caller::Owner(app) = caller {
+            return Ok(Some(app.clone()));
+        }
+        let token = self.token.to_str().unwrap_or("");
+        let token = token.strip_prefix("Basic ").unwrap_or(token);
+        Ok(crate::http::auth::verify(db, token).await?)
+    }
+}
+
+/// A creation of the service (`handler`, at `path` under
+/// `/invoices/applications`) made as `caller`: in-process, the service's own
+/// handler, its extractors reading `headers` and `body` as they would the
+/// request's; a remote upstream is sent it with the token.
+pub(crate) async fn create<H, T>(
+    proxy: Handle,
+    caller: &Caller,
+    handler: H,
+    path: &str,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, AppError>
+where
+    H: Handler<T, Service>,
+    T: 'static,
+{
+    let Some(service) = proxy.as_deref().and_then(Proxy::local).cloned() else {
+        let path = format!("{SERVICE}{path}");
+        return forward(proxy, Method::POST, path, headers, body).await;
+    };
+    let Some(app) = proxy_of(&proxy)?.application(&service.db, caller).await? else {
+        return Ok(pass_through(
+            AppError::new(Reason::Unauthorized).into_response(),
+        ));
+    };
+    let mut req = Request::builder().method(Method::POST);
+    for name in FORWARDED {
+        if let Some(v) = headers.get(&name) {
+            req = req.header(name, v);
+        }
+    }
+    let req = req
+        .extension(ActingAs(app))
+        .body(Body::from(body))
+        .map_err(AppError::internal)?;
+    Ok(pass_through(handler.call(req, service).await))
+}
+
+fn proxy_of(proxy: &Handle) -> Result<&Proxy, AppError> {
+    proxy
+        .as_deref()
+        .ok_or_else(|| Reason::ProxyNotConfigured.into())
 }
 
 /// Request headers worth forwarding; everything else (cookies, the browser's
@@ -51,7 +147,7 @@ const FORWARDED: [header::HeaderName; 3] = [
     header::HeaderName::from_static(crate::http::idempotency::HEADER),
 ];
 
-/// Sends one request to the upstream with the proxy's token and the
+/// Sends one request to the remote upstream with the proxy's token and the
 /// forwardable headers. Whatever the upstream answers (its envelopes
 /// included) comes back as [`pass_through`] makes it; the error is for when
 /// there is no answer (no token configured, unreachable, too slow).
@@ -62,33 +158,110 @@ pub(crate) async fn forward(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, AppError> {
+    match &proxy_of(&proxy)?.upstream {
+        Upstream::Remote { base, client } => {
+            let token = &proxy_of(&proxy)?.token;
+            remote(client, base, method, &path, &headers, token, body)
+                .await
+                .map(pass_through)
+        }
+        Upstream::Local(_) => Err(AppError::internal(
+            "paylink's own service is called, not sent requests",
+        )),
+    }
+}
+
+/// In front of every merchant call (`/api/customers`, `/api/invoices`, ...,
+/// each the service's own handler, after the operator's session): with
+/// paylink's own service the handler runs as the application of the
+/// proxy's token ([`ActingAs`], the token checked as the service would), a
+/// remote upstream is sent the call instead; either answer as
+/// [`pass_through`] makes it.
+pub(crate) async fn merchant_call(
+    State(proxy): State<Handle>,
+    State(db): State<Db>,
+    mut req: Request<Body>,
+    next: Next,
+) -> Result<Response, AppError> {
     let Some(proxy) = proxy else {
         return Err(Reason::ProxyNotConfigured.into());
     };
-    let result = match &proxy.upstream {
-        Upstream::Local(service) => {
-            let mut req = Request::builder().method(method).uri(path);
-            for name in FORWARDED {
-                if let Some(v) = headers.get(&name) {
-                    req = req.header(name, v);
-                }
-            }
-            let req = req
-                .header(header::AUTHORIZATION, proxy.token.clone())
-                .body(Body::from(body))
-                .expect("a request built from valid parts");
-            Ok(service
-                .clone()
-                .oneshot(req)
-                .await
-                .unwrap_or_else(|never| match never {}))
-        }
-        Upstream::Remote { base, client } => {
-            remote(client, base, method, &path, &headers, &proxy.token, body).await
-        }
+    if let Upstream::Remote { .. } = proxy.upstream {
+        let template = req.extensions().get::<MatchedPath>().cloned();
+        let template = template.as_ref().map_or("", |m| m.as_str());
+        check_params(template, req.uri().path())?;
+        let (method, path, headers, body) = remote_call(req).await?;
+        return forward(Some(proxy), method, path, headers, body).await;
+    }
+    // Checked with the operator's session when it was (one statement), else here.
+    let app = match req.extensions_mut().remove::<TokenChecked>() {
+        Some(TokenChecked(app)) => app,
+        None => proxy.application(&db, &Caller::Token).await?,
     };
-    result.map(pass_through)
+    let res = match app {
+        Some(app) => {
+            req.extensions_mut().insert(ActingAs(app));
+            next.run(req).await
+        }
+        None => AppError::new(Reason::Unauthorized).into_response(),
+    };
+    Ok(pass_through(res))
 }
+
+/// A remote upstream's path is built only from UUIDs, slugs and digits (no
+/// `../` tricks): each parameter of the route is checked, or the envelope
+/// that refuses it.
+fn check_params(template: &str, path: &str) -> Result<(), AppError> {
+    let resource = path.split('/').nth(2).unwrap_or("");
+    for (name, value) in template.split('/').zip(path.split('/')) {
+        let ok = match name {
+            "{slug}" => crate::domain::links::slug_is_valid(value),
+            "{n}" => (1..=4).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit()),
+            "{id}" => paylink_model::br::uuid_is_valid(value),
+            _ => true,
+        };
+        if !ok {
+            return Err(match (name, resource) {
+                ("{slug}", _) => Reason::LinkNotFound,
+                ("{n}", _) => Reason::InstallmentNotFound,
+                (_, "customers") => Reason::InvalidCustomerId,
+                (_, "webhooks") => Reason::WebhookNotFound,
+                (_, "deliveries") => Reason::DeliveryNotFound,
+                _ => Reason::InvalidInvoiceId,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// The remote upstream's call for a merchant call: `/api/{rest}` is the
+/// service's `/invoices/applications/{rest}` (with the query as it came);
+/// a link's deactivate and reactivate are its `PATCH {active}`.
+async fn remote_call(req: Request<Body>) -> Result<(Method, String, HeaderMap, Bytes), AppError> {
+    let rest = req.uri().path().trim_start_matches("/api/").to_string();
+    let query = req
+        .uri()
+        .query()
+        .map(|q| format!("?{q}"))
+        .unwrap_or_default();
+    let (method, mut headers) = (req.method().clone(), req.headers().clone());
+    let RawBody(body) = RawBody::from_request(req, &()).await?;
+    for (suffix, active) in [("/deactivate", false), ("/reactivate", true)] {
+        if let Some(link) = rest.strip_suffix(suffix) {
+            headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            let body = Bytes::from(format!("{{\"active\":{active}}}"));
+            return Ok((Method::PATCH, format!("{SERVICE}/{link}"), headers, body));
+        }
+    }
+    Ok((method, format!("{SERVICE}/{rest}{query}"), headers, body))
+}
+
+/// Where the service's merchant routes are.
+pub(crate) const SERVICE: &str = "/invoices/applications";
 
 async fn remote(
     client: &reqwest::Client,
@@ -155,6 +328,9 @@ pub(crate) fn pass_through(res: Response) -> Response {
     let (parts, body) = res.into_parts();
     let mut out = Response::new(body);
     *out.status_mut() = parts.status;
+    if let Some(&written) = parts.extensions.get::<AuditWritten>() {
+        out.extensions_mut().insert(written);
+    }
     for name in [header::CONTENT_TYPE, header::CONTENT_DISPOSITION] {
         if let Some(v) = parts.headers.get(&name) {
             out.headers_mut().insert(name, v.clone());

@@ -40,6 +40,13 @@ pub async fn find(db: &Db, id: &str) -> Result<Option<Application>, DbError> {
         .await
 }
 
+/// Every application, oldest first.
+pub async fn list(db: &Db) -> Result<Vec<Application>, DbError> {
+    sqlx::query_as("SELECT id, user_id, name FROM applications ORDER BY created_at, id")
+        .fetch_all(&db.pool)
+        .await
+}
+
 /// How long a rotated secret goes on signing beside the new one.
 pub const PREVIOUS_SECRET_HOURS: u64 = 24;
 

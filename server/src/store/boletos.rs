@@ -83,6 +83,31 @@ pub struct Written {
     pub write_offs: usize,
 }
 
+/// A remessa's boleto whose nosso número another installment's registration holds: seen
+/// before the insert (`Held`, naming the holder) or by the unique index (`Raced`).
+#[derive(Debug, thiserror::Error)]
+pub enum OurNumberTaken {
+    #[error(
+        "nosso número {our_number} of installment {number} of invoice {invoice_id} is already \
+         registered for installment {holder}: nothing was written"
+    )]
+    Held {
+        our_number: String,
+        number: u32,
+        invoice_id: String,
+        holder: String,
+    },
+    #[error(
+        "nosso número {our_number} (installment {number} of invoice {invoice_id}) is already \
+         registered: nothing was written"
+    )]
+    Raced {
+        our_number: String,
+        number: u32,
+        invoice_id: String,
+    },
+}
+
 /// Registers every open BOLETO installment without a registration (created
 /// on or after `since`, a `YYYY-MM-DD` UTC day, when given) and writes off
 /// every registered boleto that must no longer be paid: `decide` turns them
@@ -91,11 +116,12 @@ pub struct Written {
 /// in exactly one remessa of each kind. `decide` may do more before the
 /// commit (write the file); its error rolls everything back. `None` when
 /// nothing is to be sent.
-pub async fn remessa<F>(db: &Db, since: Option<&str>, decide: F) -> Result<Option<Written>, String>
+pub async fn remessa<F, E>(db: &Db, since: Option<&str>, decide: F) -> Result<Option<Written>, E>
 where
-    F: FnOnce(i64, &[Unsent], &[ToWriteOff]) -> Result<Decided, String>,
+    F: FnOnce(i64, &[Unsent], &[ToWriteOff]) -> Result<Decided, E>,
+    E: From<DbError> + From<OurNumberTaken>,
 {
-    let db_err = |e: DbError| format!("database error: {e}");
+    let db_err = E::from;
     let mut tx = db.begin_write().await.map_err(db_err)?;
     // Serialises remessas: the first statement writes (SQLite's write lock).
     sqlx::query("UPDATE remessa_files SET id = id WHERE sequence = -1")
@@ -178,12 +204,13 @@ where
         .fetch_optional(&mut *tx)
         .await
         .map_err(db_err)?;
-        if let Some(other) = taken {
-            return Err(format!(
-                "nosso número {our_number} of installment {} of invoice {} is already registered \
-                 for installment {other}: nothing was written",
-                u.number, u.invoice_id
-            ));
+        if let Some(holder) = taken {
+            return Err(E::from(OurNumberTaken::Held {
+                our_number: our_number.clone(),
+                number: u.number,
+                invoice_id: u.invoice_id.clone(),
+                holder,
+            }));
         }
         sqlx::query(
             "INSERT INTO boleto_registrations
@@ -197,11 +224,11 @@ where
         .execute(&mut *tx)
         .await
         .map_err(|e| match e {
-            e if crate::store::is_unique_violation(&e) => format!(
-                "nosso número {our_number} (installment {} of invoice {}) is already registered: \
-                 nothing was written",
-                u.number, u.invoice_id
-            ),
+            e if crate::store::is_unique_violation(&e) => E::from(OurNumberTaken::Raced {
+                our_number: our_number.clone(),
+                number: u.number,
+                invoice_id: u.invoice_id.clone(),
+            }),
             e => db_err(e),
         })?;
     }
@@ -275,28 +302,19 @@ pub enum Applied {
     Now(Vec<String>),
 }
 
-/// Why a retorno was not applied (nothing of it was).
-#[derive(Debug)]
-pub enum RetornoError {
+/// Why a retorno was not applied (nothing of it was). (`cnab240::RetornoError` is a file
+/// that does not read as a retorno.)
+#[derive(Debug, thiserror::Error)]
+pub enum ApplyRetornoError {
+    #[error("line {line}: nosso número {our_number} was not registered by paylink")]
     UnknownOurNumber { line: usize, our_number: String },
+    #[error("database error: {0}")]
     Db(String),
 }
 
-impl std::fmt::Display for RetornoError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RetornoError::UnknownOurNumber { line, our_number } => write!(
-                f,
-                "line {line}: nosso número {our_number} was not registered by paylink"
-            ),
-            RetornoError::Db(e) => write!(f, "database error: {e}"),
-        }
-    }
-}
-
-impl From<DbError> for RetornoError {
+impl From<DbError> for ApplyRetornoError {
     fn from(e: DbError) -> Self {
-        RetornoError::Db(e.to_string())
+        ApplyRetornoError::Db(e.to_string())
     }
 }
 
@@ -325,7 +343,11 @@ async fn set_state(
 /// one paylink registered (else nothing is applied), each change happens
 /// once (an installment already paid stays as it is; a file applied before,
 /// identified by `sha256`, changes nothing at all).
-pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Applied, RetornoError> {
+pub async fn apply_retorno(
+    db: &Db,
+    sha256: &str,
+    items: &[Item],
+) -> Result<Applied, ApplyRetornoError> {
     let mut tx = db.begin_write().await?;
     // Writing first takes SQLite's write lock before anything is read.
     sqlx::query("UPDATE retorno_files SET notices = notices WHERE sha256 = $1")
@@ -351,7 +373,7 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
         .bind(&item.our_number)
         .fetch_optional(&mut *tx)
         .await?
-        .ok_or_else(|| RetornoError::UnknownOurNumber {
+        .ok_or_else(|| ApplyRetornoError::UnknownOurNumber {
             line: item.line,
             our_number: item.our_number.clone(),
         })?;
@@ -405,6 +427,7 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
                         paid_at: &paid_at,
                         received_at: &received_at,
                         method: Some(paylink_model::PaymentType::Boleto),
+                        reference: Some(&item.our_number),
                     },
                 )
                 .await;
@@ -427,7 +450,7 @@ pub async fn apply_retorno(db: &Db, sha256: &str, items: &[Item]) -> Result<Appl
                         paylink_model::money::format_brl(*paid_cents, paylink_model::Lang::PtBr)
                     ),
                     Err(LifecycleError::Db(e)) => return Err(e.into()),
-                    Err(e) => return Err(RetornoError::Db(e.to_string())),
+                    Err(e) => return Err(ApplyRetornoError::Db(e.to_string())),
                 };
                 if state != "PAID" {
                     set_state(&mut tx, &installment_id, "PAID", None, &now).await?;

@@ -1,33 +1,30 @@
-//! Charges of RECURRING and SUBSCRIPTION invoices. Charge n+1 is created when
-//! the period it bills starts, that is on the due date of charge n, until
-//! `endDate`, `endInstallment` or an `endSubscription` date ends it. A pass
-//! catches up every charge missed while paylink was down, and the unique
+//! The rows of the charges of RECURRING and SUBSCRIPTION invoices: the invoices a pass
+//! reads and one new charge written. Which charges are due is `domain::charges`; the unique
 //! (invoice, number) pair means two servers, or two passes, never create one twice.
 
-use paylink_model::plan::PeriodicEnd;
-use paylink_model::{periodic_due, Date, Frequency, HookType, InstallmentStatus};
+use paylink_model::{Date, HookType, InstallmentStatus};
 
 use super::events::{self, InstallmentSnapshot, NewEvent};
 use super::{new_id, now_iso, Db, DbError};
 
 /// A periodic invoice as the pass reads it.
 #[derive(sqlx::FromRow)]
-struct Periodic {
-    id: String,
-    application_id: String,
-    external_id: String,
-    due_date: String,
-    frequency: Option<String>,
-    end_date: Option<String>,
-    end_installment: Option<i64>,
-    end_subscription: Option<String>,
-    price_cents: i64,
-    last_number: Option<i64>,
+pub struct Periodic {
+    pub id: String,
+    pub application_id: String,
+    pub external_id: String,
+    pub due_date: String,
+    pub frequency: Option<String>,
+    pub end_date: Option<String>,
+    pub end_installment: Option<i64>,
+    pub end_subscription: Option<String>,
+    pub price_cents: i64,
+    pub last_number: Option<i64>,
 }
 
-/// Creates every charge that is due by `today`. Returns how many it created.
-pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
-    let invoices: Vec<Periodic> = sqlx::query_as(
+/// Every RECURRING and SUBSCRIPTION invoice not deleted, with its last charge's number.
+pub async fn periodic_invoices(db: &Db) -> Result<Vec<Periodic>, DbError> {
+    sqlx::query_as(
         "SELECT i.id, i.application_id, i.external_id, i.due_date, i.frequency, i.end_date, i.end_installment,
                 i.end_subscription, i.price_cents,
                 (SELECT MAX(number) FROM installments s WHERE s.invoice_id = i.id) AS last_number
@@ -35,52 +32,20 @@ pub async fn run_once(db: &Db, today: Date) -> Result<usize, DbError> {
          WHERE i.invoice_type IN ('RECURRING', 'SUBSCRIPTION') AND i.deleted_at IS NULL",
     )
     .fetch_all(&db.pool)
-    .await?;
-    let mut created = 0;
-    for inv in invoices {
-        let (Some(first), Some(freq)) = (
-            Date::parse_iso(&inv.due_date),
-            inv.frequency.as_deref().and_then(Frequency::parse),
-        ) else {
-            continue;
-        };
-        // The end of the invoice (model::plan::PeriodicEnd, also Pix Automático's dataFinal).
-        let ends = PeriodicEnd::new(
-            inv.end_date.as_deref().and_then(Date::parse_iso),
-            inv.end_installment.map(|n| n as u32),
-            inv.end_subscription.as_deref(),
-        );
-        let mut last = inv.last_number.unwrap_or(0) as u32;
-        // Charge `last` is due on periodic_due(first, last - 1): once that day comes, the next period starts.
-        while let (Some(last_due), Some(next_due)) = (
-            periodic_due(first, freq, last.saturating_sub(1)),
-            periodic_due(first, freq, last),
-        ) {
-            let next = last + 1;
-            if today < last_due || !ends.allows(next, next_due) {
-                break;
-            }
-            match create_charge(db, &inv, next, next_due).await {
-                Ok(()) => created += 1,
-                // Another server (or pass) created it first: fine, move on.
-                Err(e) if super::is_unique_violation(&e) => {}
-                Err(e) => return Err(e),
-            }
-            last = next;
-        }
-    }
-    Ok(created)
+    .await
 }
 
-async fn create_charge(db: &Db, inv: &Periodic, number: u32, due: Date) -> Result<(), DbError> {
+/// Charge `number` of `inv`, due on `due`, with its PAYMENT_GENERATED event and its
+/// notifications, in one transaction; a unique violation when it exists already.
+pub async fn create_charge(db: &Db, inv: &Periodic, number: u32, due: Date) -> Result<(), DbError> {
     let invoice_id = inv.id.as_str();
     let price = inv.price_cents;
     let id = new_id();
     let now = now_iso();
     let mut tx = db.begin_write().await?;
     sqlx::query(
-        "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at)
-         VALUES ($1, $2, $3, $4, 0, $5, 'WAITING_PAYMENT', $6)",
+        "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at, pix_txid)
+         VALUES ($1, $2, $3, $4, 0, $5, 'WAITING_PAYMENT', $6, $7)",
     )
     .bind(&id)
     .bind(invoice_id)
@@ -88,6 +53,7 @@ async fn create_charge(db: &Db, inv: &Periodic, number: u32, due: Date) -> Resul
     .bind(price)
     .bind(due.to_string())
     .bind(&now)
+    .bind(super::new_pix_txid())
     .execute(&mut *tx)
     .await?;
     sqlx::query("UPDATE invoices SET installment_count = $1 WHERE id = $2")
@@ -111,6 +77,7 @@ async fn create_charge(db: &Db, inv: &Periodic, number: u32, due: Date) -> Resul
                 due_date: due.to_iso_midnight_utc(),
             }),
             method: None,
+            returned: None,
         },
     )
     .await?;

@@ -4,16 +4,19 @@ use paylink_model::{Address, Customer, CustomerDetail, Lang};
 use sqlx::Row;
 
 use super::idempotency::claim_key;
+use super::operators::{insert_audit_in, AuditLine};
 use super::search_keys::customer_key;
 use super::*;
 
 /// Stores a customer built by the handler (ids and timestamps included),
-/// with its idempotency record when the request carried a key.
+/// with its idempotency record when the request carried a key and the
+/// operator's audit line when an operator made it (`audit`).
 pub async fn insert(
     db: &Db,
     app: &Application,
     c: &Customer,
     idem: Option<&Idem>,
+    audit: Option<&AuditLine>,
 ) -> Result<(), DbError> {
     let mut tx = db.begin_write().await?;
     if let Some(idem) = idem {
@@ -54,6 +57,9 @@ pub async fn insert(
         .bind(&a.zipcode)
         .execute(&mut *tx)
         .await?;
+    }
+    if let Some(line) = audit {
+        insert_audit_in(&mut tx, line, &c.id).await?;
     }
     tx.commit().await
 }

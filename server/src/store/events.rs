@@ -31,6 +31,9 @@ pub struct NewEvent<'a> {
     pub kind: HookType,
     pub installment: Option<InstallmentSnapshot>,
     pub method: Option<PaymentType>,
+    /// `PAYMENT_REVERSED` of a Pix the bank returned: why (`data.returned`, the natureza of
+    /// the devolução that completed the return); absent from the payload otherwise.
+    pub returned: Option<paylink_model::DevolucaoNatureza>,
 }
 
 /// `($1, $2, $3), ($4, $5, $6)`: the VALUES of a multi-row INSERT of `rows`
@@ -158,7 +161,7 @@ pub async fn record_all(tx: &mut WriteTx, evs: &[NewEvent<'_>]) -> Result<Vec<St
 }
 
 fn payload(ev: &NewEvent<'_>, id: &str, now: &str) -> String {
-    json!({
+    let mut v = json!({
         "id": id,
         "type": ev.kind.as_str(),
         "timestamp": now,
@@ -168,8 +171,11 @@ fn payload(ev: &NewEvent<'_>, id: &str, now: &str) -> String {
             "installment": ev.installment,
             "method": ev.method.map(|m| m.as_str()),
         }
-    })
-    .to_string()
+    });
+    if let Some(natureza) = ev.returned {
+        v["data"]["returned"] = json!(natureza.as_str());
+    }
+    v.to_string()
 }
 
 /// Records the event and one pending delivery per target webhook: the

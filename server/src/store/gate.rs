@@ -145,8 +145,9 @@ impl Db {
             })
     }
 
-    /// Opens the database, doing to its schema what `mode` says.
-    pub async fn open_with(target: &str, mode: OpenMode) -> Result<Db, SchemaError> {
+    /// Connects to the database and does to its schema what `mode` says; `Db::open_with`
+    /// (in `store`) then fills the search keys.
+    pub(super) async fn connect(target: &str, mode: OpenMode) -> Result<Db, SchemaError> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of(target);
         let (pool, writes) = match backend {
@@ -180,16 +181,12 @@ impl Db {
         }
         let write_gate =
             (backend == Backend::Sqlite).then(|| Arc::new(tokio::sync::Mutex::new(())));
-        let db = Db {
+        Ok(Db {
             pool,
             writes,
             write_gate,
             backend,
-        };
-        if mode != OpenMode::AsIs {
-            crate::store::search_keys::fill(&db).await?;
-        }
-        Ok(db)
+        })
     }
 
     /// Every migration of this build and whether the database has applied it.

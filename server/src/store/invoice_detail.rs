@@ -51,7 +51,20 @@ pub(super) fn detail_from_rows(rows: InvoiceRows, url: &str) -> Result<InvoiceDe
         .installments
         .iter()
         .map(|i| {
+            let number = i.try_get::<i64, _>("i_number")? as u32;
+            let devolucoes: Vec<Devolucao> = rows
+                .devolucoes
+                .iter()
+                .filter(|(n, _)| *n == number)
+                .map(|(_, d)| d.clone())
+                .collect();
             Ok(Installment {
+                price_returned: devolucoes
+                    .iter()
+                    .filter(|d| d.status == DevolucaoStatus::Devolvido)
+                    .map(|d| d.amount)
+                    .sum(),
+                devolucoes,
                 id: i.try_get("i_id")?,
                 invoice_id: id.clone(),
                 installment: i.try_get::<i64, _>("i_number")? as u32,

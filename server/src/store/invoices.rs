@@ -28,6 +28,8 @@ pub struct InvoiceRows {
     pub notification_sends: Vec<(String, paylink_model::NotificationSend)>,
     /// Fine, interest and discount.
     pub terms: ChargeTerms,
+    /// Each devolução of the installments' Pix, with its installment's number, oldest first.
+    pub devolucoes: Vec<(u32, paylink_model::Devolucao)>,
 }
 
 /// A fine's or discount's stored type and value.
@@ -89,7 +91,8 @@ pub struct WebhookRow {
 
 /// Stores an invoice with its installments, payment types, notifications
 /// and webhooks in one transaction: all of it or nothing. `created` is
-/// the response (its ids are the rows' ids); `plan` gives the due dates.
+/// the response (its ids are the rows' ids); `plan` gives the due dates;
+/// `audit`, the operator's line when an operator made it.
 pub async fn insert(
     db: &Db,
     app: &Application,
@@ -97,6 +100,7 @@ pub async fn insert(
     created: &InvoiceCreated,
     plan: &[PlannedInstallment],
     idem: Option<&Idem>,
+    audit: Option<&super::operators::AuditLine>,
 ) -> Result<(), DbError> {
     let (id, created_at) = (created.id.as_str(), created.created_at.as_str());
     let mut tx = db.begin_write().await?;
@@ -139,9 +143,9 @@ pub async fn insert(
     // Each list in one multi-row INSERT: a statement is a round trip.
     use crate::store::events::values_placeholders as values;
     let sql = format!(
-        "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at)
+        "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date, status, created_at, pix_txid)
          VALUES {}",
-        values(plan.len(), 8)
+        values(plan.len(), 9)
     );
     let mut q = sqlx::query(&sql);
     for (p, created) in plan.iter().zip(&created.installments) {
@@ -153,7 +157,8 @@ pub async fn insert(
             .bind(0_i64)
             .bind(p.due_date.to_string())
             .bind("WAITING_PAYMENT")
-            .bind(created_at);
+            .bind(created_at)
+            .bind(super::new_pix_txid());
     }
     q.execute(&mut *tx).await?;
     if let Some(p) = &inv.pix_automatico {
@@ -215,6 +220,7 @@ pub async fn insert(
         kind,
         installment,
         method: None,
+        returned: None,
     };
     let mut events = vec![event(HookType::InvoiceCreated, None)];
     for i in &created.installments {
@@ -241,6 +247,9 @@ pub async fn insert(
             .collect();
         crate::store::notifications::schedule_for_new_installments(&mut tx, id, &new).await?;
     }
+    if let Some(line) = audit {
+        super::operators::insert_audit_in(&mut tx, line, id).await?;
+    }
     tx.commit().await
 }
 
@@ -255,6 +264,29 @@ pub async fn exists(db: &Db, app_id: &str, id: &str) -> Result<bool, DbError> {
     .fetch_optional(&db.pool)
     .await?;
     Ok(found.is_some())
+}
+
+/// The application that owns invoice `id` (cancelled or not), for the payer
+/// routes, which serve every application's invoices each as its own.
+pub async fn owner(db: &Db, id: &str) -> Result<Option<super::Application>, DbError> {
+    sqlx::query_as(
+        "SELECT a.id, a.user_id, a.name FROM invoices i JOIN applications a ON a.id = i.application_id
+         WHERE i.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&db.pool)
+    .await
+}
+
+/// The txid of each installment's static PIX code, by installment id (none
+/// for a row an older server wrote after the migration gave the others theirs).
+pub async fn static_pix_txids(db: &Db, invoice_id: &str) -> Result<Vec<(String, String)>, DbError> {
+    sqlx::query_as(
+        "SELECT id, pix_txid FROM installments WHERE invoice_id = $1 AND pix_txid IS NOT NULL",
+    )
+    .bind(invoice_id)
+    .fetch_all(&db.pool)
+    .await
 }
 
 /// All rows of an invoice of `app_id`, or `None` (unknown, deleted, or
@@ -381,6 +413,13 @@ pub(super) async fn load_many(
          LEFT JOIN notification_provider_statuses ps
            ON ps.channel = s.channel AND ps.provider_id = s.provider_id
          WHERE s.invoice_id IN ({list})
+         UNION ALL
+         SELECT n.invoice_id, 'd', d.refund_id, d.natureza, d.status, d.requested_at,
+                d.amount_cents, n.number, d.created_at, 0, d.refund_id,
+                d.end_to_end_id, d.rtr_id, d.settled_at, NULL, NULL, NULL
+         FROM pix_refunds d JOIN pix_payments p ON p.end_to_end_id = d.end_to_end_id
+         JOIN installments n ON n.id = p.installment_id
+         WHERE n.invoice_id IN ({list})
          ORDER BY inv, kind, o1, o2, o3, o4"
     );
     let extras = found
@@ -432,9 +471,30 @@ fn invoice_rows(rows: Vec<DbRow>, extras: &[DbRow]) -> Result<InvoiceRows, DbErr
     };
     let (mut payment_types, mut notifications, mut webhooks, mut notification_sends) =
         (vec![], vec![], vec![], vec![]);
+    let mut devolucoes = vec![];
     for r in extras {
         match r.try_get::<&str, _>("kind")? {
             "p" => payment_types.push(r.try_get("t1")?),
+            "d" => {
+                let text = |c: &str| r.try_get::<&str, _>(c);
+                let fault =
+                    |c: &str| super::stored_fault(format!("unexpected stored devolução {c}"));
+                devolucoes.push((
+                    r.try_get::<i64, _>("o1")? as u32,
+                    paylink_model::Devolucao {
+                        id: r.try_get("id")?,
+                        end_to_end_id: r.try_get("t4")?,
+                        rtr_id: r.try_get("t5")?,
+                        amount: r.try_get("n1")?,
+                        natureza: paylink_model::DevolucaoNatureza::parse(text("t1")?)
+                            .ok_or_else(|| fault("natureza"))?,
+                        status: paylink_model::DevolucaoStatus::parse(text("t2")?)
+                            .ok_or_else(|| fault("status"))?,
+                        requested_at: r.try_get("t3")?,
+                        settled_at: r.try_get("t6")?,
+                    },
+                ));
+            }
             "n" => notifications.push(NotificationRow {
                 id: r.try_get("id")?,
                 kind: r.try_get("t1")?,
@@ -483,6 +543,7 @@ fn invoice_rows(rows: Vec<DbRow>, extras: &[DbRow]) -> Result<InvoiceRows, DbErr
         notifications,
         webhooks,
         notification_sends,
+        devolucoes,
     })
 }
 

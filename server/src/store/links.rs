@@ -25,8 +25,10 @@ pub struct Link {
     pub created_at: String,
     /// Fine, interest and discount of the link's invoices.
     pub terms: LinkTerms,
-    /// The application whose token made it (the API); `None`: made with
-    /// `paylink link create`, the deployment's own.
+    /// The application it belongs to (whose token made it, or the one
+    /// `paylink link create` named): its payers' customers and invoices are
+    /// that application's. `None`: a CLI link from before links had owners
+    /// (migration 0031), served as the proxy token's application.
     pub application_id: Option<String>,
 }
 
@@ -167,10 +169,11 @@ pub async fn slugs_like(db: &Db, base: &str) -> Result<Vec<String>, DbError> {
         .await
 }
 
-/// Which links an application sees: its own and the deployment's.
+/// Which links an application sees: its own, and those without an owner
+/// (from before links had one; see [`Link::application_id`]).
 const SEEN_BY: &str = "(application_id = $1 OR application_id IS NULL)";
 
-/// A link application `app_id` sees (its own or the deployment's).
+/// A link application `app_id` sees (its own, or one without an owner).
 pub async fn find_for(db: &Db, app_id: &str, slug: &str) -> Result<Option<Link>, DbError> {
     let row = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM payment_links WHERE {SEEN_BY} AND slug = $2"
@@ -252,6 +255,22 @@ fn stats_of(r: &DbRow) -> Result<LinkStats, DbError> {
         invoices_made: r.try_get("invoices_made")?,
         amount_paid_cents: r.try_get("amount_paid_cents")?,
     })
+}
+
+/// Gives link `slug` its owner, if it has none yet; false when there is no
+/// such link without an owner (a link's payers so far are its owner's, so an
+/// owned link is never moved).
+pub async fn adopt(db: &Db, slug: &str, app_id: &str) -> Result<bool, DbError> {
+    let mut tx = db.begin_write().await?;
+    let done = sqlx::query(
+        "UPDATE payment_links SET application_id = $1 WHERE slug = $2 AND application_id IS NULL",
+    )
+    .bind(app_id)
+    .bind(slug)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(done.rows_affected() > 0)
 }
 
 /// Records a customer created through the link (a replayed creation records it again: no-op).

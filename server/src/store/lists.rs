@@ -170,7 +170,8 @@ fn invoice_where(app_id: &str, f: &InvoiceFilter, today: Date) -> Where {
                 format!("{WAITING} AND i.due_date < {t})")
             };
             match status {
-                Some(InvoiceState::Paid) => w.and(&format!("NOT {WAITING})")),
+                Some(InvoiceState::Paid) => w.and(&format!("NOT {WAITING}) AND NOT {REVERSED}")),
+                Some(InvoiceState::Reversed) => w.and(REVERSED),
                 Some(InvoiceState::Overdue) => {
                     let c = overdue(&mut w);
                     w.and(&c);
@@ -200,6 +201,10 @@ fn invoice_where(app_id: &str, f: &InvoiceFilter, today: Date) -> Where {
     w.search_invoices(&f.q);
     w
 }
+
+/// An installment of `v` whose payment was returned in full.
+const REVERSED: &str = "EXISTS (SELECT 1 FROM installments i WHERE i.invoice_id = v.id
+    AND i.deleted_at IS NULL AND i.status = 'REVERSED')";
 
 const WAITING: &str = "EXISTS (SELECT 1 FROM installments i WHERE i.invoice_id = v.id
     AND i.deleted_at IS NULL AND i.status = 'WAITING_PAYMENT'";

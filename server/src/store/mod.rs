@@ -11,6 +11,7 @@
 pub mod applications;
 pub mod boletos;
 pub mod charges;
+pub mod charges_links;
 pub mod customers;
 pub mod dashboard;
 pub mod deliveries;
@@ -31,6 +32,7 @@ pub mod pix_cycles;
 pub mod pix_payments;
 pub mod pix_recurrences;
 pub mod prune;
+pub mod receipts;
 pub mod schema;
 pub mod search_keys;
 pub mod sends;
@@ -46,6 +48,19 @@ pub use invoices::{initial_plan, InvoiceRows, NotificationRow, WebhookRow};
 use std::time::Duration;
 
 pub type DbError = sqlx::Error;
+
+impl Db {
+    /// Opens the database, doing to its schema what `mode` says, and keys the rows an older
+    /// version wrote without a search key. Here, above both, so that the connection (`gate`)
+    /// does not call the search keys, which write through it.
+    pub async fn open_with(target: &str, mode: OpenMode) -> Result<Db, schema::SchemaError> {
+        let db = Db::connect(target, mode).await?;
+        if mode != OpenMode::AsIs {
+            search_keys::fill(&db).await?;
+        }
+        Ok(db)
+    }
+}
 
 /// The backend types every module uses, named once here: `sqlx::Any`, so one
 /// set of queries runs on SQLite and on PostgreSQL.
@@ -111,6 +126,15 @@ pub fn new_id() -> String {
     uuid::Builder::from_unix_timestamp_millis(now_millis() as u64, &random)
         .into_uuid()
         .to_string()
+}
+
+/// A static PIX code's txid for a new installment: 25 random hex digits (100
+/// bits, the BR Code's longest txid), told nothing by the invoice's id.
+pub fn new_pix_txid() -> String {
+    let mut random = [0u8; 13];
+    getrandom::getrandom(&mut random).expect("the operating system's random generator");
+    let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    hex[..25].to_string()
 }
 
 fn now_millis() -> i64 {

@@ -383,12 +383,15 @@ pub async fn list_sends(
 }
 
 /// Why a resend could not be queued.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ResendError {
     /// No installment is waiting for payment: nothing to ask for.
+    #[error("no installment is waiting for payment")]
     NothingOpen,
     /// The invoice has no notification configured: no channel to use.
+    #[error("the invoice has no notification to send through")]
     NoChannel,
+    #[error("database error: {0}")]
     Db(DbError),
 }
 

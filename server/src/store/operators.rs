@@ -4,7 +4,8 @@
 
 use sqlx::Row;
 
-use crate::store::{new_id, now_iso, Db, DbError, DbRow};
+use crate::store::tokens::LiveToken;
+use crate::store::{new_id, now_iso, Db, DbError, DbRow, WriteTx};
 
 /// A stored account.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +33,15 @@ pub struct AuditRow {
     pub action: String,
     pub target_id: Option<String>,
     pub at: String,
+    pub client_addr: String,
+}
+
+/// An operator's action, written in the same transaction as the change it
+/// made (a creation's; one commit, not two), its target the created row's id.
+#[derive(Clone, Debug)]
+pub struct AuditLine {
+    pub operator_id: String,
+    pub action: &'static str,
     pub client_addr: String,
 }
 
@@ -149,14 +159,63 @@ pub async fn find_session(db: &Db, id_hash: &str) -> Result<Option<SessionRow>, 
     .bind(id_hash)
     .fetch_optional(&db.pool)
     .await?;
-    row.map(|r| {
-        Ok(SessionRow {
-            operator: operator(&r)?,
-            created_ms: r.try_get("created_ms")?,
-            last_seen_ms: r.try_get("last_seen_ms")?,
-        })
+    row.map(|r| session(&r)).transpose()
+}
+
+fn session(r: &DbRow) -> Result<SessionRow, DbError> {
+    Ok(SessionRow {
+        operator: operator(r)?,
+        created_ms: r.try_get("created_ms")?,
+        last_seen_ms: r.try_get("last_seen_ms")?,
     })
-    .transpose()
+}
+
+/// [`find_session`] and, in the same statement, the tokens of `application_id`
+/// in force at `now` (what `tokens::live` reads): the proxy checks its own
+/// token beside the operator's session in one round trip instead of two.
+pub async fn find_session_and_tokens(
+    db: &Db,
+    id_hash: &str,
+    application_id: &str,
+    now: &str,
+) -> Result<Option<(SessionRow, Vec<LiveToken>)>, DbError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS}, s.created_ms, s.last_seen_ms,
+                t.id AS token_id, t.secret_hash, t.expires_at, t.last_used_at,
+                a.id AS app_id, a.user_id AS app_user_id, a.name AS app_name
+         FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
+         LEFT JOIN tokens t ON t.application_id = $2 AND t.revoked_at IS NULL
+              AND (t.expires_at IS NULL OR t.expires_at > $3)
+         LEFT JOIN applications a ON a.id = t.application_id
+         WHERE s.id_hash = $1"
+    ))
+    .bind(id_hash)
+    .bind(application_id)
+    .bind(now)
+    .fetch_all(&db.pool)
+    .await?;
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let mut tokens = Vec::new();
+    for r in &rows {
+        let (Some(token_id), Some(id)) = (
+            r.try_get::<Option<String>, _>("token_id")?,
+            r.try_get::<Option<String>, _>("app_id")?,
+        ) else {
+            continue;
+        };
+        tokens.push(LiveToken {
+            token_id,
+            secret_hash: r.try_get("secret_hash")?,
+            expires_at: r.try_get("expires_at")?,
+            last_used_at: r.try_get("last_used_at")?,
+            id,
+            user_id: r.try_get("app_user_id")?,
+            name: r.try_get("app_name")?,
+        });
+    }
+    Ok(Some((session(first)?, tokens)))
 }
 
 pub async fn touch_session(db: &Db, id_hash: &str, now_ms: i64) -> Result<(), DbError> {
@@ -250,6 +309,33 @@ pub async fn insert_audit(
     client_addr: &str,
 ) -> Result<(), DbError> {
     let mut tx = db.begin_write().await?;
+    write_audit(&mut tx, operator_id, action, target_id, client_addr).await?;
+    tx.commit().await
+}
+
+/// `line` in the caller's transaction, about `target_id`.
+pub async fn insert_audit_in(
+    tx: &mut WriteTx,
+    line: &AuditLine,
+    target_id: &str,
+) -> Result<(), DbError> {
+    write_audit(
+        tx,
+        &line.operator_id,
+        line.action,
+        Some(target_id),
+        &line.client_addr,
+    )
+    .await
+}
+
+async fn write_audit(
+    tx: &mut WriteTx,
+    operator_id: &str,
+    action: &str,
+    target_id: Option<&str>,
+    client_addr: &str,
+) -> Result<(), DbError> {
     sqlx::query(
         "INSERT INTO operator_audit (id, operator_id, action, target_id, at, client_addr)
          VALUES ($1, $2, $3, $4, $5, $6)",
@@ -260,9 +346,9 @@ pub async fn insert_audit(
     .bind(target_id)
     .bind(now_iso())
     .bind(client_addr)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
-    tx.commit().await
+    Ok(())
 }
 
 /// The audit trail, oldest first.

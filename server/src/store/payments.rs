@@ -7,33 +7,22 @@ use sqlx::Row;
 use crate::store::events::{self, InstallmentSnapshot, NewEvent};
 use crate::store::{now_iso, Db, DbError};
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LifecycleError {
+    #[error("invoice not found (or deleted)")]
     InvoiceNotFound,
+    #[error("the invoice has no installment {0}")]
     InstallmentNotFound(u32),
+    #[error("every installment is already paid")]
     NothingToPay,
+    #[error("installment {0} is already paid")]
     AlreadyPaid(u32),
+    #[error("installment {0} is not paid, so it cannot be reversed")]
     NotPaid(u32),
+    #[error("the invoice does not accept {0}")]
     MethodNotAccepted(PaymentType),
+    #[error("database error: {0}")]
     Db(DbError),
-}
-
-impl std::fmt::Display for LifecycleError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LifecycleError::InvoiceNotFound => write!(f, "invoice not found (or deleted)"),
-            LifecycleError::InstallmentNotFound(n) => {
-                write!(f, "the invoice has no installment {n}")
-            }
-            LifecycleError::NothingToPay => write!(f, "every installment is already paid"),
-            LifecycleError::AlreadyPaid(n) => write!(f, "installment {n} is already paid"),
-            LifecycleError::NotPaid(n) => {
-                write!(f, "installment {n} is not paid, so it cannot be reversed")
-            }
-            LifecycleError::MethodNotAccepted(m) => write!(f, "the invoice does not accept {m}"),
-            LifecycleError::Db(e) => write!(f, "database error: {e}"),
-        }
-    }
 }
 
 impl From<DbError> for LifecycleError {
@@ -118,6 +107,7 @@ pub async fn simulate_pay(
             paid_at: &now,
             received_at: &now,
             method: Some(method),
+            reference: None,
         },
     )
     .await?;
@@ -127,12 +117,14 @@ pub async fn simulate_pay(
 
 /// How an installment was paid: the amount (`None`: its price, in full),
 /// when the payer paid, when the money reached the merchant, and by what
-/// (`None`: outside paylink's methods, such as cash or a check).
+/// (`None`: outside paylink's methods, such as cash or a check), and what the payer's bank
+/// calls it (a Pix's endToEndId, a boleto's nosso número), which its receipt prints.
 pub(crate) struct Settlement<'a> {
     pub paid_cents: Option<i64>,
     pub paid_at: &'a str,
     pub received_at: &'a str,
     pub method: Option<PaymentType>,
+    pub reference: Option<&'a str>,
 }
 
 /// Takes the invoice's row for this transaction (SQLite's write lock, a row
@@ -150,8 +142,8 @@ async fn lock_invoice(
 
 /// The one path by which an installment becomes paid, inside the caller's
 /// transaction: `CONFIRMED` with the amount and dates of `s`, the
-/// `PAYMENT_CONFIRMED` event (and its webhook deliveries) and the payer's
-/// confirmation notifications. The sandbox, a bank's retorno and a manual
+/// `PAYMENT_CONFIRMED` event (and its webhook deliveries), the receipt and the
+/// payer's confirmation notifications. The sandbox, a bank's retorno and a manual
 /// settlement all come here, so webhooks and notifications follow alike.
 pub(crate) async fn confirm_in(
     tx: &mut crate::store::WriteTx,
@@ -203,9 +195,11 @@ pub(crate) async fn confirm_in(
             kind: HookType::PaymentConfirmed,
             installment: Some(snapshot.clone()),
             method: s.method,
+            returned: None,
         },
     )
     .await?;
+    crate::store::receipts::issue_in(tx, &snapshot.id, s.method, s.reference).await?;
     crate::store::notifications::on_payment_confirmed(tx, invoice_id, &snapshot.id).await?;
     Ok(snapshot)
 }
@@ -230,6 +224,7 @@ pub async fn mark_paid(
             paid_at: &at,
             received_at: &at,
             method: None,
+            reference: None,
         },
     )
     .await?;
@@ -237,22 +232,38 @@ pub async fn mark_paid(
     Ok(snapshot)
 }
 
-/// Reverses a confirmed payment: `REVERSED`, `updatedAt` set.
+/// Reverses a confirmed payment: `REVERSED`, `updatedAt` set; fires `PAYMENT_REVERSED`.
 pub async fn simulate_reverse(
     db: &Db,
     invoice_id: &str,
     number: u32,
 ) -> Result<InstallmentSnapshot, LifecycleError> {
     let mut tx = db.begin_write().await?;
+    let snapshot = reverse_in(&mut tx, invoice_id, number, None, None).await?;
+    tx.commit().await?;
+    Ok(snapshot)
+}
+
+/// [`simulate_reverse`] inside `tx`: the confirmed installment `number` becomes `REVERSED`
+/// with `updatedAt` now, its notifications follow, and `PAYMENT_REVERSED` (paylink's own
+/// event, which only the application's webhooks take) fires once, with how it had been paid
+/// and, for a Pix the bank returned, why (`returned`).
+pub(crate) async fn reverse_in(
+    tx: &mut crate::store::WriteTx,
+    invoice_id: &str,
+    number: u32,
+    method: Option<PaymentType>,
+    returned: Option<paylink_model::DevolucaoNatureza>,
+) -> Result<InstallmentSnapshot, LifecycleError> {
     sqlx::query("UPDATE invoices SET id = id WHERE id = $1")
         .bind(invoice_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-    invoice_head(&mut tx, invoice_id).await?;
+    let head = invoice_head(tx, invoice_id).await?;
     let row = sqlx::query("SELECT id, price_cents, price_paid_cents, status, due_date FROM installments WHERE invoice_id = $1 AND number = $2")
         .bind(invoice_id)
         .bind(number as i64)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&mut **tx)
         .await?
         .ok_or(LifecycleError::InstallmentNotFound(number))?;
     if row.try_get::<&str, _>("status")? != InstallmentStatus::Confirmed.as_str() {
@@ -261,19 +272,31 @@ pub async fn simulate_reverse(
     sqlx::query("UPDATE installments SET status = 'REVERSED', updated_at = $1 WHERE id = $2")
         .bind(now_iso())
         .bind(row.try_get::<&str, _>("id")?)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-    crate::store::notifications::on_installment_changed(&mut tx, invoice_id, row.try_get("id")?)
-        .await?;
-    tx.commit().await?;
-    Ok(InstallmentSnapshot {
+    crate::store::notifications::on_installment_changed(tx, invoice_id, row.try_get("id")?).await?;
+    let snapshot = InstallmentSnapshot {
         id: row.try_get("id")?,
         installment: number,
         price: row.try_get("price_cents")?,
         price_paid: row.try_get("price_paid_cents")?,
         status: InstallmentStatus::Reversed.as_str().into(),
         due_date: due_iso(row.try_get("due_date")?),
-    })
+    };
+    events::record(
+        tx,
+        NewEvent {
+            application_id: &head.application_id,
+            invoice_id,
+            external_id: &head.external_id,
+            kind: HookType::PaymentReversed,
+            installment: Some(snapshot.clone()),
+            method,
+            returned,
+        },
+    )
+    .await?;
+    Ok(snapshot)
 }
 
 /// Soft-deletes an invoice (`deletedAt`); it is a 404 from then on. Fires `INVOICE_DELETED`.
@@ -303,6 +326,7 @@ pub async fn delete_invoice(db: &Db, invoice_id: &str) -> Result<(), LifecycleEr
             kind: HookType::InvoiceDeleted,
             installment: None,
             method: None,
+            returned: None,
         },
     )
     .await?;

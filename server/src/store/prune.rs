@@ -1,7 +1,8 @@
 //! Retention: what the pruning worker (`workers::prune`) deletes, one small
 //! batch per statement, once it has served its purpose. Finished webhook
 //! deliveries and their attempts, events no delivery refers to any more,
-//! idempotency keys, and providers' status callbacks, each older than its
+//! idempotency keys, providers' status callbacks, and links to a payer's
+//! page of charges that have ended (expired or revoked), each older than its
 //! retention. Never an invoice, a payment, an audit record, a notification
 //! send or anything still pending.
 
@@ -23,14 +24,18 @@ pub enum Prunable {
     IdempotencyKeys,
     /// WhatsApp and SMS status callbacks, by when they came.
     ProviderStatuses,
+    /// Links to a payer's page of charges that opened nothing any more, by when they ended
+    /// (expired or revoked): one is made per e-mail sent.
+    ChargesLinks,
 }
 
 impl Prunable {
-    pub const ALL: [Prunable; 4] = [
+    pub const ALL: [Prunable; 5] = [
         Prunable::Deliveries,
         Prunable::Events,
         Prunable::IdempotencyKeys,
         Prunable::ProviderStatuses,
+        Prunable::ChargesLinks,
     ];
 
     /// Its name in logs.
@@ -40,6 +45,7 @@ impl Prunable {
             Prunable::Events => "events",
             Prunable::IdempotencyKeys => "idempotency_keys",
             Prunable::ProviderStatuses => "provider_statuses",
+            Prunable::ChargesLinks => "charges_links",
         }
     }
 }
@@ -78,6 +84,11 @@ impl Prunable {
                    SELECT channel, provider_id FROM notification_provider_statuses
                    WHERE received_at < $1 ORDER BY received_at LIMIT $2)",
             ],
+            // Ended when it expired, or when revoked if that came first.
+            Prunable::ChargesLinks => &["DELETE FROM charges_links WHERE token_hash IN (
+                   SELECT token_hash FROM charges_links
+                   WHERE expires_at < $1 OR revoked_at < $1
+                   ORDER BY created_at LIMIT $2)"],
         }
     }
 }

@@ -26,43 +26,23 @@ pub struct Migration {
 }
 
 /// Why a database is not the schema this build expects.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SchemaError {
     /// Migrations this build carries and the database has not applied (by version).
+    #[error(
+        "the database needs {} migration(s) ({}): run `paylink migrate`",
+        .0.len(),
+        .0.iter().map(|n| format!("{n:04}")).collect::<Vec<_>>().join(", ")
+    )]
     Pending(Vec<i64>),
     /// The database has a migration this build does not know: a newer paylink wrote it.
+    #[error("the database has migration {0:04}, which this paylink does not know: a newer version wrote it")]
     Newer(i64),
     /// A migration half applied (it failed): the database needs a person.
+    #[error("migration {0:04} failed part way on this database: restore it from a backup")]
     Dirty(i64),
-    Db(DbError),
-}
-
-impl From<DbError> for SchemaError {
-    fn from(e: DbError) -> Self {
-        SchemaError::Db(e)
-    }
-}
-
-impl std::fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SchemaError::Pending(v) => write!(
-                f,
-                "the database needs {} migration(s) ({}): run `paylink migrate`",
-                v.len(),
-                v.iter().map(|n| format!("{n:04}")).collect::<Vec<_>>().join(", ")
-            ),
-            SchemaError::Newer(v) => write!(
-                f,
-                "the database has migration {v:04}, which this paylink does not know: a newer version wrote it"
-            ),
-            SchemaError::Dirty(v) => write!(
-                f,
-                "migration {v:04} failed part way on this database: restore it from a backup"
-            ),
-            SchemaError::Db(e) => write!(f, "{e}"),
-        }
-    }
+    #[error(transparent)]
+    Db(#[from] DbError),
 }
 
 /// The versions the database has applied, and whether each succeeded; none when it has no

@@ -1,5 +1,5 @@
 //! The SPA's page (`index.html`; the payer page is rendered by the server,
-//! `proxy::pages`): kept in memory in its three encodings with its CSP and
+//! `pay::pages`): kept in memory in its three encodings with its CSP and
 //! ETag, answered with 304 when the browser has it, and read again when a new
 //! build replaces it under a running server.
 

@@ -10,19 +10,19 @@ use std::time::Duration;
 
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MultiPart};
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use paylink_model::{Channel, NotificationType};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::domain::messages::{self, render, Context};
+// Where `SmtpConfig` was: the tests and `serve` name it here.
 use crate::domain::outbound::Outbound;
 use crate::domain::payer::PayerConfig;
 use crate::domain::providers::{
     self, TemplateParams, TwilioConfig, WhatsAppConfig, SMS_CALLBACK_PATH,
 };
+pub use crate::domain::smtp::SmtpConfig;
 use crate::store::sends as store;
 use crate::store::{now_iso, Db, DbError};
 use paylink_model::money::format_brl;
@@ -42,162 +42,17 @@ const IDLE: Duration = Duration::from_millis(300);
 // ---------------------------------------------------------------------------
 // Sending.
 
-/// An SMTP server: any provider's submission port, or a relay on this machine.
-#[derive(Clone)]
-pub struct SmtpConfig {
-    pub host: String,
-    pub port: u16,
-    /// STARTTLS required (`smtp://`), TLS from the start (`smtps://`), or none (`smtp://` on
-    /// loopback with `?tls=none`). Its certificate checks use the usual roots and `--smtp-ca`.
-    pub tls: Tls,
-    /// The user of the URL, percent-decoded; always with `password`.
-    pub user: Option<String>,
-    /// From `--smtp-password-file`; never printed (see the `Debug` below).
-    password: Option<String>,
-    pub from: Mailbox,
-}
-
-impl std::fmt::Debug for SmtpConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SmtpConfig")
-            .field("host", &self.host)
-            .field("port", &self.port)
-            .field("tls", &self.tls)
-            .field("user", &self.user)
-            .field("password", &self.password.as_ref().map(|_| "***"))
-            .field("from", &self.from)
-            .finish()
-    }
-}
-
-impl SmtpConfig {
-    /// `smtp://[USER@]HOST[:587][?tls=none]` or `smtps://[USER@]HOST[:465]`, the sender (e.g.
-    /// `Loja <cobranca@loja.example>`), the password of USER (`--smtp-password-file`'s) and
-    /// a root certificate to trust beside the usual ones (`--smtp-ca`, PEM).
-    pub fn new(
-        url: &str,
-        from: &str,
-        password: Option<String>,
-        ca_pem: Option<&[u8]>,
-    ) -> Result<SmtpConfig, String> {
-        // Never echo the URL: a password may have been put there by mistake.
-        let parsed = reqwest::Url::parse(url).map_err(|e| format!("--smtp-url: {e}"))?;
-        let implicit = match parsed.scheme() {
-            "smtp" => false,
-            "smtps" => true,
-            _ => {
-                return Err(
-                    "--smtp-url must be smtp://HOST:587 (STARTTLS) or smtps://HOST:465 (TLS)"
-                        .into(),
-                )
-            }
-        };
-        if parsed.password().is_some() {
-            return Err(
-                "--smtp-url must not hold a password (ps shows it): put it in --smtp-password-file"
-                    .into(),
-            );
-        }
-        if !matches!(parsed.path(), "" | "/") || parsed.fragment().is_some() {
-            return Err("--smtp-url takes no path: smtp://USER@HOST:PORT".into());
-        }
-        let mut plain = false;
-        for (k, v) in parsed.query_pairs() {
-            match (k.as_ref(), v.as_ref()) {
-                ("tls", "none") if !implicit => plain = true,
-                _ => {
-                    return Err(format!(
-                    "--smtp-url: unknown option {k:?} (smtp:// takes only ?tls=none, on loopback)"
-                ))
-                }
-            }
-        }
-        let host = parsed
-            .host_str()
-            .ok_or("--smtp-url has no host")?
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .to_string();
-        let loopback = host.eq_ignore_ascii_case("localhost")
-            || host
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback());
-        if plain && !loopback {
-            return Err(format!(
-                "--smtp-url: ?tls=none only reaches a relay on this machine (loopback), not {host:?}"
-            ));
-        }
-        let user = percent_encoding::percent_decode_str(parsed.username())
-            .decode_utf8()
-            .map_err(|_| "--smtp-url: the user is not UTF-8")?
-            .into_owned();
-        let user = (!user.is_empty()).then_some(user);
-        let password = password.filter(|p| !p.is_empty());
-        match (&user, &password) {
-            (Some(_), None) => {
-                return Err(
-                    "--smtp-url has a user: give its password in --smtp-password-file".into(),
-                )
-            }
-            (None, Some(_)) => {
-                return Err(
-                    "--smtp-password-file needs a user in --smtp-url (smtp://USER@HOST)".into(),
-                )
-            }
-            (Some(_), Some(_)) if plain => {
-                return Err("--smtp-url: a password is sent only over TLS; drop ?tls=none".into())
-            }
-            _ => {}
-        }
-        if plain && ca_pem.is_some() {
-            return Err("--smtp-ca needs TLS; drop ?tls=none".into());
-        }
-        let from = from
-            .parse::<Mailbox>()
-            .map_err(|e| format!("--smtp-from {from:?}: {e}"))?;
-        let tls = if plain {
-            Tls::None
-        } else {
-            let mut params = TlsParameters::builder(host.clone());
-            if let Some(pem) = ca_pem {
-                // lettre's rustls side takes a file without any certificate as none at all.
-                if !String::from_utf8_lossy(pem).contains("-----BEGIN CERTIFICATE-----") {
-                    return Err("--smtp-ca is not a PEM certificate".into());
-                }
-                let cert = Certificate::from_pem(pem)
-                    .map_err(|e| format!("--smtp-ca is not a PEM certificate: {e}"))?;
-                params = params.add_root_certificate(cert);
-            }
-            let params = params
-                .build_rustls()
-                .map_err(|e| format!("--smtp-ca: {e}"))?;
-            if implicit {
-                Tls::Wrapper(params)
-            } else {
-                Tls::Required(params)
-            }
-        };
-        Ok(SmtpConfig {
-            port: parsed.port().unwrap_or(if implicit { 465 } else { 587 }),
-            host,
-            tls,
-            user,
-            password,
-            from,
-        })
-    }
-
-    fn transport(&self) -> AsyncSmtpTransport<Tokio1Executor> {
-        let builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&self.host)
-            .port(self.port)
-            .tls(self.tls.clone())
-            .timeout(Some(SEND_TIMEOUT));
-        match (&self.user, &self.password) {
-            (Some(u), Some(p)) => builder.credentials(Credentials::new(u.clone(), p.clone())),
-            _ => builder,
-        }
-        .build()
-    }
+/// Why the notification settings are refused at start, naming the setting.
+#[derive(Debug, thiserror::Error)]
+pub enum NotifyConfigError {
+    #[error("--notify-http-url {0:?}: {1}")]
+    HttpUrl(String, url::ParseError),
+    #[error("--notify-http-url must be http(s)://, not {0:?}")]
+    HttpScheme(String),
+    #[error(
+        "{0}: {1} (--allow-insecure-webhooks allows http:// and local addresses, for tests only)"
+    )]
+    Refused(&'static str, crate::domain::outbound::RefusedUrl),
 }
 
 /// Where notifications go. A channel left out keeps its sends `pending`.
@@ -226,12 +81,12 @@ impl NotifyConfig {
         public_url: &str,
         smtp: Option<SmtpConfig>,
         http_url: Option<&str>,
-    ) -> Result<NotifyConfig, String> {
+    ) -> Result<NotifyConfig, NotifyConfigError> {
         if let Some(u) = http_url {
             let parsed =
-                reqwest::Url::parse(u).map_err(|e| format!("--notify-http-url {u:?}: {e}"))?;
+                reqwest::Url::parse(u).map_err(|e| NotifyConfigError::HttpUrl(u.to_string(), e))?;
             if !matches!(parsed.scheme(), "http" | "https") {
-                return Err(format!("--notify-http-url must be http(s)://, not {u:?}"));
+                return Err(NotifyConfigError::HttpScheme(u.to_string()));
             }
         }
         Ok(NotifyConfig {
@@ -252,12 +107,12 @@ impl NotifyConfig {
 
     /// Every provider URL checked against `outbound` now, so a refused one stops `serve`
     /// instead of failing each send.
-    pub fn check_urls(&self) -> Result<(), String> {
-        let check = |flag: &str, url: &str| {
+    pub fn check_urls(&self) -> Result<(), NotifyConfigError> {
+        let check = |flag: &'static str, url: &str| {
             self.outbound
                 .target(url)
                 .map(|_| ())
-                .map_err(|e| format!("{flag}: {e} (--allow-insecure-webhooks allows http:// and local addresses, for tests only)"))
+                .map_err(|e| NotifyConfigError::Refused(flag, e))
         };
         if let Some(u) = &self.http_url {
             check("--notify-http-url", u)?;
@@ -301,7 +156,9 @@ enum Outcome {
 
 impl Notifier {
     pub fn new(db: Db, config: NotifyConfig) -> Notifier {
-        let smtp = config.smtp.map(|s| (Arc::new(s.transport()), s.from));
+        let smtp = config
+            .smtp
+            .map(|s| (Arc::new(s.transport(SEND_TIMEOUT)), s.from));
         let builder = reqwest::Client::builder()
             .timeout(SEND_TIMEOUT)
             .connect_timeout(Duration::from_secs(5))
@@ -461,6 +318,32 @@ impl Notifier {
         format!("{}/pay/{}{lang}", self.public_url, ctx.invoice_id)
     }
 
+    /// A new link to the payer's page of charges for `ctx`'s e-mail (`domain::charges_links`):
+    /// each send makes its own, an attempt after a failed one replacing it. Best effort: an
+    /// e-mail without it still tells the payer what is due.
+    async fn charges_link(&self, ctx: &Context) -> Option<String> {
+        let customer = crate::store::charges_links::customer_of(&self.db, &ctx.invoice_id)
+            .await
+            .ok()??;
+        let minted = crate::domain::charges_links::mint(
+            &self.db,
+            &self.public_url,
+            &ctx.application_id,
+            &customer,
+            crate::domain::now_ms(),
+            Some(&ctx.send_id),
+        )
+        .await;
+        match minted {
+            Ok(m) if ctx.lang == Lang::En => Some(format!("{}?lang=en", m.url)),
+            Ok(m) => Some(m.url),
+            Err(e) => {
+                tracing::warn!(error = %e, "no link to the page of charges in this e-mail");
+                None
+            }
+        }
+    }
+
     /// Sends through the channel's provider, counted in `paylink_provider_requests_total`.
     async fn send(&self, ctx: &Context, to: &str) -> Outcome {
         let (provider, outcome) = match ctx.channel {
@@ -503,6 +386,7 @@ impl Notifier {
             &self.payer,
             ctx,
             &url,
+            &self.public_url,
             crate::domain::today(),
         )
         .await
@@ -510,6 +394,10 @@ impl Notifier {
             Ok(m) => m,
             Err(e) => return Outcome::Retry(format!("cannot read the invoice: {e}")),
         };
+        let mut mail = mail;
+        if let Some(link) = self.charges_link(ctx).await {
+            crate::domain::mail::with_charges_link(&mut mail, ctx.lang, &link);
+        }
         let alternative = MultiPart::alternative_plain_html(mail.text, mail.html);
         let body = match mail.attachment {
             Some(a) => MultiPart::mixed().multipart(alternative).singlepart(
@@ -655,7 +543,7 @@ impl Notifier {
         };
         let url = match self.outbound.target(url) {
             Ok(u) => u,
-            Err(e) => return Outcome::Retry(e),
+            Err(e) => return Outcome::Retry(e.to_string()),
         };
         let text = render(ctx, &self.pay_url(ctx), crate::domain::today());
         let body = json!({
@@ -943,47 +831,5 @@ mod tests {
         assert!(no_longer_applies(&c).is_some());
         c.kind = NotificationType::InvoiceConfirmPayment;
         assert!(no_longer_applies(&c).is_none());
-    }
-
-    #[test]
-    fn smtp_urls_need_tls_and_keep_passwords_out() {
-        let from = "Loja <cobranca@loja.example>";
-        let pw = || Some("s3cret".to_string());
-        let c =
-            SmtpConfig::new("smtp://ana%40loja.example@smtp.example", from, pw(), None).unwrap();
-        assert_eq!((c.host.as_str(), c.port), ("smtp.example", 587));
-        assert!(matches!(c.tls, Tls::Required(_)), "STARTTLS required");
-        assert_eq!(c.user.as_deref(), Some("ana@loja.example"));
-        assert!(!format!("{c:?}").contains("s3cret"), "{c:?}");
-        let c = SmtpConfig::new("smtps://u@smtp.example", from, pw(), None).unwrap();
-        assert_eq!(c.port, 465);
-        assert!(matches!(c.tls, Tls::Wrapper(_)), "implicit TLS");
-        let c = SmtpConfig::new("smtp://127.0.0.1:2525?tls=none", from, None, None).unwrap();
-        assert!(matches!(c.tls, Tls::None));
-        assert!(SmtpConfig::new("smtp://[::1]:25?tls=none", from, None, None).is_ok());
-
-        for (url, password, why) in [
-            ("smtp://u:p@smtp.example", None, "must not hold a password"),
-            ("smtp://smtp.example?tls=none", None, "loopback"),
-            ("smtps://localhost?tls=none", None, "unknown option"),
-            ("smtp://smtp.example?auth=plain", None, "unknown option"),
-            ("smtp://u@127.0.0.1?tls=none", pw(), "only over TLS"),
-            ("smtp://u@smtp.example", None, "--smtp-password-file"),
-            ("smtp://smtp.example", pw(), "needs a user"),
-            ("http://smtp.example", None, "smtp://HOST:587"),
-            ("smtp://smtp.example/x", None, "no path"),
-            ("smtp:///", None, "no host"),
-        ] {
-            let e = SmtpConfig::new(url, from, password, None).unwrap_err();
-            assert!(e.contains(why), "{url}: {e}");
-            assert!(!e.contains("s3cret"), "{e}");
-        }
-        let e = SmtpConfig::new("smtp://relay", "not an address", None, None).unwrap_err();
-        assert!(e.contains("--smtp-from"), "{e}");
-        let e =
-            SmtpConfig::new("smtp://relay", from, None, Some(b"not a certificate")).unwrap_err();
-        assert!(e.contains("--smtp-ca"), "{e}");
-        let e = SmtpConfig::new("smtp://127.0.0.1?tls=none", from, None, Some(b"x")).unwrap_err();
-        assert!(e.contains("--smtp-ca needs TLS"), "{e}");
     }
 }

@@ -20,17 +20,13 @@ use crate::domain::pix_api::{self, charge, rec};
 use crate::store::{pix_charges, Db, DbError};
 
 /// Why a call did not make (or remove) its charge.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 enum Failed {
-    Bank(BankError),
+    #[error(transparent)]
+    Bank(#[from] BankError),
     /// The bank holds another charge under this txid: what differs.
+    #[error("the bank holds another charge under this txid: {}", .0.join("; "))]
     Conflict(Vec<String>),
-}
-
-impl From<BankError> for Failed {
-    fn from(e: BankError) -> Failed {
-        Failed::Bank(e)
-    }
 }
 
 impl Failed {
@@ -49,19 +45,6 @@ impl Failed {
                 state: PixChargeState::Conflict,
                 reasons: d.clone(),
             },
-        }
-    }
-}
-
-impl std::fmt::Display for Failed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failed::Bank(e) => e.fmt(f),
-            Failed::Conflict(d) => write!(
-                f,
-                "the bank holds another charge under this txid: {}",
-                d.join("; ")
-            ),
         }
     }
 }
@@ -459,20 +442,44 @@ pub async fn register_webhook(bank: PixClient, public_url: String, stop: Cancell
     stop.cancelled().await;
 }
 
-/// How far back reconciliation asks the bank for Pix received.
+/// How far back reconciliation asks the bank for Pix received, on each pass.
 pub const RECONCILE_WINDOW: Duration = Duration::from_secs(6 * 3600);
 
+/// How far back a devolução sweep reads: a payer may dispute a Pix (MED 2.0) up to 80 days
+/// after paying it, and a Pix's devoluções are known only from the Pix read back.
+pub const DEVOLUCAO_WINDOW: Duration = Duration::from_secs(90 * 86_400);
+
 /// Asks the bank every `every` for the Pix of the last hours and applies those a lost callback
-/// missed (each endToEndId once).
-pub async fn reconcile(db: Db, bank: PixClient, every: Duration, stop: CancellationToken) {
-    super::poll("pix-reconcile", stop, every, || reconcile_once(&db, &bank)).await;
+/// missed (each endToEndId once), and the devoluções of each (each once); every `sweep` (and on
+/// the first pass), the Pix of the last [`DEVOLUCAO_WINDOW`] instead, for the devoluções of
+/// older Pix whose callback was lost.
+pub async fn reconcile(
+    db: Db,
+    bank: PixClient,
+    every: Duration,
+    sweep: Duration,
+    stop: CancellationToken,
+) {
+    let mut last_sweep: Option<std::time::Instant> = None;
+    super::poll("pix-reconcile", stop, every, || {
+        let window = if last_sweep.is_none_or(|t| t.elapsed() >= sweep) {
+            last_sweep = Some(std::time::Instant::now());
+            DEVOLUCAO_WINDOW
+        } else {
+            RECONCILE_WINDOW
+        };
+        let (db, bank) = (db.clone(), bank.clone());
+        async move { reconcile_once(&db, &bank, window).await }
+    })
+    .await;
 }
 
-/// One pass; returns how many installments it confirmed.
-pub async fn reconcile_once(db: &Db, bank: &PixClient) -> Result<usize, DbError> {
+/// One pass over the Pix received in the last `window`; returns how many installments it
+/// confirmed.
+pub async fn reconcile_once(db: &Db, bank: &PixClient, window: Duration) -> Result<usize, DbError> {
     let now = crate::domain::now_ms();
     let iso = paylink_model::date::iso_utc_from_millis;
-    let inicio = iso(now - RECONCILE_WINDOW.as_millis() as i64);
+    let inicio = iso(now - window.as_millis() as i64);
     let list = match bank.list_pix(&inicio, &iso(now + 60_000)).await {
         Ok(list) => list,
         Err(e) => {
@@ -488,6 +495,9 @@ pub async fn reconcile_once(db: &Db, bank: &PixClient) -> Result<usize, DbError>
         if let crate::store::pix_payments::Applied::Confirmed(_) = pix_api::apply(db, &pix).await? {
             tracing::info!(e2eid = %pix.end_to_end_id, "PIX reconciliation found a payment a callback missed");
             confirmed += 1;
+        }
+        if pix_api::devolucao::keep_all(db, p).await? > 0 {
+            tracing::info!(e2eid = %pix.end_to_end_id, "PIX reconciliation found a devolução a callback missed");
         }
     }
     Ok(confirmed)

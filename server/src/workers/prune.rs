@@ -21,6 +21,7 @@ pub struct Retention {
     pub deliveries: Duration,
     pub events: Duration,
     pub provider_statuses: Duration,
+    pub charges_links: Duration,
     pub every: Duration,
 }
 
@@ -31,6 +32,7 @@ impl Retention {
             Prunable::Events => self.events,
             Prunable::IdempotencyKeys => self.idempotency_keys,
             Prunable::ProviderStatuses => self.provider_statuses,
+            Prunable::ChargesLinks => self.charges_links,
         }
     }
 }

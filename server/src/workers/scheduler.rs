@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-pub use crate::store::charges::run_once;
+pub use crate::domain::charges::run_once;
 use crate::store::Db;
 
 /// The pause between passes.

@@ -158,7 +158,7 @@ impl Deliverer {
     async fn send(&self, url: &str, msg_id: &str, body: &str, secrets: &[&str]) -> Outcome {
         let target = match self.outbound.target(url) {
             Ok(target) => target,
-            Err(why) => return Outcome::Refused(why),
+            Err(why) => return Outcome::Refused(why.to_string()),
         };
         let timestamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

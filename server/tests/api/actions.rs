@@ -26,7 +26,8 @@ async fn a_payment_received_in_cash_confirms_the_installment_once() {
     let app = spawn_app().await;
     let id = new_invoice(&app).await;
     let path = format!("/invoices/applications/invoices/{id}/installments/2/payments");
-    let yesterday = days_from_today(-1);
+    // The invoice was made today: no payment of it was received before.
+    let yesterday = days_from_today(0);
     let res = app
         .authed(reqwest::Method::POST, &path)
         .await
@@ -130,6 +131,75 @@ async fn bad_payments_get_the_envelope_and_change_nothing() {
         .unwrap()
         .iter()
         .all(|i| i["_status"] == "WAITING_PAYMENT"));
+}
+
+/// Issue 38: a manual payment took R$ 99.999.999,99 on a R$ 33,33
+/// installment and a payment received on 01/01/0001. Now at most what the
+/// installment costs, on a day from the invoice's creation to today, each
+/// refusal a field message in the request's language.
+#[tokio::test]
+async fn a_payment_is_at_most_what_is_due_on_a_day_since_the_invoice_was_made() {
+    let app = spawn_app().await;
+    let id = new_invoice(&app).await;
+    let path = format!("/invoices/applications/invoices/{id}/installments/2/payments");
+    let today = days_from_today(0);
+    for (body, field, lang, says) in [
+        (
+            json!({ "amount": 99_999_999.99, "paidOn": today }),
+            "amount",
+            "pt-BR",
+            "O valor não pode passar do devido nesta parcela (R$ 33,33).",
+        ),
+        (
+            json!({ "amount": 33.34, "paidOn": today }),
+            "amount",
+            "en",
+            "The amount cannot exceed what is due on this installment (R$ 33.33).",
+        ),
+        (
+            json!({ "amount": 33.33, "paidOn": "0001-01-01" }),
+            "paidOn",
+            "en",
+            "The date cannot be before the invoice was created",
+        ),
+        (
+            json!({ "amount": 33.33, "paidOn": days_from_today(-1) }),
+            "paidOn",
+            "pt-BR",
+            "A data não pode ser anterior à criação da cobrança",
+        ),
+        (
+            json!({ "amount": 33.33, "paidOn": days_from_today(1) }),
+            "paidOn",
+            "en",
+            "The date cannot be after today.",
+        ),
+    ] {
+        let res = app
+            .authed(reqwest::Method::POST, &path)
+            .await
+            .header("accept-language", lang)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let errors = envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+        let messages = errors.as_object().unwrap();
+        assert_eq!(messages.len(), 1, "{body}: {errors}");
+        let said = errors[field][0].as_str().unwrap_or_default();
+        assert!(said.starts_with(says), "{body}: {errors}");
+    }
+    let detail = body(app.get_invoice(&id).await).await;
+    assert_eq!(detail["installments"][1]["_status"], "WAITING_PAYMENT");
+    // Exactly what is due, today: taken.
+    let res = app
+        .authed(reqwest::Method::POST, &path)
+        .await
+        .json(&json!({ "amount": 33.33, "paidOn": today }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
 }
 
 /// Cancelled: 204 once, gone from the detail and the list (but

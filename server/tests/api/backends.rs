@@ -2,9 +2,14 @@
 //! must both guarantee: two servers on one database agree and share the
 //! webhook outbox without double delivery, and a server killed (-9) in the
 //! middle of creations loses no acknowledged invoice and leaves none half-written.
+//!
+//! Its tests run `paylink` commands (a blocking child process) beside the server they spawn
+//! in-process, so they run on two threads: on a test's single thread the server would stand
+//! still, maybe inside a write transaction, while the command waits for that write lock (and
+//! fails "database is locked" after the busy timeout).
 
 use std::collections::HashSet;
-use std::process::{Child, Command};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,7 +26,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 /// what is created through one is read through the other, and each event
 /// reaches the receiver exactly once, though both workers see every
 /// pending delivery and race to claim it.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_share_the_data_and_deliver_each_event_once() {
     let a = spawn_app_insecure().await;
     let b = spawn_second(&a).await;
@@ -88,7 +93,7 @@ async fn two_instances_share_the_data_and_deliver_each_event_once() {
 }
 
 /// A served binary: the child and its address.
-fn serve(db: &str) -> (Child, String) {
+fn serve(db: &str) -> (crate::helpers::Running, String) {
     serve_binary(&["--db", db])
 }
 
@@ -104,7 +109,7 @@ struct Acked {
 /// as it answers. After a restart on the same database every acknowledged
 /// invoice is there with all its installments (their sum is the price), and
 /// no invoice lacks any of its rows: each creation is all or nothing.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_killed_mid_load_keeps_every_acknowledged_invoice_whole() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "crash.db").await;

@@ -2,6 +2,11 @@
 //! `pdftotext` extracts it, its barcode as `zbarimg` decodes it from a 300 dpi
 //! rendering (Debian's poppler-utils and zbar-tools, installed by
 //! scripts/setup), and the envelopes of installments that have no boleto.
+//!
+//! Its tests run `paylink` commands (a blocking child process) beside the server they spawn
+//! in-process, so they run on two threads: on a test's single thread the server would stand
+//! still, maybe inside a write transaction, while the command waits for that write lock (and
+//! fails "database is locked" after the busy timeout).
 
 use std::process::Command;
 
@@ -53,7 +58,7 @@ async fn boleto(app: &TestApp, id: &str, n: &str) -> reqwest::Response {
         .await
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prints_the_boleto_the_payer_page_shows_and_nothing_private() {
     let app = spawn_app_with(local_proxy).await;
     let id = created(&app, json!({})).await;
@@ -158,7 +163,7 @@ async fn prints_the_boleto_the_payer_page_shows_and_nothing_private() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn installments_without_an_open_boleto_get_envelopes() {
     let app = spawn_app_with(local_proxy).await;
     let id = created(&app, json!({})).await;
@@ -199,7 +204,7 @@ async fn installments_without_an_open_boleto_get_envelopes() {
     assert_eq!(v, Value::Null, "no field errors for a state problem");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_proxy_token_the_route_answers_503() {
     let app = spawn_app().await;
     let res = boleto(&app, "6f1c1b7e-0a4e-4c8e-9d2a-1b2c3d4e5f60", "1").await;
@@ -217,7 +222,7 @@ pub(crate) async fn pdf_text(res: reqwest::Response) -> String {
 /// A boleto made at 21:45 in Brasília (00:45 UTC the next day) is dated that
 /// evening: its "Data do Documento" was the UTC day before (issue 30), one
 /// day after its "Data Processamento" when printed that same evening.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_document_date_is_the_day_in_brasilia() {
     let app = spawn_app_with(local_proxy).await;
     let id = created(&app, json!({})).await;
@@ -241,7 +246,7 @@ async fn the_document_date_is_the_day_in_brasilia() {
 
 /// Outside the sandbox, with the merchant's CNPJ and the bank's code for
 /// them: the beneficiário box carries both and no test warning.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prints_the_merchants_cnpj_and_beneficiary_code() {
     let app = spawn_app_options(|o| {
         o.payer.merchant_document = Some("11222333000181".into());
@@ -261,7 +266,7 @@ async fn prints_the_merchants_cnpj_and_beneficiary_code() {
 
 /// Through a remote invoicing service: the same boleto, whose pagador has no
 /// address (the service's invoice detail carries only the address id).
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prints_through_a_remote_upstream_without_the_address() {
     let upstream = spawn_app().await;
     let (token, base) = (upstream.token.clone(), upstream.addr.clone());

@@ -138,7 +138,7 @@ fn paylink(args: &[&str], db: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn serve(db: &str) -> (std::process::Child, String) {
+fn serve(db: &str) -> (crate::helpers::Running, String) {
     serve_binary(&["--allow-insecure-webhooks", "--db", db])
 }
 

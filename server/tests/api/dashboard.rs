@@ -52,6 +52,7 @@ async fn paid_at(app: &TestApp, customer: &str, price: f64, paid_at: &str) {
 /// Paid on the day `paid_on`, recorded by hand through the API.
 async fn paid_on(app: &TestApp, customer: &str, price: f64, paid_on: Date) {
     let id = invoice(app, customer, price).await;
+    made_on(app, &id, paid_on).await;
     let res = app
         .client
         .post(app.url(&format!(

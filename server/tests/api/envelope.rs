@@ -393,3 +393,80 @@ async fn a_panicking_handler_is_a_500_envelope_and_the_server_keeps_answering() 
         assert_eq!(res.text().await.unwrap(), "ok");
     }
 }
+
+/// Issue 38: the token API's answers carry personal data (a customer's document
+/// and e-mail, an invoice's payer, the lists and the export) and said nothing
+/// about caching, so a shared cache or the client's disk could keep them. Every
+/// answer of the token API, refusals included, says `Cache-Control: no-store`.
+#[tokio::test]
+async fn every_token_api_answer_says_no_store() {
+    let app = spawn_app().await;
+    let customer = app.customer_id().await;
+    let created = app.post_invoice(&invoice_body(&customer)).await;
+    let invoice = body(created).await["id"].as_str().unwrap().to_string();
+    let post = |path: &str, body: serde_json::Value| {
+        app.client
+            .post(app.url(path))
+            .header("Authorization", format!("Basic {}", app.token))
+            .json(&body)
+    };
+    let get = |path: &str| {
+        app.client
+            .get(app.url(path))
+            .header("Authorization", format!("Basic {}", app.token))
+    };
+    let cases: Vec<(&str, reqwest::RequestBuilder)> = vec![
+        (
+            "a new customer",
+            post(
+                "/invoices/applications/customers",
+                json!({ "fullName": "Ana Souza", "document": "529.982.247-25", "email": "ana@example.com" }),
+            ),
+        ),
+        (
+            "a customer",
+            get(&format!("/invoices/applications/customers/{customer}")),
+        ),
+        ("the customers", get("/invoices/applications/customers")),
+        (
+            "a new invoice",
+            post("/invoices/applications/invoices", invoice_body(&customer)),
+        ),
+        (
+            "an invoice's detail",
+            get(&format!("/invoices/applications/invoices/{invoice}")),
+        ),
+        ("the invoices", get("/invoices/applications/invoices")),
+        ("the export", get("/invoices/applications/invoices.csv")),
+        ("the dashboard", get("/invoices/applications/dashboard")),
+        ("the webhooks", get("/invoices/applications/webhooks")),
+        ("the deliveries", get("/invoices/applications/deliveries")),
+        (
+            "the payment links",
+            get("/invoices/applications/payment-links"),
+        ),
+        (
+            "a field error",
+            post("/invoices/applications/customers", json!({})),
+        ),
+        (
+            "an unknown invoice",
+            get("/invoices/applications/invoices/6b1f3a0e-3c1d-4c7e-9a51-2b8f5d0e7c11"),
+        ),
+        (
+            "no token",
+            app.client.get(app.url("/invoices/applications/customers")),
+        ),
+    ];
+    for (what, req) in cases {
+        let res = req.send().await.unwrap();
+        assert_eq!(
+            res.headers()
+                .get("cache-control")
+                .map(|v| v.to_str().unwrap().to_string()),
+            Some("no-store".to_string()),
+            "{what}: {}",
+            res.status()
+        );
+    }
+}

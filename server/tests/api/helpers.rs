@@ -92,6 +92,26 @@ pub fn cli_token(db: &str) -> String {
     stdout.lines().last().unwrap().trim().to_string()
 }
 
+/// An `INVOICE_CREATED` webhook of [`cli_token`]'s application to `url` (plain HTTP allowed),
+/// added by the CLI as an operator adds one; the signing secret it prints (its last line).
+pub fn cli_webhook(db: &str, url: &str) -> String {
+    let added = std::process::Command::new(env!("CARGO_BIN_EXE_paylink"))
+        .args([
+            "webhook",
+            "add",
+            "--token-name",
+            "loja",
+            "--hook-type",
+            "INVOICE_CREATED",
+        ])
+        .args(["--url", url, "--allow-insecure", "--db", db])
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{added:?}");
+    let stdout = String::from_utf8(added.stdout).unwrap();
+    stdout.lines().last().unwrap().trim().to_string()
+}
+
 /// The merchant's settings of a production server (`serve` refuses to start without them
 /// outside `--sandbox`): a real-looking PIX key, name, city, CNPJ and boleto agreement.
 pub const MERCHANT_SETTINGS: &[&str] = &[
@@ -173,6 +193,24 @@ pub async fn spawn_app_with_channels(smtp: Option<SmtpConfig>, http_url: Option<
 /// the providers' status callbacks mounted as `serve` mounts them.
 pub async fn spawn_app_notifying(channels: Channels) -> TestApp {
     spawn(|_| None, true, Some(channels), true).await
+}
+
+/// A server whose notifier sends e-mail through `smtp`, with the proxy on its own service (so
+/// the payer pages its messages link to open).
+pub async fn spawn_app_mailing_with_pages(smtp: SmtpConfig) -> TestApp {
+    let channels = Channels {
+        smtp: Some(smtp),
+        ..Default::default()
+    };
+    spawn_full(
+        local_proxy,
+        outbound(true),
+        Some(channels),
+        true,
+        None,
+        |_| {},
+    )
+    .await
 }
 
 /// A server whose webhooks may go to local receivers (http://127.0.0.1), with
@@ -522,6 +560,17 @@ pub async fn envelope(res: Response, status: StatusCode) -> Value {
     v.get("errors").cloned().unwrap_or(Value::Null)
 }
 
+/// Dates invoice `id` as made at noon (UTC) on `day`, so that a payment of it
+/// recorded by hand that day is not before its creation.
+pub async fn made_on(app: &TestApp, id: &str, day: paylink_model::Date) {
+    sqlx::query("UPDATE invoices SET created_at = $1 WHERE id = $2")
+        .bind(format!("{day}T12:00:00.000Z"))
+        .bind(id)
+        .execute(&app.raw_pool().await)
+        .await
+        .unwrap();
+}
+
 /// Today in Brasília, the day the server compares due dates with.
 pub fn today() -> paylink_model::Date {
     let ms = std::time::SystemTime::now()
@@ -587,11 +636,38 @@ pub fn with(mut base: Value, patch: Value) -> Value {
     base
 }
 
+/// A child process (a `paylink serve`, a Prometheus) killed and reaped when dropped, passed
+/// or not: a failing assertion leaves nothing running behind the suite. It derefs to the
+/// [`std::process::Child`], for the tests that signal or wait on it themselves.
+pub struct Running(pub std::process::Child);
+
+impl std::ops::Deref for Running {
+    type Target = std::process::Child;
+    fn deref(&self) -> &std::process::Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Running {
+    fn deref_mut(&mut self) -> &mut std::process::Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.0.try_wait().ok().flatten().is_none() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
 /// `paylink serve --listen 127.0.0.1:0 ARGS` as a separate process (the real
 /// binary), and the address it prints once it listens. Without a drain delay
 /// unless ARGS give one: no load balancer waits for its `/readyz`, and each
 /// SIGTERM would cost the test the default 5 s.
-pub fn serve_binary<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, String) {
+pub fn serve_binary<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (Running, String) {
     serve_binary_logging(args, std::process::Stdio::null())
 }
 
@@ -599,7 +675,7 @@ pub fn serve_binary<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Chi
 pub fn serve_binary_logging<S: AsRef<std::ffi::OsStr>>(
     args: &[S],
     log: impl Into<std::process::Stdio>,
-) -> (std::process::Child, String) {
+) -> (Running, String) {
     serve_binary_at(env!("CARGO_BIN_EXE_paylink"), args, log)
 }
 
@@ -608,7 +684,7 @@ pub fn serve_binary_at<S: AsRef<std::ffi::OsStr>>(
     bin: &str,
     args: &[S],
     log: impl Into<std::process::Stdio>,
-) -> (std::process::Child, String) {
+) -> (Running, String) {
     use std::io::{BufRead, BufReader};
     let merchant = merchant_settings_beside(args);
     let mut child = std::process::Command::new(bin)
@@ -635,5 +711,5 @@ pub fn serve_binary_at<S: AsRef<std::ffi::OsStr>>(
         .strip_prefix("paylink listening on ")
         .unwrap_or_else(|| panic!("serve printed {line:?}"))
         .to_string();
-    (child, addr)
+    (Running(child), addr)
 }

@@ -438,6 +438,11 @@ async fn rejects_each_bad_field_on_its_own_path() {
             "webhooks[0].hookType",
             "unknown hookType",
         ),
+        (
+            json!({ "webhooks": [{ "hookType": "PAYMENT_REVERSED", "url": "https://loja.example.com/h" }] }),
+            "webhooks[0].hookType",
+            "paylink's own event, which only the application's webhooks take",
+        ),
     ];
     for (patch, field, why) in cases {
         let res = app.post_invoice(&with(base.clone(), patch)).await;

@@ -338,36 +338,41 @@ async fn a_link_turned_off_is_gone_for_payers_until_turned_on() {
 }
 
 #[tokio::test]
-async fn an_application_sees_its_own_links_and_the_deployments() {
+async fn an_application_sees_its_own_links_only() {
     let app = spawn_app_with(local_proxy).await;
     body(api(&app, Method::POST, LINKS, Some(&course())).await).await;
+    // The CLI's link is the only application's, as the API's is its maker's.
     let cli = create_link(&app, &["--price", "10", "--slug", "da-loja"]);
     let other = app.other_token().await;
     let list = body(api_as(&app, &other, Method::GET, LINKS, None).await).await;
-    let slugs: Vec<&str> = list["data"]
+    assert_eq!(list["data"], json!([]));
+    let mine = body(api(&app, Method::GET, LINKS, None).await).await;
+    let slugs: Vec<&str> = mine["data"]
         .as_array()
         .unwrap()
         .iter()
         .map(|l| l["slug"].as_str().unwrap())
         .collect();
-    assert_eq!(slugs, vec![cli.as_str()]);
-    let path = format!("{LINKS}/curso-de-rust");
-    envelope(
-        api_as(&app, &other, Method::GET, &path, None).await,
-        StatusCode::NOT_FOUND,
-    )
-    .await;
-    let off = json!({ "active": false });
-    envelope(
-        api_as(&app, &other, Method::PATCH, &path, Some(&off)).await,
-        StatusCode::NOT_FOUND,
-    )
-    .await;
-    assert_eq!(
-        app.get("/api/links/curso-de-rust").await.status(),
-        StatusCode::OK,
-        "untouched"
-    );
+    assert_eq!(slugs, vec![cli.as_str(), "curso-de-rust"], "newest first");
+    for slug in ["curso-de-rust", cli.as_str()] {
+        let path = format!("{LINKS}/{slug}");
+        envelope(
+            api_as(&app, &other, Method::GET, &path, None).await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        let off = json!({ "active": false });
+        envelope(
+            api_as(&app, &other, Method::PATCH, &path, Some(&off)).await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        assert_eq!(
+            app.get(&format!("/api/links/{slug}")).await.status(),
+            StatusCode::OK,
+            "untouched"
+        );
+    }
 }
 
 #[tokio::test]

@@ -1,5 +1,10 @@
 //! Payment links: created with the CLI, read and used through the proxy,
 //! enforced whatever the browser sends, rate-limited and CORS-restricted.
+//!
+//! Its tests run `paylink` commands (a blocking child process) beside the server they spawn
+//! in-process, so they run on two threads: on a test's single thread the server would stand
+//! still, maybe inside a write transaction, while the command waits for that write lock (and
+//! fails "database is locked" after the busy timeout).
 
 use std::process::Command;
 
@@ -111,8 +116,8 @@ fn today_plus(days: i64) -> String {
         .to_string()
 }
 
-#[tokio::test]
-async fn link_create_prints_the_slug_and_url_and_list_shows_it() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn link_create_prints_the_slug_its_application_and_url_and_list_shows_it() {
     let app = spawn_app_with(local_proxy).await;
     let out = link_cli(
         &app,
@@ -138,7 +143,7 @@ async fn link_create_prints_the_slug_and_url_and_list_shows_it() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         stdout,
-        "slug: curso-rust\nhttps://pay.loja.example/l/curso-rust\n"
+        "slug: curso-rust\napplication: test-app\nhttps://pay.loja.example/l/curso-rust\n"
     );
     // A generated slug comes from the name, and a taken one gets a suffix.
     assert_eq!(create_link(&app, &["--price-by-customer"]), "curso-de-rust");
@@ -152,13 +157,14 @@ async fn link_create_prints_the_slug_and_url_and_list_shows_it() {
     let lines: Vec<&str> = list.lines().collect();
     assert_eq!(lines.len(), 3, "{list}");
     assert!(lines[0].starts_with("curso-rust\tR$ 300,00\tPIX,BOLETO\tINSTALLMENT up to 3x"));
+    assert!(lines[0].ends_with("\tCurso de Rust\ttest-app"), "{list}");
     assert!(lines[1].contains("payer's amount"), "{list}");
     // And the server serves what the CLI stored.
     let link = get_link(&app, "curso-rust").await;
     assert_eq!(link["price"], 300.0);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_link_create_input_exits_2_naming_the_problem() {
     let app = spawn_app_with(local_proxy).await;
     create_link(&app, &["--price", "10", "--slug", "taken"]);
@@ -232,7 +238,7 @@ async fn bad_link_create_input_exits_2_naming_the_problem() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn get_link_shows_its_terms_and_an_unknown_slug_is_a_404_envelope() {
     let app = spawn_app_with(local_proxy).await;
     let slug = installment_link(&app);
@@ -288,7 +294,7 @@ async fn get_link_shows_its_terms_and_an_unknown_slug_is_a_404_envelope() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_payer_creates_the_links_invoice_with_the_installments_chosen() {
     let app = spawn_app_with(local_proxy).await;
     let slug = installment_link(&app);
@@ -351,7 +357,7 @@ async fn a_payer_creates_the_links_invoice_with_the_installments_chosen() {
     assert_eq!(body(again).await["id"], first["id"]);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tampered_link_invoices_are_refused_on_their_field_and_create_nothing() {
     let app = spawn_app_with(local_proxy).await;
     let slug = installment_link(&app);
@@ -485,7 +491,7 @@ async fn tampered_link_invoices_are_refused_on_their_field_and_create_nothing() 
     assert_eq!(count_invoices(&app).await, 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_price_by_customer_link_takes_the_payers_amount() {
     let app = spawn_app_with(local_proxy).await;
     let slug = create_link(&app, &["--price-by-customer", "--payment-types", "PIX"]);
@@ -520,7 +526,7 @@ async fn a_price_by_customer_link_takes_the_payers_amount() {
     assert!(errors["price"].is_array(), "{errors}");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn link_creations_need_no_session_but_the_merchants_do() {
     let app = spawn_app_anonymous().await;
     let slug = installment_link(&app);
@@ -543,10 +549,10 @@ async fn link_creations_need_no_session_but_the_merchants_do() {
     envelope(res, StatusCode::UNAUTHORIZED).await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn link_creations_over_the_budget_are_429_with_retry_after() {
     let app =
-        spawn_app_options(|o| o.public_rate_limit = paylink_server::proxy::ratelimit::Budget(3))
+        spawn_app_options(|o| o.public_rate_limit = paylink_server::http::ratelimit::Budget(3))
             .await;
     let slug = installment_link(&app);
     // Customers and invoices share the address's budget.
@@ -577,7 +583,7 @@ async fn link_creations_over_the_budget_are_429_with_retry_after() {
     get_link(&app, &slug).await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cors_answers_configured_origins_only() {
     let app = spawn_app_options(|o| o.allowed_origins = vec!["https://loja.example".into()]).await;
     let slug = installment_link(&app);
@@ -649,7 +655,7 @@ async fn cors_answers_configured_origins_only() {
 
 /// `serve` as a person runs it: the flags reach the proxy, and the rate
 /// limiter sees the client's address (connection info) over real sockets.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_flags_set_the_budget_and_the_allowed_origins() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("serve.db");
@@ -733,7 +739,7 @@ async fn serve_flags_set_the_budget_and_the_allowed_origins() {
 
 /// With a remote `--upstream`, links and their customers stay in the proxy's
 /// database while customers and invoices are created upstream.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn links_work_with_a_remote_upstream() {
     let upstream = spawn_app().await;
     let token = upstream.token.clone();
@@ -762,7 +768,7 @@ async fn links_work_with_a_remote_upstream() {
     assert_eq!(count_invoices(&proxy).await, 0, "created upstream only");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_links_fine_interest_and_discount_go_into_its_invoices() {
     let app = spawn_app_with(local_proxy).await;
     let slug = create_link(

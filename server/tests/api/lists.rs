@@ -138,6 +138,7 @@ async fn invoices_are_listed_by_status_due_date_and_text_page_by_page() {
         ("paid", vec![paid.as_str()]),
         ("overdue", vec![overdue.as_str()]),
         ("cancelled", vec![cancelled.as_str()]),
+        ("reversed", vec![]),
     ] {
         let got = app.all_ids("invoices", &format!("&status={status}")).await;
         assert_eq!(got, expected, "status={status}");
@@ -587,11 +588,11 @@ async fn the_dashboard_sums_the_month_and_the_last_twelve() {
     .unwrap();
     let days_left = last_day.days_since_epoch() - today.days_since_epoch();
     invoice(&app, &maria, "aberta", days_left).await;
-    // Paid today 10,01 and last month 5,50 (a payment recorded by hand).
+    // Paid today 9,99 and last month 5,50 (a payment recorded by hand).
     let paid_now = invoice(&app, &maria, "paga", 40).await;
     let paid_before = invoice(&app, &maria, "paga-antes", 40).await;
     for (id, amount, day) in [
-        (&paid_now, 10.01, today.to_string()),
+        (&paid_now, 9.99, today.to_string()),
         (
             &paid_before,
             5.5,
@@ -601,6 +602,7 @@ async fn the_dashboard_sums_the_month_and_the_last_twelve() {
                 .to_string(),
         ),
     ] {
+        made_on(&app, id, paylink_model::Date::parse_iso(&day).unwrap()).await;
         let res = app
             .client
             .post(app.url(&format!(
@@ -656,7 +658,7 @@ async fn the_dashboard_sums_the_month_and_the_last_twelve() {
         .unwrap();
 
     let d = body(app.get("/api/dashboard").await).await;
-    assert_eq!(d["received"], 10.01, "{d}");
+    assert_eq!(d["received"], 9.99, "{d}");
     assert_eq!(d["open"], 10.0, "{d}");
     let expected_overdue = if yesterday.month() == today.month() {
         10.0
@@ -664,7 +666,7 @@ async fn the_dashboard_sums_the_month_and_the_last_twelve() {
         0.0
     };
     assert_eq!(d["overdue"], expected_overdue, "{d}");
-    assert_eq!(d["months"][11]["received"], 10.01);
+    assert_eq!(d["months"][11]["received"], 9.99);
     assert_eq!(d["months"][10]["received"], 5.5, "{d}");
     let total: f64 = d["months"]
         .as_array()
@@ -672,5 +674,46 @@ async fn the_dashboard_sums_the_month_and_the_last_twelve() {
         .iter()
         .map(|m| m["received"].as_f64().unwrap())
         .sum();
-    assert!((total - 15.51).abs() < 1e-9, "{d}");
+    assert!((total - 15.49).abs() < 1e-9, "{d}");
+}
+
+/// A payment returned in full (a Pix devolução, `simulate reverse`): the invoice is listed under
+/// `reversed` and no longer under `paid`; any other status is refused naming the ones there are.
+#[tokio::test]
+async fn invoices_with_a_payment_returned_are_listed_as_reversed() {
+    let app = spawn_app().await;
+    let maria = customer(
+        &app,
+        json!({ "fullName": "Maria da Silva", "email": "maria@example.com.br" }),
+    )
+    .await;
+    let paid = invoice(&app, &maria, "pedido-1", 10).await;
+    let returned = invoice(&app, &maria, "pedido-2", 20).await;
+    for id in [&paid, &returned] {
+        payments::simulate_pay(&app.db, id, None, None)
+            .await
+            .unwrap();
+    }
+    payments::simulate_reverse(&app.db, &returned, 1)
+        .await
+        .unwrap();
+    for (status, expected) in [
+        ("reversed", vec![returned.as_str()]),
+        ("paid", vec![paid.as_str()]),
+        ("open", vec![]),
+    ] {
+        let got = app.all_ids("invoices", &format!("&status={status}")).await;
+        assert_eq!(got, expected, "status={status}");
+    }
+    let res = app.list("invoices", "?status=REVERSED").await;
+    assert_eq!(
+        body(res).await["data"][0]["installments"][0]["_status"],
+        "REVERSED"
+    );
+    let res = app.list("invoices", "?status=devolvida").await;
+    let errors = envelope(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert!(
+        errors["status"][0].as_str().unwrap().contains("reversed"),
+        "{errors}"
+    );
 }

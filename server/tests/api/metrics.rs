@@ -5,13 +5,14 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use crate::helpers::{
-    cli_token, invoice_body, merchant_settings_beside, migrated_database, MERCHANT_SETTINGS,
+    cli_token, cli_webhook, invoice_body, merchant_settings_beside, migrated_database, Running,
+    MERCHANT_SETTINGS,
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
@@ -20,19 +21,9 @@ const PROMETHEUS: &str = "/usr/bin/prometheus";
 /// How long Prometheus gets to start, scrape and answer (it scrapes every second).
 const DEADLINE: Duration = Duration::from_secs(60);
 
-/// A child process killed when the test ends, passed or not.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// `serve` with a metrics listener on a free port: the public and the metrics base URLs,
 /// each read from the line `serve` prints on stdout. With `log`, its JSON log (info) there.
-fn serve_with_metrics(db: &str, extra: &[String], log: Option<&Path>) -> (Killed, String, String) {
+fn serve_with_metrics(db: &str, extra: &[String], log: Option<&Path>) -> (Running, String, String) {
     let (filter, stderr, format) = match log {
         Some(path) => (
             "info",
@@ -74,13 +65,13 @@ fn serve_with_metrics(db: &str, extra: &[String], log: Option<&Path>) -> (Killed
     };
     let public = next("paylink listening on ");
     let metrics = next("paylink metrics on ");
-    (Killed(child), public, metrics)
+    (Running(child), public, metrics)
 }
 
 /// Prometheus on a free loopback port, scraping `target` (host:port) every second, its
 /// data in `dir`. `None` when it is not installed (`scripts/setup` installs it), which
 /// fails the test on CI.
-fn start_prometheus(dir: &Path, target: &str) -> Option<(Killed, String)> {
+fn start_prometheus(dir: &Path, target: &str) -> Option<(Running, String)> {
     let bin = std::env::var("PAYLINK_PROMETHEUS").unwrap_or_else(|_| PROMETHEUS.into());
     if !Path::new(&bin).is_file() {
         assert!(
@@ -119,13 +110,13 @@ fn start_prometheus(dir: &Path, target: &str) -> Option<(Killed, String)> {
         .stderr(log)
         .spawn()
         .unwrap();
-    Some((Killed(child), format!("http://127.0.0.1:{port}")))
+    Some((Running(child), format!("http://127.0.0.1:{port}")))
 }
 
 /// The instant vector of `query`, asked of Prometheus until `accept` takes it or the
 /// deadline passes (then the last answer and Prometheus' log are in the panic).
 async fn wait_for(
-    prometheus: &mut Killed,
+    prometheus: &mut Running,
     base: &str,
     dir: &Path,
     query: &str,
@@ -212,19 +203,7 @@ async fn prometheus_scrapes_routes_statuses_outbox_queues_and_build_info() {
     let db = migrated_database(dir.path(), "metrics.db").await;
     let token = cli_token(&db);
     let rx = crate::receiver::Receiver::start().await;
-    let added = Command::new(BIN)
-        .args([
-            "webhook",
-            "add",
-            "--token-name",
-            "loja",
-            "--hook-type",
-            "INVOICE_CREATED",
-        ])
-        .args(["--url", &rx.url, "--allow-insecure", "--db", &db])
-        .output()
-        .unwrap();
-    assert!(added.status.success(), "{added:?}");
+    cli_webhook(&db, &rx.url);
     let (_server, public, metrics) = serve_with_metrics(&db, &[], None);
     let auth = format!("Basic {token}");
     let client = reqwest::Client::new();

@@ -444,3 +444,91 @@ async fn a_token_made_before_0019_keeps_working() {
         "{columns:?}"
     );
 }
+
+/// A link `paylink link create` made before links had owners, and `apps`
+/// applications; the links' owners once every migration ran.
+async fn link_owner_after_0031(apps: &[&str]) -> Option<String> {
+    let (_dir, target, pool) = database_before(31).await;
+    for name in apps {
+        sqlx::query(
+            "INSERT INTO applications (id, user_id, name, created_at)
+             VALUES ($1, 'user', $1, '2026-01-01T00:00:00.000Z')",
+        )
+        .bind(*name)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    sqlx::query(
+        "INSERT INTO payment_links (slug, name, description, price_cents, payment_types,
+                                    invoice_type, created_at)
+         VALUES ('curso', 'Curso', 'Acesso', 30000, 'PIX', 'SINGLE', '2026-01-01T00:00:00.000Z')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let db = Db::open(&target).await.unwrap();
+    let link = paylink_server::store::links::find(&db, "curso")
+        .await
+        .unwrap();
+    link.unwrap().application_id
+}
+
+#[tokio::test]
+async fn a_link_made_before_0031_is_the_only_applications_and_nobodys_among_several() {
+    assert_eq!(
+        link_owner_after_0031(&["loja"]).await.as_deref(),
+        Some("loja")
+    );
+    assert_eq!(link_owner_after_0031(&["loja", "outra"]).await, None);
+    assert_eq!(link_owner_after_0031(&[]).await, None);
+}
+
+/// Installments written before 0030 get their own random txid for their static PIX code
+/// (issue 38: it was the invoice id's first 22 hex digits), each a different one.
+#[tokio::test]
+async fn installments_written_before_0030_get_a_random_txid() {
+    let (_dir, target, pool) = database_before(30).await;
+    for sql in [
+        "INSERT INTO applications (id, user_id, name, created_at)
+         VALUES ('app', 'user', 'loja', '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO customers (id, application_id, user_id, full_name, created_at)
+         VALUES ('cus', 'app', 'user', 'Maria da Silva', '2026-01-01T00:00:00.000Z')",
+        "INSERT INTO invoices (id, application_id, customer_id, external_id, invoice_type, price_cents,
+                               price_by_customer, due_date, installment_count, created_at)
+         VALUES ('inv', 'app', 'cus', 'pedido-1', 'INSTALLMENT', 9999, FALSE, '2027-01-31', 3,
+                 '2026-01-01T00:00:00.000Z')",
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    for n in 1..=3_i64 {
+        sqlx::query(
+            "INSERT INTO installments (id, invoice_id, number, price_cents, price_paid_cents, due_date,
+                                       status, created_at)
+             VALUES ($1, 'inv', $2, 3333, 0, '2027-01-31', 'WAITING_PAYMENT', '2026-01-01T00:00:00.000Z')",
+        )
+        .bind(format!("ins-{n}"))
+        .bind(n)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    pool.close().await;
+    let db = Db::open(&target).await.unwrap();
+    let txids: Vec<(String, String)> =
+        paylink_server::store::invoices::static_pix_txids(&db, "inv")
+            .await
+            .unwrap();
+    assert_eq!(txids.len(), 3, "{txids:?}");
+    let mut seen: Vec<&str> = txids.iter().map(|(_, t)| t.as_str()).collect();
+    for t in &seen {
+        assert!(
+            t.len() == 25 && t.chars().all(|c| c.is_ascii_hexdigit()),
+            "{t}"
+        );
+    }
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 3, "{txids:?}");
+}

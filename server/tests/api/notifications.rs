@@ -2,6 +2,11 @@
 //! events, sent over real SMTP (STARTTLS or TLS, AUTH) to the fake provider of
 //! `smtp.rs` and over HTTP to a
 //! local provider, skipped when they no longer apply, listed by the CLI.
+//!
+//! Its tests run `paylink` commands (a blocking child process) beside the server they spawn
+//! in-process, so they run on two threads: on a test's single thread the server would stand
+//! still, maybe inside a write transaction, while the command waits for that write lock (and
+//! fails "database is locked" after the busy timeout).
 
 use std::time::Duration;
 
@@ -67,7 +72,7 @@ fn today() -> paylink_model::Date {
     paylink_model::Date::from_days_since_epoch(days).unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invoice_generated_email_reaches_the_smtp_sink() {
     let sink = SmtpServer::start(Mode::StartTls).await;
     let app = spawn_app_with_channels(Some(sink.config()), None).await;
@@ -123,7 +128,7 @@ async fn an_invoice_generated_email_reaches_the_smtp_sink() {
     assert_eq!(sink.mails().len(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_payer_who_reads_english_gets_english_and_a_page_in_english() {
     let sink = SmtpServer::start(Mode::StartTls).await;
     let app = spawn_app_with_channels(Some(sink.config()), None).await;
@@ -165,7 +170,7 @@ async fn a_payer_who_reads_english_gets_english_and_a_page_in_english() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_message_sent_while_a_discount_lasts_states_the_discounted_amount() {
     let sink = SmtpServer::start(Mode::StartTls).await;
     let app = spawn_app_with_channels(Some(sink.config()), None).await;
@@ -191,7 +196,7 @@ async fn a_message_sent_while_a_discount_lasts_states_the_discounted_amount() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dated_sends_are_scheduled_at_noon_utc_and_wait_for_their_day() {
     let sink = SmtpServer::start(Mode::StartTls).await;
     let app = spawn_app_with_channels(Some(sink.config()), None).await;
@@ -250,7 +255,7 @@ async fn dated_sends_are_scheduled_at_noon_utc_and_wait_for_their_day() {
     assert!(sends(&app, &id).await.iter().all(|s| s.status == "pending"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reminder_of_a_paid_installment_is_skipped_and_an_overdue_one_is_caught_up_once() {
     // The server has no channel: everything waits, pending, until a notifier
     // with a relay runs (the same database, as another server would).
@@ -312,7 +317,7 @@ async fn a_reminder_of_a_paid_installment_is_skipped_and_an_overdue_one_is_caugh
     assert_eq!(sink.mails().len(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_payment_and_a_reversal_notify_the_payer() {
     let sink = SmtpServer::start(Mode::StartTls).await;
     let app = spawn_app_with_channels(Some(sink.config()), None).await;
@@ -362,7 +367,7 @@ async fn a_payment_and_a_reversal_notify_the_payer() {
     .await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_customer_without_an_email_is_skipped_with_the_reason() {
     let sink = SmtpServer::start(Mode::StartTls).await;
     let app = spawn_app_with_channels(Some(sink.config()), None).await;
@@ -387,7 +392,7 @@ async fn a_customer_without_an_email_is_skipped_with_the_reason() {
     assert!(sink.mails().is_empty());
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn whatsapp_goes_to_the_http_provider_and_email_without_a_relay_stays_pending() {
     let provider = Receiver::start().await;
     let app = spawn_app_with_channels(None, Some(&provider.url)).await;
@@ -463,7 +468,7 @@ async fn whatsapp_goes_to_the_http_provider_and_email_without_a_relay_stays_pend
     assert_eq!(lines[0]["installment"], 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_provider_failure_is_retried_later() {
     let provider = Receiver::start().await;
     provider.fail_with(&[(503, None)]);
@@ -497,7 +502,7 @@ fn is_boleto_line(s: &str) -> bool {
         && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_digit()))
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_email_goes_over_starttls_with_auth_and_carries_the_codes_and_the_boleto() {
     let server = SmtpServer::start(Mode::StartTls).await;
     let app = spawn_app_with_channels(Some(server.config()), None).await;
@@ -578,7 +583,7 @@ async fn an_email_goes_over_starttls_with_auth_and_carries_the_codes_and_the_bol
     wait_sends(&app, &id, "sent", |r| r[0].status == "sent").await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn implicit_tls_and_a_loopback_relay_without_tls_both_deliver() {
     for mode in [Mode::Implicit, Mode::Plain] {
         let server = SmtpServer::start(mode).await;
@@ -616,7 +621,7 @@ async fn make_due(app: &TestApp) {
         .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_temporary_refusal_is_retried_and_a_permanent_one_fails_once() {
     let app = spawn_app_with_channels(None, None).await;
     let server = SmtpServer::start(Mode::StartTls).await;
@@ -677,7 +682,7 @@ async fn a_temporary_refusal_is_retried_and_a_permanent_one_fails_once() {
     assert_eq!(server.mails().len(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_without_starttls_or_with_an_untrusted_certificate_gets_nothing() {
     let app = spawn_app_with_channels(None, None).await;
     let c = customer(&app, json!({ "email": "maria@example.com" })).await;

@@ -83,6 +83,11 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
         [
             (
                 "delete",
+                "/invoices/applications/customers/{id}/charges-link",
+                "revokeChargesLinks",
+            ),
+            (
+                "delete",
                 "/invoices/applications/invoices/{id}",
                 "cancelInvoice",
             ),
@@ -123,6 +128,11 @@ async fn document_describes_the_three_operations_of_the_spec_the_two_lists_and_t
                 "setPaymentLinkActive",
             ),
             ("post", "/invoices/applications/customers", "createCustomer"),
+            (
+                "post",
+                "/invoices/applications/customers/{id}/charges-link",
+                "createChargesLink",
+            ),
             (
                 "post",
                 "/invoices/applications/deliveries/{id}/redeliver",

@@ -24,23 +24,6 @@ fn paylink(args: &[&str], vars: &[(&str, &str)]) -> Output {
     cmd.args(args).envs(vars.iter().copied()).output().unwrap()
 }
 
-/// A `paylink serve` that is killed when dropped, so a failing assertion leaves no server
-/// running behind the test.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `serve_binary(args)`, killed with the guard it returns.
-fn serve(args: &[&str]) -> (Running, String) {
-    let (child, addr) = serve_binary(args);
-    (Running(child), addr)
-}
-
 fn text(out: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -197,6 +180,21 @@ fn a_bad_configuration_is_refused_naming_the_setting_and_never_panics() {
             vec!["config", "check", "--sandbox"],
             vec![("PAYLINK_PAYER_RATE_LIMIT", "-3")],
             "payer-rate-limit",
+        ),
+        (
+            vec!["config", "check", "--sandbox", "--header-timeout", "0"],
+            vec![],
+            "--header-timeout",
+        ),
+        (
+            vec!["config", "check", "--sandbox"],
+            vec![("PAYLINK_IDLE_TIMEOUT", "soon")],
+            "idle-timeout",
+        ),
+        (
+            vec!["config", "check", "--sandbox", "--max-connections", "0"],
+            vec![],
+            "--max-connections",
         ),
         (
             vec!["config", "check"],
@@ -365,7 +363,7 @@ async fn a_merchant_without_boleto_refuses_invoices_and_links_asking_for_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "pix.db").await;
     let auth = format!("Basic {}", cli_token(&db));
-    let (child, addr) = serve(&[
+    let (child, addr) = serve_binary(&[
         "--db",
         &db,
         "--payment-types",
@@ -476,7 +474,7 @@ async fn migrations_run_only_when_asked() {
     // Again: nothing to do.
     let out = paylink(&["migrate", "--db", &db], &[]);
     assert!(text(&out).0.contains("(0 applied now"), "{:?}", text(&out));
-    let (child, addr) = serve(&["--no-migrate", "--db", &db]);
+    let (child, addr) = serve_binary(&["--no-migrate", "--db", &db]);
     let health = reqwest::get(format!("{addr}/healthz")).await.unwrap();
     assert_eq!(health.status(), StatusCode::OK);
     drop(child);
@@ -498,7 +496,7 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
     let dir = tempfile::tempdir().unwrap();
     let db = migrated_database(dir.path(), "live.db").await;
     let auth = format!("Basic {}", cli_token(&db));
-    let (child, addr) = serve(&["--db", &db]);
+    let (child, addr) = serve_binary(&["--db", &db]);
     let client = reqwest::Client::new();
     let cid = customer(&client, &addr, &auth).await;
     let acked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
@@ -566,7 +564,7 @@ async fn a_backup_taken_while_the_server_writes_restores_every_acknowledged_invo
 
     // Restored: a server on the copy alone (the original's file set aside).
     std::fs::rename(&db, dir.path().join("live.db.gone")).unwrap();
-    let (restored, addr) = serve(&["--no-migrate", "--db", &copy_s]);
+    let (restored, addr) = serve_binary(&["--no-migrate", "--db", &copy_s]);
     for id in &before {
         let res = client
             .get(format!("{addr}/invoices/applications/invoices/{id}"))
@@ -598,7 +596,7 @@ async fn the_sandbox_says_so_on_payer_pages_and_production_does_not() {
         if sandbox {
             args.push("--sandbox");
         }
-        let (child, addr) = serve(&args);
+        let (child, addr) = serve_binary(&args);
         let client = reqwest::Client::new();
         let auth = format!("Basic {token}");
         let cid = customer(&client, &addr, &auth).await;

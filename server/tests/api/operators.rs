@@ -56,7 +56,7 @@ async fn a_login_sets_a_strict_http_only_cookie_and_names_the_operator() {
     for part in ["HttpOnly", "SameSite=Strict", "Path=/"] {
         assert!(set.contains(part), "{set}");
     }
-    // Plain-HTTP loopback: no Secure, so no __Host- prefix (see proxy/session.rs).
+    // Plain-HTTP loopback: no Secure, so no __Host- prefix (see http/session.rs).
     assert!(set.starts_with(&format!("{SESSION_COOKIE}=")), "{set}");
     assert!(!set.contains("Secure"), "{set}");
     let cookie = cookie_of(&res);
@@ -179,6 +179,66 @@ async fn failed_logins_are_throttled_per_account_until_the_window_passes() {
         StatusCode::NO_CONTENT,
         "allowed after the window"
     );
+}
+
+/// A login from client address `ip` (through a reverse proxy the server trusts).
+async fn login_from(app: &TestApp, ip: &str, email: &str, password: &str) -> reqwest::Response {
+    Client::new()
+        .post(app.url("/api/session"))
+        .header("origin", &app.addr)
+        .header("x-forwarded-for", ip)
+        .json(&json!({ "email": email, "password": password }))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Issue 38: five wrong passwords for an e-mail, from any address, made the
+/// right one answer 429 from every address for 15 minutes: anyone could lock
+/// the operator out. Now the guesser's address is refused, with Retry-After,
+/// and the operator logs in from another one (slowed, at most); each failure
+/// and refusal is in the account's audit trail.
+#[tokio::test]
+async fn wrong_passwords_from_one_address_do_not_lock_the_operator_out_of_another() {
+    let app = spawn_app_options(|o| o.trust_forwarded_for = true).await;
+    let attacker = "203.0.113.7";
+    for _ in 0..5 {
+        let res = login_from(&app, attacker, OPERATOR_EMAIL, "wrong password 123").await;
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+    // The guesser is stopped, even with the right password.
+    let res = login_from(&app, attacker, OPERATOR_EMAIL, OPERATOR_PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=15 * 60).contains(&retry), "{retry}");
+    envelope(res, StatusCode::TOO_MANY_REQUESTS).await;
+    // The operator, from the shop, logs in.
+    let res = login_from(&app, "198.51.100.20", OPERATOR_EMAIL, OPERATOR_PASSWORD).await;
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    let cookie = cookie_of(&res);
+    assert_eq!(session_status(&app, &cookie).await, StatusCode::OK);
+    // And the guesser is still refused afterwards.
+    let res = login_from(&app, attacker, OPERATOR_EMAIL, "another guess 456").await;
+    assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+
+    let audit = rows::list_audit(&app.db).await.unwrap();
+    let mut lines: Vec<(&str, &str)> = audit
+        .iter()
+        .map(|a| (a.action.as_str(), a.client_addr.as_str()))
+        .collect();
+    lines.sort();
+    let mut expected = vec![("login_failed", attacker); 5];
+    expected.extend([
+        ("login_throttled", attacker),
+        ("login_throttled", attacker),
+        ("login", "198.51.100.20"),
+    ]);
+    expected.sort();
+    assert_eq!(lines, expected);
 }
 
 #[tokio::test]

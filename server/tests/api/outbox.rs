@@ -4,7 +4,7 @@
 //! picks what each server runs.
 
 use std::collections::BTreeMap;
-use std::process::{Child, Command};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
@@ -18,7 +18,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 /// A `paylink serve` process, stopped (SIGKILL) if the test fails before it
 /// stops it itself.
 pub struct Server {
-    child: Child,
+    child: Running,
     pub addr: String,
 }
 
@@ -53,15 +53,6 @@ impl Server {
                 "serve did not exit after SIGTERM"
             );
             std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if self.child.try_wait().ok().flatten().is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
         }
     }
 }

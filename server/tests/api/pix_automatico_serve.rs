@@ -11,6 +11,11 @@
 //! every attempt and why); a payer who
 //! declined gets a new recurrence; deleting the invoice cancels an open recurring charge. After
 //! each test every request body paylink sent is checked against the document (`World`'s drop).
+//!
+//! Its tests run `paylink` commands (a blocking child process) beside the server they spawn
+//! in-process, so they run on two threads: on a test's single thread the server would stand
+//! still, maybe inside a write transaction, while the command waits for that write lock (and
+//! fails "database is locked" after the busy timeout).
 
 use std::time::{Duration, Instant};
 
@@ -196,7 +201,7 @@ async fn wait_detail(app: &TestApp, id: &str, what: &str, pred: impl Fn(&Value) 
     panic!("{what}: {}", detail(app, id).await);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_payer_authorizes_the_recurrence_by_paying_its_composite_code() {
     let w = world().await;
     let (id, txid) = invoice(&w.app).await;
@@ -319,7 +324,7 @@ async fn the_payer_authorizes_the_recurrence_by_paying_its_composite_code() {
     assert_eq!(posts, 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bank_down_during_creation_loses_nothing_and_a_lost_answer_makes_nothing_twice() {
     let w = world().await;
     // Its first charge made, the bank goes down as the recurrence is to be made.
@@ -380,7 +385,7 @@ async fn post_callback(w: &World, path: &str, body: &Value) -> reqwest::Response
         .unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn callbacks_are_believed_only_from_the_bank_and_a_replay_changes_nothing() {
     let w = world().await;
     let (id, _) = invoice(&w.app).await;
@@ -511,7 +516,7 @@ async fn callbacks_are_believed_only_from_the_bank_and_a_replay_changes_nothing(
     assert_eq!(patches, 0);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deleting_the_invoice_cancels_the_recurrence_at_the_bank() {
     let w = world().await;
     let (id, _) = invoice(&w.app).await;
@@ -596,7 +601,7 @@ async fn authorized_weekly(w: &World, retries: bool) -> (String, String, String)
     (id, id_rec, txid)
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_later_cycle_is_sent_inside_its_window_and_paid_once() {
     let w = world().await;
     let (id, id_rec, txid) = authorized_weekly(&w, false).await;
@@ -694,7 +699,7 @@ async fn a_later_cycle_is_sent_inside_its_window_and_paid_once() {
     assert_eq!(confirmed, 2, "one per cycle paid");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rejected_attempt_is_retried_and_paid_and_without_retries_left_goes_to_the_page() {
     let w = world().await;
     let (id, _, txid) = authorized_weekly(&w, true).await;
@@ -965,7 +970,7 @@ fn serve_refuses_a_bad_pix_account() {
 
 /// The first cycle paid with its own code, not the composite one: the page then offers Jornada 2,
 /// the recurrence's own code, which authorizes the next cycles without paying anything.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_first_cycle_paid_another_way_leaves_the_authorization_on_the_page() {
     let w = world().await;
     let (id, txid) = invoice(&w.app).await;
@@ -1016,7 +1021,7 @@ async fn a_first_cycle_paid_another_way_leaves_the_authorization_on_the_page() {
 /// The payer cancelled in their bank app and the callback was lost: the next cycle's recurring
 /// charge is refused by the bank, and the installment goes back to the payer page instead of
 /// waiting for a bank that will not charge it.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_recurring_charge_the_bank_refuses_goes_back_to_the_payer_page() {
     let w = world().await;
     let customer = body(
@@ -1079,7 +1084,7 @@ async fn a_recurring_charge_the_bank_refuses_goes_back_to_the_payer_page() {
 /// Deleting an invoice whose next cycle is already at the payer's bank cancels that recurring
 /// charge before its due date (`PATCH /cobr/{txid}` CANCELADA, valid against the document) and
 /// the recurrence; the merchant's cancelled invoice shows both.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deleting_the_invoice_cancels_its_open_recurring_charge() {
     let w = world().await;
     let (id, id_rec, txid) = authorized_weekly(&w, true).await;
@@ -1154,7 +1159,7 @@ async fn deleting_the_invoice_cancels_its_open_recurring_charge() {
 /// (valid against the document) as Jornada 3 while the first cycle is open, and as Jornada 2
 /// (authorization only) once it was paid another way; the declined one is kept, and its late
 /// callbacks change nothing.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_payer_who_declined_is_offered_a_new_recurrence() {
     let w = world().await;
     let (id, txid) = invoice(&w.app).await;

@@ -8,7 +8,8 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use crate::helpers::{
-    cli_token, invoice_body, migrated_database, serve_binary, serve_binary_logging, test_database,
+    cli_token, cli_webhook, invoice_body, migrated_database, serve_binary, serve_binary_logging,
+    test_database,
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_paylink");
@@ -228,21 +229,7 @@ async fn logged_flow(format: LogFormat) {
     let db = migrated_database(dir.path(), "log.db").await;
     let token = cli_token(&db);
     let rx = crate::receiver::Receiver::start().await;
-    let added = Command::new(BIN)
-        .args([
-            "webhook",
-            "add",
-            "--token-name",
-            "loja",
-            "--hook-type",
-            "INVOICE_CREATED",
-        ])
-        .args(["--url", &rx.url, "--allow-insecure", "--db", &db])
-        .output()
-        .unwrap();
-    assert!(added.status.success(), "{added:?}");
-    let signing = String::from_utf8(added.stdout).unwrap();
-    let signing = signing.lines().last().unwrap().trim().to_string();
+    let signing = cli_webhook(&db, &rx.url);
     assert!(signing.starts_with("whsec_"), "{signing}");
     let password = "cavalo correto bateria grampo 42";
     let pw_file = dir.path().join("pw.txt");

@@ -5,6 +5,11 @@
 //! arrives, an outage retried, a refusal failed once, and the providers' status callbacks:
 //! signed ones recorded (in any order, never backwards) and shown on the detail, forged ones
 //! refused. Signatures are computed here from the providers' recipes, not by the server's code.
+//!
+//! Its tests run `paylink` commands (a blocking child process) beside the server they spawn
+//! in-process, so they run on two threads: on a test's single thread the server would stand
+//! still, maybe inside a write transaction, while the command waits for that write lock (and
+//! fails "database is locked" after the busy timeout).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -418,7 +423,7 @@ fn due_br() -> String {
 
 // ---------------------------------------------------------------------------
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whatsapp_reminder_goes_as_a_template_and_signed_statuses_show_on_the_detail() {
     let fake = Fake::start().await;
     let app = spawn_app_notifying(Channels {
@@ -524,7 +529,7 @@ async fn a_whatsapp_reminder_goes_as_a_template_and_signed_statuses_show_on_the_
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forged_or_unsigned_whatsapp_status_changes_nothing_and_verification_needs_the_token() {
     let fake = Fake::start().await;
     let app = spawn_app_notifying(Channels {
@@ -584,7 +589,7 @@ async fn a_forged_or_unsigned_whatsapp_status_changes_nothing_and_verification_n
     assert!(!res.text().await.unwrap().contains(VERIFY_TOKEN));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_status_that_comes_before_the_send_is_kept_and_other_messages_statuses_are_dropped_in_time(
 ) {
     let fake = Fake::start().await;
@@ -637,7 +642,7 @@ async fn a_status_that_comes_before_the_send_is_kept_and_other_messages_statuses
     assert_eq!(detail_send(&app, &id).await["providerStatus"], "delivered");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_sms_goes_through_twilio_in_one_segment_and_only_signed_callbacks_count() {
     let fake = Fake::start().await;
     let app = spawn_app_notifying(Channels {
@@ -725,7 +730,7 @@ async fn an_sms_goes_through_twilio_in_one_segment_and_only_signed_callbacks_cou
     assert_eq!(d["to"], "(11) 9****-4321");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_outage_is_retried_then_sent_and_a_refusal_fails_once_on_each_provider() {
     let fake = Fake::start().await;
     let app = spawn_app_with_channels(None, None).await;
@@ -804,7 +809,7 @@ async fn an_outage_is_retried_then_sent_and_a_refusal_fails_once_on_each_provide
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_payer_without_a_phone_is_skipped_not_failed() {
     let fake = Fake::start().await;
     let app = spawn_app_notifying(Channels {
@@ -847,7 +852,7 @@ async fn a_payer_without_a_phone_is_skipped_not_failed() {
     assert!(fake.received().is_empty());
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_provider_its_callback_routes_are_not_there() {
     let app = spawn_app().await;
     let body = whatsapp_webhook(&[("wamid.x", "read")]);

@@ -233,3 +233,185 @@ async fn gets_one_customer_for_the_new_charge_s_preselection() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{env}");
     assert_eq!(env["message"], "O id do cliente deve ser um UUID.");
 }
+
+/// With a remote upstream the merchant's screens are sent there: a link's
+/// deactivate and reactivate become its `PATCH {active}` upstream, lists keep
+/// their query, and a route's ids are checked before anything is sent (no
+/// `../` reaches the upstream's path).
+#[tokio::test]
+async fn a_remote_upstream_gets_the_merchant_screens_with_checked_ids() {
+    let upstream = spawn_app().await;
+    let token = upstream.token.clone();
+    let base = upstream.addr.clone();
+    let proxy = spawn_app_with(move |_| {
+        Some(ProxyConfig {
+            token,
+            upstream: Some(base),
+            timeout: DEFAULT_UPSTREAM_TIMEOUT,
+        })
+    })
+    .await;
+    let link = json!({
+        "name": "Aula avulsa", "description": "Uma aula", "price": 50.0,
+        "invoiceType": "INSTALLMENT", "maxInstallments": 2, "paymentTypes": ["PIX"],
+        "dueInDays": 3,
+    });
+    let res = proxy.post("/api/payment-links", &link).await;
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let slug = body(res).await["slug"].as_str().unwrap().to_string();
+    let upstream_link = |slug: String| {
+        let upstream = &upstream;
+        async move {
+            let path = format!("/invoices/applications/payment-links/{slug}");
+            let res = upstream
+                .client
+                .get(upstream.url(&path))
+                .header("Authorization", format!("Basic {}", upstream.token))
+                .send()
+                .await
+                .unwrap();
+            body(res).await["active"].clone()
+        }
+    };
+    let res = proxy
+        .post_empty(&format!("/api/payment-links/{slug}/deactivate"))
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(body(res).await["active"], false);
+    assert_eq!(
+        upstream_link(slug.clone()).await,
+        false,
+        "turned off upstream"
+    );
+    let res = proxy
+        .post_empty(&format!("/api/payment-links/{slug}/reactivate"))
+        .await;
+    assert_eq!(body(res).await["active"], true);
+    assert_eq!(upstream_link(slug.clone()).await, true, "on again upstream");
+
+    let customer = body(
+        proxy
+            .post("/api/customers", &json!({ "fullName": "Remota" }))
+            .await,
+    )
+    .await;
+    let res = proxy.get("/api/customers?q=Remota").await;
+    let list = body(res).await;
+    assert_eq!(list["data"][0]["id"], customer["id"], "{list}");
+}
+
+/// A remote upstream's path is built only from checked ids: a bad one is
+/// refused here, and the upstream (which accepts and never answers) is not
+/// even connected to.
+#[tokio::test]
+async fn a_remote_upstream_is_sent_no_bad_id() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let connections = Arc::new(AtomicUsize::new(0));
+    let counted = connections.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = silent.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            held.push(sock);
+        }
+    });
+    let proxy = spawn_app_with(move |t| {
+        Some(ProxyConfig {
+            token: t.into(),
+            upstream: Some(format!("http://127.0.0.1:{port}")),
+            timeout: DEFAULT_UPSTREAM_TIMEOUT,
+        })
+    })
+    .await;
+    for (method, path, status) in [
+        ("GET", "/api/invoices/nao-e-uuid", StatusCode::BAD_REQUEST),
+        (
+            "GET",
+            "/api/customers/..%2F..%2Fwebhooks",
+            StatusCode::BAD_REQUEST,
+        ),
+        ("DELETE", "/api/webhooks/..%2Fsecret", StatusCode::NOT_FOUND),
+        ("POST", "/api/deliveries/x/redeliver", StatusCode::NOT_FOUND),
+        (
+            "POST",
+            "/api/payment-links/..%2F..%2Fx/deactivate",
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "POST",
+            "/api/invoices/00000000-0001-4000-8000-000000000001/installments/12345/payments",
+            StatusCode::NOT_FOUND,
+        ),
+    ] {
+        let res = proxy
+            .client
+            .request(method.parse().unwrap(), proxy.url(path))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), status, "{method} {path}");
+        envelope(res, status).await;
+    }
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        0,
+        "nothing sent upstream"
+    );
+}
+
+/// The proxy's own token is checked on every merchant call (beside the
+/// operator's session, in the same statement): revoked, the next call is
+/// refused, while the session itself still stands.
+#[tokio::test]
+async fn the_merchant_screens_stop_at_once_when_the_proxys_token_is_revoked() {
+    let app = spawn_app_with(local_proxy).await;
+    assert_eq!(app.get("/api/customers").await.status(), StatusCode::OK);
+    let (id, _) = paylink_server::http::auth::parse_token(&app.token).unwrap();
+    let now = paylink_server::store::now_iso();
+    let revoked = paylink_server::store::tokens::revoke(&app.db, &id, &now)
+        .await
+        .unwrap();
+    assert_eq!(revoked, paylink_server::store::tokens::Revoked::Now);
+    envelope(app.get("/api/customers").await, StatusCode::UNAUTHORIZED).await;
+    assert_eq!(app.get("/api/session").await.status(), StatusCode::OK);
+}
+
+/// A creation through the proxy is audited once, in its own transaction; a
+/// retry with the same Idempotency-Key (the first answer replayed, nothing
+/// created) is audited again, with the same id, as every answered action is.
+#[tokio::test]
+async fn a_creation_and_its_idempotent_replay_each_get_one_audit_line() {
+    let app = spawn_app_with(local_proxy).await;
+    let send = || {
+        app.client
+            .post(app.url("/api/customers"))
+            .header("idempotency-key", "cliente-1")
+            .json(&json!({ "fullName": "Maria da Silva" }))
+            .send()
+    };
+    let first = send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::CREATED);
+    let id = body(first).await["id"].as_str().unwrap().to_string();
+    // The first answer again (the proxy passes no Idempotent-Replayed on): the same id.
+    let again = send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::CREATED);
+    assert_eq!(body(again).await["id"], id.as_str());
+    let audit = paylink_server::store::operators::list_audit(&app.db)
+        .await
+        .unwrap();
+    let seen: Vec<(&str, Option<&str>)> = audit
+        .iter()
+        .map(|a| (a.action.as_str(), a.target_id.as_deref()))
+        .filter(|(action, _)| *action != "login")
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("create_customer", Some(id.as_str())),
+            ("create_customer", Some(id.as_str()))
+        ]
+    );
+}

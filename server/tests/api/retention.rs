@@ -1,6 +1,6 @@
-//! Retention against a real `paylink serve` and a real database: with short
-//! retentions its pruning worker deletes what has served its purpose and
-//! keeps what is pending, and every invoice.
+//! Retention against a real `paylink serve` and a real database: with short retentions its
+//! pruning worker deletes what has served its purpose (ended links to a payer's page of charges
+//! too) and keeps what is pending, and every invoice.
 
 use reqwest::StatusCode;
 use serde_json::json;
@@ -35,6 +35,8 @@ async fn old_finished_rows_are_pruned_and_pending_ones_and_invoices_stay() {
         "--retention-idempotency-keys",
         "1s",
         "--retention-provider-statuses",
+        "1s",
+        "--retention-charges-links",
         "1s",
         "--prune-every",
         "200ms",
@@ -76,6 +78,38 @@ async fn old_finished_rows_are_pruned_and_pending_ones_and_invoices_stay() {
     .execute(&pool)
     .await
     .unwrap();
+    // Links to a payer's page of charges: one expired, one revoked, one live.
+    let customer: String = sqlx::query_scalar("SELECT id FROM customers LIMIT 1")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let app: String = sqlx::query_scalar("SELECT application_id FROM customers WHERE id = $1")
+        .bind(&customer)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    for (hash, expires, revoked) in [
+        ("expired", "2026-01-01T00:00:00.000Z", None),
+        (
+            "revoked",
+            "9999-12-31T00:00:00.000Z",
+            Some("2026-01-01T00:00:00.000Z"),
+        ),
+        ("live", "9999-12-31T00:00:00.000Z", None),
+    ] {
+        sqlx::query(
+            "INSERT INTO charges_links (token_hash, application_id, customer_id, created_at, expires_at, revoked_at)
+             VALUES ($1, $2, $3, '2026-01-01T00:00:00.000Z', $4, $5)",
+        )
+        .bind(hash)
+        .bind(&app)
+        .bind(&customer)
+        .bind(expires)
+        .bind(revoked)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
     ok.wait_for(10, "the delivered webhook", |got| got.len() == 1)
         .await;
     failing
@@ -98,13 +132,16 @@ async fn old_finished_rows_are_pruned_and_pending_ones_and_invoices_stay() {
     const KEYS: &str = "SELECT COUNT(*) FROM idempotency_keys WHERE key = $1";
     const STATUSES: &str =
         "SELECT COUNT(*) FROM notification_provider_statuses WHERE provider_id = $1";
+    const LINKS: &str = "SELECT COUNT(*) FROM charges_links WHERE token_hash = $1";
     eventually(20, "the old finished rows to be pruned", || {
         let (count, delivered) = (&count, &delivered);
         async move {
             let gone = count(DELIVERIES, delivered).await == 0
                 && count(EVENTS, delivered).await == 0
                 && count(KEYS, "cliente-1").await == 0
-                && count(STATUSES, "SM0001").await == 0;
+                && count(STATUSES, "SM0001").await == 0
+                && count(LINKS, "expired").await == 0
+                && count(LINKS, "revoked").await == 0;
             gone.then_some(())
         }
     })
@@ -120,6 +157,7 @@ async fn old_finished_rows_are_pruned_and_pending_ones_and_invoices_stay() {
     .unwrap();
     assert_eq!(pending, [("pending".to_string(), 1)]);
     assert_eq!(count(EVENTS, &retried).await, 1);
+    assert_eq!(count(LINKS, "live").await, 1, "a live link stays");
     let attempts: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
          JOIN events e ON e.id = d.event_id WHERE e.invoice_id = $1",

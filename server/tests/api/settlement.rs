@@ -2,6 +2,11 @@
 //! remessa registers the open boletos once, fixed retorno files written by
 //! hand from the FEBRABAN layout (`tests/fixtures/cnab240/`) confirm a
 //! payment once, damaged ones change nothing; `installment mark-paid`.
+//!
+//! Its tests run `paylink` commands (a blocking child process) beside the server they spawn
+//! in-process, so they run on two threads: on a test's single thread the server would stand
+//! still, maybe inside a write transaction, while the command waits for that write lock (and
+//! fails "database is locked" after the busy timeout).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -20,7 +25,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_paylink");
 const ID1: &str = "00000000-0001-4000-8000-000000000001";
 const ID2: &str = "00000000-0002-4000-8000-000000000002";
 
-fn fixture(name: &str) -> PathBuf {
+pub(crate) fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/cnab240")
         .join(name)
@@ -35,7 +40,7 @@ fn run(args: &[&str], db: &str) -> Output {
         .unwrap()
 }
 
-fn ok(args: &[&str], db: &str) -> String {
+pub(crate) fn ok(args: &[&str], db: &str) -> String {
     let out = run(args, db);
     assert!(
         out.status.success(),
@@ -54,7 +59,7 @@ fn fails(args: &[&str], db: &str, code: i32) -> String {
     stderr
 }
 
-fn remessa_args(out: &str) -> Vec<&str> {
+pub(crate) fn remessa_args(out: &str) -> Vec<&str> {
     vec![
         "boleto",
         "remessa",
@@ -76,7 +81,7 @@ fn remessa_args(out: &str) -> Vec<&str> {
 /// An invoice of two boleto installments of R$ 50,00 for a customer with an
 /// address, its PAYMENT_CONFIRMED webhook at `hook`; the installments get
 /// the ids the fixtures were written for.
-async fn boleto_invoice(app: &TestApp, hook: &str) -> String {
+pub(crate) async fn boleto_invoice(app: &TestApp, hook: &str) -> String {
     let customer = body(
         app.post_customer(&json!({
             "fullName": "Maria da Silva", "document": "529.982.247-25",
@@ -148,7 +153,7 @@ fn installment(detail: &Value, n: u64) -> &Value {
         .unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remessa_then_retorno_confirms_the_installment_once() {
     let app = spawn_app_insecure().await;
     let rx = Receiver::start().await;
@@ -270,7 +275,7 @@ async fn remessa_then_retorno_confirms_the_installment_once() {
     assert!(got[0].body.contains(ID1), "{}", got[0].body);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_damaged_retorno_names_its_line_and_applies_nothing() {
     let app = spawn_app().await;
     let id = boleto_invoice(&app, "https://loja.example.com/hooks/paylink").await;
@@ -314,7 +319,7 @@ async fn a_damaged_retorno_names_its_line_and_applies_nothing() {
 
 /// Paid by hand, then the bank reports a liquidação of the same boleto: a
 /// double payment, reported, and the installment keeps its first payment.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_liquidacao_of_an_installment_paid_by_hand_is_a_warning() {
     let app = spawn_app().await;
     let id = boleto_invoice(&app, "https://loja.example.com/hooks/paylink").await;
@@ -356,7 +361,7 @@ async fn a_liquidacao_of_an_installment_paid_by_hand_is_a_warning() {
         .starts_with(&today));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remessa_needs_the_merchant_and_never_overwrites() {
     let app = spawn_app().await;
     let dir = tempfile::tempdir().unwrap();
@@ -374,7 +379,7 @@ async fn remessa_needs_the_merchant_and_never_overwrites() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mark_paid_settles_by_hand_with_the_same_events() {
     let app = spawn_app().await;
     let customer = app.customer_id().await;
@@ -419,6 +424,29 @@ async fn mark_paid_settles_by_hand_with_the_same_events() {
             vec!["--installment", "9", "--amount", "33,33", "--date", &date],
             "no installment 9",
         ),
+        // The API's bounds (issue 38): at most what is due, not before the invoice.
+        (
+            vec![
+                "--installment",
+                "2",
+                "--amount",
+                "99.999.999,99",
+                "--date",
+                &date,
+            ],
+            "--amount: The amount cannot exceed what is due on this installment (R$ 33.33)",
+        ),
+        (
+            vec![
+                "--installment",
+                "2",
+                "--amount",
+                "33,33",
+                "--date",
+                "01/01/2001",
+            ],
+            "--date: The date cannot be before the invoice was created",
+        ),
     ] {
         let mut all = vec!["installment", "mark-paid", &id];
         all.extend(args);
@@ -450,7 +478,7 @@ async fn mark_paid_settles_by_hand_with_the_same_events() {
             "--installment",
             "2",
             "--amount",
-            "1.000,50",
+            "33,33",
             "--date",
             &date,
         ],
@@ -463,14 +491,14 @@ async fn mark_paid_settles_by_hand_with_the_same_events() {
     let detail = body(app.get_invoice(&id).await).await;
     let second = installment(&detail, 2);
     assert_eq!(second["_status"], "CONFIRMED");
-    assert_eq!(second["pricePaid"], 1000.5);
+    assert_eq!(second["pricePaid"], 33.33);
     assert!(second["paidAt"]
         .as_str()
         .unwrap()
         .starts_with(&today.to_string()));
     let events = confirmed_events(&app).await;
     assert_eq!(events.len(), 1);
-    assert!(events[0].contains("1000.5"), "{}", events[0]);
+    assert!(events[0].contains("33.33"), "{}", events[0]);
 
     // Twice is an error that changes nothing.
     let err = fails(
@@ -500,7 +528,7 @@ fn write_offs_in(text: &str) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_boleto_paid_another_way_or_cancelled_is_written_off_at_the_bank_once() {
     let app = spawn_app_insecure().await;
     let rx = Receiver::start().await;

@@ -8,6 +8,11 @@
 //! when nobody should pay them any more, are `settlement_pix_lifecycle.rs`; the real binary's
 //! whole path (charges, callback, reconciliation, refunds) is `settlement_pix_serve.rs`. Over 400 lines: the bank's faults and
 //! paylink's answer to each are read together.
+//!
+//! Its tests run `paylink` commands (a blocking child process) beside the server they spawn
+//! in-process, so they run on two threads: on a test's single thread the server would stand
+//! still, maybe inside a write transaction, while the command waits for that write lock (and
+//! fails "database is locked" after the busy timeout).
 
 use std::time::{Duration, Instant};
 
@@ -98,7 +103,7 @@ fn cobv(cents: i64) -> CobV {
 
 const TXID: &str = "6c12042fd304437b9dc0c240401925f4";
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_charge_goes_to_the_bank_over_mtls_with_one_cached_token_and_valid_bodies() {
     let (bank, pki) = start_bank().await;
     let client = PixClient::new(config(&bank, &pki)).unwrap();
@@ -134,7 +139,7 @@ async fn a_charge_goes_to_the_bank_over_mtls_with_one_cached_token_and_valid_bod
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bank_refuses_clients_without_its_certificate_or_secret_and_bad_bodies() {
     let (bank, pki) = start_bank().await;
 
@@ -214,10 +219,13 @@ async fn the_bank_refuses_clients_without_its_certificate_or_secret_and_bad_bodi
     // Bad API Pix configuration files are named.
     let mut broken = config(&bank, &pki);
     broken.ca = Some(b"not a certificate".to_vec());
-    assert!(PixClient::new(broken).unwrap_err().contains("--pix-ca"));
+    assert!(PixClient::new(broken)
+        .unwrap_err()
+        .to_string()
+        .contains("--pix-ca"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bank_can_be_down_or_slow_and_then_answers() {
     let (bank, pki) = start_bank().await;
     let client = PixClient::new(config(&bank, &pki)).unwrap();
@@ -235,7 +243,7 @@ async fn the_bank_can_be_down_or_slow_and_then_answers() {
     assert!(started.elapsed() >= Duration::from_millis(300));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_payment_is_found_by_e2eid_and_by_time_and_can_be_refunded_in_parts() {
     let (bank, pki) = start_bank().await;
     let client = PixClient::new(config(&bank, &pki)).unwrap();
@@ -300,6 +308,164 @@ async fn a_payment_is_found_by_e2eid_and_by_time_and_can_be_refunded_in_parts() 
         );
     }
     assert_eq!(pix_api::reais(6_000), "60.00");
+}
+
+/// The bank's own devoluções (a MED claim, a refund from the bank's app): any natureza, in part
+/// or in full, read back in the Pix's `devolucoes` as the document describes them, and posted in
+/// the Pix callback; a devolução of more than is left, or of an unknown natureza, is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bank_returns_a_pix_on_its_own_and_reports_it_in_the_pix() {
+    use paylink_banksim::Devolve;
+    let (bank, pki) = start_bank().await;
+    let (hook, callbacks) = callback_catcher().await;
+    let client = PixClient::new(config(&bank, &pki)).unwrap();
+    client.put_webhook(&hook).await.unwrap();
+    client.put_cobv(TXID, &cobv(10_000)).await.unwrap();
+    let pix = bank.pay(TXID, None).await.unwrap();
+    let e2eid = pix["endToEndId"].as_str().unwrap();
+    let arrived = |n: usize| {
+        let callbacks = callbacks.clone();
+        async move {
+            let started = Instant::now();
+            loop {
+                let got = callbacks.lock().unwrap().clone();
+                if got.len() >= n {
+                    return got;
+                }
+                assert!(
+                    started.elapsed() < Duration::from_secs(20),
+                    "{n} callbacks: {got:?}"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    arrived(1).await;
+
+    let med = |valor, natureza, status| Devolve {
+        valor,
+        natureza: Some(natureza),
+        status,
+        ..Devolve::default()
+    };
+    let first = bank
+        .devolve(
+            e2eid,
+            med(Some("30.00"), "MED_FRAUDE", Some("EM_PROCESSAMENTO")),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        schema_errors("Devolucao", &first),
+        Vec::<String>::new(),
+        "{first}"
+    );
+    assert_eq!(
+        (first["natureza"].as_str(), first["status"].as_str()),
+        (Some("MED_FRAUDE"), Some("EM_PROCESSAMENTO"))
+    );
+    // Settled later: the same id, its status now DEVOLVIDO.
+    let id = first["id"].as_str().unwrap();
+    let settled = bank
+        .devolve(
+            e2eid,
+            Devolve {
+                id: Some(id),
+                status: Some("DEVOLVIDO"),
+                ..Devolve::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (settled["status"].as_str(), settled["valor"].as_str()),
+        (Some("DEVOLVIDO"), Some("30.00"))
+    );
+    assert!(bank
+        .devolve(e2eid, med(Some("70.01"), "MED_OPERACIONAL", None))
+        .await
+        .is_err());
+    assert!(bank
+        .devolve(e2eid, med(None, "MED_QUALQUER", None))
+        .await
+        .is_err());
+    let rest = bank
+        .devolve(e2eid, med(None, "MED_OPERACIONAL", None))
+        .await
+        .unwrap();
+    assert_eq!(rest["valor"], "70.00");
+
+    let found = client.get_pix(e2eid).await.unwrap().unwrap();
+    assert_eq!(
+        schema_errors("Pix", &found),
+        Vec::<String>::new(),
+        "{found}"
+    );
+    let devolucoes = found["devolucoes"].as_array().unwrap();
+    assert_eq!(devolucoes.len(), 2, "{found}");
+    assert_eq!(devolucoes[0]["id"], id);
+    assert_eq!(devolucoes[0]["status"], "DEVOLVIDO");
+    assert_eq!(devolucoes[1]["natureza"], "MED_OPERACIONAL");
+    assert_eq!(devolucoes[1]["rtrId"].as_str().unwrap().len(), 32);
+    assert!(devolucoes[1]["horario"]["liquidacao"].is_string());
+
+    // Each one posted the Pix, its devoluções so far with it, to the callback. The callbacks
+    // are posted side by side and may arrive in any order, as a bank's may.
+    let got = arrived(4).await;
+    assert!(
+        got.iter().all(|c| c["pix"][0]["endToEndId"] == e2eid),
+        "{got:?}"
+    );
+    let mut counts: Vec<usize> = got
+        .iter()
+        .map(|c| c["pix"][0]["devolucoes"].as_array().map_or(0, Vec::len))
+        .collect();
+    counts.sort_unstable();
+    assert_eq!(counts, [0, 1, 1, 2], "{got:?}");
+
+    // Through the simulator's control, as a demo reaches it.
+    let http = reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(pki.ca_cert.as_bytes()).unwrap())
+        .identity(
+            reqwest::Identity::from_pem(
+                format!("{}{}", pki.client_cert, pki.client_key).as_bytes(),
+            )
+            .unwrap(),
+        )
+        .build()
+        .unwrap();
+    let res = http
+        .post(format!("{}/sim/devolucao/{e2eid}", bank.url()))
+        .json(&json!({"valor": "1.00", "natureza": "ORIGINAL"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 400, "nothing is left to return");
+    let res = http
+        .post(format!("{}/sim/devolucao/{}", bank.url(), "E".repeat(32)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 400);
+}
+
+/// A webhook URL whose Pix callbacks (`{url}/pix`) are kept, in order.
+async fn callback_catcher() -> (String, std::sync::Arc<std::sync::Mutex<Vec<Value>>>) {
+    use axum::{extract::State, routing::post, Json, Router};
+    type Kept = std::sync::Arc<std::sync::Mutex<Vec<Value>>>;
+    let kept = Kept::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/cb", listener.local_addr().unwrap());
+    let app = Router::new()
+        .route(
+            "/cb/pix",
+            post(|State(k): State<Kept>, Json(v): Json<Value>| async move {
+                k.lock().unwrap().push(v);
+            }),
+        )
+        .with_state(kept.clone());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, kept)
 }
 
 /// `paylink serve` with API Pix options that cannot work: it names the problem and exits
@@ -457,7 +623,7 @@ pub(crate) async fn get_json(app: &TestApp, path: &str) -> Value {
 /// A bank that refuses a repeated `PUT` of a txid: the first `PUT` made the charge but its answer
 /// was lost, the retry is refused (400), and paylink asks for the charge, finds the one it asked
 /// for and takes it: one charge at the bank, its code on the payer page.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_retry_after_a_lost_answer_finds_the_charge_the_first_put_made() {
     let (bank, pki) = start_bank().await;
     bank.lose_answers(1);
@@ -508,7 +674,7 @@ async fn a_refused_retry_after_a_lost_answer_finds_the_charge_the_first_put_made
 
 /// The bank refuses the retry and holds, under the txid, a charge that is not the one paylink
 /// asked for: paylink does not take it; the charge fails as a conflict naming what differs.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
     let (bank, pki) = start_bank().await;
     bank.set_refuse_repeated_puts(true);
@@ -566,7 +732,7 @@ async fn a_different_charge_under_the_txid_is_a_conflict_not_a_creation() {
 /// A charge the bank refuses for good (a payer document it rejects): not retried; the merchant's
 /// detail (the widget's proxy and the service's own) says so with the bank's reasons, and the
 /// payer page only that the code is not there, with nothing of the bank's answer.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_charge_the_bank_refuses_is_shown_to_the_merchant_with_its_reasons_not_to_the_payer() {
     let (bank, pki) = start_bank().await;
     bank.refuse_document("52998224725");
@@ -621,7 +787,7 @@ async fn a_charge_the_bank_refuses_is_shown_to_the_merchant_with_its_reasons_not
 /// `paylink-bank-sim`'s own options switch the same faults on: a repeated `PUT` refused with the
 /// document's 400 naming the txid, a payer document refused. The options are parsed and the bank
 /// started as the binary does (`paylink_banksim::cli`), its certificates made in `--dir`.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bank_sim_refuses_repeated_puts_and_a_document_when_told_to() {
     use clap::Parser;
     let dir = tempfile::tempdir().unwrap();

@@ -37,7 +37,7 @@ pub(crate) fn pix_options(bank: &Bank, pki: &Pki, dir: &std::path::Path) -> Vec<
     .collect()
 }
 
-fn cli(args: &[&str]) -> String {
+pub(crate) fn cli(args: &[&str]) -> String {
     let out = std::process::Command::new(BIN).args(args).output().unwrap();
     assert!(
         out.status.success(),
@@ -48,23 +48,22 @@ fn cli(args: &[&str]) -> String {
 }
 
 /// A merchant: its token (also in `dir/token` for the proxy), and a server with the bank.
-struct Shop {
-    child: std::process::Child,
-    addr: String,
-    token: String,
-    db: String,
-    client: reqwest::Client,
-}
-
-impl Drop for Shop {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+pub(crate) struct Shop {
+    /// Killed when the shop is dropped.
+    _server: crate::helpers::Running,
+    pub(crate) addr: String,
+    pub(crate) token: String,
+    pub(crate) db: String,
+    pub(crate) client: reqwest::Client,
 }
 
 impl Shop {
-    async fn start(bank: &Bank, pki: &Pki, dir: &std::path::Path, extra: &[&str]) -> Shop {
+    pub(crate) async fn start(
+        bank: &Bank,
+        pki: &Pki,
+        dir: &std::path::Path,
+        extra: &[&str],
+    ) -> Shop {
         let db = crate::helpers::migrated_database(dir, "pix.db").await;
         let out = cli(&["token", "create", "--name", "loja", "--db", &db]);
         let token = out.lines().last().unwrap().trim().to_string();
@@ -81,7 +80,7 @@ impl Shop {
         args.extend(extra.iter().map(|s| s.to_string()));
         let (child, addr) = crate::helpers::serve_binary(&args);
         Shop {
-            child,
+            _server: child,
             addr,
             token,
             db,
@@ -90,12 +89,12 @@ impl Shop {
     }
 
     /// A customer and an invoice of 3 PIX installments (PAYMENT_CONFIRMED to `hook`); its detail.
-    async fn invoice(&self, hook: &str) -> Value {
+    pub(crate) async fn invoice(&self, hook: &str) -> Value {
         self.invoice_of(hook, &["PIX"]).await
     }
 
     /// The same, payable by `types`.
-    async fn invoice_of(&self, hook: &str, types: &[&str]) -> Value {
+    pub(crate) async fn invoice_of(&self, hook: &str, types: &[&str]) -> Value {
         let auth = format!("Basic {}", self.token);
         let customer: Value = self
             .client
@@ -124,7 +123,7 @@ impl Shop {
         self.detail(&id).await
     }
 
-    async fn detail(&self, id: &str) -> Value {
+    pub(crate) async fn detail(&self, id: &str) -> Value {
         self.client
             .get(format!("{}/invoices/applications/invoices/{id}", self.addr))
             .header("authorization", format!("Basic {}", self.token))
@@ -136,7 +135,7 @@ impl Shop {
             .unwrap()
     }
 
-    async fn payer(&self, id: &str) -> Value {
+    pub(crate) async fn payer(&self, id: &str) -> Value {
         self.client
             .get(format!("{}/api/pay/{id}", self.addr))
             .send()
@@ -148,7 +147,7 @@ impl Shop {
     }
 }
 
-async fn wait_until<F: Fn() -> bool>(what: &str, limit: Duration, f: F) {
+pub(crate) async fn wait_until<F: Fn() -> bool>(what: &str, limit: Duration, f: F) {
     let started = Instant::now();
     while !f() {
         assert!(started.elapsed() < limit, "waited {limit:?} for {what}");
@@ -156,7 +155,7 @@ async fn wait_until<F: Fn() -> bool>(what: &str, limit: Duration, f: F) {
     }
 }
 
-async fn wait_status(shop: &Shop, id: &str, n: usize, status: &str) -> Value {
+pub(crate) async fn wait_status(shop: &Shop, id: &str, n: usize, status: &str) -> Value {
     let started = Instant::now();
     loop {
         let d = shop.detail(id).await;
@@ -171,7 +170,7 @@ async fn wait_status(shop: &Shop, id: &str, n: usize, status: &str) -> Value {
     }
 }
 
-fn txids(invoice: &Value) -> Vec<String> {
+pub(crate) fn txids(invoice: &Value) -> Vec<String> {
     invoice["installments"]
         .as_array()
         .unwrap()
@@ -464,10 +463,17 @@ async fn a_lost_callback_is_found_by_reconciliation() {
         String::from_utf8_lossy(&rest.stderr)
     );
     assert!(String::from_utf8_lossy(&rest.stdout).contains("REVERSED"));
-    assert_eq!(
-        shop.detail(id).await["installments"][1]["_status"],
-        "REVERSED"
-    );
+    let reversed = shop.detail(id).await["installments"][1].clone();
+    assert_eq!(reversed["_status"], "REVERSED");
+    // Both refunds, as the bank answered them: the merchant's own, carried out.
+    let kept = reversed["devolucoes"].as_array().unwrap();
+    assert_eq!(kept.len(), 2, "{reversed}");
+    assert_eq!(kept[0]["id"], "D1");
+    assert_eq!(kept[0]["amount"], json!(10.0));
+    assert!(kept
+        .iter()
+        .all(|d| d["natureza"] == "ORIGINAL" && d["status"] == "DEVOLVIDO"));
+    assert_eq!(reversed["priceReturned"], reversed["pricePaid"]);
     for r in bank
         .requests()
         .iter()

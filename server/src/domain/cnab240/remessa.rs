@@ -85,7 +85,8 @@ pub struct WriteOff {
 }
 
 /// Why a remessa cannot be written: a value that does not fit its field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("boleto {our_number}: {message}")]
 pub struct RemessaError {
     pub our_number: String,
     pub message: String,

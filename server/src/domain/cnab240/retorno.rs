@@ -17,16 +17,11 @@ pub struct Notice {
 }
 
 /// A retorno that cannot be read: the line (1-based) and what is wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
 pub struct RetornoError {
     pub line: usize,
     pub message: String,
-}
-
-impl std::fmt::Display for RetornoError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
 }
 
 /// Reads a whole retorno; any malformed line makes the whole file an error, so that nothing

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 pub mod charge;
 mod confirm;
+pub mod devolucao;
 pub mod rec;
 
 pub use confirm::{apply, cents_of, check_confirmed, ConfirmedPix};
