@@ -25,7 +25,6 @@
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::hooks::use_navigate;
 use leptos_router::path;
 use paylink_model::operator::return_path;
 
@@ -69,16 +68,12 @@ pub fn App(
     let session = Session::new();
     provide_context(session);
 
-    // A merchant call without a session (none yet, or it ended): the login
-    // screen, then back here.
-    client.on_login_needed(move || login_needed(ctx, session));
-
     // translate="no" (as index.html's <html>): a browser's machine translation
     // would swap out the text nodes the app keeps updating.
     view! {
         <div translate="no" class="paylink-widget" lang=move || lang.get().code()>
             <Router>
-                <RouterNavigate />
+                <LoginNeeded />
                 <TopBar>
                     <MerchantNav />
                 </TopBar>
@@ -100,9 +95,22 @@ pub fn App(
     }
 }
 
+/// Registers, inside `<Router>` (whose navigation it uses), what a merchant
+/// call without a session (none yet, or it ended) does: the login screen,
+/// then back here.
+#[component]
+fn LoginNeeded() -> impl IntoView {
+    let (client, session, go) = (
+        api::use_client(),
+        expect_context::<Session>(),
+        focus::use_go(),
+    );
+    client.on_login_needed(move || login_needed(&go, session));
+}
+
 /// Shows the login screen, remembering where the operator was: the place
 /// is also in `?next=`, so a reload of the login screen still goes back.
-fn login_needed(ctx: Ctx, session: Session) {
+fn login_needed(go: &impl Fn(&str), session: Session) {
     let location = window().location();
     let path = location.pathname().unwrap_or_default();
     if path == "/login" {
@@ -113,16 +121,5 @@ fn login_needed(ctx: Ctx, session: Session) {
         .return_to
         .set(return_path(&here).map(str::to_string));
     let next = String::from(js_sys::encode_uri_component(&here));
-    ctx.navigate(&format!("/login?next={next}"));
-}
-
-/// Keeps the router's `use_navigate()` for [`Ctx::navigate`], which pages
-/// call after an action (outside any component).
-#[component]
-fn RouterNavigate() -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
-    let navigate = use_navigate();
-    ctx.navigate.set_value(Some(Box::new(move |to: &str| {
-        navigate(to, Default::default());
-    })));
+    go(&format!("/login?next={next}"));
 }

@@ -2,7 +2,7 @@
 //! --headless --chrome`): the actions on an invoice's detail (offer, confirm
 //! step, focus, Escape, field messages, the calls), a PIX charge the bank
 //! refused shown on the detail, a Pix the bank returned (its reason in words), and the dashboard (chart scale, the table of
-//! the same numbers).
+//! the same numbers, its figures kept on screen through a language switch).
 #![cfg(target_arch = "wasm32")]
 
 mod common;
@@ -510,6 +510,71 @@ async fn the_dashboard_shows_totals_a_chart_and_its_table() {
     // The nav marks the dashboard.
     let current = q(r, "nav a[aria-current=page]");
     assert_eq!(current.get_attribute("href").as_deref(), Some("/painel"));
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
+export function mock_held_in_english(body) {
+  // Every call answers `body` at once, but one asked in English waits for release_english().
+  window.__paylinkCalls = [];
+  let release;
+  window.__english = new Promise((r) => { release = r; });
+  window.__releaseEnglish = release;
+  window.fetch = async (input, init) => {
+    const req = new Request(input, init);
+    const u = new URL(req.url);
+    const json = (b) => new Response(b, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    if (u.pathname === '/api/session' && req.method === 'GET') {
+      return json(JSON.stringify({ id: 'op-1', email: 'operadora@loja.example', name: 'Operadora' }));
+    }
+    const lang = req.headers.get('Accept-Language');
+    window.__paylinkCalls.push({ url: u.pathname + u.search, method: req.method, lang });
+    if (lang === 'en') await window.__english;
+    return json(body);
+  };
+}
+export function release_english() {
+  window.__releaseEnglish();
+}
+"#)]
+extern "C" {
+    fn mock_held_in_english(body: &str);
+    fn release_english();
+}
+
+/// A fetched screen keeps its data on screen while a language switch asks for it again: no
+/// "Carregando…"/"Loading…" in its place, then the new language once the answer is in.
+#[wasm_bindgen_test]
+async fn a_language_switch_keeps_the_fetched_figures_on_screen_until_the_new_answer() {
+    let months: Vec<String> = paylink_model::dashboard::last_12_months(2026, 11)
+        .into_iter()
+        .map(|m| format!(r#"{{"month":"{m}","received":0}}"#))
+        .collect();
+    let body = format!(
+        r#"{{"month":"2026-11","received":1234.5,"open":300,"overdue":45.01,"months":[{}]}}"#,
+        months.join(",")
+    );
+    mock_held_in_english(&body);
+    let app = mount_at("/painel").await;
+    let r = &app.root;
+    sleep(50).await;
+    assert!(text(r).contains("Recebido em nov/2026"), "{}", text(r));
+
+    click_button(r, "EN").await;
+    sleep(50).await;
+    assert!(all_calls().contains(r#""lang":"en""#), "{}", all_calls());
+    // The English answer is held: the figures asked in Portuguese are still shown.
+    assert!(q_opt(r, "[aria-busy=true]").is_none(), "{}", text(r));
+    assert_eq!(q_all(r, "[data-total]").len(), 3, "{}", text(r));
+    assert!(text(r).contains("Recebido em nov/2026"), "{}", text(r));
+    // The heading follows at once.
+    assert_eq!(text(&q(r, "section.dashboard h1")), "Dashboard");
+
+    release_english();
+    sleep(50).await;
+    assert!(text(r).contains("Received in Nov 2026"), "{}", text(r));
+    assert!(q_opt(r, "[aria-busy=true]").is_none());
+    click_button(r, "PT").await;
+    sleep(50).await;
 }
 
 /// The detail says where the invoice's Pix Automático recurrence stands, with its id at the bank

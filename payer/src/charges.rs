@@ -7,8 +7,9 @@
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang};
+use paylink_text as text;
 
-use crate::i18n::{self, T};
+use crate::i18n;
 
 /// One invoice on the page, as its payer page shows it.
 #[derive(Clone, Debug)]
@@ -49,7 +50,7 @@ fn what(l: Lang, c: &ChargeLine) -> String {
         let of = i18n::pick(l, "de", "of");
         format!(
             "{description} · {} {} {of} {}",
-            T::InstallmentNo.t(l),
+            text::INSTALLMENT.t(l),
             c.installment,
             c.installment_count
         )
@@ -67,13 +68,13 @@ pub fn ChargesPage(l: Lang, c: Charges) -> impl IntoView {
         .map(|i| {
             let amount = i
                 .amount_today
-                .map_or_else(|| T::AmountByPayer.t(l).to_string(), |a| format_brl(a, l));
+                .map_or_else(|| text::AMOUNT_BY_PAYER.t(l).to_string(), |a| format_brl(a, l));
             view! {
                 <li class="charge open" data-charge="open">
                     <a href=i.pay_path.clone()>{what(l, i)}</a>
                     <p>
-                        {T::DueDate.t(l)} ": " <span data-due="">{date(l, &i.due_date)}</span>
-                        " · " {T::DueToday.t(l)} ": " <strong data-amount-today="">{amount}</strong>
+                        {text::DUE_DATE.t(l)} ": " <span data-due="">{date(l, &i.due_date)}</span>
+                        " · " {text::DUE_TODAY.t(l)} ": " <strong data-amount-today="">{amount}</strong>
                     </p>
                 </li>
             }
@@ -88,7 +89,7 @@ pub fn ChargesPage(l: Lang, c: Charges) -> impl IntoView {
                     <a href=i.pay_path.clone()>{what(l, i)}</a>
                     <p>
                         <span class="badge">{i18n::status(l, i.status)}</span>
-                        " · " {T::Paid.t(l)} ": " {format_brl(i.paid, l)}
+                        " · " {text::PAID.t(l)} ": " {format_brl(i.paid, l)}
                     </p>
                 </li>
             }
@@ -107,9 +108,9 @@ pub fn ChargesPage(l: Lang, c: Charges) -> impl IntoView {
     });
     view! {
         <article class="card charges">
-            <p class="muted">{T::InvoiceFrom.t(l)} " " <strong>{c.merchant_name}</strong></p>
+            <p class="muted">{text::INVOICE_FROM.t(l)} " " <strong>{c.merchant_name}</strong></p>
             <h1>{i18n::pick(l, "Suas cobranças", "Your charges")}</h1>
-            <p>{T::Customer.t(l)} ": " {c.customer_name}</p>
+            <p>{text::CUSTOMER.t(l)} ": " {c.customer_name}</p>
             <section aria-label=i18n::pick(l, "Em aberto", "Open")>
                 <h2>{i18n::pick(l, "Em aberto", "Open")}</h2>
                 {none_open}

@@ -7,6 +7,7 @@
 // island lives as long as the page.
 #![allow(clippy::mem_forget)]
 
+use paylink_text as text;
 use std::time::Duration;
 
 use leptos::prelude::*;
@@ -14,7 +15,6 @@ use paylink_model::{InstallmentStatus, Lang};
 use serde::Deserialize;
 
 use crate::host::Host;
-use crate::i18n::T;
 
 /// Copies `text` and says whether it worked, beside the button. Without
 /// JavaScript a copy button could do nothing, so it stays `hidden` until the
@@ -35,8 +35,8 @@ pub fn CopyButton(l: Lang, text: String, label: String) -> impl IntoView {
         </button>
         <span role="status" class="muted copy-status">
             {move || match copied.get() {
-                Some(true) => T::Copied.t(l),
-                Some(false) => T::CopyFailed.t(l),
+                Some(true) => text::COPIED.t(l),
+                Some(false) => text::PAYER_COPY_FAILED.t(l),
                 None => "",
             }}
         </span>
@@ -98,14 +98,14 @@ pub fn PaymentStatus(
     let back = redirect_to.map(|href| {
         view! {
             <p hidden=move || !done.get()>
-                <a href=href target="_top">{T::BackToSite.t(l)}</a>
+                <a href=href target="_top">{text::BACK_TO_SITE.t(l)}</a>
             </p>
         }
     });
     view! {
         <div class="how" hidden=move || done.get()>{children()}</div>
-        <p class="note" hidden=move || !done.get()>{T::AllPaid.t(l)}</p>
-        <p role="status" class="muted">{move || leaving.get().then(|| T::PaidNow.t(l))}</p>
+        <p class="note" hidden=move || !done.get()>{text::ALL_PAID.t(l)}</p>
+        <p role="status" class="muted">{move || leaving.get().then(|| text::PAID_NOW.t(l))}</p>
         {back}
     }
 }
@@ -155,9 +155,9 @@ pub fn Simulate(l: Lang, id: String) -> impl IntoView {
     view! {
         <form method="post" action=action on:submit=on_submit>
             <button type="submit" class="secondary" aria-disabled=move || busy.get().then_some("true")>
-                {T::Simulate.t(l)}
+                {text::SIMULATE.t(l)}
             </button>
-            <span role="status" class="muted">{move || failed.get().then(|| T::Reload.t(l))}</span>
+            <span role="status" class="muted">{move || failed.get().then(|| text::RELOAD.t(l))}</span>
         </form>
     }
 }

@@ -8,8 +8,9 @@
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, Lang, PayerInstallment, PayerView, PaymentType};
+use paylink_text as text;
 
-use crate::i18n::{self, T};
+use crate::i18n;
 use crate::islands::{CopyButton, PaymentStatus, Simulate};
 
 /// The page's body (the shell wraps it in the document).
@@ -22,14 +23,14 @@ pub fn PayPage(
     terms: Vec<String>,
 ) -> impl IntoView {
     let amount = if p.price_by_customer {
-        T::AmountByPayer.t(l).to_string()
+        text::AMOUNT_BY_PAYER.t(l).to_string()
     } else {
         format_brl(p.price, l)
     };
     let description = p.description.clone().map(|d| {
         view! {
             <div class="wide description">
-                <dt>{T::Description.t(l)}</dt>
+                <dt>{text::LINK_DESCRIPTION.t(l)}</dt>
                 <dd>{d}</dd>
             </div>
         }
@@ -70,25 +71,25 @@ pub fn PayPage(
         .collect_view();
     // A sandbox's PIX key and boleto agreement pay nobody: the page says so first.
     let test_banner = p.sandbox.then(|| {
-        view! { <p class="sandbox-banner" role="note">{T::TestEnvironment.t(l)}</p> }
+        view! { <p class="sandbox-banner" role="note">{text::TEST_ENVIRONMENT.t(l)}</p> }
     });
     view! {
         <article class="card invoice pay">
             {test_banner}
-            <p class="muted">{T::InvoiceFrom.t(l)} " " <strong>{p.merchant_name.clone()}</strong></p>
-            <h1>{T::Payment.t(l)}</h1>
+            <p class="muted">{text::INVOICE_FROM.t(l)} " " <strong>{p.merchant_name.clone()}</strong></p>
+            <h1>{text::PAYMENT.t(l)}</h1>
             <dl class="facts">
                 <div class="amount">
-                    <dt>{T::Amount.t(l)}</dt>
+                    <dt>{text::AMOUNT.t(l)}</dt>
                     <dd>{amount}</dd>
                 </div>
                 <div>
-                    <dt>{T::Customer.t(l)}</dt>
+                    <dt>{text::CUSTOMER.t(l)}</dt>
                     <dd>{p.customer_name.clone()}</dd>
                 </div>
                 {description}
             </dl>
-            <section aria-label=T::HowToPay.t(l)>
+            <section aria-label=text::HOW_TO_PAY.t(l)>
                 <PaymentStatus
                     l
                     id=p.id.clone()
@@ -105,8 +106,8 @@ pub fn PayPage(
             {receipts}
             {p.installments.iter().filter(|i| i.pay_again).map(|i| crate::after::pay_again(l, &p.id, i.installment)).collect_view()}
             <Installments l p=&p />
-            <section aria-label=T::Accepted.t(l)>
-                <h2>{T::Accepted.t(l)}</h2>
+            <section aria-label=text::ACCEPTED.t(l)>
+                <h2>{text::ACCEPTED.t(l)}</h2>
                 <ul class="chips">
                     {p.payment_types
                         .iter()
@@ -114,13 +115,13 @@ pub fn PayPage(
                         .collect_view()}
                 </ul>
             </section>
-            <section aria-label=T::PaymentLink.t(l)>
-                <h2>{T::PaymentLink.t(l)}</h2>
+            <section aria-label=text::PAYMENT_LINK.t(l)>
+                <h2>{text::PAYMENT_LINK.t(l)}</h2>
                 <p class="paylink">
                     <a href=p.url.clone() class="url">{p.url.clone()}</a>
                 </p>
                 <p>
-                    <CopyButton l text=p.url.clone() label=T::CopyLink.t(l).to_string() />
+                    <CopyButton l text=p.url.clone() label=text::COPY_LINK.t(l).to_string() />
                 </p>
             </section>
         </article>
@@ -145,20 +146,20 @@ fn due_today(l: Lang, i: &PayerInstallment) -> Option<impl IntoView> {
     let a = i.amount_due.as_ref().filter(|a| a.total != i.price)?;
     let mut why = format_brl(a.original, l);
     for (cents, sign, what) in [
-        (a.discount, "−", T::DiscountOf),
-        (a.fine, "+", T::FineOf),
-        (a.interest, "+", T::InterestOf),
+        (a.discount, "−", &text::DISCOUNT_OF),
+        (a.fine, "+", &text::FINE_OF),
+        (a.interest, "+", &text::INTEREST_OF),
     ] {
         if cents > 0 {
             why += &format!(" {sign} {} {}", what.t(l), format_brl(cents, l));
         }
     }
     if a.late_days > 0 {
-        why += &format!(" ({} {})", a.late_days, T::DaysLate.t(l));
+        why += &format!(" ({} {})", a.late_days, text::DAYS_LATE.t(l));
     }
     Some(view! {
         <p class="due-today" data-amount-due="">
-            {T::DueToday.t(l)} ": " <strong>{format_brl(a.total, l)}</strong> " · " {why}
+            {text::DUE_TODAY.t(l)} ": " <strong>{format_brl(a.total, l)}</strong> " · " {why}
         </p>
     })
 }
@@ -170,16 +171,16 @@ fn due_today(l: Lang, i: &PayerInstallment) -> Option<impl IntoView> {
 fn HowToPay(l: Lang, id: String, i: PayerInstallment, terms: Vec<String>) -> impl IntoView {
     let title = format!(
         "{} {} · {} · {} {}",
-        T::InstallmentNo.t(l),
+        text::INSTALLMENT.t(l),
         i.installment,
         format_brl(i.price - i.price_paid, l),
-        T::DueDate.t(l),
+        text::DUE_DATE.t(l),
         date_for(&i.due_date, l)
     );
     let today = due_today(l, &i);
     let terms = (!terms.is_empty()).then(|| {
         view! {
-            <ul class="terms" aria-label=T::Terms.t(l)>
+            <ul class="terms" aria-label=text::PAYER_TERMS.t(l)>
                 {terms.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
             </ul>
         }
@@ -191,9 +192,9 @@ fn HowToPay(l: Lang, id: String, i: PayerInstallment, terms: Vec<String>) -> imp
     } else if i.pix_automatico {
         Some(crate::pix_automatico::cycle_note(l).into_any())
     } else if i.pix_pending {
-        Some(view! { <p class="pix-pending" role="status" data-pix-pending="">{T::PixPending.t(l)}</p> }.into_any())
+        Some(view! { <p class="pix-pending" role="status" data-pix-pending="">{text::PIX_PENDING.t(l)}</p> }.into_any())
     } else if i.pix_unavailable {
-        Some(view! { <p class="pix-unavailable" data-pix-unavailable="">{T::PixUnavailable.t(l)}</p> }.into_any())
+        Some(view! { <p class="pix-unavailable" data-pix-unavailable="">{text::PIX_UNAVAILABLE.t(l)}</p> }.into_any())
     } else {
         None
     };
@@ -204,10 +205,10 @@ fn HowToPay(l: Lang, id: String, i: PayerInstallment, terms: Vec<String>) -> imp
         view! {
             <div class="method">
                 <h3>"PIX"</h3>
-                <div class="qr" role="img" aria-label=T::PixQr.t(l) inner_html=pix.qr_svg></div>
-                <p class="label">{T::PixCode.t(l)}</p>
+                <div class="qr" role="img" aria-label=text::PIX_QR.t(l) inner_html=pix.qr_svg></div>
+                <p class="label">{text::PIX_CODE.t(l)}</p>
                 <p class="code" data-pix-payload="">{pix.payload.clone()}</p>
-                <p><CopyButton l text=pix.payload label=T::CopyPix.t(l).to_string() /></p>
+                <p><CopyButton l text=pix.payload label=text::COPY_PIX.t(l).to_string() /></p>
             </div>
         }
     });
@@ -218,14 +219,14 @@ fn HowToPay(l: Lang, id: String, i: PayerInstallment, terms: Vec<String>) -> imp
         view! {
             <div class="method">
                 <h3>"Boleto"</h3>
-                <p class="label">{T::BoletoLine.t(l)}</p>
+                <p class="label">{text::BOLETO_LINE.t(l)}</p>
                 <p class="code" data-boleto-line="">{b.line.clone()}</p>
                 <div class="barcode" aria-hidden="true" inner_html=b.barcode_svg></div>
-                <p><CopyButton l text=b.line label=T::CopyBoleto.t(l).to_string() /></p>
+                <p><CopyButton l text=b.line label=text::COPY_BOLETO.t(l).to_string() /></p>
                 <p class="boleto-pdf">
-                    <a href=href download="">{T::BoletoPdf.t(l)}</a>
+                    <a href=href download="">{text::BOLETO_PDF.t(l)}</a>
                     " · "
-                    <a href=print target="_blank" rel="noopener">{T::BoletoPrint.t(l)}</a>
+                    <a href=print target="_blank" rel="noopener">{text::BOLETO_PRINT.t(l)}</a>
                 </p>
             </div>
         }
@@ -242,11 +243,11 @@ fn HowToPay(l: Lang, id: String, i: PayerInstallment, terms: Vec<String>) -> imp
 #[component]
 fn Installments<'a>(l: Lang, p: &'a PayerView) -> impl IntoView {
     let heads = [
-        (T::InstallmentNo, ""),
-        (T::DueDate, ""),
-        (T::Amount, "num"),
-        (T::Paid, "num"),
-        (T::Status, ""),
+        (&text::INSTALLMENT, ""),
+        (&text::DUE_DATE, ""),
+        (&text::AMOUNT, "num"),
+        (&text::PAID, "num"),
+        (&text::STATUS, ""),
     ];
     let label = move |c: usize| heads[c].0.t(l);
     let head = heads
@@ -281,18 +282,18 @@ fn Installments<'a>(l: Lang, p: &'a PayerView) -> impl IntoView {
     let total: i64 = p.installments.iter().map(|i| i.price).sum();
     let paid: i64 = p.installments.iter().map(|i| i.price_paid).sum();
     view! {
-        <section aria-label=T::Installments.t(l)>
-            <h2>{T::Installments.t(l)}</h2>
+        <section aria-label=text::INSTALLMENTS.t(l)>
+            <h2>{text::INSTALLMENTS.t(l)}</h2>
             <div class="table-wrap">
                 <table role="table" class="installments stack">
-                    <caption>{T::Installments.t(l)}</caption>
+                    <caption>{text::INSTALLMENTS.t(l)}</caption>
                     <thead role="rowgroup">
                         <tr role="row">{head}</tr>
                     </thead>
                     <tbody role="rowgroup">{rows}</tbody>
                     <tfoot role="rowgroup">
                         <tr role="row">
-                            <th scope="row" role="rowheader" data-label=label(0)>{T::Total.t(l)}</th>
+                            <th scope="row" role="rowheader" data-label=label(0)>{text::TOTAL.t(l)}</th>
                             <td role="cell"><span></span></td>
                             <td role="cell" class="num" data-label=label(2)><span>{format_brl(total, l)}</span></td>
                             <td role="cell" class="num" data-label=label(3)><span>{format_brl(paid, l)}</span></td>

@@ -7,8 +7,7 @@
 use leptos::config::LeptosOptions;
 use leptos::prelude::*;
 use paylink_model::Lang;
-
-use crate::i18n::T;
+use paylink_text as text;
 
 /// Runs before leptos's island script, which starts the wasm in a `requestIdleCallback`
 /// without a timeout: a page in a cross-origin frame (embed.js's) may get no idle period until
@@ -79,7 +78,7 @@ pub fn render<V: IntoView + 'static>(
             view! {
                 <header class="topbar">
                     <span class="brand">"paylink"</span>
-                    <span class="tagline">{T::Tagline.t(l)}</span>
+                    <span class="tagline">{text::TAGLINE.t(l)}</span>
                     <LangLinks l path=path.to_string() />
                 </header>
             }
@@ -143,7 +142,7 @@ fn LangLinks(l: Lang, path: String) -> impl IntoView {
         }
     };
     view! {
-        <div class="lang" role="group" aria-label=T::Language.t(l)>
+        <div class="lang" role="group" aria-label=text::LANGUAGE.t(l)>
             {link(Lang::PtBr, "PT", "Português (Brasil)")}
             {link(Lang::En, "EN", "English")}
         </div>

@@ -148,8 +148,10 @@ fn options<T: Copy>(
     all: &[T],
     wire: fn(T) -> &'static str,
     text: impl Fn(T) -> &'static str,
-) -> Vec<(&'static str, &'static str)> {
-    all.iter().map(|t| (wire(*t), text(*t))).collect()
+) -> Vec<(Oco<'static, str>, Oco<'static, str>)> {
+    all.iter()
+        .map(|t| (wire(*t).into(), text(*t).into()))
+        .collect()
 }
 
 /// The add button of an editor, disabled at `max` rows.

@@ -44,11 +44,13 @@ pub fn MerchantNav() -> impl IntoView {
             }
         }
     });
+    let go = crate::focus::use_go();
     let logout = move |_| {
+        let go = go.clone();
         leptos::task::spawn_local(async move {
             let _ = client.logout().await;
             session.changed.notify();
-            ctx.navigate("/login");
+            go("/login");
         });
     };
     let operator = move || {
@@ -59,7 +61,7 @@ pub fn MerchantNav() -> impl IntoView {
                 <p class="operator">
                     <span>{before} <strong>{info.name}</strong> {after}</span>
                     " "
-                    <button type="button" class="link" on:click=logout>{text::LOG_OUT.t(l)}</button>
+                    <button type="button" class="link" on:click=logout.clone()>{text::LOG_OUT.t(l)}</button>
                 </p>
             }
         })
@@ -89,7 +91,7 @@ pub fn MerchantNav() -> impl IntoView {
             view! {
                 <nav class="merchant-nav" aria-label=text::NAV.t(l)>
                     <ul>{items}</ul>
-                    {operator}
+                    {operator.clone()}
                 </nav>
             }
         })

@@ -1,7 +1,7 @@
 //! Sections the invoice detail and the payer page both show: the facts
 //! list, the payment link with its copy button, the accepted payment types
-//! and the installments table; and what the fetched screens (detail, payer
-//! page, link page) show while loading or after a failed call.
+//! and the installments table (what a fetched screen shows while loading or
+//! after a failed call is `paylink_ui::fetched`'s).
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -126,44 +126,5 @@ pub fn Installments(l: Lang, rows: Vec<Row>) -> impl IntoView {
             <h2>{text::INSTALLMENTS.t(l)}</h2>
             <InstallmentTable l caption=text::INSTALLMENTS.t(l) rows detail=true />
         </section>
-    }
-}
-
-/// While a screen's data loads. `class`: `"card muted"`, plus `skeleton`
-/// where embed.js's frame needs the page's height before the answer.
-#[component]
-pub fn Loading(l: Lang, class: &'static str) -> impl IntoView {
-    view! {
-        <p class=class aria-busy="true">{text::LOADING.t(l)}</p>
-    }
-}
-
-/// The `<ErrorBoundary>` fallback of a fetched screen: the envelope's
-/// message (or why there is none).
-pub fn failed(
-    lang: RwSignal<Lang>,
-) -> impl Fn(ArcRwSignal<Errors>) -> AnyView + Send + Clone + 'static {
-    move |errors: ArcRwSignal<Errors>| {
-        let text = move || {
-            let l = lang.get();
-            errors.with(|errors| {
-                errors
-                    .iter()
-                    .map(|(_, e)| match e.downcast_ref::<api::Error>() {
-                        Some(e) => error_text(l, e),
-                        None => e.to_string(),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-        };
-        view! {
-            <div class="card">
-                <div class="alert" role="alert">
-                    <p>{text}</p>
-                </div>
-            </div>
-        }
-        .into_any()
     }
 }

@@ -33,13 +33,7 @@ pub fn CustomerForm(l: Lang) -> impl IntoView {
         }
     });
     let busy = create.pending();
-    let on_submit = move |ev: web_sys::SubmitEvent| {
-        ev.prevent_default();
-        // A second submit while the first is on its way is ignored.
-        if !busy.get_untracked() && form.submit() {
-            create.dispatch_local((f.request(), ctx.lang.get_untracked()));
-        }
-    };
+    let on_submit = form.on_submit(create, move || (f.request(), ctx.lang.get_untracked()));
     let skip = move |_| {
         merchant.step.set(Step::Invoice);
         request_animation_frame(crate::focus_main);

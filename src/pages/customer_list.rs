@@ -11,12 +11,12 @@ use paylink_model::charges::document_is_cpf;
 use paylink_model::list::ListParams;
 use paylink_model::{CustomerDetail, CustomerPage, CustomerRef, Lang};
 use paylink_text as text;
+use paylink_ui::fetched::Fetched;
 
 use crate::api;
 use crate::components::list::{
     keyed_errors, query_of, use_list_params, FilterErrors, FilterField, Pager, RefusedQuery,
 };
-use crate::components::sections::{failed, Loading};
 use crate::components::table::ListTable;
 use crate::{Ctx, Merchant};
 
@@ -63,23 +63,13 @@ pub fn CustomerListPage() -> impl IntoView {
             <h1>{move || text::CUSTOMERS.t(lang.get())}</h1>
             // The form is made from the URL: a new one whenever it changes (back, a link).
             {move || view! { <CustomerFilters q=params.get().q.unwrap_or_default() errors filter /> }}
-            {move || {
-                let l = lang.get();
-                view! {
-                    <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                        <ErrorBoundary fallback=failed(lang)>
-                            {move || Suspend::new(async move {
-                                let answer = list.await;
-                                if let Some(errors) = keyed_errors(&answer) {
-                                    return Ok(view! { <RefusedQuery l errors shown=&["q"] /> }.into_any());
-                                }
-                                let p = params.get_untracked();
-                                answer.map(|page| view! { <CustomerRows l page params=p /> }.into_any())
-                            })}
-                        </ErrorBoundary>
-                    </Transition>
+            <Fetched lang data=list show=move |l, answer| {
+                if let Some(errors) = keyed_errors(&answer) {
+                    return Ok(view! { <RefusedQuery l errors shown=&["q"] /> }.into_any());
                 }
-            }}
+                let p = params.get_untracked();
+                answer.map(|page| view! { <CustomerRows l page params=p /> }.into_any())
+            } />
         </section>
     }
 }
@@ -122,7 +112,7 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
         text::NEW_INVOICE.t(l),
     ];
     let head: Vec<_> = heads.iter().map(|t| (*t, "")).collect();
-    let (ctx, merchant) = (expect_context::<Ctx>(), expect_context::<Merchant>());
+    let (go, merchant) = (crate::focus::use_go(), expect_context::<Merchant>());
     let rows = page
         .data
         .into_iter()
@@ -135,10 +125,10 @@ fn CustomerRows(l: Lang, page: CustomerPage, params: ListParams) -> impl IntoVie
                 full_name: c.full_name.clone(),
             };
             let cpf = document_is_cpf(c.document.as_deref());
+            let go = go.clone();
             let charge = move |_| {
                 merchant.charge(picked.clone(), cpf, false);
-                ctx.navigate("/");
-                request_animation_frame(crate::focus_main);
+                go("/");
             };
             view! {
                 <tr role="row">

@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Dashboard, Lang};
 use paylink_text as text;
+use paylink_ui::fetched::Fetched;
 
 use crate::api;
-use crate::components::sections::{failed, Loading};
 use crate::components::table::{Cell, Table};
 use crate::Ctx;
 
@@ -57,20 +57,11 @@ pub fn DashboardPage() -> impl IntoView {
         let l = lang.get();
         async move { client.get_dashboard(l).await }
     });
-    move || {
-        let l = lang.get();
-        view! {
-            <section class="card dashboard">
-                <h1>{text::DASHBOARD.t(l)}</h1>
-                <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                    <ErrorBoundary fallback=failed(lang)>
-                        {move || Suspend::new(async move {
-                            data.await.map(|d| view! { <DashboardBody l d /> })
-                        })}
-                    </ErrorBoundary>
-                </Transition>
-            </section>
-        }
+    view! {
+        <section class="card dashboard">
+            <h1>{move || text::DASHBOARD.t(lang.get())}</h1>
+            <Fetched lang data show=|l, d| d.map(|d| view! { <DashboardBody l d /> }) />
+        </section>
     }
 }
 

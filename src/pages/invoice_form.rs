@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use paylink_model::charges::ValueType;
 use paylink_model::{Frequency, InvoiceRequest, InvoiceType, Lang, DESCRIPTION_MAX};
 use paylink_text as text;
+use paylink_ui::payment_types::PaymentTypes;
 
 use crate::api;
 use crate::components::customer_picker::CustomerPicker;
@@ -29,28 +30,25 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
     let client = api::use_client();
     let (f, form) = (merchant.invoice, merchant.invoice_form);
 
+    let go = crate::focus::use_go();
     let create = Action::new_local(move |(req, lang): &(InvoiceRequest, Lang)| {
-        let (req, lang) = (req.clone(), *lang);
+        let (req, lang, go) = (req.clone(), *lang, go.clone());
         async move {
             match client.create_invoice(&req, lang).await {
                 Ok(created) => {
                     // A fresh reconciliation id for the next invoice.
                     f.external_id.set(random_external_id());
-                    ctx.navigate(&format!("/invoices/{}", created.id));
+                    go(&format!("/invoices/{}", created.id));
                 }
                 Err(e) => form.server_error(&e),
             }
         }
     });
     let busy = create.pending();
-    let on_submit = move |ev: web_sys::SubmitEvent| {
-        ev.prevent_default();
-        // A second submit while the first is on its way is ignored.
-        if !busy.get_untracked() && form.submit() {
-            let lang = ctx.lang.get_untracked();
-            create.dispatch_local((f.build(lang).0, lang));
-        }
-    };
+    let on_submit = form.on_submit(create, move || {
+        let lang = ctx.lang.get_untracked();
+        (f.build(lang).0, lang)
+    });
 
     // Who the invoice is for; without a named customer, where to pick one
     // (the customer list's "Nova cobrança").
@@ -81,11 +79,11 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
 
     let types: Vec<_> = InvoiceType::ALL
         .iter()
-        .map(|t| (t.as_str(), i18n::invoice_type(l, *t)))
+        .map(|t| (t.as_str().into(), i18n::invoice_type(l, *t).into()))
         .collect();
     let frequencies: Vec<_> = Frequency::ALL
         .iter()
-        .map(|q| (q.as_str(), i18n::frequency(l, *q)))
+        .map(|q| (q.as_str().into(), i18n::frequency(l, *q).into()))
         .collect();
     let frequency = move || {
         view! {
@@ -216,17 +214,7 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 <DateField form name="dueDate" label=text::DUE_DATE.t(l) value=f.due_date l required=true />
                 <Select form name="invoiceType" label=text::INVOICE_TYPE.t(l) value=f.invoice_type options=types />
             </div>
-            <PaymentTypes l form>
-                <Checkbox form name="paymentTypes" value="PIX" id="f-paymentTypes-PIX" label="PIX" checked=f.pix />
-                <Checkbox
-                    form
-                    name="paymentTypes"
-                    value="BOLETO"
-                    id="f-paymentTypes-BOLETO"
-                    label="Boleto"
-                    checked=f.boleto
-                />
-            </PaymentTypes>
+            <PaymentTypes l form pix=Some(f.pix) boleto=Some(f.boleto) />
             {by_type}
             {by_customer_box}
             {price}
@@ -265,8 +253,14 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
 #[component]
 pub fn TermsFieldset(l: Lang, form: Form, t: TermFields) -> impl IntoView {
     let kinds = vec![
-        (ValueType::Percentage.name(), text::PERCENTAGE.t(l)),
-        (ValueType::Fixed.name(), text::FIXED_AMOUNT.t(l)),
+        (
+            ValueType::Percentage.name().into(),
+            text::PERCENTAGE.t(l).into(),
+        ),
+        (
+            ValueType::Fixed.name().into(),
+            text::FIXED_AMOUNT.t(l).into(),
+        ),
     ];
     view! {
         <fieldset class="group terms">
@@ -302,18 +296,6 @@ pub fn TermsFieldset(l: Lang, form: Form, t: TermFields) -> impl IntoView {
                 />
                 <DateField form name="discount.untilDate" label=text::DISCOUNT_UNTIL.t(l) value=t.discount_until l />
             </div>
-        </fieldset>
-    }
-}
-
-/// The payment types' `<fieldset>`: its checkboxes and the group's message.
-#[component]
-pub fn PaymentTypes(l: Lang, form: Form, children: Children) -> impl IntoView {
-    view! {
-        <fieldset class="group">
-            <legend>{text::PAYMENT_TYPES.t(l)}<span class="req" aria-hidden="true">" *"</span></legend>
-            <div class="checks">{children()}</div>
-            <ErrorText form name="paymentTypes" />
         </fieldset>
     }
 }

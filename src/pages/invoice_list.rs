@@ -12,12 +12,12 @@ use paylink_model::{
     PixAutomaticoStatus,
 };
 use paylink_text as text;
+use paylink_ui::fetched::Fetched;
 
 use crate::api;
 use crate::components::list::{
     keyed_errors, query_of, use_list_params, FilterField, FilterSelect, Pager, RefusedQuery,
 };
-use crate::components::sections::{failed, Loading};
 use crate::components::table::ListTable;
 use crate::i18n;
 use crate::Ctx;
@@ -127,23 +127,13 @@ pub fn InvoiceListPage() -> impl IntoView {
             <h1>{move || text::INVOICES.t(lang.get())}</h1>
             // The form is made from the URL: a new one whenever it changes (back, a link).
             {move || view! { <InvoiceFilters url=params.get() refused filter /> }}
-            {move || {
-                let l = lang.get();
-                view! {
-                    <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                        <ErrorBoundary fallback=failed(lang)>
-                            {move || Suspend::new(async move {
-                                let answer = list.await;
-                                if let Some(errors) = keyed_errors(&answer) {
-                                    return Ok(view! { <RefusedQuery l errors shown=FILTERS /> }.into_any());
-                                }
-                                let p = params.get_untracked();
-                                answer.map(|page| view! { <InvoiceRows l page params=p /> }.into_any())
-                            })}
-                        </ErrorBoundary>
-                    </Transition>
+            <Fetched lang data=list show=move |l, answer| {
+                if let Some(errors) = keyed_errors(&answer) {
+                    return Ok(view! { <RefusedQuery l errors shown=FILTERS /> }.into_any());
                 }
-            }}
+                let p = params.get_untracked();
+                answer.map(|page| view! { <InvoiceRows l page params=p /> }.into_any())
+            } />
         </section>
     }
 }

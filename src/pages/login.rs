@@ -62,8 +62,9 @@ pub fn LoginPage() -> impl IntoView {
             .or_else(|| session.return_to.get_untracked())
             .unwrap_or_else(|| "/".to_string())
     };
+    let go = crate::focus::use_go();
     let send = Action::new_local(move |(req, lang): &(LoginRequest, Lang)| {
-        let (req, lang) = (req.clone(), *lang);
+        let (req, lang, go) = (req.clone(), *lang, go.clone());
         async move {
             match client.login(&req, lang).await {
                 Ok(()) => {
@@ -71,7 +72,7 @@ pub fn LoginPage() -> impl IntoView {
                     session.changed.notify();
                     let to = next();
                     session.return_to.set(None);
-                    ctx.navigate(&to);
+                    go(&to);
                 }
                 Err(api::Error::Api(env)) if env.code == 401 || env.code == 429 => {
                     let key = if env.code == 401 {
@@ -87,16 +88,11 @@ pub fn LoginPage() -> impl IntoView {
         }
     });
     let busy = send.pending();
-    let on_submit = move |ev: web_sys::SubmitEvent| {
-        ev.prevent_default();
-        if !busy.get_untracked() && form.submit() {
-            send.dispatch_local((request(), ctx.lang.get_untracked()));
-        }
-    };
+    let on_submit = form.on_submit(send, move || (request(), ctx.lang.get_untracked()));
     move || {
         let l = ctx.lang.get();
         view! {
-            <form id="login-form" class="card" novalidate on:submit=on_submit>
+            <form id="login-form" class="card" novalidate on:submit=on_submit.clone()>
                 <h1>{text::LOG_IN.t(l)}</h1>
                 <p>{text::INTRO.t(l)}</p>
                 <AlertBox form />

@@ -11,7 +11,7 @@ use paylink_text as text;
 use paylink_ui::customer::text;
 use paylink_ui::form::{flag_signal, text_signal, Form};
 
-use super::invoice::typed_number;
+use super::terms::typed_number;
 use crate::components::editors::whole;
 
 /// Every field of the link form (`Copy`: signals).

@@ -1,5 +1,5 @@
-//! The app's state, apart from its views: [`Ctx`] (the one language signal
-//! and the router's navigation, provided by `App`), the merchant flow at `/`
+//! The app's state, apart from its views: [`Ctx`] (the one language signal,
+//! provided by `App`), the merchant flow at `/`
 //! ([`Merchant`], [`Step`]), and the invoice form's fields and rules
 //! ([`invoice`]).
 
@@ -7,35 +7,16 @@ use leptos::prelude::*;
 use paylink_model::{CustomerRef, Lang};
 use paylink_ui::customer::CustomerFields;
 
-use crate::focus::focus_main;
-
 pub mod invoice;
 pub mod link;
+pub mod terms;
 
 use invoice::InvoiceFields;
-
-/// The navigation function of the `<Router>` (see [`Ctx::navigate`]).
-pub(crate) type Navigate = Box<dyn Fn(&str)>;
 
 /// App-wide state, available with `expect_context::<Ctx>()`.
 #[derive(Clone, Copy)]
 pub struct Ctx {
     pub lang: RwSignal<Lang>,
-    /// `use_navigate()` of the `<Router>`, kept by `App`'s `RouterNavigate`.
-    pub(crate) navigate: StoredValue<Option<Navigate>, LocalStorage>,
-}
-
-impl Ctx {
-    /// Goes to `path` within the app (the router's navigation) and moves
-    /// the focus to the new screen.
-    pub fn navigate(&self, path: &str) {
-        self.navigate.with_value(|n| {
-            if let Some(n) = n {
-                n(path);
-            }
-        });
-        request_animation_frame(focus_main);
-    }
 }
 
 /// Which form the merchant flow at `/` shows.
@@ -99,10 +80,7 @@ impl Ctx {
         // The language the person chose on an earlier visit; pt-BR otherwise.
         let remembered = crate::components::lang_switch::remembered();
         let lang = RwSignal::new(remembered.unwrap_or(Lang::PtBr));
-        let ctx = Ctx {
-            lang,
-            navigate: StoredValue::new_local(None),
-        };
+        let ctx = Ctx { lang };
         provide_context(ctx);
         Effect::new(move |_| {
             if let Some(html) = document().document_element() {

@@ -14,8 +14,9 @@
 //!   gives the text before and after it ([`Around`]).
 //! - Each text is a static or a function of its own, so a bundle links only those it uses.
 //!
-//! The model's messages, the payer pages' texts and the server's are to move in here too
-//! (issue 42); this crate therefore takes nothing of paylink's, and [`Lang`] is defined here.
+//! The payer pages' texts are here too (`payer`); the model's messages and the server's are
+//! to follow (issue 42). This crate therefore takes nothing of paylink's, and [`Lang`] is
+//! defined here.
 
 mod lang;
 
@@ -24,6 +25,7 @@ pub mod controls;
 pub mod links;
 pub mod lists;
 pub mod merchant;
+pub mod payer;
 pub mod pix;
 pub mod session;
 pub mod values;
@@ -36,6 +38,7 @@ pub use lang::Lang;
 pub use links::*;
 pub use lists::*;
 pub use merchant::*;
+pub use payer::*;
 pub use pix::*;
 pub use session::*;
 pub use values::*;

@@ -125,7 +125,7 @@ impl CustomerFields {
 /// link's page sends its own language: the one the payer reads it in).
 #[component]
 pub fn CustomerFieldset(form: Form, f: CustomerFields, l: Lang, merchant: bool) -> impl IntoView {
-    let ufs: Vec<(&'static str, &'static str)> = UFS.iter().map(|u| (*u, *u)).collect();
+    let ufs = UFS.iter().map(|u| ((*u).into(), (*u).into())).collect();
     let merchant_only = merchant.then(|| {
         // The languages name themselves, as language pickers do; the first is sent as nothing,
         // which the service reads as pt-BR.
@@ -135,7 +135,7 @@ pub fn CustomerFieldset(form: Form, f: CustomerFields, l: Lang, merchant: bool) 
                 name="language"
                 label=text::PAYER_LANGUAGE.t(l)
                 value=f.language
-                options=vec![("en", "English")]
+                options=vec![("en".into(), "English".into())]
                 blank="Português (Brasil)"
             />
             <Field form name="observations" label=text::OBSERVATIONS.t(l) value=f.observations kind=Kind::Area />

@@ -8,6 +8,8 @@
 //! * [`form`] — when errors are shown (blur, submit, edits, the server's);
 //! * [`field`] — the controls (text, select, checkbox, date, alert, submit);
 //! * [`customer`] — the customer's fields and their controls;
+//! * [`payment_types`] — the payment types' fieldset;
+//! * [`fetched`] — a screen's fetched data: loading, failure, drawn;
 //! * [`Failure`] — why a call failed, as the forms show it.
 //!
 //! The rules themselves are `paylink_model`'s.
@@ -16,9 +18,10 @@ use paylink_model::{ErrorEnvelope, Lang};
 use paylink_text as text;
 
 pub mod customer;
+pub mod fetched;
 pub mod field;
 pub mod form;
-pub mod i18n;
+pub mod payment_types;
 
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]

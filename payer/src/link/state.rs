@@ -13,11 +13,10 @@ use paylink_model::{
     installment_plan, CustomerRequest, Date, ErrorEnvelope, Errors, InvoiceType, Lang, LinkChoice,
     PaymentLink, PaymentType,
 };
+use paylink_text as text;
 use paylink_ui::customer::{text, CustomerFields, CUSTOMER_FIELDS};
 use paylink_ui::form::{flag_signal, text_signal, Form};
 use serde::{Deserialize, Serialize};
-
-use crate::i18n::T;
 
 /// What a form sent without JavaScript brought back: the text of each
 /// field (API path → text, `paymentTypes` once per box ticked) and the
@@ -119,7 +118,7 @@ impl Payer {
             None => text(self.amount).and_then(|s| match parse_brl(&s) {
                 Some(cents) => Some(cents_to_reais(cents)),
                 None => {
-                    bad.insert("price".into(), vec![T::PriceFormat.t(lang).to_string()]);
+                    bad.insert("price".into(), vec![text::PRICE_FORMAT.t(lang).to_string()]);
                     None
                 }
             }),

@@ -10,25 +10,14 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InvoiceType, Lang, PaymentLink, PaymentType};
+use paylink_text as text;
 use paylink_ui::customer::CustomerFieldset;
-use paylink_ui::field::{AlertBox, AmountField, Checkbox, ErrorText, Select, SubmitButton};
+use paylink_ui::field::{AlertBox, AmountField, Select, SubmitButton};
 use paylink_ui::form::Alert;
+use paylink_ui::payment_types::PaymentTypes;
 
 use super::browser;
 use super::state::{Payer, Posted};
-use crate::i18n::T;
-
-/// `n` as an option's text, for the installment select (made once).
-fn count_str(n: u32) -> &'static str {
-    static NUMS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    NUMS.get_or_init(|| {
-        (0..=paylink_model::MAX_INSTALLMENTS)
-            .map(|i| i.to_string())
-            .collect()
-    })
-    .get(n as usize)
-    .map_or("", String::as_str)
-}
 
 /// The link's form. `key` makes the page's creations idempotent (a second
 /// submit of the same form creates nothing new).
@@ -61,7 +50,7 @@ pub fn LinkForm(l: Lang, link: PaymentLink, posted: Posted, key: String) -> impl
                 let text = url.clone();
                 Either::Left(view! {
                     <section class="card">
-                        <h1>{T::InvoiceReady.t(l)}</h1>
+                        <h1>{text::INVOICE_READY.t(l)}</h1>
                         <p class="paylink"><a href=url target="_top" class="url">{text}</a></p>
                     </section>
                 })
@@ -85,44 +74,33 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
     };
     let price = match link.price {
         Some(c) => format_brl(c, l),
-        None => T::AmountByPayer.t(l).to_string(),
+        None => text::AMOUNT_BY_PAYER.t(l).to_string(),
     };
     let description = (!link.description.is_empty())
         .then(|| view! { <p class="description">{link.description.clone()}</p> });
     let amount = link.price_by_customer.then(|| {
         view! {
-            <AmountField form name="price" label=T::Price.t(l) value=p.amount />
+            <AmountField form name="price" label=text::PRICE.t(l) value=p.amount />
         }
     });
-    let checks = link
-        .payment_types
-        .iter()
-        .map(|t| match t {
-            PaymentType::Pix => view! {
-                <Checkbox form name="paymentTypes" value="PIX" id="f-paymentTypes-PIX" label="PIX" checked=p.pix />
-            },
-            PaymentType::Boleto => view! {
-                <Checkbox
-                    form
-                    name="paymentTypes"
-                    value="BOLETO"
-                    id="f-paymentTypes-BOLETO"
-                    label="Boleto"
-                    checked=p.boleto
-                />
-            },
-        })
-        .collect_view();
+    let offers = |t| link.payment_types.contains(&t);
+    let (pix, boleto) = (
+        offers(PaymentType::Pix).then_some(p.pix),
+        offers(PaymentType::Boleto).then_some(p.boleto),
+    );
     let installments = (link.invoice_type == InvoiceType::Installment).then(|| {
         // 1 is paying at once (the proxy makes it a SINGLE invoice).
         let counts = (1..=link.max_installments.max(1))
-            .map(|n| (count_str(n), count_str(n)))
+            .map(|n| {
+                let n = Oco::from(n.to_string());
+                (n.clone(), n)
+            })
             .collect();
         view! {
             <Select
                 form
                 name="installmentCount"
-                label=T::InstallmentCount.t(l)
+                label=text::INSTALLMENT_COUNT.t(l)
                 value=p.count
                 options=counts
                 required=true
@@ -148,16 +126,12 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
             <input type="hidden" name="idempotencyKey" value=key />
             <AlertBox form />
             {amount}
-            <fieldset class="group">
-                <legend>{T::PaymentTypes.t(l)}<span class="req" aria-hidden="true">" *"</span></legend>
-                <div class="checks">{checks}</div>
-                <ErrorText form name="paymentTypes" />
-            </fieldset>
+            <PaymentTypes l form pix=pix boleto=boleto />
             {installments}
-            <h2>{T::YourData.t(l)}</h2>
+            <h2>{text::YOUR_DATA.t(l)}</h2>
             <CustomerFieldset form f=p.customer l merchant=false />
             <div class="actions">
-                <SubmitButton busy label=T::ToPayment.t(l) l />
+                <SubmitButton busy label=text::TO_PAYMENT.t(l) l />
             </div>
         </form>
     }
@@ -170,7 +144,7 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
     let body = move || {
         let rows = rows.get();
         if rows.is_empty() {
-            return Either::Left(view! { <p class="muted">{T::PreviewEmpty.t(l)}</p> });
+            return Either::Left(view! { <p class="muted">{text::PAYER_PREVIEW_EMPTY.t(l)}</p> });
         }
         let total: i64 = rows.iter().map(|r| r.2).sum();
         let rows = rows
@@ -193,18 +167,18 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
             .collect_view();
         Either::Right(view! {
             <table class="installments">
-                <caption>{T::Preview.t(l)}</caption>
+                <caption>{text::PREVIEW.t(l)}</caption>
                 <thead>
                     <tr>
-                        <th scope="col">{T::InstallmentNo.t(l)}</th>
-                        <th scope="col">{T::DueDate.t(l)}</th>
-                        <th scope="col" class="num">{T::Amount.t(l)}</th>
+                        <th scope="col">{text::INSTALLMENT.t(l)}</th>
+                        <th scope="col">{text::DUE_DATE.t(l)}</th>
+                        <th scope="col" class="num">{text::AMOUNT.t(l)}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
                 <tfoot>
                     <tr>
-                        <th scope="row">{T::Total.t(l)}</th>
+                        <th scope="row">{text::TOTAL.t(l)}</th>
                         <td></td>
                         <td class="num">{format_brl(total, l)}</td>
                     </tr>
@@ -213,8 +187,8 @@ fn Preview(l: Lang, p: Payer) -> impl IntoView {
         })
     };
     view! {
-        <section class="preview" aria-label=T::Preview.t(l)>
-            <h2>{T::Preview.t(l)}</h2>
+        <section class="preview" aria-label=text::PREVIEW.t(l)>
+            <h2>{text::PREVIEW.t(l)}</h2>
             {body}
         </section>
     }
@@ -228,7 +202,7 @@ pub fn LinkRefused(l: Lang, code: u16, message: String) -> impl IntoView {
     browser::refused(code, message.clone());
     view! {
         <div class="card">
-            <h1>{T::LinkUnavailable.t(l)}</h1>
+            <h1>{text::LINK_UNAVAILABLE.t(l)}</h1>
             <div class="alert" role="alert">
                 <p>{message}</p>
             </div>
@@ -250,12 +224,12 @@ pub fn LinkPage(
     sandbox: bool,
 ) -> impl IntoView {
     let test_banner = sandbox.then(|| {
-        view! { <p class="sandbox-banner" role="note">{T::TestEnvironment.t(l)}</p> }
+        view! { <p class="sandbox-banner" role="note">{text::TEST_ENVIRONMENT.t(l)}</p> }
     });
     let terms = (!terms.is_empty()).then(|| {
         view! {
-            <section class="card terms" aria-label=T::Terms.t(l)>
-                <h2>{T::Terms.t(l)}</h2>
+            <section class="card terms" aria-label=text::PAYER_TERMS.t(l)>
+                <h2>{text::PAYER_TERMS.t(l)}</h2>
                 <ul>{terms.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
             </section>
         }

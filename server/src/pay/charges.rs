@@ -122,11 +122,7 @@ pub(super) async fn charges_page(
     let chrome = q.chrome();
     let (status, html) = match found {
         Some(c) => {
-            let title = format!(
-                "{} · {}",
-                paylink_payer::i18n::T::Payment.t(l),
-                c.merchant_name
-            );
+            let title = format!("{} · {}", paylink_text::PAYMENT.t(l), c.merchant_name);
             let html = render(l, &title, &path, &assets, chrome, move || {
                 leptos::view! { <paylink_payer::charges::ChargesPage l c /> }
             });

@@ -12,8 +12,8 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use paylink_model::{CustomerRef, ErrorEnvelope, InvoiceCreated, Lang};
-use paylink_payer::i18n::T;
 use paylink_payer::link::{verdict, Posted};
+use paylink_text as text;
 
 use super::links::{active_link, create_customer, create_invoice};
 use super::pages::{html_response, page_lang, PageQuery};
@@ -93,7 +93,7 @@ pub(super) async fn link_form(
         Err(errors) => {
             let env = ErrorEnvelope {
                 code: 422,
-                message: paylink_ui::i18n::U::FixErrors.t(l).to_string(),
+                message: text::FIX_ERRORS.t(l).to_string(),
                 errors: Some(errors),
             };
             return refuse(env, values);
@@ -147,7 +147,7 @@ fn page(
     let today = crate::domain::today();
     let terms = link.terms_text(today, l);
     let public = link.public(today);
-    let title = format!("{} · {}", public.name, T::Payment.t(l));
+    let title = format!("{} · {}", public.name, text::PAYMENT.t(l));
     let key = uuid::Uuid::new_v4().to_string();
     let sandbox = s.config.sandbox;
     render(
@@ -166,7 +166,7 @@ fn page(
 fn unavailable(s: &Payer, chrome: Chrome, l: Lang, slug: &str, e: &AppError) -> Response {
     let env = e.envelope(l);
     let (code, message) = (env.code, env.message);
-    let title = T::LinkUnavailable.t(l);
+    let title = text::LINK_UNAVAILABLE.t(l);
     let html = render(
         l,
         title,

@@ -88,11 +88,7 @@ pub(super) async fn pay_page(
                 let _ = crate::store::views::record_view(db, &view.id).await;
             }
             let terms = crate::domain::payer::next_open_terms(&detail, view.next_open, l);
-            let title = format!(
-                "{} · {}",
-                paylink_payer::i18n::T::Payment.t(l),
-                view.merchant_name
-            );
+            let title = format!("{} · {}", paylink_text::PAYMENT.t(l), view.merchant_name);
             let html = render(l, &title, &path, &page.assets, q.chrome(), move || {
                 leptos::view! { <paylink_payer::pay::PayPage l p=view terms /> }
             });
@@ -130,7 +126,7 @@ pub(super) async fn receipt_page(
             (StatusCode::OK, html)
         }
         Err(e) if e.status() == StatusCode::NOT_FOUND => {
-            let title = paylink_payer::i18n::T::NotFoundTitle.t(l);
+            let title = paylink_text::NOT_FOUND_TITLE.t(l);
             let html = render(l, title, "/r/", &page.assets, Chrome::Page, move || {
                 leptos::view! { <paylink_payer::receipt::ReceiptUnknown l /> }
             });
@@ -148,7 +144,7 @@ pub(super) async fn receipt_page(
 
 /// Why there is no page, as a page; the error's cause is logged, never shown.
 fn unavailable(chrome: Chrome, l: Lang, path: &str, page: &PageConfig, e: &AppError) -> String {
-    let title = paylink_payer::i18n::T::NotFoundTitle.t(l);
+    let title = paylink_text::NOT_FOUND_TITLE.t(l);
     let message = e.envelope(l).message;
     render(l, title, path, &page.assets, chrome, move || {
         leptos::view! { <paylink_payer::pay::Unavailable title message /> }

@@ -17,13 +17,12 @@ use paylink_model::charges::ValueType;
 use paylink_model::money::format_brl;
 use paylink_model::{InstallmentStatus, InvoiceDetail, InvoiceState, Lang};
 use paylink_text as text;
+use paylink_ui::fetched::Fetched;
 
 use crate::api;
 use crate::components::installments::{date_for, Row};
 use crate::components::poll::poll_while;
-use crate::components::sections::{
-    failed, Accepted, CopyStatus, Facts, Installments, Loading, PaymentLinkSection,
-};
+use crate::components::sections::{Accepted, CopyStatus, Facts, Installments, PaymentLinkSection};
 use crate::i18n;
 use crate::pages::invoice_actions::{InvoiceActions, Offer};
 use crate::Ctx;
@@ -107,17 +106,12 @@ pub fn InvoiceView(id: String) -> impl IntoView {
     });
     let refetch = Callback::new(move |()| invoice.refetch());
     view! {
-        <Transition fallback=move || view! { <Loading l=lang.get_untracked() class="card muted" /> }>
-            <ErrorBoundary fallback=failed(lang)>
-                {move || Suspend::new(async move {
-                    let l = lang.get_untracked();
-                    invoice.await.map(|loaded| match loaded {
-                        Loaded::Live(inv) => view! { <InvoiceBody l inv=*inv /> }.into_any(),
-                        Loaded::Cancelled(message) => view! { <CancelledBody l message /> }.into_any(),
-                    })
-                })}
-            </ErrorBoundary>
-        </Transition>
+        <Fetched lang data=invoice class="card muted" show=|l, answer| {
+            answer.map(|loaded| match loaded {
+                Loaded::Live(inv) => view! { <InvoiceBody l inv=*inv /> }.into_any(),
+                Loaded::Cancelled(message) => view! { <CancelledBody l message /> }.into_any(),
+            })
+        } />
         <InvoiceActions id offer refetch />
     }
 }

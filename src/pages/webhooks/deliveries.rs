@@ -10,11 +10,12 @@ use paylink_model::date::format_instant_brasilia as date_time;
 use paylink_model::webhooks::{Delivery, DeliveryPage, DeliveryParams, DeliveryStatus};
 use paylink_model::{Errors, Lang};
 use paylink_text as text;
+use paylink_ui::fetched::Fetched;
 
 use crate::api;
 use crate::components::list::{keyed_errors, FilterField, FilterSelect, RefusedQuery};
 use crate::components::poll::poll_while;
-use crate::components::sections::{error_text, failed, Loading};
+use crate::components::sections::error_text;
 use crate::components::table::ListTable;
 use crate::i18n::{delivery_status, hook_type};
 use crate::{focus, Ctx};
@@ -144,26 +145,16 @@ pub(super) fn Deliveries() -> impl IntoView {
                     })
                 }}
             </p>
-            {move || {
-                let l = lang.get();
-                view! {
-                    <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                        <ErrorBoundary fallback=failed(lang)>
-                            {move || Suspend::new(async move {
-                                let answer = list.await;
-                                if let Some(errors) = keyed_errors(&answer) {
-                                    return Ok(view! { <RefusedQuery l errors shown=FILTERS /> }.into_any());
-                                }
-                                let p = params.get_untracked();
-                                answer.map(|page| {
-                                    view! { <DeliveryRows l page params=p send_again busy=redeliver.pending() /> }
-                                        .into_any()
-                                })
-                            })}
-                        </ErrorBoundary>
-                    </Transition>
+            <Fetched lang data=list show=move |l, answer| {
+                if let Some(errors) = keyed_errors(&answer) {
+                    return Ok(view! { <RefusedQuery l errors shown=FILTERS /> }.into_any());
                 }
-            }}
+                let p = params.get_untracked();
+                answer.map(|page| {
+                    view! { <DeliveryRows l page params=p send_again busy=redeliver.pending() /> }
+                        .into_any()
+                })
+            } />
         </section>
     }
 }

@@ -8,9 +8,10 @@ use paylink_model::date::format_instant_brasilia as date_time;
 use paylink_model::webhooks::{AppWebhook, AppWebhookRequest};
 use paylink_model::{Errors, HookType, Lang};
 use paylink_text as text;
+use paylink_ui::fetched::Fetched;
 
 use crate::api;
-use crate::components::sections::{copy, error_text, failed, CopyStatus, Loading};
+use crate::components::sections::{copy, error_text, CopyStatus};
 use crate::components::table::ListTable;
 use crate::i18n::hook_type;
 use crate::{focus, focus_later, Ctx};
@@ -180,42 +181,37 @@ pub(super) fn Endpoints() -> impl IntoView {
     };
 
     let table = move || {
-        let l = lang.get();
         view! {
-            <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                <ErrorBoundary fallback=failed(lang)>
-                    {move || Suspend::new(async move {
-                        hooks.await.map(|list| {
-                            let secret_line = match list.secret_created_at {
-                                Some(at) => text::secret_at(l, &date_time(&at, l)),
-                                None => text::NO_SECRET.t(l).to_string(),
-                            };
-                            let rotate_button = view! {
-                                <button
-                                    type="button"
-                                    id="rotate-secret"
-                                    class="secondary"
-                                    aria-expanded=move || if step.get() == Step::Rotate { "true" } else { "false" }
-                                    aria-controls="webhook-step"
-                                    on:click=move |_| open(Step::Rotate)
-                                >
-                                    {text::ROTATE.t(l)}
-                                </button>
-                            };
-                            let previous_line = list.previous_secret_valid_until.map(|until| {
-                                view! { <p>{text::previous_until(l, &date_time(&until, l))}</p> }
-                            });
-                            view! {
-                                <HookRows l hooks=list.data step open />
-                                <h3>{text::SECRET.t(l)}</h3>
-                                <p>{secret_line}</p>
-                                {previous_line}
-                                <div class="actions">{rotate_button}</div>
-                            }
-                        })
-                    })}
-                </ErrorBoundary>
-            </Transition>
+            <Fetched lang data=hooks show=move |l, hooks| {
+                hooks.map(|list| {
+                    let secret_line = match list.secret_created_at {
+                        Some(at) => text::secret_at(l, &date_time(&at, l)),
+                        None => text::NO_SECRET.t(l).to_string(),
+                    };
+                    let rotate_button = view! {
+                        <button
+                            type="button"
+                            id="rotate-secret"
+                            class="secondary"
+                            aria-expanded=move || if step.get() == Step::Rotate { "true" } else { "false" }
+                            aria-controls="webhook-step"
+                            on:click=move |_| open(Step::Rotate)
+                        >
+                            {text::ROTATE.t(l)}
+                        </button>
+                    };
+                    let previous_line = list.previous_secret_valid_until.map(|until| {
+                        view! { <p>{text::previous_until(l, &date_time(&until, l))}</p> }
+                    });
+                    view! {
+                        <HookRows l hooks=list.data step open />
+                        <h3>{text::SECRET.t(l)}</h3>
+                        <p>{secret_line}</p>
+                        {previous_line}
+                        <div class="actions">{rotate_button}</div>
+                    }
+                })
+            } />
         }
     };
 
@@ -296,7 +292,7 @@ pub(super) fn Endpoints() -> impl IntoView {
         let l = lang.get();
         let options = HookType::ALL
             .iter()
-            .map(|k| (k.as_str(), hook_type(l, *k)))
+            .map(|k| (k.as_str().into(), hook_type(l, *k).into()))
             .collect::<Vec<_>>();
         view! {
             <form id="webhook-add" class="add-webhook" aria-labelledby="webhook-add-h" novalidate on:submit=on_add>

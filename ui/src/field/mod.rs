@@ -7,13 +7,15 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use paylink_model::date::mask_date_br;
 use paylink_model::money::{format_brl_input, parse_brl};
-use paylink_model::{Date, Lang};
+use paylink_model::Lang;
 use paylink_text as text;
 use web_sys::HtmlInputElement;
 
 use crate::form::{error_id, field_id, Alert, Form};
+
+mod dates;
+pub use dates::{date_kept, date_shown, DateField, DateHints};
 
 /// Which native control a [`Field`] renders.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -238,95 +240,16 @@ pub fn AmountField(
     }
 }
 
-/// How a date is typed in each language: pt-BR `dd/mm/aaaa`, masked while
-/// typing (`date::mask_date_br`) on a numeric keypad; English `yyyy-mm-dd`.
-pub struct DateHints {
-    pub mask: Option<fn(&str) -> String>,
-    pub placeholder: &'static str,
-    pub inputmode: Option<&'static str>,
-}
-
-impl DateHints {
-    pub fn of(l: Lang) -> DateHints {
-        match l {
-            Lang::PtBr => DateHints {
-                mask: Some(mask_date_br),
-                placeholder: "dd/mm/aaaa",
-                inputmode: Some("numeric"),
-            },
-            Lang::En => DateHints {
-                mask: None,
-                placeholder: "yyyy-mm-dd",
-                inputmode: None,
-            },
-        }
-    }
-}
-
-/// What a text field keeps of `typed`: as typed, unless the field holds a
-/// date (`date`: the language it is typed in), which is kept as ISO once it
-/// reads as one (`01/12/2026` → `2026-12-01`). What the field shows is
-/// derived from it per language ([`date_shown`]), so a language switch
-/// rewrites a finished date (dd/mm/aaaa ⇄ yyyy-mm-dd) and leaves a
-/// half-typed one, with nothing to keep in step. Forms read it with
-/// `Date::parse_for`, which takes ISO in either language.
-pub fn date_kept(date: Option<Lang>, typed: String) -> String {
-    match date.map(|l| Date::parse_for(l, &typed)) {
-        Some(Ok(d)) => d.to_string(),
-        _ => typed,
-    }
-}
-
-/// What a text field shows of its kept text ([`date_kept`]): a date in the
-/// form `date`'s language writes it; anything else as it is.
-pub fn date_shown(date: Option<Lang>, kept: &str) -> String {
-    match (date, Date::parse_iso(kept.trim())) {
-        (Some(l), Some(d)) => d.format_for(l),
-        _ => kept.to_string(),
-    }
-}
-
-/// A date as the language writes it, in a text field (never the browser's
-/// `type="date"`, whose format follows the browser's locale, not the
-/// widget's): pt-BR `dd/mm/aaaa`, masked while typing
-/// (`date::mask_date_br`), English `yyyy-mm-dd` (`Date::format_for`).
-/// `value` holds it as [`date_kept`]; the form reads it with
-/// `Date::parse_for` and sends ISO.
-#[component]
-pub fn DateField(
-    form: Form,
-    #[prop(into)] name: String,
-    label: &'static str,
-    value: RwSignal<String>,
-    l: Lang,
-    #[prop(optional)] required: bool,
-) -> impl IntoView {
-    let DateHints {
-        mask,
-        placeholder,
-        inputmode,
-    } = DateHints::of(l);
-    match (mask, inputmode) {
-        (Some(mask), Some(inputmode)) => view! {
-            <Field form name label value required mask inputmode placeholder autocomplete="off" date=l />
-        }
-        .into_any(),
-        _ => view! {
-            <Field form name label value required placeholder autocomplete="off" date=l />
-        }
-        .into_any(),
-    }
-}
-
 /// A `<select>` bound to `value`; `blank` (if given) is the text of a
-/// leading option with value `""`. `options` are (wire value, visible text).
+/// leading option with value `""`. `options` are (wire value, visible text),
+/// borrowed or owned (an installment count is made at run time).
 #[component]
 pub fn Select(
     form: Form,
     #[prop(into)] name: String,
     label: &'static str,
     value: RwSignal<String>,
-    options: Vec<(&'static str, &'static str)>,
+    options: Vec<(Oco<'static, str>, Oco<'static, str>)>,
     #[prop(optional)] blank: Option<&'static str>,
     #[prop(optional)] required: bool,
 ) -> impl IntoView {
@@ -350,15 +273,16 @@ pub fn Select(
         move |_| form.blur(&name)
     };
     let options = blank
-        .map(|b| ("", b))
+        .map(|b| (Oco::Borrowed(""), Oco::Borrowed(b)))
         .into_iter()
         .chain(options)
         .map(|(v, text)| {
             // `value` even when empty: without it an option's value is its text.
             // `selected` for the server's HTML (a property is not rendered there).
-            let chosen = value.with_untracked(|c| c == v);
+            let chosen = value.with_untracked(|c| *c == *v);
+            let this = v.clone();
             view! {
-                <option value=v selected=chosen prop:selected=move || value.with(|c| c == v)>
+                <option value=v selected=chosen prop:selected=move || value.with(|c| *c == *this)>
                     {text}
                 </option>
             }
@@ -383,7 +307,10 @@ pub fn Select(
     }
 }
 
-/// A checkbox bound to `checked`. Several may share a `name` (a group, with
+/// A checkbox bound to `checked` (`bind:checked`; the `checked` attribute
+/// too, for the server's HTML, which renders no property). Its change
+/// listener comes after the binding's, so the form re-checks the new value.
+/// Several may share a `name` (a group, with
 /// distinct `value`s); the group's message is shown once by the caller with
 /// [`ErrorText`].
 #[component]
@@ -407,11 +334,8 @@ pub fn Checkbox(
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=move || invalid().then(|| error_id(name))
                 checked=checked.get_untracked()
-                prop:checked=move || checked.get()
-                on:change=move |ev| {
-                    checked.set(event_target_checked(&ev));
-                    form.changed(name);
-                }
+                bind:checked=checked
+                on:change=move |_| form.changed(name)
                 on:blur=move |_| form.blur(name)
             />
             <label for=id>{label}</label>

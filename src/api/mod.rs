@@ -14,15 +14,7 @@
 
 use gloo_net::http::{Request, RequestBuilder};
 use leptos::prelude::*;
-use paylink_model::actions::{ManualPaymentRequest, Resent};
-use paylink_model::operator::{LoginRequest, SessionInfo};
-use paylink_model::webhooks::{
-    AppWebhook, AppWebhookList, AppWebhookRequest, Delivery, DeliveryPage, SigningSecret,
-};
-use paylink_model::{
-    CustomerDetail, CustomerPage, CustomerRef, CustomerRequest, Dashboard, ErrorEnvelope,
-    InvoiceCreated, InvoiceDetail, InvoicePage, InvoiceRequest, Lang, PayerView,
-};
+use paylink_model::{ErrorEnvelope, Lang};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -31,7 +23,10 @@ use wasm_bindgen_futures::JsFuture;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+mod invoices;
 mod links;
+mod session;
+mod webhooks;
 
 /// Why a call failed (shared with the forms, which show it).
 pub use paylink_ui::Failure as Error;
@@ -250,192 +245,6 @@ pub fn query_string(pairs: &[(&str, Option<String>)]) -> String {
 }
 
 impl Client {
-    /// `POST /api/customers`. The answer is the model's `Customer`; the app
-    /// reads it as a `CustomerRef` (id and name: all it shows).
-    pub async fn create_customer(
-        self,
-        req: &CustomerRequest,
-        lang: Lang,
-    ) -> Result<CustomerRef, Error> {
-        read(
-            self.post("/api/customers", Some(encode(req)?), lang)
-                .await?,
-        )
-    }
-
-    /// `POST /api/invoices`.
-    pub async fn create_invoice(
-        self,
-        req: &InvoiceRequest,
-        lang: Lang,
-    ) -> Result<InvoiceCreated, Error> {
-        read(self.post("/api/invoices", Some(encode(req)?), lang).await?)
-    }
-
-    pub async fn get_invoice(self, id: &str, lang: Lang) -> Result<InvoiceDetail, Error> {
-        read(self.get(&id_path("/api/invoices/", id, ""), lang).await?)
-    }
-
-    /// `GET /api/invoices?…`: one page of the invoice list (`query` from
-    /// [`query_string`]).
-    pub async fn list_invoices(self, query: &str, lang: Lang) -> Result<InvoicePage, Error> {
-        read(self.get(&format!("/api/invoices{query}"), lang).await?)
-    }
-
-    /// `GET /api/customers/{id}`: one customer (a new charge's `?customer=`).
-    pub async fn get_customer(self, id: &str, lang: Lang) -> Result<CustomerDetail, Error> {
-        read(self.get(&id_path("/api/customers/", id, ""), lang).await?)
-    }
-
-    /// `POST /api/customers/{id}/charges-link`: a new link to the customer's page of charges,
-    /// shown this once. `DELETE` revokes every link of theirs (204).
-    pub async fn charges_link(
-        self,
-        id: &str,
-        revoke: bool,
-        lang: Lang,
-    ) -> Result<Option<paylink_model::ChargesLink>, Error> {
-        let path = id_path("/api/customers/", id, "/charges-link");
-        if !revoke {
-            return read(self.post(&path, None, lang).await?).map(Some);
-        }
-        let url = self.base().await + &path;
-        self.send(Request::delete(&url), &path, None, lang)
-            .await
-            .map(|_| None)
-    }
-
-    /// `GET /api/customers?…`: one page of the customer list.
-    pub async fn list_customers(self, query: &str, lang: Lang) -> Result<CustomerPage, Error> {
-        read(self.get(&format!("/api/customers{query}"), lang).await?)
-    }
-
-    /// `DELETE /api/invoices/{id}`: cancels the invoice (204).
-    pub async fn cancel_invoice(self, id: &str, lang: Lang) -> Result<(), Error> {
-        let path = id_path("/api/invoices/", id, "");
-        let url = self.base().await + &path;
-        self.send(Request::delete(&url), &path, None, lang)
-            .await
-            .map(|_| ())
-    }
-
-    /// `POST /api/invoices/{id}/installments/{n}/payments`: installment `n`
-    /// paid outside paylink; the answer is the updated detail.
-    pub async fn record_payment(
-        self,
-        id: &str,
-        n: u32,
-        req: &ManualPaymentRequest,
-        lang: Lang,
-    ) -> Result<InvoiceDetail, Error> {
-        let path = id_path("/api/invoices/", id, &format!("/installments/{n}/payments"));
-        read(self.post(&path, Some(encode(req)?), lang).await?)
-    }
-
-    /// `POST /api/invoices/{id}/resend`: the charge sent to the payer again.
-    pub async fn resend_invoice(self, id: &str, lang: Lang) -> Result<Resent, Error> {
-        read(
-            self.post(&id_path("/api/invoices/", id, "/resend"), None, lang)
-                .await?,
-        )
-    }
-
-    /// `GET /api/dashboard`: the month's totals and the last 12 months.
-    pub async fn get_dashboard(self, lang: Lang) -> Result<Dashboard, Error> {
-        read(self.get("/api/dashboard", lang).await?)
-    }
-
-    /// `GET /api/webhooks`: the application's webhooks (never the secret).
-    pub async fn list_webhooks(self, lang: Lang) -> Result<AppWebhookList, Error> {
-        read(self.get("/api/webhooks", lang).await?)
-    }
-
-    /// `POST /api/webhooks`: the webhook, with the signing secret when it made it.
-    pub async fn add_webhook(
-        self,
-        req: &AppWebhookRequest,
-        lang: Lang,
-    ) -> Result<AppWebhook, Error> {
-        read(self.post("/api/webhooks", Some(encode(req)?), lang).await?)
-    }
-
-    /// `DELETE /api/webhooks/{id}` (204).
-    pub async fn remove_webhook(self, id: &str, lang: Lang) -> Result<(), Error> {
-        let path = id_path("/api/webhooks/", id, "");
-        let url = self.base().await + &path;
-        self.send(Request::delete(&url), &path, None, lang)
-            .await
-            .map(|_| ())
-    }
-
-    /// `POST /api/webhooks/secret`: a new signing secret, shown this once.
-    pub async fn rotate_webhook_secret(self, lang: Lang) -> Result<SigningSecret, Error> {
-        read(self.post("/api/webhooks/secret", None, lang).await?)
-    }
-
-    /// `GET /api/deliveries?…`: one page of deliveries.
-    pub async fn list_deliveries(self, query: &str, lang: Lang) -> Result<DeliveryPage, Error> {
-        read(self.get(&format!("/api/deliveries{query}"), lang).await?)
-    }
-
-    /// `POST /api/deliveries/{id}/redeliver`: the delivery, due again now.
-    pub async fn redeliver(self, id: &str, lang: Lang) -> Result<Delivery, Error> {
-        read(
-            self.post(&id_path("/api/deliveries/", id, "/redeliver"), None, lang)
-                .await?,
-        )
-    }
-
-    /// `GET /api/pay/{id}`: the public payer page's data.
-    pub async fn get_pay(self, id: &str, lang: Lang) -> Result<PayerView, Error> {
-        read(self.get(&id_path("/api/pay/", id, ""), lang).await?)
-    }
-
-    /// `POST /api/session`: logs the operator in (the answer is a 204 and the
-    /// session cookie). Sent apart from [`Client::send`], so the password is
-    /// never kept as a pending creation's body.
-    pub async fn login(self, req: &LoginRequest, lang: Lang) -> Result<(), Error> {
-        let url = self.base().await + "/api/session";
-        let body = encode(req)?;
-        let resp = Request::post(&url)
-            .header("Accept", "application/json")
-            .header("Accept-Language", lang.code())
-            .header("Content-Type", "application/json")
-            .body(body)
-            .map_err(|_| Error::Network)?
-            .send()
-            .await
-            .map_err(|_| Error::Network)?;
-        if resp.ok() {
-            return Ok(());
-        }
-        let json = resp
-            .text()
-            .await
-            .ok()
-            .and_then(|t| js_sys::JSON::parse(&t).ok());
-        Err(Error::Api(envelope_of(&resp, json)))
-    }
-
-    /// `GET /api/session`: who is logged in (an error when no one is; it does
-    /// not send the app to the login screen, the merchant calls do).
-    pub async fn get_session(self, lang: Lang) -> Result<SessionInfo, Error> {
-        read(self.get("/api/session", lang).await?)
-    }
-
-    /// `DELETE /api/session`: logs out (204 whether or not there was a session).
-    pub async fn logout(self) -> Result<(), Error> {
-        let url = self.base().await + "/api/session";
-        let resp = Request::delete(&url)
-            .send()
-            .await
-            .map_err(|_| Error::Network)?;
-        match resp.ok() {
-            true => Ok(()),
-            false => Err(Error::Api(envelope_of(&resp, None))),
-        }
-    }
-
     async fn get(self, path: &str, lang: Lang) -> Result<JsValue, Error> {
         let url = self.base().await + path;
         self.send(Request::get(&url), path, None, lang).await

@@ -7,19 +7,22 @@
 
 use leptos::prelude::*;
 use paylink_model::charges::ValueType;
-use paylink_model::link_spec::{iframe_snippet, mount_snippet, LinkList, MerchantLink};
+use paylink_model::link_spec::{LinkList, MerchantLink};
 use paylink_model::money::format_brl;
 use paylink_model::{InvoiceType, Lang, DESCRIPTION_MAX};
 use paylink_text as text;
+use paylink_ui::fetched::Fetched;
 use paylink_ui::field::{AlertBox, AmountField, Checkbox, Field, Kind, Select, SubmitButton};
 use paylink_ui::form::Form;
+use paylink_ui::payment_types::PaymentTypes;
 
 use crate::api;
-use crate::components::sections::{copy, failed, CopyStatus, Loading};
 use crate::components::table::ListTable;
-use crate::pages::invoice_form::PaymentTypes;
 use crate::state::link::LinkFields;
 use crate::Ctx;
+
+mod share;
+use share::SharePanel;
 
 /// What the screen last did, announced in its status line (in the language
 /// shown, so it follows a switch): the sentence and the link's name.
@@ -76,18 +79,11 @@ pub fn LinksPage() -> impl IntoView {
         <section class="card list links">
             <h1>{move || text::PAYMENT_LINKS.t(lang.get())}</h1>
             <p role="status" class="muted">{status}</p>
-            {move || {
-                let l = lang.get();
-                view! {
-                    <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                        <ErrorBoundary fallback=failed(lang)>
-                            {move || Suspend::new(async move {
-                                list.await.map(|links| view! { <LinkRows l links shared toggle /> })
-                            })}
-                        </ErrorBoundary>
-                    </Transition>
-                }
-            }}
+            <Fetched
+                lang
+                data=list
+                show=move |l, list| list.map(|links| view! { <LinkRows l links shared toggle /> })
+            />
         </section>
         {move || shared.get().map(|slug| view! { <SharePanel slug shared /> })}
         <LinkForm created />
@@ -196,94 +192,6 @@ fn LinkRows(
     .into_any()
 }
 
-/// One link's address, embed snippets and printable QR code.
-#[component]
-fn SharePanel(slug: String, shared: RwSignal<Option<String>>) -> impl IntoView {
-    let lang = expect_context::<Ctx>().lang;
-    let client = api::use_client();
-    let link = LocalResource::new(move || {
-        let (slug, l) = (slug.clone(), lang.get());
-        async move { client.get_link(&slug, l).await }
-    });
-    let copied = RwSignal::new(None::<bool>);
-    let close = move |_| shared.set(None);
-    move || {
-        let l = lang.get();
-        view! {
-            <section class="card share" aria-labelledby="share-title">
-                <Transition fallback=move || view! { <Loading l class="muted" /> }>
-                    <ErrorBoundary fallback=failed(lang)>
-                        {move || Suspend::new(async move {
-                            link.await.map(|link| view! { <ShareBody l link copied /> })
-                        })}
-                    </ErrorBoundary>
-                </Transition>
-                <p class="actions">
-                    <button type="button" class="link" on:click=close>{text::CLOSE.t(l)}</button>
-                </p>
-            </section>
-        }
-    }
-}
-
-#[component]
-fn ShareBody(l: Lang, link: MerchantLink, copied: RwSignal<Option<bool>>) -> impl IntoView {
-    let iframe = iframe_snippet(&link.url, &link.slug);
-    let mount = mount_snippet(&link.url, &link.slug, l.code());
-    let (url, qr) = (link.url.clone(), link.qr_svg.clone().unwrap_or_default());
-    let copy_url = {
-        let url = url.clone();
-        move |_| copy(url.clone(), copied)
-    };
-    let copy_iframe = {
-        let s = iframe.clone();
-        move |_| copy(s.clone(), copied)
-    };
-    let copy_mount = {
-        let s = mount.clone();
-        move |_| copy(s.clone(), copied)
-    };
-    let print = move |_| {
-        let _ = window().print();
-    };
-    view! {
-        <h2 id="share-title" tabindex="-1">{text::share_link(l, &link.name)}</h2>
-        <p class="paylink">
-            <span class="muted">{text::ADDRESS.t(l)} ": "</span>
-            <a href=url.clone() class="url" rel="external">{url.clone()}</a>
-        </p>
-        <p>
-            <button type="button" class="secondary" on:click=copy_url>{text::COPY_URL.t(l)}</button>
-        </p>
-        <div class="field">
-            <label for="snippet-iframe">{text::EMBED_IFRAME.t(l)}</label>
-            <p class="muted" id="snippet-iframe-hint">{text::EMBED_IFRAME_HINT.t(l)}</p>
-            <textarea id="snippet-iframe" class="snippet" readonly rows="3"
-                aria-describedby="snippet-iframe-hint" prop:value=iframe></textarea>
-            <button type="button" class="secondary" on:click=copy_iframe>{text::COPY_IFRAME.t(l)}</button>
-        </div>
-        <div class="field">
-            <label for="snippet-mount">{text::EMBED_MOUNT.t(l)}</label>
-            <p class="muted" id="snippet-mount-hint">{text::EMBED_MOUNT_HINT.t(l)}</p>
-            <textarea id="snippet-mount" class="snippet" readonly rows="5"
-                aria-describedby="snippet-mount-hint" prop:value=mount></textarea>
-            <button type="button" class="secondary" on:click=copy_mount>{text::COPY_MOUNT.t(l)}</button>
-        </div>
-        <CopyStatus l copied />
-        <figure class="link-qr">
-            <div class="qr" role="img" aria-label=text::qr_of(l, &url) inner_html=qr></div>
-            <figcaption>
-                <strong>{link.name.clone()}</strong>
-                <br />
-                {url.clone()}
-            </figcaption>
-        </figure>
-        <p>
-            <button type="button" class="secondary" on:click=print>{text::PRINT_QR.t(l)}</button>
-        </p>
-    }
-}
-
 /// The creation form, on the form contract (`name` = API field path,
 /// `<label for>`, `aria-invalid` + `aria-describedby`, a submit button).
 #[component]
@@ -309,16 +217,13 @@ fn LinkForm(created: Callback<MerchantLink>) -> impl IntoView {
         },
     );
     let busy = create.pending();
-    let on_submit = move |ev: web_sys::SubmitEvent| {
-        ev.prevent_default();
-        if !busy.get_untracked() && form.submit() {
-            let l = lang.get_untracked();
-            create.dispatch_local((f.build(l).0, l));
-        }
-    };
+    let on_submit = form.on_submit(create, move || {
+        let l = lang.get_untracked();
+        (f.build(l).0, l)
+    });
     move || {
         let l = lang.get();
-        view! { <LinkFormView l f form busy on_submit /> }
+        view! { <LinkFormView l f form busy on_submit=on_submit.clone() /> }
     }
 }
 
@@ -331,15 +236,24 @@ fn LinkFormView(
     on_submit: impl Fn(web_sys::SubmitEvent) + 'static,
 ) -> impl IntoView {
     let types = vec![
-        (InvoiceType::Single.as_str(), text::SINGLE.t(l)),
         (
-            InvoiceType::Installment.as_str(),
-            text::INSTALLMENTS_UP_TO.t(l),
+            InvoiceType::Single.as_str().into(),
+            text::SINGLE.t(l).into(),
+        ),
+        (
+            InvoiceType::Installment.as_str().into(),
+            text::INSTALLMENTS_UP_TO.t(l).into(),
         ),
     ];
     let kinds = vec![
-        (ValueType::Percentage.name(), text::PERCENTAGE.t(l)),
-        (ValueType::Fixed.name(), text::FIXED_AMOUNT.t(l)),
+        (
+            ValueType::Percentage.name().into(),
+            text::PERCENTAGE.t(l).into(),
+        ),
+        (
+            ValueType::Fixed.name().into(),
+            text::FIXED_AMOUNT.t(l).into(),
+        ),
     ];
     let price = move || {
         (!f.price_by_customer.get()).then(|| {
@@ -369,11 +283,7 @@ fn LinkFormView(
             <Checkbox form name="priceByCustomer" id="f-priceByCustomer" label=text::PRICE_BY_CUSTOMER.t(l)
                 checked=f.price_by_customer />
             {price}
-            <PaymentTypes l form>
-                <Checkbox form name="paymentTypes" value="PIX" id="f-paymentTypes-PIX" label="PIX" checked=f.pix />
-                <Checkbox form name="paymentTypes" value="BOLETO" id="f-paymentTypes-BOLETO" label="Boleto"
-                    checked=f.boleto />
-            </PaymentTypes>
+            <PaymentTypes l form pix=Some(f.pix) boleto=Some(f.boleto) />
             <div class="cols">
                 <Select form name="invoiceType" label=text::INVOICE_TYPE.t(l) value=f.invoice_type options=types />
                 {max}

@@ -1,0 +1,130 @@
+//! The payer pages' texts (the payer page, the payment link's page, the charges page and the
+//! receipts), beside the merchant's: a text both say is one static, in `words` or where it
+//! was first written.
+
+use crate::Tr;
+
+pub static INVOICE_FROM: Tr = Tr {
+    pt: "Cobrança de",
+    en: "Invoice from",
+};
+pub static PAYMENT: Tr = Tr {
+    pt: "Pagamento",
+    en: "Payment",
+};
+pub static HOW_TO_PAY: Tr = Tr {
+    pt: "Como pagar",
+    en: "How to pay",
+};
+pub static ALL_PAID: Tr = Tr {
+    pt: "Todas as parcelas estão pagas. Obrigado!",
+    en: "Every installment is paid. Thank you!",
+};
+pub static PAYER_TERMS: Tr = Tr {
+    pt: "Condições",
+    en: "Terms",
+};
+pub static DUE_TODAY: Tr = Tr {
+    pt: "Valor para pagar hoje",
+    en: "Amount due today",
+};
+pub static DISCOUNT_OF: Tr = Tr {
+    pt: "desconto de",
+    en: "discount of",
+};
+pub static FINE_OF: Tr = Tr {
+    pt: "multa de",
+    en: "fine of",
+};
+pub static INTEREST_OF: Tr = Tr {
+    pt: "juros de",
+    en: "interest of",
+};
+pub static DAYS_LATE: Tr = Tr {
+    pt: "dias de atraso",
+    en: "days late",
+};
+pub static PAYER_COPY_FAILED: Tr = Tr {
+    pt: "Não foi possível copiar; selecione o código e copie manualmente.",
+    en: "Could not copy; select the code and copy it by hand.",
+};
+pub static PIX_QR: Tr = Tr {
+    pt: "QR Code PIX",
+    en: "PIX QR code",
+};
+pub static PIX_CODE: Tr = Tr {
+    pt: "PIX copia e cola",
+    en: "PIX copy-and-paste code",
+};
+pub static COPY_PIX: Tr = Tr {
+    pt: "Copiar código PIX",
+    en: "Copy PIX code",
+};
+pub static PIX_PENDING: Tr = Tr {
+    pt: "O banco está gerando o código PIX desta parcela. Atualize a página em alguns instantes.",
+    en: "The bank is generating this installment's PIX code. Reload the page in a moment.",
+};
+pub static PIX_UNAVAILABLE: Tr = Tr {
+    pt: "O pagamento por PIX não está disponível para esta parcela. Use outra forma de pagamento ou fale com quem enviou a cobrança.",
+    en: "PIX payment is not available for this installment. Use another way to pay or contact whoever sent you the charge.",
+};
+pub static BOLETO_LINE: Tr = Tr {
+    pt: "Linha digitável",
+    en: "Boleto number",
+};
+pub static COPY_BOLETO: Tr = Tr {
+    pt: "Copiar linha digitável",
+    en: "Copy boleto number",
+};
+pub static BOLETO_PDF: Tr = Tr {
+    pt: "Baixar boleto (PDF)",
+    en: "Download boleto (PDF)",
+};
+pub static BOLETO_PRINT: Tr = Tr {
+    pt: "Imprimir",
+    en: "Print",
+};
+pub static SIMULATE: Tr = Tr {
+    pt: "Simular pagamento (sandbox)",
+    en: "Simulate payment (sandbox)",
+};
+pub static TEST_ENVIRONMENT: Tr = Tr {
+    pt: "Ambiente de teste: esta cobrança é uma simulação e não deve ser paga.",
+    en: "Test environment: this charge is a simulation and must not be paid.",
+};
+pub static BACK_TO_SITE: Tr = Tr {
+    pt: "Voltar ao site",
+    en: "Back to the site",
+};
+pub static PAID_NOW: Tr = Tr {
+    pt: "Pagamento confirmado. Voltando ao site…",
+    en: "Payment confirmed. Going back to the site…",
+};
+pub static NOT_FOUND_TITLE: Tr = Tr {
+    pt: "Cobrança indisponível",
+    en: "Invoice unavailable",
+};
+pub static RELOAD: Tr = Tr {
+    pt: "Tentar de novo",
+    en: "Try again",
+};
+pub static YOUR_DATA: Tr = Tr {
+    pt: "Seus dados",
+    en: "Your details",
+};
+pub static TO_PAYMENT: Tr = Tr {
+    pt: "Ir para o pagamento",
+    en: "Continue to payment",
+};
+pub static PAYER_PREVIEW_EMPTY: Tr = Tr {
+    pt: "Informe o valor para ver as parcelas.",
+    en: "Enter the amount to see the installments.",
+};
+pub static INVOICE_READY: Tr = Tr {
+    pt: "Cobrança gerada.",
+    en: "Invoice created.",
+};
+pub static LINK_UNAVAILABLE: Tr = Tr {
+    pt: "Link indisponível",
+    en: "Link unavailable",
+};
