@@ -7,6 +7,7 @@
 //!
 //! * [`form`] — when errors are shown (blur, submit, edits, the server's);
 //! * [`field`] — the controls (text, select, checkbox, date, alert, submit);
+//! * [`confirm`] — an action's inline confirm step;
 //! * [`customer`] — the customer's fields and their controls;
 //! * [`payment_types`] — the payment types' fieldset;
 //! * [`fetched`] — a screen's fetched data: loading, failure, drawn;
@@ -17,6 +18,7 @@
 use paylink_model::{ErrorEnvelope, Lang};
 use paylink_text as text;
 
+pub mod confirm;
 pub mod customer;
 pub mod fetched;
 pub mod field;

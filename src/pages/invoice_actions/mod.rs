@@ -19,12 +19,12 @@ use paylink_model::actions::ManualPaymentRequest;
 use paylink_model::money::format_brl_input;
 use paylink_model::Lang;
 use paylink_text as text;
+use paylink_ui::confirm::ConfirmStep;
 
 use crate::api;
-use crate::components::sections::error_text;
 use crate::Ctx;
 use crate::{focus, focus_later};
-use paylink_ui::field::{AlertBox, AmountField, DateField, SubmitButton};
+use paylink_ui::field::{AlertBox, AmountField, DateField};
 use paylink_ui::form::Form;
 
 /// What an action did, for the status line.
@@ -163,12 +163,7 @@ pub fn InvoiceActions(
         focus(&format!("#{}", step.get_untracked().opener()));
         opened.set(Step::Closed);
     };
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        if ev.key() == "Escape" {
-            ev.prevent_default();
-            close();
-        }
-    };
+    let close_step = Callback::new(move |()| close());
     let on_submit = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
         if busy.get_untracked() {
@@ -224,26 +219,19 @@ pub fn InvoiceActions(
             }
         });
         Some(view! {
-            <form
+            <ConfirmStep
                 id="action-step"
-                class="confirm"
-                aria-labelledby="action-step-q"
-                novalidate
-                on:submit=on_submit
-                on:keydown=on_key
+                l
+                lang
+                question
+                confirm
+                busy
+                error=step_error
+                on_submit
+                close=close_step
             >
-                <p id="action-step-q"><strong>{question}</strong></p>
                 {fields}
-                {move || {
-                    step_error
-                        .with(|e| e.as_ref().map(|e| error_text(lang.get(), e)))
-                        .map(|e| view! { <div class="alert" role="alert"><p>{e}</p></div> })
-                }}
-                <div class="actions">
-                    <SubmitButton busy label=confirm l />
-                    <button type="button" class="link" on:click=move |_| close()>{text::BACK.t(l)}</button>
-                </div>
-            </form>
+            </ConfirmStep>
         })
     };
 

@@ -8,10 +8,11 @@ use paylink_model::date::format_instant_brasilia as date_time;
 use paylink_model::webhooks::{AppWebhook, AppWebhookRequest};
 use paylink_model::{Errors, HookType, Lang};
 use paylink_text as text;
+use paylink_ui::confirm::ConfirmStep;
 use paylink_ui::fetched::Fetched;
 
 use crate::api;
-use crate::components::sections::{copy, error_text, CopyStatus};
+use crate::components::sections::{copy, CopyStatus};
 use crate::components::table::ListTable;
 use crate::i18n::hook_type;
 use crate::{focus, focus_later, Ctx};
@@ -173,12 +174,7 @@ pub(super) fn Endpoints() -> impl IntoView {
             }
         }
     };
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        if ev.key() == "Escape" {
-            ev.prevent_default();
-            close();
-        }
-    };
+    let close_step = Callback::new(move |()| close());
 
     let table = move || {
         view! {
@@ -268,23 +264,18 @@ pub(super) fn Endpoints() -> impl IntoView {
         };
         let danger = matches!(s, Step::Remove(_));
         Some(view! {
-            <form
+            <ConfirmStep
                 id="webhook-step"
-                class="confirm"
-                aria-labelledby="webhook-step-q"
-                novalidate
-                on:submit=on_step
-                on:keydown=on_key
-            >
-                <p id="webhook-step-q"><strong>{question}</strong></p>
-                {move || step_error.get().map(|e| {
-                    view! { <div class="alert" role="alert"><p>{error_text(lang.get(), &e)}</p></div> }
-                })}
-                <div class="actions" class:danger=danger>
-                    <SubmitButton busy label=confirm l />
-                    <button type="button" class="link" on:click=move |_| close()>{text::BACK.t(l)}</button>
-                </div>
-            </form>
+                l
+                lang
+                question
+                confirm
+                busy
+                error=step_error
+                danger
+                on_submit=on_step
+                close=close_step
+            />
         })
     };
 
