@@ -1,10 +1,11 @@
-//! Pieces both list screens (`/invoices`, `/customers`) use: the filters'
+//! Pieces the list screens (`/invoices`, `/customers`, the deliveries) use: their data
+//! and filtering ([`use_list_screen`]), the filters'
 //! controls (named by their query parameter, with the 422's message for that
 //! parameter next to them), the alert of a refused query, the pager, and the
 //! parameters read from and written to the URL's query.
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_query;
+use leptos_router::hooks::{use_navigate, use_query};
 use leptos_router::params::Params;
 use paylink_model::list::ListParams;
 use paylink_model::{Errors, Lang};
@@ -61,6 +62,47 @@ pub fn query_of(p: &ListParams) -> String {
 
 /// The keyed errors of a refused query (a 422 envelope), if that is why
 /// `r` failed.
+/// A list screen's data: the page for the URL's filters `params` (asked again when they or
+/// the language change), the messages of filters the service refused (a 422 keyed by
+/// parameter), and `filter`, what the filters' form calls: the same filters ask again (the
+/// list may have moved), others go to `path` with them in the URL (back and forward work).
+pub struct ListScreen<P: Send + Sync + 'static, T: 'static> {
+    pub list: LocalResource<Result<T, api::Error>>,
+    pub refused: Signal<Option<Errors>>,
+    pub filter: Callback<P>,
+}
+
+/// The [`ListScreen`] of `path`, its filters written to the URL by `query` and the page
+/// asked with `fetch(query, lang)`.
+pub fn use_list_screen<P, T, Fut>(
+    path: &'static str,
+    params: Memo<P>,
+    query: fn(&P) -> String,
+    fetch: impl Fn(String, Lang) -> Fut + 'static,
+) -> ListScreen<P, T>
+where
+    P: Clone + PartialEq + Send + Sync + 'static,
+    T: 'static,
+    Fut: std::future::Future<Output = Result<T, api::Error>> + 'static,
+{
+    let lang = expect_context::<crate::Ctx>().lang;
+    let list = LocalResource::new(move || fetch(query(&params.get()), lang.get()));
+    let refused = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
+    let navigate = use_navigate();
+    let filter = Callback::new(move |p: P| {
+        if query(&p) == query(&params.get_untracked()) {
+            list.refetch();
+        } else {
+            navigate(&format!("{path}{}", query(&p)), Default::default());
+        }
+    });
+    ListScreen {
+        list,
+        refused,
+        filter,
+    }
+}
+
 pub fn keyed_errors<T>(r: &Result<T, api::Error>) -> Option<Errors> {
     match r {
         Err(api::Error::Api(env)) if env.code == 422 => env.errors.clone(),

@@ -4,8 +4,8 @@
 //! e-mail or name); each row's "Nova cobrança" opens the invoice form for
 //! that customer, so a returning customer is charged without retyping them.
 
+use crate::components::list::{use_list_screen, ListScreen};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
 use paylink_model::br::{display_phone, mask_document};
 use paylink_model::charges::document_is_cpf;
 use paylink_model::list::ListParams;
@@ -38,24 +38,20 @@ pub fn CustomerListPage() -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
     let client = api::use_client();
     let params = use_list_params();
-    let list = LocalResource::new(move || {
-        let (query, l) = (query_of(&params.get()), lang.get());
-        async move { client.list_customers(&query, l).await }
+    // The same search asked again: a customer may have been added since.
+    let ListScreen {
+        list,
+        refused: errors,
+        filter: by_params,
+    } = use_list_screen("/customers", params, query_of, move |query, l| async move {
+        client.list_customers(&query, l).await
     });
-    let errors = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
-    let navigate = use_navigate();
     let filter = Callback::new(move |q: String| {
-        let p = ListParams {
+        by_params.run(ListParams {
             q: Some(q),
             limit: params.get_untracked().limit,
             ..ListParams::default()
-        };
-        // The same filters again: asked again (a customer may have been added since).
-        if query_of(&p) == query_of(&params.get_untracked()) {
-            list.refetch();
-        } else {
-            navigate(&format!("/customers{}", query_of(&p)), Default::default());
-        }
+        });
     });
 
     view! {

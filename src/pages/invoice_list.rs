@@ -3,8 +3,8 @@
 //! URL's query, so a list can be bookmarked, reloaded and shared; each row
 //! links to the invoice's detail.
 
+use crate::components::list::{use_list_screen, ListScreen};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
 use paylink_model::list::ListParams;
 use paylink_model::money::format_brl;
 use paylink_model::{
@@ -107,19 +107,13 @@ pub fn InvoiceListPage() -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
     let client = api::use_client();
     let params = use_list_params();
-    let list = LocalResource::new(move || {
-        let (query, l) = (query_of(&params.get()), lang.get());
-        async move { client.list_invoices(&query, l).await }
-    });
-    let refused = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
-    let navigate = use_navigate();
-    let filter = Callback::new(move |p: ListParams| {
-        // The same filters again: asked again (an invoice may have been paid since).
-        if query_of(&p) == query_of(&params.get_untracked()) {
-            list.refetch();
-        } else {
-            navigate(&format!("/invoices{}", query_of(&p)), Default::default());
-        }
+    // The same filters asked again: an invoice may have been paid since.
+    let ListScreen {
+        list,
+        refused,
+        filter,
+    } = use_list_screen("/invoices", params, query_of, move |query, l| async move {
+        client.list_invoices(&query, l).await
     });
 
     view! {

@@ -2,9 +2,10 @@
 //! URL's query (as the lists are), paged, with a "Reenviar" on each delivery whose last attempt
 //! failed.
 
+use crate::components::list::{use_list_screen, ListScreen};
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query};
+use leptos_router::hooks::use_query;
 use leptos_router::params::Params;
 use paylink_model::date::format_instant_brasilia as date_time;
 use paylink_model::webhooks::{Delivery, DeliveryPage, DeliveryParams, DeliveryStatus};
@@ -73,23 +74,17 @@ pub(super) fn Deliveries() -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
     let client = api::use_client();
     let params = use_delivery_params();
-    let list = LocalResource::new(move || {
-        let (query, l) = (delivery_query(&params.get()), lang.get());
-        async move { client.list_deliveries(&query, l).await }
-    });
-    let refused = Signal::derive(move || list.with(|r| r.as_ref().and_then(keyed_errors)));
-    let navigate = use_navigate();
-    let filter = Callback::new(move |p: DeliveryParams| {
-        // The same filters again: asked again (deliveries move on their own).
-        if delivery_query(&p) == delivery_query(&params.get_untracked()) {
-            list.refetch();
-        } else {
-            navigate(
-                &format!("/webhooks{}", delivery_query(&p)),
-                Default::default(),
-            );
-        }
-    });
+    // The same filters asked again: deliveries move on their own.
+    let ListScreen {
+        list,
+        refused,
+        filter,
+    } = use_list_screen(
+        "/webhooks",
+        params,
+        delivery_query,
+        move |query, l| async move { client.list_deliveries(&query, l).await },
+    );
     let notice = RwSignal::new(None::<Result<&'static text::Tr, api::Error>>);
     // The delivery sent again, until its attempt shows.
     let resent = RwSignal::new(None::<String>);
