@@ -21,7 +21,7 @@ use wasm_bindgen::JsCast;
 use crate::Failure;
 
 mod shown;
-pub use shown::{apply_envelope, place, shift_rows, Alert, ErrorMap, Shown};
+pub use shown::{apply_envelope, error_id, field_id, place, shift_rows, Alert, ErrorMap, Shown};
 
 /// A new text signal. Not inlined: the forms create ~30 of them, and each
 /// inlined `RwSignal::new` is a copy of the arena-insertion code.
@@ -34,25 +34,6 @@ pub fn text_signal(init: &str) -> RwSignal<String> {
 #[inline(never)]
 pub fn flag_signal(init: bool) -> RwSignal<bool> {
     RwSignal::new(init)
-}
-
-/// The DOM id of a field's control, from its API path
-/// (`notifications[0].period` → `f-notifications-0--period`).
-pub fn field_id(path: &str) -> String {
-    let mut id = String::with_capacity(path.len() + 2);
-    id.push_str("f-");
-    id.extend(
-        path.chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }),
-    );
-    id
-}
-
-/// The id of the element holding a field's error message.
-pub fn error_id(path: &str) -> String {
-    let mut id = field_id(path);
-    id.push_str("-err");
-    id
 }
 
 /// What a form's alert says. The browser's own words are kept as what to

@@ -1,6 +1,7 @@
 //! What a form shows on its fields: the messages on each API field path
 //! ([`ErrorMap`]), the form-level [`Alert`], and how the model's or the
-//! server's errors land there ([`place`], [`apply_envelope`], [`shift_rows`]).
+//! server's errors land there ([`place`], [`apply_envelope`], [`shift_rows`]), and the DOM
+//! ids of a field's control and of its message ([`field_id`], [`error_id`]).
 
 use paylink_model::{ErrorEnvelope, Errors};
 
@@ -141,4 +142,23 @@ pub fn shift_rows(shown: &mut ErrorMap, list: &str, removed: usize) {
             }
         }
     }
+}
+
+/// The DOM id of a field's control, from its API path
+/// (`notifications[0].period` → `f-notifications-0--period`).
+pub fn field_id(path: &str) -> String {
+    let mut id = String::with_capacity(path.len() + 2);
+    id.push_str("f-");
+    id.extend(
+        path.chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }),
+    );
+    id
+}
+
+/// The id of the element holding a field's error message.
+pub fn error_id(path: &str) -> String {
+    let mut id = field_id(path);
+    id.push_str("-err");
+    id
 }
