@@ -307,10 +307,11 @@ pub fn Select(
     }
 }
 
-/// A checkbox bound to `checked` (`bind:checked`; the `checked` attribute
-/// too, for the server's HTML, which renders no property). Its change
-/// listener comes after the binding's, so the form re-checks the new value.
-/// Several may share a `name` (a group, with
+/// A checkbox bound to `checked`: the `checked` attribute for the server's
+/// HTML (which renders no property), the property and `on:change` after
+/// that. Not `bind:checked`: its binding (a derived signal and a listener of
+/// its own per checkbox) made the link page's wasm 1.8 KB larger (brotli,
+/// bench/README.md) for the same behaviour. Several may share a `name` (a group, with
 /// distinct `value`s); the group's message is shown once by the caller with
 /// [`ErrorText`].
 #[component]
@@ -334,8 +335,11 @@ pub fn Checkbox(
                 aria-invalid=move || invalid().then_some("true")
                 aria-describedby=move || invalid().then(|| error_id(name))
                 checked=checked.get_untracked()
-                bind:checked=checked
-                on:change=move |_| form.changed(name)
+                prop:checked=move || checked.get()
+                on:change=move |ev| {
+                    checked.set(event_target_checked(&ev));
+                    form.changed(name);
+                }
                 on:blur=move |_| form.blur(name)
             />
             <label for=id>{label}</label>
