@@ -51,15 +51,21 @@ where
     crate::store::Db: FromRef<S>,
     Arc<Sessions>: FromRef<S>,
 {
+    // Each layer is given only the parts it reads: `from_fn_with_state` clones its state
+    // for every request, and the whole state is every part of the server.
+    let call = upstream::CallState {
+        proxy: Handle::from_ref(state),
+        db: crate::store::Db::from_ref(state),
+    };
     merchant_routes()
         // Each as the proxy's application (or sent to the remote upstream)...
         .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            call,
             upstream::merchant_call,
         ))
         // ... after an operator's session, same-origin writes; then the audit.
         .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            Arc::<Sessions>::from_ref(state),
             session::require_operator,
         ))
         .merge(session::router())

@@ -139,6 +139,13 @@ fn proxy_of(proxy: &Handle) -> Result<&Proxy, AppError> {
         .ok_or_else(|| Reason::ProxyNotConfigured.into())
 }
 
+/// What [`merchant_call`] reads of the server's state.
+#[derive(Clone)]
+pub(crate) struct CallState {
+    pub(crate) proxy: Handle,
+    pub(crate) db: Db,
+}
+
 /// Request headers worth forwarding; everything else (cookies, the browser's
 /// own Authorization) stays behind.
 const FORWARDED: [header::HeaderName; 3] = [
@@ -178,8 +185,7 @@ pub(crate) async fn forward(
 /// remote upstream is sent the call instead; either answer as
 /// [`pass_through`] makes it.
 pub(crate) async fn merchant_call(
-    State(proxy): State<Handle>,
-    State(db): State<Db>,
+    State(CallState { proxy, db }): State<CallState>,
     mut req: Request<Body>,
     next: Next,
 ) -> Result<Response, AppError> {

@@ -4,7 +4,7 @@ use paylink_model::{Address, Customer, CustomerDetail, Lang};
 use sqlx::Row;
 
 use super::idempotency::claim_key;
-use super::operators::{insert_audit_in, AuditLine};
+use super::operators::{bind_audit, with_audit, AuditLine};
 use super::search_keys::customer_key;
 use super::*;
 
@@ -22,23 +22,29 @@ pub async fn insert(
     if let Some(idem) = idem {
         claim_key(&mut tx, &app.id, idem).await?;
     }
-    sqlx::query(
-        "INSERT INTO customers (id, application_id, user_id, full_name, document, business, email, phone, observations,
-            created_at, search_key, language)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-    )
-    .bind(&c.id)
-    .bind(&app.id)
-    .bind(&app.user_id)
-    .bind(&c.full_name)
-    .bind(&c.document)
-    .bind(&c.business)
-    .bind(&c.email)
-    .bind(&c.phone)
-    .bind(&c.observations)
-    .bind(&c.created_at)
-    .bind(customer_key(&c.full_name, c.email.as_deref()))
-    .bind(c.language.code())
+    const INSERT: &str =
+        "INSERT INTO customers (id, application_id, user_id, full_name, document, business,
+            email, phone, observations, created_at, search_key, language)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+    // An operator's creation writes its audit line in the same statement.
+    let sql = audit.map(|_| with_audit(db.backend(), INSERT, 12));
+    let q = sqlx::query(sql.as_deref().unwrap_or(INSERT))
+        .bind(&c.id)
+        .bind(&app.id)
+        .bind(&app.user_id)
+        .bind(&c.full_name)
+        .bind(&c.document)
+        .bind(&c.business)
+        .bind(&c.email)
+        .bind(&c.phone)
+        .bind(&c.observations)
+        .bind(&c.created_at)
+        .bind(customer_key(&c.full_name, c.email.as_deref()))
+        .bind(c.language.code());
+    match audit {
+        Some(line) => bind_audit(q, line),
+        None => q,
+    }
     .execute(&mut *tx)
     .await?;
     if let Some(a) = &c.address {
@@ -57,9 +63,6 @@ pub async fn insert(
         .bind(&a.zipcode)
         .execute(&mut *tx)
         .await?;
-    }
-    if let Some(line) = audit {
-        insert_audit_in(&mut tx, line, &c.id).await?;
     }
     tx.commit().await
 }

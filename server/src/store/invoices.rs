@@ -107,37 +107,42 @@ pub async fn insert(
     if let Some(idem) = idem {
         claim_key(&mut tx, &app.id, idem).await?;
     }
-    sqlx::query(
-        "INSERT INTO invoices (id, application_id, customer_id, external_id, description, invoice_type, price_cents,
+    const INSERT: &str = "INSERT INTO invoices (id, application_id, customer_id, external_id, description, invoice_type, price_cents,
             price_by_customer, due_date, installment_count, frequency, end_date, end_installment, end_subscription,
             redirect_to, created_at, fine_type, fine_value, interest_monthly_bp, discount_type, discount_value,
             discount_until, search_key)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-            $22, $23)",
-    )
-    .bind(id)
-    .bind(&app.id)
-    .bind(&inv.customer_id)
-    .bind(&inv.external_id)
-    .bind(&inv.description)
-    .bind(inv.invoice_type.as_str())
-    .bind(inv.price_cents)
-    .bind(inv.price_by_customer)
-    .bind(inv.due_date.to_string())
-    .bind(inv.installment_count as i64)
-    .bind(inv.frequency.map(|f| f.as_str()))
-    .bind(inv.end_date.map(|d| d.to_string()))
-    .bind(inv.end_installment.map(|n| n as i64))
-    .bind(&inv.end_subscription)
-    .bind(&inv.redirect_to)
-    .bind(created_at)
-    .bind(inv.terms.fine.map(|f| f.kind().name()))
-    .bind(inv.terms.fine.map(Value::stored))
-    .bind(inv.terms.interest_monthly_bp)
-    .bind(inv.terms.discount.map(|d| d.value.kind().name()))
-    .bind(inv.terms.discount.map(|d| d.value.stored()))
-    .bind(inv.terms.discount.map(|d| d.until.to_string()))
-    .bind(super::search_keys::invoice_key(&inv.external_id))
+            $22, $23)";
+    // An operator's creation writes its audit line in the same statement.
+    let sql = audit.map(|_| super::operators::with_audit(db.backend(), INSERT, 23));
+    let q = sqlx::query(sql.as_deref().unwrap_or(INSERT))
+        .bind(id)
+        .bind(&app.id)
+        .bind(&inv.customer_id)
+        .bind(&inv.external_id)
+        .bind(&inv.description)
+        .bind(inv.invoice_type.as_str())
+        .bind(inv.price_cents)
+        .bind(inv.price_by_customer)
+        .bind(inv.due_date.to_string())
+        .bind(inv.installment_count as i64)
+        .bind(inv.frequency.map(|f| f.as_str()))
+        .bind(inv.end_date.map(|d| d.to_string()))
+        .bind(inv.end_installment.map(|n| n as i64))
+        .bind(&inv.end_subscription)
+        .bind(&inv.redirect_to)
+        .bind(created_at)
+        .bind(inv.terms.fine.map(|f| f.kind().name()))
+        .bind(inv.terms.fine.map(Value::stored))
+        .bind(inv.terms.interest_monthly_bp)
+        .bind(inv.terms.discount.map(|d| d.value.kind().name()))
+        .bind(inv.terms.discount.map(|d| d.value.stored()))
+        .bind(inv.terms.discount.map(|d| d.until.to_string()))
+        .bind(super::search_keys::invoice_key(&inv.external_id));
+    match audit {
+        Some(line) => super::operators::bind_audit(q, line),
+        None => q,
+    }
     .execute(&mut *tx)
     .await?;
     // Each list in one multi-row INSERT: a statement is a round trip.
@@ -246,9 +251,6 @@ pub async fn insert(
             .map(|(i, p)| (i.id.as_str(), p.number, p.due_date))
             .collect();
         crate::store::notifications::schedule_for_new_installments(&mut tx, id, &new).await?;
-    }
-    if let Some(line) = audit {
-        super::operators::insert_audit_in(&mut tx, line, id).await?;
     }
     tx.commit().await
 }

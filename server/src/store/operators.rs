@@ -5,7 +5,7 @@
 use sqlx::Row;
 
 use crate::store::tokens::LiveToken;
-use crate::store::{new_id, now_iso, Db, DbError, DbRow, WriteTx};
+use crate::store::{new_id, now_iso, Backend, Db, DbError, DbRow, WriteTx};
 
 /// A stored account.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -313,20 +313,35 @@ pub async fn insert_audit(
     tx.commit().await
 }
 
-/// `line` in the caller's transaction, about `target_id`.
-pub async fn insert_audit_in(
-    tx: &mut WriteTx,
-    line: &AuditLine,
-    target_id: &str,
-) -> Result<(), DbError> {
-    write_audit(
-        tx,
-        &line.operator_id,
-        line.action,
-        Some(target_id),
-        &line.client_addr,
-    )
-    .await
+/// `insert` (one `INSERT` whose `$1` is the new row's id, `params` parameters in all) and
+/// `line`'s audit row about that row as one statement: SQLite runs the two as one
+/// multi-statement query (sqlx binds each `$N` by its number), PostgreSQL the insert as a
+/// data-modifying `WITH`. One round trip to the database where two were, inside the write
+/// transaction that SQLite's write gate serialises: an operator's creation through the
+/// proxy is then as fast as the same creation by token (bench/api's proxy/direct ratio).
+/// The audit's values are bound after `insert`'s with [`bind_audit`].
+pub(super) fn with_audit(backend: Backend, insert: &str, params: usize) -> String {
+    let [id, operator, action, at, addr] = std::array::from_fn(|i| params + 1 + i);
+    let audit = format!(
+        "INSERT INTO operator_audit (id, operator_id, action, target_id, at, client_addr)
+         VALUES (${id}, ${operator}, ${action}, $1, ${at}, ${addr})"
+    );
+    match backend {
+        Backend::Sqlite => format!("{insert};\n{audit}"),
+        Backend::Postgres => format!("WITH created AS ({insert})\n{audit}"),
+    }
+}
+
+/// The audit's values of a [`with_audit`] statement, after its insert's.
+pub(super) fn bind_audit<'q>(
+    q: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    line: &'q AuditLine,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    q.bind(new_id())
+        .bind(&line.operator_id)
+        .bind(line.action)
+        .bind(now_iso())
+        .bind(&line.client_addr)
 }
 
 async fn write_audit(
