@@ -38,7 +38,7 @@ impl Client {
     }
 
     /// `GET /api/invoices?…`: one page of the invoice list (`query` from
-    /// [`query_string`]).
+    /// [`query_string`](super::query_string)).
     pub async fn list_invoices(self, query: &str, lang: Lang) -> Result<InvoicePage, Error> {
         read(self.get(&format!("/api/invoices{query}"), lang).await?)
     }

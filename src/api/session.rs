@@ -9,7 +9,7 @@ use super::{encode, envelope_of, read, Client, Error};
 
 impl Client {
     /// `POST /api/session`: logs the operator in (the answer is a 204 and the
-    /// session cookie). Sent apart from [`Client::send`], so the password is
+    /// session cookie). Sent apart from `Client::send`, so the password is
     /// never kept as a pending creation's body.
     pub async fn login(self, req: &LoginRequest, lang: Lang) -> Result<(), Error> {
         let url = self.base().await + "/api/session";

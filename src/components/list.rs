@@ -60,8 +60,6 @@ pub fn query_of(p: &ListParams) -> String {
     ])
 }
 
-/// The keyed errors of a refused query (a 422 envelope), if that is why
-/// `r` failed.
 /// A list screen's data: the page for the URL's filters `params` (asked again when they or
 /// the language change), the messages of filters the service refused (a 422 keyed by
 /// parameter), and `filter`, what the filters' form calls: the same filters ask again (the
@@ -103,6 +101,8 @@ where
     }
 }
 
+/// The keyed errors of a refused query (a 422 envelope), if that is why
+/// `r` failed.
 pub fn keyed_errors<T>(r: &Result<T, api::Error>) -> Option<Errors> {
     match r {
         Err(api::Error::Api(env)) if env.code == 422 => env.errors.clone(),

@@ -4,7 +4,6 @@
 //! e-mail or name); each row's "Nova cobrança" opens the invoice form for
 //! that customer, so a returning customer is charged without retyping them.
 
-use crate::components::list::{use_list_screen, ListScreen};
 use leptos::prelude::*;
 use paylink_model::br::{display_phone, mask_document};
 use paylink_model::charges::document_is_cpf;
@@ -15,7 +14,8 @@ use paylink_ui::fetched::Fetched;
 
 use crate::api;
 use crate::components::list::{
-    keyed_errors, query_of, use_list_params, FilterErrors, FilterField, Pager, RefusedQuery,
+    keyed_errors, query_of, use_list_params, use_list_screen, FilterErrors, FilterField,
+    ListScreen, Pager, RefusedQuery,
 };
 use crate::components::table::ListTable;
 use crate::{Ctx, Merchant};

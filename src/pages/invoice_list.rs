@@ -3,7 +3,6 @@
 //! URL's query, so a list can be bookmarked, reloaded and shared; each row
 //! links to the invoice's detail.
 
-use crate::components::list::{use_list_screen, ListScreen};
 use leptos::prelude::*;
 use paylink_model::list::ListParams;
 use paylink_model::money::format_brl;
@@ -16,7 +15,8 @@ use paylink_ui::fetched::Fetched;
 
 use crate::api;
 use crate::components::list::{
-    keyed_errors, query_of, use_list_params, FilterField, FilterSelect, Pager, RefusedQuery,
+    keyed_errors, query_of, use_list_params, use_list_screen, FilterField, FilterSelect,
+    ListScreen, Pager, RefusedQuery,
 };
 use crate::components::table::ListTable;
 use crate::i18n;

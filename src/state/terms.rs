@@ -1,6 +1,6 @@
 //! The fine, interest and discount fields of a form ([`TermFields`]) and how
-//! a typed date or number becomes the request's ([`iso_date`],
-//! [`typed_number`]): the invoice form's and the payment link form's.
+//! a typed date or number becomes the request's (`iso_date`,
+//! `typed_number`): the invoice form's and the payment link form's.
 
 use leptos::prelude::*;
 use paylink_model::charges::ValueType;

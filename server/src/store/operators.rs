@@ -317,8 +317,8 @@ pub async fn insert_audit(
 /// `line`'s audit row about that row as one statement: SQLite runs the two as one
 /// multi-statement query (sqlx binds each `$N` by its number), PostgreSQL the insert as a
 /// data-modifying `WITH`. One round trip to the database where two were, inside the write
-/// transaction that SQLite's write gate serialises: an operator's creation through the
-/// proxy is then as fast as the same creation by token (bench/api's proxy/direct ratio).
+/// transaction that SQLite's write gate serialises, which an operator's creation through
+/// the proxy paid for beside the same creation by token (bench/api's proxy / direct).
 /// The audit's values are bound after `insert`'s with [`bind_audit`].
 pub(super) fn with_audit(backend: Backend, insert: &str, params: usize) -> String {
     let [id, operator, action, at, addr] = std::array::from_fn(|i| params + 1 + i);

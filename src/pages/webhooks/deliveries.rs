@@ -2,7 +2,6 @@
 //! URL's query (as the lists are), paged, with a "Reenviar" on each delivery whose last attempt
 //! failed.
 
-use crate::components::list::{use_list_screen, ListScreen};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_query;
@@ -14,7 +13,9 @@ use paylink_text as text;
 use paylink_ui::fetched::Fetched;
 
 use crate::api;
-use crate::components::list::{keyed_errors, FilterField, FilterSelect, RefusedQuery};
+use crate::components::list::{
+    keyed_errors, use_list_screen, FilterField, FilterSelect, ListScreen, RefusedQuery,
+};
 use crate::components::poll::poll_while;
 use crate::components::sections::error_text;
 use crate::components::table::ListTable;
