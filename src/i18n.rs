@@ -3,7 +3,7 @@
 //! catalog sits below the model and cannot name its enums, so the mapping is here.
 
 use paylink_model::webhooks::DeliveryStatus;
-use paylink_model::{Channel, Frequency, HookType, InstallmentStatus, InvoiceState, InvoiceType};
+use paylink_model::{Channel, Frequency, HookType, InvoiceState, InvoiceType};
 use paylink_model::{Lang, NotificationType, PaymentType, PixChargeState, ProviderStatus};
 use paylink_text::{self as text, Tr};
 
@@ -100,15 +100,6 @@ pub fn hook_type(lang: Lang, v: HookType) -> &'static str {
         HookType::PaymentGenerated => &text::PAYMENT_GENERATED,
         HookType::PaymentConfirmed => &text::PAYMENT_CONFIRMED,
         HookType::PaymentReversed => &text::PAYMENT_REVERSED,
-    };
-    t.t(lang)
-}
-
-pub fn status(lang: Lang, v: InstallmentStatus) -> &'static str {
-    let t: &Tr = match v {
-        InstallmentStatus::WaitingPayment => &text::AWAITING_PAYMENT,
-        InstallmentStatus::Confirmed => &text::PAID,
-        InstallmentStatus::Reversed => &text::INSTALLMENT_REVERSED,
     };
     t.t(lang)
 }

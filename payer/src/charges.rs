@@ -9,6 +9,8 @@ use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang};
 use paylink_text as text;
 
+use paylink_ui::status::status_name;
+
 use crate::i18n;
 
 /// One invoice on the page, as its payer page shows it.
@@ -88,7 +90,7 @@ pub fn ChargesPage(l: Lang, c: Charges) -> impl IntoView {
                 <li class="charge paid" data-charge="paid">
                     <a href=i.pay_path.clone()>{what(l, i)}</a>
                     <p>
-                        <span class="badge">{i18n::status(l, i.status)}</span>
+                        <span class="badge">{status_name(l, i.status)}</span>
                         " · " {text::PAID.t(l)} ": " {format_brl(i.paid, l)}
                     </p>
                 </li>

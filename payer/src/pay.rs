@@ -9,8 +9,8 @@ use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, Lang, PayerInstallment, PayerView, PaymentType};
 use paylink_text as text;
+use paylink_ui::status::{status_badge, status_name};
 
-use crate::i18n;
 use crate::islands::{CopyButton, PaymentStatus, Simulate};
 
 /// The page's body (the shell wraps it in the document).
@@ -260,11 +260,6 @@ fn Installments<'a>(l: Lang, p: &'a PayerView) -> impl IntoView {
         .installments
         .iter()
         .map(|i| {
-            let badge = match i.status {
-                paylink_model::InstallmentStatus::WaitingPayment => "badge waiting",
-                paylink_model::InstallmentStatus::Confirmed => "badge confirmed",
-                paylink_model::InstallmentStatus::Reversed => "badge reversed",
-            };
             view! {
                 <tr role="row">
                     <th scope="row" role="rowheader" data-label=label(0)>{i.installment}</th>
@@ -272,7 +267,7 @@ fn Installments<'a>(l: Lang, p: &'a PayerView) -> impl IntoView {
                     <td role="cell" class="num" data-label=label(2)><span>{format_brl(i.price, l)}</span></td>
                     <td role="cell" class="num" data-label=label(3)><span>{format_brl(i.price_paid, l)}</span></td>
                     <td role="cell" data-label=label(4)>
-                        <span class=badge>{i18n::status(l, i.status)}</span>
+                        <span class=status_badge(i.status)>{status_name(l, i.status)}</span>
                         {i.returned.map(|n| view! { <span class="returned">{n.reason(l)}</span> })}
                     </td>
                 </tr>

@@ -6,8 +6,9 @@ use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang, PlannedInstallment};
 use paylink_text as text;
 
+use paylink_ui::status::{status_badge, status_name};
+
 use crate::components::table::{Cell, Table};
-use crate::i18n;
 
 /// One line of the table. `paid`/`status` are shown when the table has them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,14 +59,6 @@ pub fn date_for(iso: &str, l: Lang) -> String {
     Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), |d| d.format_for(l))
 }
 
-fn badge(s: InstallmentStatus) -> &'static str {
-    match s {
-        InstallmentStatus::WaitingPayment => "badge waiting",
-        InstallmentStatus::Confirmed => "badge confirmed",
-        InstallmentStatus::Reversed => "badge reversed",
-    }
-}
-
 /// The installments table; `detail`: also the paid and status columns (a
 /// created invoice).
 #[component]
@@ -105,8 +98,8 @@ pub fn InstallmentTable(
                 cells.push(Cell::num(format_brl(r.paid.unwrap_or(0), l)));
                 cells.push(match r.status {
                     Some(s) => Cell {
-                        text: i18n::status(l, s).to_string(),
-                        badge: badge(s),
+                        text: status_name(l, s).to_string(),
+                        badge: status_badge(s),
                         ..Cell::default()
                     },
                     None => Cell::default(),

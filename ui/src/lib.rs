@@ -10,6 +10,7 @@
 //! * [`confirm`] — an action's inline confirm step;
 //! * [`customer`] — the customer's fields and their controls;
 //! * [`payment_types`] — the payment types' fieldset;
+//! * [`status`] — an installment's status: its name and badge;
 //! * [`fetched`] — a screen's fetched data: loading, failure, drawn;
 //! * [`Failure`] — why a call failed, as the forms show it.
 //!
@@ -24,6 +25,7 @@ pub mod fetched;
 pub mod field;
 pub mod form;
 pub mod payment_types;
+pub mod status;
 
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]

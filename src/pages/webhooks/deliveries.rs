@@ -89,7 +89,6 @@ pub(super) fn Deliveries() -> impl IntoView {
     let notice = RwSignal::new(None::<Result<&'static text::Tr, api::Error>>);
     // The delivery sent again, until its attempt shows.
     let resent = RwSignal::new(None::<String>);
-    let owner = StoredValue::new(Owner::current());
     let waiting = move || {
         resent.with_untracked(|id| {
             id.as_ref().is_some_and(|id| {
@@ -111,13 +110,17 @@ pub(super) fn Deliveries() -> impl IntoView {
                     notice.set(Some(Ok(&text::REDELIVERED)));
                     resent.set(Some(id));
                     list.refetch();
-                    if let Some(o) = owner.get_value() {
-                        o.with(|| poll_while(move || list.refetch(), waiting));
-                    }
                 }
                 Err(e) => notice.set(Some(Err(e))),
             }
             focus("#deliveries-notice");
+        }
+    });
+    // The poll belongs to this effect: it stops when the screen goes, and starts again
+    // (the last one cleaned up) when another delivery is sent again.
+    Effect::new(move |_| {
+        if resent.with(Option::is_some) {
+            poll_while(move || list.refetch(), waiting);
         }
     });
     let send_again = Callback::new(move |id: String| {

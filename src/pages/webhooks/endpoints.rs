@@ -86,6 +86,7 @@ pub(super) fn Endpoints() -> impl IntoView {
     };
     let add = Action::new_local(move |(req, l): &(AppWebhookRequest, Lang)| {
         let (req, l) = (req.clone(), *l);
+        notice.set(None);
         async move {
             match client.add_webhook(&req, l).await {
                 Ok(hook) => {
@@ -148,15 +149,10 @@ pub(super) fn Endpoints() -> impl IntoView {
         focus(&format!("#{}", step.get_untracked().opener()));
         step.set(Step::Closed);
     };
-    let on_add = move |ev: web_sys::SubmitEvent| {
-        ev.prevent_default();
-        if busy.get_untracked() || !form.submit() {
-            return;
-        }
-        notice.set(None);
+    let on_add = form.on_submit(add, move || {
         let req = webhook_request(&kind.get_untracked(), &url.get_untracked());
-        add.dispatch_local((req, lang.get_untracked()));
-    };
+        (req, lang.get_untracked())
+    });
     let on_step = move |ev: web_sys::SubmitEvent| {
         ev.prevent_default();
         if busy.get_untracked() {
@@ -286,7 +282,7 @@ pub(super) fn Endpoints() -> impl IntoView {
             .map(|k| (k.as_str().into(), hook_type(l, *k).into()))
             .collect::<Vec<_>>();
         view! {
-            <form id="webhook-add" class="add-webhook" aria-labelledby="webhook-add-h" novalidate on:submit=on_add>
+            <form id="webhook-add" class="add-webhook" aria-labelledby="webhook-add-h" novalidate on:submit=on_add.clone()>
                 <h3 id="webhook-add-h">{text::NEW_WEBHOOK.t(l)}</h3>
                 <AlertBox form />
                 <div class="cols">
