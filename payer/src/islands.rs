@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use paylink_model::{InstallmentStatus, Lang};
+use paylink_ui::clipboard::copy;
 use serde::Deserialize;
 
 use crate::host::Host;
@@ -41,20 +42,6 @@ pub fn CopyButton(l: Lang, text: String, label: String) -> impl IntoView {
             }}
         </span>
     }
-}
-
-fn copy(text: String, done: RwSignal<Option<bool>>) {
-    use wasm_bindgen::JsValue;
-    leptos::task::spawn_local(async move {
-        let nav = window().navigator();
-        let has_clipboard = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
-            .is_ok_and(|c| !c.is_undefined() && !c.is_null());
-        let ok = has_clipboard
-            && wasm_bindgen_futures::JsFuture::from(nav.clipboard().write_text(&text))
-                .await
-                .is_ok();
-        done.try_set(Some(ok));
-    });
 }
 
 /// What the payer should do now: while an installment is open, `children`

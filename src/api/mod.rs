@@ -15,6 +15,7 @@
 use gloo_net::http::{Request, RequestBuilder};
 use leptos::prelude::*;
 use paylink_model::{ErrorEnvelope, Lang};
+use paylink_ui::api::{self, Body, Keys, SendError};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -71,8 +72,9 @@ struct Inner {
     base: RefCell<Base>,
     /// What the app does when a merchant call answers 401 (see [`Client::on_login_needed`]).
     login_needed: RefCell<Option<LoginNeeded>>,
-    /// The key of the last creation that has not succeeded yet: (path, body, key).
-    pending: RefCell<Option<(String, String, String)>>,
+    /// The keys of its creations: a double click or a retry after a network error sends the
+    /// same request with the same key, so the server creates it once.
+    keys: Keys,
 }
 
 /// An app's calls to the proxy; `Copy`, so closures and actions take it as
@@ -137,7 +139,7 @@ impl Client {
             inner: StoredValue::new_local(Rc::new(Inner {
                 base: RefCell::new(base),
                 login_needed: RefCell::new(None),
-                pending: RefCell::new(None),
+                keys: Keys::new(uuid::Uuid::new_v4().to_string()),
             })),
             resolved: RwSignal::new(resolved),
         }
@@ -197,30 +199,6 @@ impl Client {
             f();
         }
     }
-
-    /// One `Idempotency-Key` per creation: a double click or a retry after a
-    /// network error sends the same request with the same key, so the server
-    /// creates it once; after a success the next submit gets a new key.
-    fn idempotency_key(&self, path: &str, body: &str) -> String {
-        let Some(inner) = self.inner() else {
-            return uuid::Uuid::new_v4().to_string();
-        };
-        let mut p = inner.pending.borrow_mut();
-        if let Some((pp, pb, key)) = p.as_ref() {
-            if pp == path && pb == body {
-                return key.clone();
-            }
-        }
-        let key = uuid::Uuid::new_v4().to_string();
-        *p = Some((path.to_string(), body.to_string(), key.clone()));
-        key
-    }
-
-    fn created(&self) {
-        if let Some(inner) = self.inner() {
-            inner.pending.borrow_mut().take();
-        }
-    }
 }
 
 fn id_path(prefix: &str, id: &str, tail: &str) -> String {
@@ -255,9 +233,9 @@ impl Client {
         self.send(Request::post(&url), path, body, lang).await
     }
 
-    /// One request; the parsed JSON body of a 2xx answer, or the error. Not
-    /// generic, so the fetch state machine exists once in the wasm whatever
-    /// the endpoint.
+    /// One request through the shared [`paylink_ui::api::send`]; the parsed JSON body of a
+    /// 2xx answer (`null` for a 204), or the error, a 401 of a merchant call running the
+    /// login hook.
     async fn send(
         self,
         req: RequestBuilder,
@@ -265,37 +243,32 @@ impl Client {
         body: Option<String>,
         lang: Lang,
     ) -> Result<JsValue, Error> {
-        let req = req
-            .header("Accept", "application/json")
-            .header("Accept-Language", lang.code());
-        let sent = body.is_some();
-        let req = match body {
-            Some(text) => req
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", &self.idempotency_key(path, &text))
-                .body(text),
-            None => req.build(),
-        }
-        .map_err(|_| Error::Network)?;
-        let resp = req.send().await.map_err(|_| Error::Network)?;
-        // No content (a cancellation): nothing to parse.
-        if resp.status() == 204 {
-            return Ok(JsValue::NULL);
-        }
-        let json = match resp.text().await {
-            Ok(text) => js_sys::JSON::parse(&text).ok(),
-            Err(_) => None,
+        let Some(inner) = self.inner() else {
+            return Err(Error::Network);
         };
-        if resp.ok() {
-            if sent {
-                self.created();
-            }
-            json.ok_or(Error::BadResponse)
-        } else {
-            if resp.status() == 401 && is_merchant_call(path) {
+        let body = body.map(|json| Body::creation(path, json, &inner.keys));
+        let answer = api::send(req, lang, body).await;
+        if let Err(SendError::Refused(r)) = &answer {
+            if r.status == 401 && is_merchant_call(path) {
                 self.login_needed();
             }
-            Err(Error::Api(envelope_of(&resp, json)))
+        }
+        parsed(answer)
+    }
+}
+
+/// The parsed JSON of an answer (`null` for a 204), or the failure with the service's
+/// envelope.
+fn parsed(answer: Result<api::Answer, SendError>) -> Result<JsValue, Error> {
+    match answer {
+        Ok(answer) if answer.status == 204 => Ok(JsValue::NULL),
+        Ok(answer) => js_sys::JSON::parse(&answer.text).map_err(|_| Error::BadResponse),
+        Err(SendError::Network) => Err(Error::Network),
+        Err(SendError::Refused(refused)) => {
+            let envelope = js_sys::JSON::parse(&refused.text)
+                .ok()
+                .and_then(|j| read::<ErrorEnvelope>(j).ok());
+            Err(refused.failure(envelope))
         }
     }
 }
@@ -304,15 +277,6 @@ fn is_merchant_call(path: &str) -> bool {
     !(path.starts_with("/api/pay/")
         || path.starts_with("/api/links/")
         || path.starts_with("/api/session"))
-}
-
-fn envelope_of(resp: &gloo_net::http::Response, json: Option<JsValue>) -> ErrorEnvelope {
-    json.and_then(|j| read::<ErrorEnvelope>(j).ok())
-        .unwrap_or_else(|| ErrorEnvelope {
-            code: resp.status(),
-            message: format!("HTTP {} {}", resp.status(), resp.status_text()),
-            errors: None,
-        })
 }
 
 /// A request body as JSON text: serde-wasm-bindgen to a JS object, then the

@@ -5,33 +5,21 @@ use paylink_model::operator::{LoginRequest, SessionInfo};
 
 use paylink_model::Lang;
 
-use super::{encode, envelope_of, read, Client, Error};
+use paylink_ui::api::{self, Body};
+
+use super::{encode, parsed, read, Client, Error};
 
 impl Client {
     /// `POST /api/session`: logs the operator in (the answer is a 204 and the
-    /// session cookie). Sent apart from `Client::send`, so the password is
-    /// never kept as a pending creation's body.
+    /// session cookie). Sent with no idempotency key, so the password is never
+    /// kept as a pending creation's body.
     pub async fn login(self, req: &LoginRequest, lang: Lang) -> Result<(), Error> {
         let url = self.base().await + "/api/session";
-        let body = encode(req)?;
-        let resp = Request::post(&url)
-            .header("Accept", "application/json")
-            .header("Accept-Language", lang.code())
-            .header("Content-Type", "application/json")
-            .body(body)
-            .map_err(|_| Error::Network)?
-            .send()
-            .await
-            .map_err(|_| Error::Network)?;
-        if resp.ok() {
-            return Ok(());
-        }
-        let json = resp
-            .text()
-            .await
-            .ok()
-            .and_then(|t| js_sys::JSON::parse(&t).ok());
-        Err(Error::Api(envelope_of(&resp, json)))
+        let body = Body {
+            json: encode(req)?,
+            creation: None,
+        };
+        parsed(api::send(Request::post(&url), lang, Some(body)).await).map(drop)
     }
 
     /// `GET /api/session`: who is logged in (an error when no one is; it does
@@ -43,13 +31,6 @@ impl Client {
     /// `DELETE /api/session`: logs out (204 whether or not there was a session).
     pub async fn logout(self) -> Result<(), Error> {
         let url = self.base().await + "/api/session";
-        let resp = Request::delete(&url)
-            .send()
-            .await
-            .map_err(|_| Error::Network)?;
-        match resp.ok() {
-            true => Ok(()),
-            false => Err(Error::Api(envelope_of(&resp, None))),
-        }
+        parsed(api::send(Request::delete(&url), Lang::default(), None).await).map(drop)
     }
 }

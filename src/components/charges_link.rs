@@ -7,9 +7,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use paylink_model::Lang;
 use paylink_text as text;
+use paylink_ui::clipboard::copy;
 
 use crate::api;
-use crate::components::sections::{copy, error_text};
+use crate::components::sections::error_text;
 
 /// The two buttons, and what the last one did.
 #[component]

@@ -4,11 +4,9 @@
 //! after a failed call is `paylink_ui::fetched`'s).
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use paylink_model::{Lang, PaymentType};
 use paylink_text as text;
-use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
+use paylink_ui::clipboard::copy;
 
 use crate::api;
 use crate::components::installments::{InstallmentTable, Row};
@@ -34,20 +32,6 @@ pub fn Facts(items: Vec<(&'static str, String, &'static str)>) -> impl IntoView 
         })
         .collect_view();
     view! { <dl class="facts">{items}</dl> }
-}
-
-/// Copies `text` with the asynchronous clipboard API and reports the outcome.
-pub fn copy(text: String, done: RwSignal<Option<bool>>) {
-    spawn_local(async move {
-        let nav = window().navigator();
-        let has_clipboard = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
-            .is_ok_and(|c| !c.is_undefined() && !c.is_null());
-        let ok = has_clipboard
-            && JsFuture::from(nav.clipboard().write_text(&text))
-                .await
-                .is_ok();
-        done.try_set(Some(ok));
-    });
 }
 
 /// What the last copy button did ("Copiado!"), announced to screen readers.

@@ -5,8 +5,10 @@
 //! alert and `<button type="submit">` — written once, so a payment link's
 //! server-rendered form and the merchant's forms keep the same contract.
 //!
+//! * [`api`] — the calls to the proxy: headers, idempotency keys, the refusal's envelope;
 //! * [`form`] — when errors are shown (blur, submit, edits, the server's);
 //! * [`field`] — the controls (text, select, checkbox, date, alert, submit);
+//! * [`clipboard`] — copy to the clipboard;
 //! * [`confirm`] — an action's inline confirm step;
 //! * [`customer`] — the customer's fields and their controls;
 //! * [`payment_types`] — the payment types' fieldset;
@@ -19,6 +21,8 @@
 use paylink_model::{ErrorEnvelope, Lang};
 use paylink_text as text;
 
+pub mod api;
+pub mod clipboard;
 pub mod confirm;
 pub mod customer;
 pub mod fetched;

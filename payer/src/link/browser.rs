@@ -6,9 +6,10 @@
 
 use leptos::prelude::*;
 use paylink_model::{CustomerRef, InvoiceCreated, Lang};
+use paylink_ui::api::{self, Body, Keys, SendError};
 use paylink_ui::Failure;
 use serde::de::DeserializeOwned;
-use wasm_bindgen::JsValue;
+use std::rc::Rc;
 
 use super::state::Payer;
 use crate::host;
@@ -18,10 +19,9 @@ use crate::host;
 struct Page {
     lang: RwSignal<Lang>,
     done: RwSignal<Option<String>>,
-    key: String,
-    /// (path, body, key) of each creation sent: the same body goes again
-    /// with the same key, a changed one with a new key.
-    sent: StoredValue<Vec<(String, String, String)>>,
+    /// The creations' keys, numbered from the page's (the server rendered it, for the
+    /// form's post without JavaScript too).
+    keys: StoredValue<Rc<Keys>, LocalStorage>,
     /// The customer created for these values, and its id: a second
     /// submit after a refused invoice does not create it again.
     created: StoredValue<Option<(String, String)>>,
@@ -52,8 +52,7 @@ pub fn start(
     let page = Page {
         lang,
         done,
-        key,
-        sent: StoredValue::new(Vec::new()),
+        keys: StoredValue::new_local(Rc::new(Keys::new(key))),
         created: StoredValue::new(None),
     };
     provide_context(page);
@@ -143,47 +142,23 @@ async fn create(page: &Page, p: Payer) {
     }
 }
 
-/// The key of a creation: the page's, numbered per distinct body.
-fn key_for(page: &Page, path: &str, body: &str) -> String {
-    page.sent
-        .try_update_value(|sent| {
-            if let Some((_, _, k)) = sent.iter().find(|(p, b, _)| p == path && b == body) {
-                return k.clone();
-            }
-            let k = format!("{}-{}", page.key, sent.len() + 1);
-            sent.push((path.to_string(), body.to_string(), k.clone()));
-            k
-        })
-        .unwrap_or_else(|| page.key.clone())
-}
-
-/// `POST {base}{path}` with a JSON body; the answer read as `R`, or the
-/// service's error envelope.
+/// `POST {base}{path}` with a JSON body through the shared [`paylink_ui::api::send`]; the
+/// answer read as `R`, or the service's error envelope.
 async fn call<R: DeserializeOwned>(
     page: &Page,
     path: &str,
     body: String,
     lang: Lang,
 ) -> Result<R, Failure> {
-    let key = key_for(page, path, &body);
-    let res = gloo_net::http::Request::post(&format!("{}{path}", host::api_base()))
-        .header("Content-Type", "application/json")
-        .header("Accept-Language", lang.code())
-        .header("Idempotency-Key", &key)
-        .body(JsValue::from_str(&body))
-        .map_err(|_| Failure::Network)?
-        .send()
-        .await
-        .map_err(|_| Failure::Network)?;
-    let text = res.text().await.map_err(|_| Failure::Network)?;
-    if res.ok() {
-        return leptos::serde_json::from_str(&text).map_err(|_| Failure::BadResponse);
+    let req = gloo_net::http::Request::post(&format!("{}{path}", host::api_base()));
+    let Some(keys) = page.keys.try_get_value() else {
+        return Err(Failure::Network);
+    };
+    match api::send(req, lang, Some(Body::creation(path, body, &keys))).await {
+        Ok(answer) => leptos::serde_json::from_str(&answer.text).map_err(|_| Failure::BadResponse),
+        Err(SendError::Network) => Err(Failure::Network),
+        Err(SendError::Refused(refused)) => {
+            Err(refused.failure(leptos::serde_json::from_str(&refused.text).ok()))
+        }
     }
-    Err(Failure::Api(
-        leptos::serde_json::from_str(&text).unwrap_or_else(|_| paylink_model::ErrorEnvelope {
-            code: res.status(),
-            message: res.status_text(),
-            errors: None,
-        }),
-    ))
 }

@@ -6,10 +6,11 @@ use leptos::prelude::*;
 use paylink_model::link_spec::{iframe_snippet, mount_snippet, MerchantLink};
 use paylink_model::Lang;
 use paylink_text as text;
+use paylink_ui::clipboard::copy;
 use paylink_ui::fetched::Fetched;
 
 use crate::api;
-use crate::components::sections::{copy, CopyStatus};
+use crate::components::sections::CopyStatus;
 use crate::Ctx;
 
 /// One link's address, embed snippets and printable QR code.

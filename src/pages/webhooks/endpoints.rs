@@ -8,16 +8,17 @@ use paylink_model::date::format_instant_brasilia as date_time;
 use paylink_model::webhooks::{AppWebhook, AppWebhookRequest};
 use paylink_model::{Errors, HookType, Lang};
 use paylink_text as text;
+use paylink_ui::clipboard::copy;
 use paylink_ui::confirm::ConfirmStep;
 use paylink_ui::fetched::Fetched;
+use paylink_ui::field::{AlertBox, Field, Select, SubmitButton};
+use paylink_ui::form::Form;
 
 use crate::api;
-use crate::components::sections::{copy, CopyStatus};
+use crate::components::sections::CopyStatus;
 use crate::components::table::ListTable;
 use crate::i18n::hook_type;
 use crate::{focus, focus_later, Ctx};
-use paylink_ui::field::{AlertBox, Field, Select, SubmitButton};
-use paylink_ui::form::Form;
 
 /// The add form's fields as the request, checked by the model's rules
 /// (public HTTPS only, as the service holds in production).
