@@ -32,10 +32,6 @@ type Said = Option<(fn(Lang, &str) -> String, String)>;
 pub fn LinksPage() -> impl IntoView {
     let lang = expect_context::<Ctx>().lang;
     let client = api::use_client();
-    let list = LocalResource::new(move || {
-        let l = lang.get();
-        async move { client.list_links(l).await }
-    });
     // The link whose share panel is open.
     let shared = RwSignal::new(None::<String>);
     let said = RwSignal::new(Said::None);
@@ -55,11 +51,17 @@ pub fn LinksPage() -> impl IntoView {
                         text::link_deactivated
                     };
                     said.set(Some((k as fn(Lang, &str) -> String, name)));
-                    list.refetch();
                 }
                 Err(e) => failure.set(Some(e)),
             }
         }
+    });
+    // Read again after each switch (keyed on the action's version, as the Leptos examples'
+    // todo list is), whatever it answered: a refusal may follow a change elsewhere.
+    let list = LocalResource::new(move || {
+        let l = lang.get();
+        toggle.version().track();
+        async move { client.list_links(l).await }
     });
     let created = Callback::new(move |link: MerchantLink| {
         failure.set(None);

@@ -109,17 +109,18 @@ pub(super) fn Deliveries() -> impl IntoView {
                 Ok(_) => {
                     notice.set(Some(Ok(&text::REDELIVERED)));
                     resent.set(Some(id));
-                    list.refetch();
                 }
                 Err(e) => notice.set(Some(Err(e))),
             }
             focus("#deliveries-notice");
         }
     });
-    // The poll belongs to this effect: it stops when the screen goes, and starts again
-    // (the last one cleaned up) when another delivery is sent again.
+    // A delivery sent again: the list is read again at once, then while its attempt is
+    // pending. The poll belongs to this effect: it stops when the screen goes, and starts
+    // again (the last one cleaned up) when another delivery is sent again.
     Effect::new(move |_| {
         if resent.with(Option::is_some) {
+            list.refetch();
             poll_while(move || list.refetch(), waiting);
         }
     });
