@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use paylink_model::{InstallmentStatus, Lang};
-use paylink_ui::api;
 use paylink_ui::clipboard::copy;
 use serde::Deserialize;
 
@@ -127,17 +126,17 @@ pub struct Poke(Trigger);
 /// looks at once (announcing `paylink:paid` as a real payment would).
 #[island]
 pub fn Simulate(l: Lang, id: String) -> impl IntoView {
+    let busy = RwSignal::new(false);
     let failed = RwSignal::new(false);
     let action = format!("/pay/{id}/simulate");
-    let pay = Action::new_local(move |poke: &Poke| simulate(l, id.clone(), *poke, failed));
-    let busy = pay.pending();
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         let Some(poke) = use_context::<Poke>() else {
             return; // the form goes to the server
         };
         ev.prevent_default();
         if !busy.get_untracked() {
-            pay.dispatch_local(poke);
+            busy.set(true);
+            simulate(id.clone(), poke, busy, failed);
         }
     };
     view! {
@@ -158,16 +157,23 @@ fn embed() {
     });
 }
 
-async fn simulate(l: Lang, id: String, poke: Poke, failed: RwSignal<bool>) {
-    let url = format!("{}/api/pay/{id}/simulate", crate::host::api_base());
-    // The shared call reads the answer to its end: a body left unread keeps its request open.
-    let ok = api::send(gloo_net::http::Request::post(&url), l, None)
-        .await
-        .is_ok();
-    failed.set(!ok);
-    if ok {
-        poke.0.notify();
-    }
+fn simulate(id: String, poke: Poke, busy: RwSignal<bool>, failed: RwSignal<bool>) {
+    leptos::task::spawn_local(async move {
+        let base = crate::host::api_base();
+        let res = gloo_net::http::Request::post(&format!("{base}/api/pay/{id}/simulate"))
+            .send()
+            .await;
+        // Read to its end, as every answer is: a body left unread keeps its request open.
+        let ok = match res {
+            Ok(r) => r.ok() && r.text().await.is_ok(),
+            Err(_) => false,
+        };
+        failed.set(!ok);
+        busy.set(false);
+        if ok {
+            poke.0.notify();
+        }
+    });
 }
 
 /// The part of `GET /api/pay/{id}` (the model's `PayerView`) this reads.

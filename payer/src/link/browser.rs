@@ -2,7 +2,7 @@
 //! and the submit through the proxy's link API (gloo-net), with its
 //! idempotency keys. The server renders the islands that call [`start`] and
 //! [`refused`], which only set up what the browser runs (effects, and the
-//! context [`use_send`] reads).
+//! context [`send`] reads in the form's submit handler).
 
 use leptos::prelude::*;
 use paylink_model::{CustomerRef, InvoiceCreated, Lang};
@@ -14,7 +14,7 @@ use std::rc::Rc;
 use super::state::Payer;
 use crate::host;
 
-/// The page's language, its outcome and the creations' state, for [`use_send`].
+/// The page's language, its outcome and the creations' state, for [`send`].
 #[derive(Clone)]
 struct Page {
     lang: RwSignal<Lang>,
@@ -71,18 +71,15 @@ pub fn refused(code: u16, message: String) {
     });
 }
 
-/// The form's submit: the customer, then the invoice (pending while on their way). Made
-/// under the island that [`start`]ed the page.
-pub fn use_send(p: Payer) -> Action<(), ()> {
-    let page = use_context::<Page>();
-    Action::new_local(move |_: &()| {
-        let page = page.clone();
-        async move {
-            if let Some(page) = page {
-                create(&page, p).await;
-            }
-        }
-    })
+pub fn send(p: Payer, busy: RwSignal<bool>) {
+    let Some(page) = use_context::<Page>() else {
+        return;
+    };
+    busy.set(true);
+    leptos::task::spawn_local(async move {
+        create(&page, p).await;
+        busy.set(false);
+    });
 }
 
 async fn create(page: &Page, p: Payer) {

@@ -64,9 +64,14 @@ pub fn LinkForm(l: Lang, link: PaymentLink, posted: Posted, key: String) -> impl
 fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl IntoView {
     let form = p.form;
     let link = p.link.get_value();
-    let send = browser::use_send(p);
-    // A second submit while the first is on its way is ignored (`Form::on_submit`).
-    let on_submit = form.on_submit(send, || ());
+    let busy = RwSignal::new(false);
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        // A second submit while the first is on its way is ignored.
+        if !busy.get_untracked() && form.submit() {
+            browser::send(p, busy);
+        }
+    };
     let price = match link.price {
         Some(c) => format_brl(c, l),
         None => text::AMOUNT_BY_PAYER.t(l).to_string(),
@@ -126,7 +131,7 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
             <h2>{text::YOUR_DATA.t(l)}</h2>
             <CustomerFieldset form f=p.customer l merchant=false />
             <div class="actions">
-                <SubmitButton busy=send.pending() label=text::TO_PAYMENT.t(l) l />
+                <SubmitButton busy label=text::TO_PAYMENT.t(l) l />
             </div>
         </form>
     }
