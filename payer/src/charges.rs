@@ -8,7 +8,6 @@ use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang};
 use paylink_text as text;
-
 use paylink_ui::status::status_name;
 
 use crate::i18n;

@@ -243,10 +243,12 @@ impl Client {
         body: Option<String>,
         lang: Lang,
     ) -> Result<JsValue, Error> {
-        let Some(inner) = self.inner() else {
-            return Err(Error::Network);
-        };
-        let body = body.map(|json| Body::creation(path, json, &inner.keys));
+        // The app's state is gone once it is unmounted: a call still on its way goes without a key.
+        let inner = self.inner();
+        let body = body.map(|json| match &inner {
+            Some(inner) => Body::creation(path, json, &inner.keys),
+            None => Body::plain(json),
+        });
         let answer = api::send(req, lang, body).await;
         if let Err(SendError::Refused(r)) = &answer {
             if r.status == 401 && is_merchant_call(path) {

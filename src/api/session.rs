@@ -2,9 +2,7 @@
 
 use gloo_net::http::Request;
 use paylink_model::operator::{LoginRequest, SessionInfo};
-
 use paylink_model::Lang;
-
 use paylink_ui::api::{self, Body};
 
 use super::{encode, parsed, read, Client, Error};
@@ -15,10 +13,7 @@ impl Client {
     /// kept as a pending creation's body.
     pub async fn login(self, req: &LoginRequest, lang: Lang) -> Result<(), Error> {
         let url = self.base().await + "/api/session";
-        let body = Body {
-            json: encode(req)?,
-            creation: None,
-        };
+        let body = Body::plain(encode(req)?);
         parsed(api::send(Request::post(&url), lang, Some(body)).await).map(drop)
     }
 

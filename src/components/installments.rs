@@ -5,7 +5,6 @@ use leptos::prelude::*;
 use paylink_model::money::format_brl;
 use paylink_model::{Date, InstallmentStatus, Lang, PlannedInstallment};
 use paylink_text as text;
-
 use paylink_ui::status::{status_badge, status_name};
 
 use crate::components::table::{Cell, Table};

@@ -6,8 +6,8 @@
 //!
 //! The JSON itself is each bundle's to parse: the merchant's app lets the browser parse it and
 //! reads it with serde-wasm-bindgen (no serde_json in its wasm), the islands read it with the
-//! serde_json leptos already ships to read their props. One parser per bundle is smaller than
-//! one for both (bench/README.md, "widget size").
+//! serde_json leptos already ships to read their props: each bundle keeps the reader it has
+//! anyway (bench/README.md, "bench/widget-size", lists what serde_json saved the islands).
 
 use std::cell::{Cell, RefCell};
 
@@ -100,6 +100,14 @@ pub struct Body<'a> {
 }
 
 impl<'a> Body<'a> {
+    /// A body sent without a key.
+    pub fn plain(json: String) -> Body<'a> {
+        Body {
+            json,
+            creation: None,
+        }
+    }
+
     /// A creation's body, sent with its key.
     pub fn creation(path: &'a str, json: String, keys: &'a Keys) -> Body<'a> {
         Body {

@@ -151,10 +151,13 @@ async fn call<R: DeserializeOwned>(
     lang: Lang,
 ) -> Result<R, Failure> {
     let req = gloo_net::http::Request::post(&format!("{}{path}", host::api_base()));
-    let Some(keys) = page.keys.try_get_value() else {
-        return Err(Failure::Network);
+    // The page's state is gone once the island is: a call still on its way goes without a key.
+    let keys = page.keys.try_get_value();
+    let body = match &keys {
+        Some(keys) => Body::creation(path, body, keys),
+        None => Body::plain(body),
     };
-    match api::send(req, lang, Some(Body::creation(path, body, &keys))).await {
+    match api::send(req, lang, Some(body)).await {
         Ok(answer) => leptos::serde_json::from_str(&answer.text).map_err(|_| Failure::BadResponse),
         Err(SendError::Network) => Err(Failure::Network),
         Err(SendError::Refused(refused)) => {
