@@ -601,37 +601,24 @@ pub fn instructions(
     lang: Lang,
 ) -> Vec<String> {
     use crate::money::format_brl;
-    let pt = lang == Lang::PtBr;
     let mut lines = Vec::new();
     if let Some(d) = terms.discount {
         let a = amount_due(original_cents, due_date, d.until, terms);
-        let (until, off, pay) = (
-            d.until.format_for(lang),
-            format_brl(a.discount, lang),
-            format_brl(a.total, lang),
-        );
-        lines.push(if pt {
-            format!("Até {until}, desconto de {off}: pague {pay}.")
-        } else {
-            format!("Until {until}, a discount of {off}: pay {pay}.")
-        });
+        lines.push(paylink_text::discount_until(
+            lang,
+            &d.until.format_for(lang),
+            &format_brl(a.discount, lang),
+            &format_brl(a.total, lang),
+        ));
     }
     let after = next_business_day(due_date).format_for(lang);
     if let Some(f) = terms.fine {
         let fine = format_brl(f.on(original_cents.clamp(0, MAX_CENTS)), lang);
-        lines.push(if pt {
-            format!("Após {after}, multa de {fine}.")
-        } else {
-            format!("After {after}, a fine of {fine}.")
-        });
+        lines.push(paylink_text::fine_after(lang, &after, &fine));
     }
     if let Some(bp) = terms.interest_monthly_bp {
         let p = percent_text(bp, lang);
-        lines.push(if pt {
-            format!("Após {after}, juros de mora de {p} % ao mês, por dia corrido de atraso.")
-        } else {
-            format!("After {after}, late interest of {p} % a month, per calendar day late.")
-        });
+        lines.push(paylink_text::interest_after(lang, &after, &p));
     }
     lines
 }

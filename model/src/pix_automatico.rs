@@ -3,6 +3,7 @@
 //! the retry policy, and the rules that decide whether an invoice can be charged that way (keyed
 //! by the field path `pixAutomatico`, in pt-BR and English like every other field error).
 
+use paylink_text as text;
 use serde::{Deserialize, Serialize};
 
 use crate::enums::{wire_enum, Frequency, InvoiceType, PaymentType};
@@ -328,47 +329,28 @@ pub struct CycleAttempt {
 impl PixAutomaticoCycle {
     /// What became of the cycle, for the merchant.
     pub fn outcome(&self, lang: crate::Lang) -> String {
-        let pt = lang == crate::Lang::PtBr;
-        let t = |p: &str, e: &str| if pt { p } else { e }.to_string();
-        let back = t(
-            "; a parcela voltou para a página de pagamento",
-            "; the installment is back on the payment page",
-        );
+        let back = text::CYCLE_BACK_ON_PAGE.t(lang);
         match self.status.as_str() {
             "CRIADA" | "ATIVA" => match self.attempts.last() {
-                Some(a) if a.kind == "RIFL" && a.status == "AGENDADA" => t(
-                    "Nova tentativa agendada no banco do pagador",
-                    "Another attempt scheduled at the payer's bank",
-                ),
-                Some(a) if a.status == "REJEITADA" => t(
-                    "Tentativa rejeitada pelo banco do pagador",
-                    "Attempt rejected by the payer's bank",
-                ),
-                _ => t(
-                    "Agendada: o banco do pagador paga no vencimento",
-                    "Scheduled: the payer's bank pays it on the due date",
-                ),
+                Some(a) if a.kind == "RIFL" && a.status == "AGENDADA" => {
+                    text::CYCLE_RETRY_SCHEDULED.t(lang).to_string()
+                }
+                Some(a) if a.status == "REJEITADA" => {
+                    text::CYCLE_ATTEMPT_REJECTED.t(lang).to_string()
+                }
+                _ => text::CYCLE_SCHEDULED.t(lang).to_string(),
             },
-            "CONCLUIDA" => t("Paga pelo banco do pagador", "Paid by the payer's bank"),
-            "REJEITADA" => {
-                t(
-                    "Não paga: o banco do pagador rejeitou e não há novas tentativas",
-                    "Not paid: the payer's bank rejected it and no retry is left",
-                ) + &back
-            }
-            "EXPIRADA" => t("Expirou sem pagamento", "Expired unpaid") + &back,
-            "CANCELADA" => t("Cancelada", "Cancelled") + &back,
+            "CONCLUIDA" => text::CYCLE_PAID.t(lang).to_string(),
+            "REJEITADA" => text::CYCLE_NOT_PAID.t(lang).to_string() + back,
+            "EXPIRADA" => text::CYCLE_EXPIRED.t(lang).to_string() + back,
+            "CANCELADA" => text::CANCELLED_F.t(lang).to_string() + back,
             "RECUSADA" => {
                 let why = if self.reasons.is_empty() {
                     String::new()
                 } else {
                     format!(" ({})", self.reasons.join("; "))
                 };
-                t(
-                    "Recusada pelo banco ao ser enviada",
-                    "Refused by the bank when sent",
-                ) + &why
-                    + &back
+                text::CYCLE_REFUSED.t(lang).to_string() + &why + back
             }
             other => other.to_string(),
         }
@@ -378,32 +360,25 @@ impl PixAutomaticoCycle {
 impl CycleAttempt {
     /// The attempt's kind, for the merchant.
     pub fn kind_text(&self, lang: crate::Lang) -> String {
-        let pt = lang == crate::Lang::PtBr;
         match self.kind.as_str() {
-            "AGND" => if pt {
-                "No vencimento"
-            } else {
-                "On the due date"
-            }
-            .to_string(),
-            "RIFL" => if pt { "Nova tentativa" } else { "Retry" }.to_string(),
+            "AGND" => text::ATTEMPT_ON_DUE_DATE.t(lang).to_string(),
+            "RIFL" => text::ATTEMPT_RETRY.t(lang).to_string(),
             other => other.to_string(),
         }
     }
 
     /// The attempt's status, for the merchant.
     pub fn status_text(&self, lang: crate::Lang) -> String {
-        let pt = lang == crate::Lang::PtBr;
-        let (p, e) = match self.status.as_str() {
-            "SOLICITADA" => ("Solicitada", "Requested"),
-            "AGENDADA" => ("Agendada", "Scheduled"),
-            "PAGA" => ("Paga", "Paid"),
-            "CANCELADA" => ("Cancelada", "Cancelled"),
-            "REJEITADA" => ("Rejeitada", "Rejected"),
-            "EXPIRADA" => ("Expirada", "Expired"),
-            other => (other, other),
+        let said = match self.status.as_str() {
+            "SOLICITADA" => &text::ATTEMPT_REQUESTED,
+            "AGENDADA" => &text::SCHEDULED,
+            "PAGA" => &text::STATE_PAID,
+            "CANCELADA" => &text::CANCELLED_F,
+            "REJEITADA" => &text::ATTEMPT_REJECTED,
+            "EXPIRADA" => &text::ATTEMPT_EXPIRED,
+            other => return other.to_string(),
         };
-        if pt { p } else { e }.to_string()
+        said.t(lang).to_string()
     }
 
     /// Why the payer's bank did not pay it, when it says: its words (Portuguese, as banks write
@@ -414,14 +389,7 @@ impl CycleAttempt {
         }
         let words = self.reason.as_deref().unwrap_or_default();
         let code = self.reason_code.as_deref().unwrap_or("?");
-        Some(match lang {
-            crate::Lang::PtBr => format!("O banco do pagador recusou: “{words}” (código {code})"),
-            crate::Lang::En => {
-                format!(
-                    "The payer's bank declined it: “{words}” (code {code}, in the bank's words)"
-                )
-            }
-        })
+        Some(text::bank_declined(lang, words, code))
     }
 }
 

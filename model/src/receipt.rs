@@ -4,6 +4,7 @@
 //! Brasília's, or the day alone when only the day is known (a boleto's liquidação, a payment the
 //! merchant recorded by hand); the verification code is read back in one canonical form.
 
+use paylink_text as text;
 use serde::{Deserialize, Serialize};
 
 use crate::date::{brasilia_day, format_instant_brasilia, MIDNIGHT_UTC_TIME};
@@ -144,10 +145,7 @@ impl Receipt {
     }
 
     pub fn title(l: Lang) -> &'static str {
-        match l {
-            Lang::PtBr => "Comprovante de pagamento",
-            Lang::En => "Payment receipt",
-        }
+        text::RECEIPT_TITLE.t(l)
     }
 
     /// When it was paid: the day and time in Brasília, or the day alone when only the day is
@@ -160,73 +158,55 @@ impl Receipt {
                 .map_or_else(|| self.paid_at.clone(), |d| d.format_for(l));
         }
         let at = format_instant_brasilia(&self.paid_at, l);
-        match l {
-            Lang::PtBr => format!("{at} (horário de Brasília)"),
-            Lang::En => format!("{at} (Brasília time)"),
-        }
+        text::at_brasilia_time(l, &at)
     }
 
     pub fn method_text(&self, l: Lang) -> &'static str {
-        match (self.method, l) {
-            (Some(PaymentType::Pix), _) => "Pix",
-            (Some(PaymentType::Boleto), _) => "Boleto",
-            (None, Lang::PtBr) => "Registrado pelo recebedor",
-            (None, Lang::En) => "Recorded by the merchant",
+        match self.method {
+            Some(PaymentType::Pix) => "Pix",
+            Some(PaymentType::Boleto) => "Boleto",
+            None => text::RECEIPT_BY_MERCHANT.t(l),
         }
     }
 
     fn reference_label(&self, l: Lang) -> &'static str {
-        match (self.method, l) {
-            (Some(PaymentType::Pix), Lang::PtBr) => "ID da transação (endToEndId)",
-            (Some(PaymentType::Pix), Lang::En) => "Transaction ID (endToEndId)",
-            (_, Lang::PtBr) => "Nosso número",
-            (_, Lang::En) => "Bank reference (nosso número)",
+        match self.method {
+            Some(PaymentType::Pix) => text::RECEIPT_END_TO_END_ID.t(l),
+            _ => text::RECEIPT_NOSSO_NUMERO.t(l),
         }
     }
 
     /// What a reversed receipt says first.
     pub fn reversed_note(l: Lang) -> &'static str {
-        match l {
-            Lang::PtBr => "Este pagamento foi devolvido ao pagador: o comprovante não vale como prova de pagamento.",
-            Lang::En => "This payment was returned to the payer: the receipt is no longer proof of payment.",
-        }
+        text::RECEIPT_REVERSED.t(l)
     }
 
     pub fn code_label(l: Lang) -> &'static str {
-        match l {
-            Lang::PtBr => "Código de verificação",
-            Lang::En => "Verification code",
-        }
+        text::RECEIPT_CODE.t(l)
     }
 
     /// The receipt's lines, label and value, in the order every rendering shows them; a line
     /// whose value is unknown is left out.
     pub fn lines(&self, l: Lang) -> Vec<(&'static str, String)> {
-        let pt = l == Lang::PtBr;
-        let t = |p: &'static str, e: &'static str| if pt { p } else { e };
-        let mut out = vec![(t("Recebedor", "Paid to"), self.merchant_name.clone())];
+        let mut out = vec![(text::RECEIPT_PAID_TO.t(l), self.merchant_name.clone())];
         if let Some(d) = &self.merchant_document {
-            out.push((t("CPF/CNPJ do recebedor", "Merchant's CPF/CNPJ"), d.clone()));
+            out.push((text::RECEIPT_MERCHANT_DOCUMENT.t(l), d.clone()));
         }
-        out.push((t("Pagador", "Payer"), self.payer_name.clone()));
+        out.push((text::RECEIPT_PAYER.t(l), self.payer_name.clone()));
         if let Some(d) = &self.payer_document {
-            out.push((t("CPF/CNPJ do pagador", "Payer's CPF/CNPJ"), d.clone()));
+            out.push((text::RECEIPT_PAYER_DOCUMENT.t(l), d.clone()));
         }
-        out.push((t("Valor pago", "Amount paid"), format_brl(self.amount, l)));
-        out.push((t("Data do pagamento", "Paid on"), self.when(l)));
-        out.push((
-            t("Forma de pagamento", "Method"),
-            self.method_text(l).to_string(),
-        ));
+        out.push((text::AMOUNT_PAID.t(l), format_brl(self.amount, l)));
+        out.push((text::RECEIPT_PAID_ON.t(l), self.when(l)));
+        out.push((text::RECEIPT_METHOD.t(l), self.method_text(l).to_string()));
         if let Some(r) = &self.reference {
             out.push((self.reference_label(l), r.clone()));
         }
         out.push((
-            t("Parcela", "Installment"),
-            match (self.installment_count, pt) {
-                (Some(n), true) => format!("{} de {n}", self.installment),
-                (Some(n), false) => format!("{} of {n}", self.installment),
-                (None, _) => self.installment.to_string(),
+            text::INSTALLMENT.t(l),
+            match self.installment_count {
+                Some(n) => text::installment_of(l, self.installment, n),
+                None => self.installment.to_string(),
             },
         ));
         out.push((Self::code_label(l), self.code.clone()));

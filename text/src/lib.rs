@@ -14,14 +14,15 @@
 //!   gives the text before and after it ([`Around`]).
 //! - Each text is a static or a function of its own, so a bundle links only those it uses.
 //!
-//! The payer pages' texts are here too (`payer`); the model's messages and the server's are
-//! to follow (issue 42). This crate therefore takes nothing of paylink's, and [`Lang`] is
-//! defined here.
+//! The payer pages' texts are here too (`payer`), and the model's: its field errors
+//! (`fields`); the server's messages are to follow (issue 42). This crate therefore takes
+//! nothing of paylink's, and [`Lang`] is defined here.
 
 mod lang;
 
 pub mod backoffice;
 pub mod controls;
+pub mod fields;
 pub mod links;
 pub mod lists;
 pub mod merchant;
@@ -34,6 +35,7 @@ pub mod words;
 
 pub use backoffice::*;
 pub use controls::*;
+pub use fields::*;
 pub use lang::Lang;
 pub use links::*;
 pub use lists::*;

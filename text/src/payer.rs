@@ -128,3 +128,107 @@ pub static LINK_UNAVAILABLE: Tr = Tr {
     pt: "Link indisponível",
     en: "Link unavailable",
 };
+
+use crate::Lang;
+
+// The terms' lines on the boleto's "instruções" and the payer page; the dates and amounts
+// come formatted for the language.
+
+/// Paying by `until`, the discount `off`: pay `pay`.
+pub fn discount_until(l: Lang, until: &str, off: &str, pay: &str) -> String {
+    match l {
+        Lang::PtBr => format!("Até {until}, desconto de {off}: pague {pay}."),
+        Lang::En => format!("Until {until}, a discount of {off}: pay {pay}."),
+    }
+}
+
+/// Paying after `after`, the fine `fine`.
+pub fn fine_after(l: Lang, after: &str, fine: &str) -> String {
+    match l {
+        Lang::PtBr => format!("Após {after}, multa de {fine}."),
+        Lang::En => format!("After {after}, a fine of {fine}."),
+    }
+}
+
+/// Paying after `after`, late interest of `percent` % a month.
+pub fn interest_after(l: Lang, after: &str, percent: &str) -> String {
+    match l {
+        Lang::PtBr => {
+            format!("Após {after}, juros de mora de {percent} % ao mês, por dia corrido de atraso.")
+        }
+        Lang::En => {
+            format!("After {after}, late interest of {percent} % a month, per calendar day late.")
+        }
+    }
+}
+
+// The receipt (comprovante): its title, notes and lines' labels. The amount's label is
+// `AMOUNT_PAID`, the installment's `INSTALLMENT`.
+pub static RECEIPT_TITLE: Tr = Tr {
+    pt: "Comprovante de pagamento",
+    en: "Payment receipt",
+};
+/// What a reversed receipt says first.
+pub static RECEIPT_REVERSED: Tr = Tr {
+    pt: "Este pagamento foi devolvido ao pagador: o comprovante não vale como prova de pagamento.",
+    en: "This payment was returned to the payer: the receipt is no longer proof of payment.",
+};
+pub static RECEIPT_CODE: Tr = Tr {
+    pt: "Código de verificação",
+    en: "Verification code",
+};
+pub static RECEIPT_PAID_TO: Tr = Tr {
+    pt: "Recebedor",
+    en: "Paid to",
+};
+pub static RECEIPT_MERCHANT_DOCUMENT: Tr = Tr {
+    pt: "CPF/CNPJ do recebedor",
+    en: "Merchant's CPF/CNPJ",
+};
+pub static RECEIPT_PAYER: Tr = Tr {
+    pt: "Pagador",
+    en: "Payer",
+};
+pub static RECEIPT_PAYER_DOCUMENT: Tr = Tr {
+    pt: "CPF/CNPJ do pagador",
+    en: "Payer's CPF/CNPJ",
+};
+pub static RECEIPT_PAID_ON: Tr = Tr {
+    pt: "Data do pagamento",
+    en: "Paid on",
+};
+pub static RECEIPT_METHOD: Tr = Tr {
+    pt: "Forma de pagamento",
+    en: "Method",
+};
+/// The method of a payment the merchant recorded by hand.
+pub static RECEIPT_BY_MERCHANT: Tr = Tr {
+    pt: "Registrado pelo recebedor",
+    en: "Recorded by the merchant",
+};
+/// The label of a Pix payment's reference.
+pub static RECEIPT_END_TO_END_ID: Tr = Tr {
+    pt: "ID da transação (endToEndId)",
+    en: "Transaction ID (endToEndId)",
+};
+/// The label of a boleto's (or a recorded payment's) reference.
+pub static RECEIPT_NOSSO_NUMERO: Tr = Tr {
+    pt: "Nosso número",
+    en: "Bank reference (nosso número)",
+};
+
+/// A day and time `at` (formatted for `l`) said to be Brasília's.
+pub fn at_brasilia_time(l: Lang, at: &str) -> String {
+    match l {
+        Lang::PtBr => format!("{at} (horário de Brasília)"),
+        Lang::En => format!("{at} (Brasília time)"),
+    }
+}
+
+/// Installment `n` of `count`.
+pub fn installment_of(l: Lang, n: u32, count: u32) -> String {
+    match l {
+        Lang::PtBr => format!("{n} de {count}"),
+        Lang::En => format!("{n} of {count}"),
+    }
+}

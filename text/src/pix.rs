@@ -60,3 +60,73 @@ pub fn pix_conflict(l: Lang, n: u32) -> String {
         }
     }
 }
+
+// What became of a Pix Automático cycle (the table's "Situação da cobrança"); the model maps
+// the bank's status to these. A cycle or an attempt paid, scheduled or cancelled says
+// `STATE_PAID`, `SCHEDULED`, `CANCELLED_F`.
+pub static CYCLE_RETRY_SCHEDULED: Tr = Tr {
+    pt: "Nova tentativa agendada no banco do pagador",
+    en: "Another attempt scheduled at the payer's bank",
+};
+pub static CYCLE_ATTEMPT_REJECTED: Tr = Tr {
+    pt: "Tentativa rejeitada pelo banco do pagador",
+    en: "Attempt rejected by the payer's bank",
+};
+pub static CYCLE_SCHEDULED: Tr = Tr {
+    pt: "Agendada: o banco do pagador paga no vencimento",
+    en: "Scheduled: the payer's bank pays it on the due date",
+};
+pub static CYCLE_PAID: Tr = Tr {
+    pt: "Paga pelo banco do pagador",
+    en: "Paid by the payer's bank",
+};
+pub static CYCLE_NOT_PAID: Tr = Tr {
+    pt: "Não paga: o banco do pagador rejeitou e não há novas tentativas",
+    en: "Not paid: the payer's bank rejected it and no retry is left",
+};
+pub static CYCLE_EXPIRED: Tr = Tr {
+    pt: "Expirou sem pagamento",
+    en: "Expired unpaid",
+};
+pub static CYCLE_REFUSED: Tr = Tr {
+    pt: "Recusada pelo banco ao ser enviada",
+    en: "Refused by the bank when sent",
+};
+/// Said after a cycle that ended unpaid (`CYCLE_NOT_PAID; a parcela voltou…`).
+pub static CYCLE_BACK_ON_PAGE: Tr = Tr {
+    pt: "; a parcela voltou para a página de pagamento",
+    en: "; the installment is back on the payment page",
+};
+
+// An attempt's kind and status (the table's "Tipo" and "Situação da tentativa").
+pub static ATTEMPT_ON_DUE_DATE: Tr = Tr {
+    pt: "No vencimento",
+    en: "On the due date",
+};
+pub static ATTEMPT_RETRY: Tr = Tr {
+    pt: "Nova tentativa",
+    en: "Retry",
+};
+pub static ATTEMPT_REQUESTED: Tr = Tr {
+    pt: "Solicitada",
+    en: "Requested",
+};
+pub static ATTEMPT_REJECTED: Tr = Tr {
+    pt: "Rejeitada",
+    en: "Rejected",
+};
+pub static ATTEMPT_EXPIRED: Tr = Tr {
+    pt: "Expirada",
+    en: "Expired",
+};
+
+/// Why the payer's bank did not pay an attempt: its `words` (Portuguese, as banks write them)
+/// and the Pix catalogue's `code`.
+pub fn bank_declined(l: Lang, words: &str, code: &str) -> String {
+    match l {
+        Lang::PtBr => format!("O banco do pagador recusou: “{words}” (código {code})"),
+        Lang::En => {
+            format!("The payer's bank declined it: “{words}” (code {code}, in the bank's words)")
+        }
+    }
+}
