@@ -1,4 +1,5 @@
-//! One error type for every route, and the one place its messages are put into words.
+//! One error type for every route, and the one place its messages are chosen (their words,
+//! in both languages, are the catalog's: `paylink_text::service`).
 //! Whatever goes wrong, a client gets the spec's envelope `{code, message, errors?}` with
 //! the real HTTP status, in the language it asked for; axum's plain-text rejections never
 //! leak out. An [`AppError`] is a [`Reason`] (or field errors, or an upstream's envelope)
@@ -14,6 +15,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use paylink_model::{ErrorEnvelope, Lang, Msg, Violations};
+use paylink_text as text;
 use std::sync::Arc;
 
 use crate::domain::payer::BoletoRefusal;
@@ -42,7 +44,7 @@ enum Answer {
     Relayed(StatusCode, ErrorEnvelope),
 }
 
-/// The fixed messages of the envelope, in both languages.
+/// The fixed messages of the envelope, each a text of the catalog in both languages.
 #[derive(Clone, Copy, Debug)]
 pub enum Reason {
     Unauthorized,
@@ -125,163 +127,52 @@ impl Reason {
 
     pub fn message(self, lang: Lang) -> &'static str {
         use Reason::*;
-        let (pt, en) = match self {
-            Unauthorized => ("Token ausente ou inválido.", "Missing or invalid token."),
-            RouteNotFound => ("Rota não encontrada.", "Route not found."),
-            MethodNotAllowed => (
-                "Método não permitido nesta rota.",
-                "Method not allowed on this route.",
-            ),
-            InvoiceNotFound => ("Fatura não encontrada.", "Invoice not found."),
-            CustomerNotFound => ("Cliente não encontrado.", "Customer not found."),
-            InvalidCustomerId => (
-                "O id do cliente deve ser um UUID.",
-                "The customer id must be a UUID.",
-            ),
-            InvalidInvoiceId => (
-                "O id da fatura deve ser um UUID.",
-                "The invoice id must be a UUID.",
-            ),
-            MalformedPath => (
-                "Caminho da URL malformado (um trecho não é UTF-8 válido?).",
-                "Malformed URL path (a segment that is not valid UTF-8?).",
-            ),
-            MalformedJson => (
-                "JSON malformado no corpo da requisição.",
-                "Malformed JSON in the request body.",
-            ),
-            MalformedQuery => (
-                "Parâmetros de consulta malformados (um deles repetido?).",
-                "Malformed query parameters (one given twice?).",
-            ),
-            NotAnObject => (
-                "O corpo deve ser um objeto JSON.",
-                "The body must be a JSON object.",
-            ),
-            UnsupportedMediaType => (
-                "Envie o corpo com Content-Type: application/json.",
-                "Send the body with Content-Type: application/json.",
-            ),
-            PayloadTooLarge => (
-                "Corpo da requisição maior que 1 MiB.",
-                "Request body larger than 1 MiB.",
-            ),
-            Validation => (
-                "Dados inválidos: confira os campos indicados.",
-                "Invalid data: check the fields listed.",
-            ),
-            Internal => (
-                "Erro interno. Tente novamente.",
-                "Internal error. Please try again.",
-            ),
-            Unavailable => (
-                "Serviço indisponível no momento. Tente novamente.",
-                "Service unavailable right now. Please try again.",
-            ),
-            ProxyNotConfigured => (
-                "O proxy não tem um token configurado.",
-                "The proxy has no token configured.",
-            ),
-            UpstreamUnreachable => (
-                "O serviço de cobrança não respondeu.",
-                "The invoicing service could not be reached.",
-            ),
-            UpstreamTimeout => (
-                "O serviço de cobrança demorou demais para responder.",
-                "The invoicing service took too long to answer.",
-            ),
-            BadIdempotencyKey => (
-                "Idempotency-Key inválida: use de 1 a 255 caracteres ASCII visíveis.",
-                "Invalid Idempotency-Key: use 1 to 255 visible ASCII characters.",
-            ),
-            IdempotencyKeyReused => (
-                "Esta Idempotency-Key já foi usada com outra requisição.",
-                "This Idempotency-Key was already used with a different request.",
-            ),
-            LoginRequired => (
-                "Faça login como operador para continuar.",
-                "Log in as an operator to continue.",
-            ),
-            BadCredentials => (
-                "E-mail ou senha incorretos.",
-                "Wrong e-mail or password.",
-            ),
-            LoginThrottled => (
-                "Muitas tentativas de login erradas. Aguarde alguns minutos e tente novamente.",
-                "Too many failed logins. Wait a few minutes and try again.",
-            ),
-            CrossOrigin => (
-                "Requisição recusada: ela não veio de uma página deste servidor.",
-                "Request refused: it did not come from a page of this server.",
-            ),
-            LinkNotFound => (
-                "Link de pagamento não encontrado.",
-                "Payment link not found.",
-            ),
-            TooManyRequests => (
-                "Muitas requisições deste endereço. Aguarde e tente novamente.",
-                "Too many requests from this address. Wait and try again.",
-            ),
-            HeadersTooLarge => (
-                "Os cabeçalhos da requisição são grandes demais.",
-                "The request's headers are too large.",
-            ),
-            TooManyConnections => (
-                "O servidor está com conexões demais. Tente novamente em instantes.",
-                "The server has too many connections. Try again in a moment.",
-            ),
-            InstallmentNotFound => (
-                "Esta fatura não tem parcela com esse número.",
-                "This invoice has no installment with that number.",
-            ),
-            ReceiptNotFound => ("Comprovante não encontrado.", "Receipt not found."),
-            NoOpenBoleto => (
-                "Esta parcela não tem boleto em aberto (já paga, cancelada ou sem boleto).",
-                "This installment has no open boleto (already paid, cancelled or not by boleto).",
-            ),
-            AlreadyPaid => (
-                "Esta parcela já está paga.",
-                "This installment is already paid.",
-            ),
-            NothingOpen => (
-                "Nenhuma parcela está aguardando pagamento: não há o que reenviar.",
-                "No installment is waiting for payment: there is nothing to send again.",
-            ),
-            NoChannel => (
-                "A fatura não tem notificações (e-mail, WhatsApp ou SMS) por onde reenviar.",
-                "The invoice has no notifications (e-mail, WhatsApp or SMS) to send it again through.",
-            ),
-            NothingToPay => (
-                "Todas as parcelas já estão pagas.",
-                "Every installment is already paid.",
-            ),
-            NotPaid => (
-                "Esta parcela não está paga: não há pagamento a estornar.",
-                "This installment is not paid: there is no payment to reverse.",
-            ),
-            MethodNotAccepted => (
-                "Esta fatura não aceita essa forma de pagamento.",
-                "This invoice does not accept that payment method.",
-            ),
-            InvoiceCancelled => (
-                "Esta cobrança foi cancelada pelo lojista: não há nada a pagar.",
-                "This charge was cancelled by the merchant: there is nothing to pay.",
-            ),
-            WebhookNotFound => ("Webhook não encontrado.", "Webhook not found."),
-            DeliveryNotFound => ("Entrega não encontrada.", "Delivery not found."),
-            DeliveryPending => (
-                "Esta entrega ainda não foi tentada ou está sendo enviada agora: aguarde o resultado.",
-                "This delivery has not been tried yet or is being sent right now: wait for its outcome.",
-            ),
-            BadSignature => (
-                "Assinatura ou token de verificação ausente ou inválido.",
-                "Missing or invalid signature or verify token.",
-            ),
+        let tr = match self {
+            Unauthorized => text::UNAUTHORIZED,
+            RouteNotFound => text::ROUTE_NOT_FOUND,
+            MethodNotAllowed => text::METHOD_NOT_ALLOWED,
+            InvoiceNotFound => text::INVOICE_NOT_FOUND,
+            CustomerNotFound => text::CUSTOMER_NOT_FOUND,
+            InvalidCustomerId => text::INVALID_CUSTOMER_ID,
+            InvalidInvoiceId => text::INVALID_INVOICE_ID,
+            MalformedPath => text::MALFORMED_PATH,
+            MalformedJson => text::MALFORMED_JSON,
+            MalformedQuery => text::MALFORMED_QUERY,
+            NotAnObject => text::NOT_AN_OBJECT,
+            UnsupportedMediaType => text::UNSUPPORTED_MEDIA_TYPE,
+            PayloadTooLarge => text::PAYLOAD_TOO_LARGE,
+            Validation => text::INVALID_DATA,
+            Internal => text::INTERNAL_ERROR,
+            Unavailable => text::SERVICE_UNAVAILABLE,
+            ProxyNotConfigured => text::PROXY_NOT_CONFIGURED,
+            UpstreamUnreachable => text::UPSTREAM_UNREACHABLE,
+            UpstreamTimeout => text::UPSTREAM_TIMEOUT,
+            BadIdempotencyKey => text::BAD_IDEMPOTENCY_KEY,
+            IdempotencyKeyReused => text::IDEMPOTENCY_KEY_REUSED,
+            LoginRequired => text::LOGIN_REQUIRED,
+            BadCredentials => text::BAD_CREDENTIALS,
+            LoginThrottled => text::LOGIN_THROTTLED,
+            CrossOrigin => text::CROSS_ORIGIN,
+            LinkNotFound => text::LINK_NOT_FOUND,
+            TooManyRequests => text::TOO_MANY_REQUESTS,
+            HeadersTooLarge => text::HEADERS_TOO_LARGE,
+            TooManyConnections => text::TOO_MANY_CONNECTIONS,
+            InstallmentNotFound => text::INSTALLMENT_NOT_FOUND,
+            ReceiptNotFound => text::RECEIPT_NOT_FOUND,
+            NoOpenBoleto => text::NO_OPEN_BOLETO,
+            AlreadyPaid => text::ALREADY_PAID,
+            NothingOpen => text::NOTHING_OPEN,
+            NoChannel => text::NO_CHANNEL,
+            NothingToPay => text::NOTHING_TO_PAY,
+            NotPaid => text::NOT_PAID,
+            MethodNotAccepted => text::METHOD_NOT_ACCEPTED,
+            InvoiceCancelled => text::INVOICE_CANCELLED,
+            WebhookNotFound => text::WEBHOOK_NOT_FOUND,
+            DeliveryNotFound => text::DELIVERY_NOT_FOUND,
+            DeliveryPending => text::DELIVERY_IN_FLIGHT,
+            BadSignature => text::BAD_SIGNATURE,
         };
-        match lang {
-            Lang::PtBr => pt,
-            Lang::En => en,
-        }
+        tr.t(lang)
     }
 }
 
@@ -543,4 +434,34 @@ pub fn request_lang() -> Lang {
 pub async fn with_request_lang(req: Request, next: Next) -> Response {
     let lang = lang_of(req.headers());
     REQUEST_LANG.scope(lang, next.run(req)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The envelope's words are the catalog's now: the same, in both languages, as this file
+    // had them.
+    #[test]
+    fn the_envelopes_messages_are_the_catalogs_and_unchanged() {
+        let said = |r: Reason| (r.message(Lang::PtBr), r.message(Lang::En));
+        assert_eq!(
+            said(Reason::Unauthorized),
+            ("Token ausente ou inválido.", "Missing or invalid token.")
+        );
+        assert_eq!(
+            said(Reason::DeliveryPending),
+            (
+                "Esta entrega ainda não foi tentada ou está sendo enviada agora: aguarde o resultado.",
+                "This delivery has not been tried yet or is being sent right now: wait for its outcome."
+            )
+        );
+        assert_eq!(
+            said(Reason::Validation),
+            (
+                "Dados inválidos: confira os campos indicados.",
+                "Invalid data: check the fields listed."
+            )
+        );
+    }
 }

@@ -14,20 +14,24 @@
 //!   gives the text before and after it ([`Around`]).
 //! - Each text is a static or a function of its own, so a bundle links only those it uses.
 //!
-//! The payer pages' texts are here too (`payer`), and the model's: its field errors
-//! (`fields`); the server's messages are to follow (issue 42). This crate therefore takes
+//! The payer pages' texts are here too (`payer`, `pix`), the model's field errors
+//! (`fields`), and the server's: its error envelopes' messages (`service`), the payer's
+//! e-mails and SMS (`notices`) and the documents it makes (`documents`). This crate therefore takes
 //! nothing of paylink's, and [`Lang`] is defined here.
 
 mod lang;
 
 pub mod backoffice;
 pub mod controls;
+pub mod documents;
 pub mod fields;
 pub mod links;
 pub mod lists;
 pub mod merchant;
+pub mod notices;
 pub mod payer;
 pub mod pix;
+pub mod service;
 pub mod session;
 pub mod values;
 pub mod webhooks;
@@ -35,13 +39,16 @@ pub mod words;
 
 pub use backoffice::*;
 pub use controls::*;
+pub use documents::*;
 pub use fields::*;
 pub use lang::Lang;
 pub use links::*;
 pub use lists::*;
 pub use merchant::*;
+pub use notices::*;
 pub use payer::*;
 pub use pix::*;
+pub use service::*;
 pub use session::*;
 pub use values::*;
 pub use webhooks::*;

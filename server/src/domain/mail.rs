@@ -3,9 +3,11 @@
 //! sent (the payer page's codes, `payer::payer_view`), and its printable boleto
 //! (`boleto_pdf`) attached when the installment is an open boleto; a payment's confirmation
 //! links the installment's receipt and attaches it (`receipts`, `receipt_pdf`). In the payer's
-//! language (the customer's `language`, pt-BR unless `en`).
+//! language (the customer's `language`, pt-BR unless `en`); the words, labels included, are
+//! the catalog's (`paylink_text::notices`).
 
 use paylink_model::{Date, Lang, NotificationType};
+use paylink_text as text;
 
 use super::messages::{email_text, render, Context};
 use super::payer::{OurNumbers, PayerConfig};
@@ -163,26 +165,14 @@ pub(crate) async fn email(
     public_url: &str,
     today: Date,
 ) -> Result<Email, DbError> {
-    let text = render(ctx, url, today);
-    let pt = ctx.lang == Lang::PtBr;
-    let (pix_label, boleto_label, receipt_label) = if pt {
-        (
-            "PIX copia e cola",
-            "Linha digitável do boleto",
-            "Comprovante de pagamento",
-        )
-    } else {
-        (
-            "PIX copy-and-paste code",
-            "Boleto digitable line",
-            "Payment receipt",
-        )
-    };
-    let mut attached = if pt {
-        "O boleto segue anexo, em PDF."
-    } else {
-        "The boleto is attached, as a PDF."
-    };
+    let mut message = render(ctx, url, today);
+    let l = ctx.lang;
+    let (pix_label, boleto_label, receipt_label) = (
+        text::PIX_CODE.t(l),
+        text::BOLETO_DIGITABLE_LINE.t(l),
+        text::PAYMENT_RECEIPT.t(l),
+    );
+    let mut attached = text::BOLETO_ATTACHED.t(l);
     let codes = codes(db, cfg, ctx, url, today).await?;
     // (label, code) paragraphs after the message's own, before the footer.
     let mut code_paragraphs: Vec<(&str, String)> = Vec::new();
@@ -201,23 +191,19 @@ pub(crate) async fn email(
     if let Some((link, pdf)) = receipt {
         receipt_link = Some(link);
         if pdf.is_some() {
-            attached = if pt {
-                "O comprovante segue anexo, em PDF."
-            } else {
-                "The receipt is attached, as a PDF."
-            };
+            attached = text::RECEIPT_ATTACHED.t(l);
             attachment = pdf;
         }
     }
-    let mut text = text;
     // A sandbox's e-mails carry demo payment settings: each says so in its subject and
     // closes its message with it, before the codes.
     if cfg.sandbox {
-        let (tag, warning) = test_environment(ctx.lang);
-        text.subject = format!("{tag} {}", text.subject);
-        text.paragraphs.push(warning.to_string());
+        message.subject = format!("{} {}", text::TEST_TAG.t(l), message.subject);
+        message
+            .paragraphs
+            .push(text::TEST_ENVIRONMENT.t(l).to_string());
     }
-    let mut paragraphs = text.paragraphs.clone();
+    let mut paragraphs = message.paragraphs.clone();
     paragraphs.extend(
         code_paragraphs
             .iter()
@@ -229,14 +215,14 @@ pub(crate) async fn email(
     if attachment.is_some() {
         paragraphs.push(attached.to_string());
     }
-    let plain = email_text(&paragraphs, &text.footer);
+    let plain = email_text(&paragraphs, &message.footer);
 
     let mut html = format!(
         "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"></head>\
          <body style=\"font-family:sans-serif;color:#222\">\n",
         ctx.lang.code()
     );
-    for p in &text.paragraphs {
+    for p in &message.paragraphs {
         html.push_str(&format!("<p>{}</p>\n", linked(p, url)));
     }
     for (label, code) in &code_paragraphs {
@@ -257,10 +243,10 @@ pub(crate) async fn email(
     }
     html.push_str(&format!(
         "<hr><p style=\"color:#666;font-size:small\">{}</p>\n</body></html>\n",
-        escape(&text.footer)
+        escape(&message.footer)
     ));
     Ok(Email {
-        subject: text.subject,
+        subject: message.subject,
         text: plain,
         html,
         attachment,
@@ -270,10 +256,7 @@ pub(crate) async fn email(
 /// The link to the payer's page of charges (`/c/{token}`, every charge of theirs with this
 /// merchant), as the e-mail's last paragraph before the footer.
 pub(crate) fn with_charges_link(mail: &mut Email, lang: Lang, url: &str) {
-    let line = match lang {
-        Lang::PtBr => "Todas as suas cobranças, em aberto e pagas:",
-        Lang::En => "All your charges, open and paid:",
-    };
+    let line = text::ALL_YOUR_CHARGES.t(lang);
     if let Some(at) = mail.text.rfind("\n\n--\n") {
         mail.text.insert_str(at, &format!("\n\n{line}\n{url}"));
     }
@@ -283,20 +266,6 @@ pub(crate) fn with_charges_link(mail: &mut Email, lang: Lang, url: &str) {
             at,
             &format!("<p>{}<br><a href=\"{url}\">{url}</a></p>\n", escape(line)),
         );
-    }
-}
-
-/// What a sandbox's e-mail says of itself: the subject's tag and the first paragraph.
-pub(crate) fn test_environment(lang: Lang) -> (&'static str, &'static str) {
-    match lang {
-        Lang::PtBr => (
-            "[TESTE]",
-            "Ambiente de teste: esta cobrança é uma simulação e não deve ser paga.",
-        ),
-        Lang::En => (
-            "[TEST]",
-            "Test environment: this charge is a simulation and must not be paid.",
-        ),
     }
 }
 

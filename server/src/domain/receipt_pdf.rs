@@ -38,10 +38,7 @@ pub fn render(r: &ReceiptPdf) -> Result<Vec<u8>, BoletoPdfError> {
         p.hline(X0, y + 9.0, W, 0.2);
         y += 15.0;
     }
-    let check = match l {
-        Lang::PtBr => "Confira a autenticidade deste comprovante em",
-        Lang::En => "Check that this receipt is genuine at",
-    };
+    let check = paylink_text::RECEIPT_CHECK_AT.t(l);
     p.text(Face::Regular, 9.0, X0, y + 6.0, check, W);
     p.text(Face::Bold, 9.0, X0, y + 11.0, &r.verify_url, W);
     write_pdf(&p, &format!("{title} {}", r.receipt.code), l)

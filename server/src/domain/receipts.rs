@@ -75,10 +75,7 @@ pub fn verify_url(public_url: &str, code: &str) -> String {
 
 /// The receipt's PDF file name: `comprovante-{externalId}-{n}.pdf` (`receipt-…` in English).
 pub fn file_name(d: &InvoiceDetail, n: u32, l: Lang) -> String {
-    let word = match l {
-        Lang::PtBr => "comprovante",
-        Lang::En => "receipt",
-    };
+    let word = paylink_text::RECEIPT_FILE.t(l);
     format!(
         "{word}-{}-{n}.pdf",
         super::payer::file_name_part(&d.external_id, &d.id)
