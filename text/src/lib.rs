@@ -21,18 +21,22 @@
 mod lang;
 
 pub mod backoffice;
+pub mod charges;
 pub mod controls;
 pub mod links;
 pub mod lists;
 pub mod merchant;
 pub mod payer;
 pub mod pix;
+pub mod pix_automatico;
+pub mod receipts;
 pub mod session;
 pub mod values;
 pub mod webhooks;
 pub mod words;
 
 pub use backoffice::*;
+pub use charges::*;
 pub use controls::*;
 pub use lang::Lang;
 pub use links::*;
@@ -40,6 +44,8 @@ pub use lists::*;
 pub use merchant::*;
 pub use payer::*;
 pub use pix::*;
+pub use pix_automatico::*;
+pub use receipts::*;
 pub use session::*;
 pub use values::*;
 pub use webhooks::*;
