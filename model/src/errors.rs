@@ -182,7 +182,7 @@ impl Msg {
             EndDateAfterDue => text::FIELD_END_DATE_AFTER_DUE.t(lang).to_string(),
             RecurringNeedsEnd => text::FIELD_RECURRING_NEEDS_END.t(lang).to_string(),
             InstallmentBelowMin => text::FIELD_INSTALLMENT_BELOW_MIN.t(lang).to_string(),
-            CustomerNotFound => text::FIELD_CUSTOMER_NOT_FOUND.t(lang).to_string(),
+            CustomerNotFound => text::CUSTOMER_NOT_FOUND.t(lang).to_string(),
             FixedByLink => text::FIELD_FIXED_BY_LINK.t(lang).to_string(),
             NotAllowedByLink => text::FIELD_NOT_ALLOWED_BY_LINK.t(lang).to_string(),
             PaymentTypeNotOffered => text::FIELD_PAYMENT_TYPE_NOT_OFFERED.t(lang).to_string(),

@@ -205,7 +205,7 @@ impl Receipt {
         out.push((
             text::INSTALLMENT.t(l),
             match self.installment_count {
-                Some(n) => text::installment_of(l, self.installment, n),
+                Some(n) => text::number_of(l, self.installment, n),
                 None => self.installment.to_string(),
             },
         ));

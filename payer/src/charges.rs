@@ -10,8 +10,6 @@ use paylink_model::{Date, InstallmentStatus, Lang};
 use paylink_text as text;
 use paylink_ui::status::status_name;
 
-use crate::i18n;
-
 /// One invoice on the page, as its payer page shows it.
 #[derive(Clone, Debug)]
 pub struct ChargeLine {
@@ -46,14 +44,11 @@ fn what(l: Lang, c: &ChargeLine) -> String {
     let description = c
         .description
         .clone()
-        .unwrap_or_else(|| i18n::pick(l, "Cobrança", "Charge").into());
+        .unwrap_or_else(|| text::CHARGE.t(l).into());
     if c.installment_count > 1 {
-        let of = i18n::pick(l, "de", "of");
         format!(
-            "{description} · {} {} {of} {}",
-            text::INSTALLMENT.t(l),
-            c.installment,
-            c.installment_count
+            "{description} · {}",
+            text::installment_of(l, c.installment, c.installment_count)
         )
     } else {
         description
@@ -96,13 +91,14 @@ pub fn ChargesPage(l: Lang, c: Charges) -> impl IntoView {
             }
         })
         .collect_view();
-    let none_open = c.open.is_empty().then(
-        || view! { <p>{i18n::pick(l, "Nada em aberto. Obrigado!", "Nothing to pay. Thank you!")}</p> },
-    );
+    let none_open = c
+        .open
+        .is_empty()
+        .then(|| view! { <p>{text::NOTHING_OPEN.t(l)}</p> });
     let paid_section = (!c.paid.is_empty()).then(|| {
         view! {
-            <section aria-label=i18n::pick(l, "Pagas", "Paid")>
-                <h2>{i18n::pick(l, "Pagas", "Paid")}</h2>
+            <section aria-label=text::PAID_CHARGES.t(l)>
+                <h2>{text::PAID_CHARGES.t(l)}</h2>
                 <ul class="charges">{paid}</ul>
             </section>
         }
@@ -110,10 +106,10 @@ pub fn ChargesPage(l: Lang, c: Charges) -> impl IntoView {
     view! {
         <article class="card charges">
             <p class="muted">{text::INVOICE_FROM.t(l)} " " <strong>{c.merchant_name}</strong></p>
-            <h1>{i18n::pick(l, "Suas cobranças", "Your charges")}</h1>
+            <h1>{text::YOUR_CHARGES.t(l)}</h1>
             <p>{text::CUSTOMER.t(l)} ": " {c.customer_name}</p>
-            <section aria-label=i18n::pick(l, "Em aberto", "Open")>
-                <h2>{i18n::pick(l, "Em aberto", "Open")}</h2>
+            <section aria-label=text::STATE_OPEN.t(l)>
+                <h2>{text::STATE_OPEN.t(l)}</h2>
                 {none_open}
                 <ul class="charges">{open}</ul>
             </section>
@@ -128,14 +124,10 @@ pub fn ChargesPage(l: Lang, c: Charges) -> impl IntoView {
 pub fn NoCharges(l: Lang) -> impl IntoView {
     view! {
         <div class="card">
-            <h1>{i18n::pick(l, "Página indisponível", "Page unavailable")}</h1>
+            <h1>{text::PAGE_UNAVAILABLE.t(l)}</h1>
             <div class="alert" role="alert">
                 <p>
-                    {i18n::pick(
-                        l,
-                        "Este link não abre nenhuma página. Peça um novo a quem cobrou você.",
-                        "This link opens no page. Ask whoever charged you for a new one.",
-                    )}
+                    {text::LINK_OPENS_NOTHING.t(l)}
                 </p>
             </div>
         </div>

@@ -22,7 +22,6 @@ pub mod after;
 pub mod charges;
 // Compiled for the server too (the islands' code is), which never calls it.
 pub mod host;
-pub mod i18n;
 // The payer page: in the server, and in the payer page's bundle (`pay`), not the link page's,
 // which never renders it (after the link's form the browser opens the payer page, with its own
 // bundle; mount.js loads that bundle for it too).

@@ -5,8 +5,7 @@
 use leptos::prelude::*;
 use paylink_model::receipt::Receipt;
 use paylink_model::Lang;
-
-use crate::i18n::pick;
+use paylink_text as text;
 
 /// The receipt's lines as a definition list; a reversed one says so first.
 fn lines(l: Lang, r: &Receipt) -> impl IntoView {
@@ -43,10 +42,9 @@ pub fn ReceiptCard(l: Lang, id: String, r: Receipt) -> impl IntoView {
         r.installment
     );
     let title = format!(
-        "{} · {} {}",
+        "{} · {}",
         Receipt::title(l),
-        pick(l, "parcela", "installment"),
-        r.installment
+        text::receipt_installment(l, r.installment)
     );
     let label = title.clone();
     let n = r.installment;
@@ -55,7 +53,7 @@ pub fn ReceiptCard(l: Lang, id: String, r: Receipt) -> impl IntoView {
             <h2>{title}</h2>
             {lines(l, &r)}
             <p class="receipt-pdf">
-                <a href=href download="">{pick(l, "Baixar comprovante (PDF)", "Download receipt (PDF)")}</a>
+                <a href=href download="">{text::DOWNLOAD_RECEIPT.t(l)}</a>
             </p>
         </section>
     }
@@ -66,13 +64,9 @@ pub fn ReceiptCard(l: Lang, id: String, r: Receipt) -> impl IntoView {
 pub fn ReceiptCheck(l: Lang, r: Receipt) -> impl IntoView {
     view! {
         <article class="card receipt-check">
-            <h1>{pick(l, "Comprovante autêntico", "Genuine receipt")}</h1>
+            <h1>{text::RECEIPT_GENUINE.t(l)}</h1>
             <p class="receipt-genuine" role="status" data-receipt-genuine="">
-                {pick(
-                    l,
-                    "Este comprovante foi emitido pela paylink e confere com o pagamento registrado:",
-                    "paylink issued this receipt, and it matches the payment on record:",
-                )}
+                {text::RECEIPT_GENUINE_NOTE.t(l)}
             </p>
             {lines(l, &r)}
         </article>
@@ -84,13 +78,9 @@ pub fn ReceiptCheck(l: Lang, r: Receipt) -> impl IntoView {
 pub fn ReceiptUnknown(l: Lang) -> impl IntoView {
     view! {
         <div class="card">
-            <h1>{pick(l, "Comprovante não encontrado", "Receipt not found")}</h1>
+            <h1>{text::RECEIPT_NOT_FOUND.t(l)}</h1>
             <div class="alert" role="alert">
-                <p>{pick(
-                    l,
-                    "Nenhum comprovante tem este código de verificação. Confira o código impresso no comprovante.",
-                    "No receipt has this verification code. Check the code printed on the receipt.",
-                )}</p>
+                <p>{text::RECEIPT_UNKNOWN_NOTE.t(l)}</p>
             </div>
         </div>
     }

@@ -121,10 +121,6 @@ pub static FIELD_INSTALLMENT_BELOW_MIN: Tr = Tr {
     pt: "Cada parcela deve ser de pelo menos R$ 5,00.",
     en: "Each installment must be at least R$ 5.00.",
 };
-pub static FIELD_CUSTOMER_NOT_FOUND: Tr = Tr {
-    pt: "Cliente não encontrado.",
-    en: "Customer not found.",
-};
 pub static FIELD_FIXED_BY_LINK: Tr = Tr {
     pt: "Este valor é definido pelo link de pagamento e não pode ser alterado.",
     en: "This value is set by the payment link and cannot be changed.",

@@ -22,6 +22,7 @@
 mod lang;
 
 pub mod backoffice;
+pub mod charges;
 pub mod controls;
 pub mod documents;
 pub mod fields;
@@ -31,6 +32,8 @@ pub mod merchant;
 pub mod notices;
 pub mod payer;
 pub mod pix;
+pub mod pix_automatico;
+pub mod receipts;
 pub mod service;
 pub mod session;
 pub mod values;
@@ -38,6 +41,7 @@ pub mod webhooks;
 pub mod words;
 
 pub use backoffice::*;
+pub use charges::*;
 pub use controls::*;
 pub use documents::*;
 pub use fields::*;
@@ -48,6 +52,8 @@ pub use merchant::*;
 pub use notices::*;
 pub use payer::*;
 pub use pix::*;
+pub use pix_automatico::*;
+pub use receipts::*;
 pub use service::*;
 pub use session::*;
 pub use values::*;

@@ -361,10 +361,6 @@ pub static BOLETO_DIGITABLE_LINE: Tr = Tr {
     pt: "Linha digitável do boleto",
     en: "Boleto digitable line",
 };
-pub static PAYMENT_RECEIPT: Tr = Tr {
-    pt: "Comprovante de pagamento",
-    en: "Payment receipt",
-};
 pub static BOLETO_ATTACHED: Tr = Tr {
     pt: "O boleto segue anexo, em PDF.",
     en: "The boleto is attached, as a PDF.",

@@ -1,8 +1,9 @@
-//! The payer pages' texts (the payer page, the payment link's page, the charges page and the
-//! receipts), beside the merchant's: a text both say is one static, in `words` or where it
-//! was first written.
+//! The payer pages' texts (the payer page, with its notices of Pix at night and of a returned
+//! payment, and the payment link's page; the charges page's are in `charges`, the receipts' in
+//! `receipts`, the Pix Automático offer's in `pix_automatico`), beside the merchant's: a text
+//! both say is one static, in `words` or where it was first written.
 
-use crate::Tr;
+use crate::{Lang, Tr};
 
 pub static INVOICE_FROM: Tr = Tr {
     pt: "Cobrança de",
@@ -129,8 +130,6 @@ pub static LINK_UNAVAILABLE: Tr = Tr {
     en: "Link unavailable",
 };
 
-use crate::Lang;
-
 // The terms' lines on the boleto's "instruções" and the payer page; the dates and amounts
 // come formatted for the language.
 
@@ -225,10 +224,50 @@ pub fn at_brasilia_time(l: Lang, at: &str) -> String {
     }
 }
 
-/// Installment `n` of `count`.
-pub fn installment_of(l: Lang, n: u32, count: u32) -> String {
+/// Installment `n` of `count`, as the receipt's line says it (its label says "Parcela").
+pub fn number_of(l: Lang, n: u32, count: u32) -> String {
     match l {
         Lang::PtBr => format!("{n} de {count}"),
         Lang::En => format!("{n} of {count}"),
     }
 }
+
+// Pix at night (`payer/src/after.rs`).
+/// Why the payer's bank may refuse a Pix now: it may cap a person's Pix at `limit` at night.
+///
+/// ```
+/// use paylink_text::{pix_night_limit, Lang};
+/// assert!(pix_night_limit(Lang::En, "R$ 1,000.00").contains("to R$ 1,000.00:"));
+/// ```
+pub fn pix_night_limit(l: Lang, limit: &str) -> String {
+    match l {
+        Lang::PtBr => format!(
+            "Entre 20h e 6h, o seu banco pode limitar um Pix de pessoa física a {limit}: um Pix deste valor pode ser recusado agora."
+        ),
+        Lang::En => format!(
+            "Between 8 pm and 6 am, your bank may limit a Pix by a person to {limit}: a Pix of this amount may be refused now."
+        ),
+    }
+}
+pub static PIX_NIGHT_BOLETO: Tr = Tr {
+    pt: "Você pode pagar pelo boleto abaixo, ou pagar o Pix depois das 6h.",
+    en: "You can pay by the boleto below, or pay by Pix after 6 am.",
+};
+pub static PIX_NIGHT_LATER: Tr = Tr {
+    pt: "Se o seu banco recusar, pague o Pix depois das 6h.",
+    en: "If your bank refuses it, pay by Pix after 6 am.",
+};
+
+// A returned payment the payer may make again (`payer/src/after.rs`).
+pub static PAY_AGAIN: Tr = Tr {
+    pt: "Pagar novamente",
+    en: "Pay again",
+};
+pub static PAYMENT_RETURNED: Tr = Tr {
+    pt: "Pagamento devolvido",
+    en: "Payment returned",
+};
+pub static PAYMENT_RETURNED_NOTE: Tr = Tr {
+    pt: "O pagamento desta parcela foi devolvido e ela continua em aberto. Você pode pagá-la novamente.",
+    en: "The payment of this installment was returned, and it is still owed. You can pay it again.",
+};

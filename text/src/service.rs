@@ -123,7 +123,7 @@ pub static INSTALLMENT_NOT_FOUND: Tr = Tr {
     pt: "Esta fatura não tem parcela com esse número.",
     en: "This invoice has no installment with that number.",
 };
-pub static RECEIPT_NOT_FOUND: Tr = Tr {
+pub static NO_SUCH_RECEIPT: Tr = Tr {
     pt: "Comprovante não encontrado.",
     en: "Receipt not found.",
 };
@@ -135,7 +135,7 @@ pub static ALREADY_PAID: Tr = Tr {
     pt: "Esta parcela já está paga.",
     en: "This installment is already paid.",
 };
-pub static NOTHING_OPEN: Tr = Tr {
+pub static NOTHING_TO_RESEND: Tr = Tr {
     pt: "Nenhuma parcela está aguardando pagamento: não há o que reenviar.",
     en: "No installment is waiting for payment: there is nothing to send again.",
 };

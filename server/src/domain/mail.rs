@@ -170,7 +170,7 @@ pub(crate) async fn email(
     let (pix_label, boleto_label, receipt_label) = (
         text::PIX_CODE.t(l),
         text::BOLETO_DIGITABLE_LINE.t(l),
-        text::PAYMENT_RECEIPT.t(l),
+        text::RECEIPT_TITLE.t(l),
     );
     let mut attached = text::BOLETO_ATTACHED.t(l);
     let codes = codes(db, cfg, ctx, url, today).await?;
