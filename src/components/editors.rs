@@ -148,7 +148,7 @@ fn options<T: Copy>(
     all: &[T],
     wire: fn(T) -> &'static str,
     text: impl Fn(T) -> &'static str,
-) -> Vec<(Oco<'static, str>, Oco<'static, str>)> {
+) -> Vec<(String, String)> {
     all.iter()
         .map(|t| (wire(*t).into(), text(*t).into()))
         .collect()

@@ -92,7 +92,7 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
         // 1 is paying at once (the proxy makes it a SINGLE invoice).
         let counts = (1..=link.max_installments.max(1))
             .map(|n| {
-                let n = Oco::from(n.to_string());
+                let n = n.to_string();
                 (n.clone(), n)
             })
             .collect();

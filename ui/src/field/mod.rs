@@ -242,14 +242,15 @@ pub fn AmountField(
 
 /// A `<select>` bound to `value`; `blank` (if given) is the text of a
 /// leading option with value `""`. `options` are (wire value, visible text),
-/// borrowed or owned (an installment count is made at run time).
+/// owned: an installment count is made at run time, and `String` is what a view
+/// already renders (an `Oco` here linked its own code into the link page's bundle).
 #[component]
 pub fn Select(
     form: Form,
     #[prop(into)] name: String,
     label: &'static str,
     value: RwSignal<String>,
-    options: Vec<(Oco<'static, str>, Oco<'static, str>)>,
+    options: Vec<(String, String)>,
     #[prop(optional)] blank: Option<&'static str>,
     #[prop(optional)] required: bool,
 ) -> impl IntoView {
@@ -273,16 +274,16 @@ pub fn Select(
         move |_| form.blur(&name)
     };
     let options = blank
-        .map(|b| (Oco::Borrowed(""), Oco::Borrowed(b)))
+        .map(|b| (String::new(), b.to_string()))
         .into_iter()
         .chain(options)
         .map(|(v, text)| {
             // `value` even when empty: without it an option's value is its text.
             // `selected` for the server's HTML (a property is not rendered there).
-            let chosen = value.with_untracked(|c| *c == *v);
+            let chosen = value.with_untracked(|c| *c == v);
             let this = v.clone();
             view! {
-                <option value=v selected=chosen prop:selected=move || value.with(|c| *c == *this)>
+                <option value=v selected=chosen prop:selected=move || value.with(|c| *c == this)>
                     {text}
                 </option>
             }
