@@ -5,7 +5,10 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 /// Copies `text` with the asynchronous clipboard API and sets `done` to whether it worked
-/// (`false` where the browser has none: an insecure origin, an old browser).
+/// (`false` where the browser has none: an insecure origin, an old browser). `#[inline]`, so
+/// that LTO may put it in its one caller in the payer page's bundle: 0.1 KB less there
+/// (bench/README.md).
+#[inline]
 pub fn copy(text: String, done: RwSignal<Option<bool>>) {
     leptos::task::spawn_local(async move {
         let nav = window().navigator();

@@ -169,9 +169,11 @@ impl Form {
         I: 'static,
         O: 'static,
     {
+        // Once, with the form: `pending()` makes a new memo at each call.
+        let pending = action.pending();
         move |ev: web_sys::SubmitEvent| {
             ev.prevent_default();
-            if !action.pending().get_untracked() && self.submit() {
+            if !pending.get_untracked() && self.submit() {
                 action.dispatch_local(input());
             }
         }
