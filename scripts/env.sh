@@ -48,7 +48,7 @@ build_widget() {
     else
         echo "build_widget: no nightly with rust-src (scripts/setup); building on stable" >&2
     fi
-    PAYLINK_STD_SIZE=1 _trunk_release "$@" || return
+    _trunk_release "$@" || return
     build_payer_bundles "$dist"
 }
 
@@ -56,10 +56,10 @@ build_widget() {
 # builds them; alone, for the benches that measure only these (bench/widget-size --payer-only).
 build_payer_bundles() {
     local dist="$1"
-    (cd "$REPO/payer" && PAYLINK_ERASE=0 PAYLINK_STD_SIZE=1 _trunk_release) || return
+    (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release) || return
     rm -rf "$dist/payer" && mkdir -p "$dist/payer" &&
         cp "$REPO"/target/trunk-payer/paylink-payer-* "$dist/payer/" || return
-    (cd "$REPO/payer" && PAYLINK_ERASE=0 PAYLINK_STD_SIZE=1 _trunk_release link.html \
+    (cd "$REPO/payer" && PAYLINK_ERASE=0 _trunk_release link.html \
         --dist ../target/trunk-link --public-url /link/) || return
     # Its post_build hook also wrote mount.js (merchants import it from the root) and the
     # stylesheet mount.js loads.
@@ -73,16 +73,17 @@ build_payer_bundles() {
 # `--cfg erase_components` (.cargo/config.toml's for wasm32), for the payer islands, which must
 # hydrate the server's HTML: the server renders without it, and an erased island finds other
 # hydration markers than the server wrote (an "Unrecoverable hydration error").
-# `PAYLINK_STD_SIZE=1` (every bundle): std built for size (`optimize_for_size`) and `{:?}`
-# formatting compiled out (`-Zfmt-debug=none`; no screen or island shows a Debug string, only
-# tests do), -3.6 KB brotli on the payer page's bundle and -4.9 on the merchant's (bench/README.md).
+# Every bundle gets std built for size (`optimize_for_size`) and `{:?}` formatting compiled out
+# (`-Zfmt-debug=none`; no screen or island shows a Debug string, only tests do): -3.6 KB brotli
+# on the payer page's bundle, -4.9 on the merchant's (bench/README.md). `PAYLINK_STD_SIZE=0`
+# builds without, for that bench lever; a `--before` build (bench/widget-size) gets the same.
 # `PAYLINK_PANIC=abort`: std's and the crates' panic strategy, for a bench lever (immediate-abort
 # by default: bench/README.md). Profile levers are cargo's own variables
 # (`CARGO_PROFILE_RELEASE_OPT_LEVEL=s`, `CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16`).
 _trunk_release() {
     local erase="--cfg erase_components" size="" panic="${PAYLINK_PANIC:-immediate-abort}"
     [ "${PAYLINK_ERASE:-1}" = 0 ] && erase=""
-    [ "${PAYLINK_STD_SIZE:-0}" = 1 ] && size="-Zfmt-debug=none"
+    [ "${PAYLINK_STD_SIZE:-1}" = 1 ] && size="-Zfmt-debug=none"
     if widget_nightly; then
         # `env`, so the build-std features are set only when asked (an empty list would drop
         # std's defaults).
