@@ -1,15 +1,15 @@
-//! The installments table: the live preview of the invoice form and the
-//! installments of a created invoice (with paid amount and status).
+//! The installments table of a created invoice (with paid amount and status); the invoice
+//! form's live preview is `paylink_ui::preview`.
 
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
-use paylink_model::{Date, InstallmentStatus, Lang, PlannedInstallment};
+use paylink_model::{Date, InstallmentStatus, Lang};
 use paylink_text as text;
 use paylink_ui::status::{status_badge, status_name};
 
 use crate::components::table::{Cell, Table};
 
-/// One line of the table. `paid`/`status` are shown when the table has them.
+/// One line of the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub number: u32,
@@ -17,8 +17,8 @@ pub struct Row {
     /// `None`: the API's text was unreadable, shown empty.
     pub due: Option<Date>,
     pub cents: i64,
-    pub paid: Option<i64>,
-    pub status: Option<InstallmentStatus>,
+    pub paid: i64,
+    pub status: InstallmentStatus,
 }
 
 impl Row {
@@ -35,18 +35,8 @@ impl Row {
             number,
             due: Date::parse_iso_prefix(due_iso),
             cents,
-            paid: Some(paid),
-            status: Some(status),
-        }
-    }
-
-    pub fn planned(p: &PlannedInstallment) -> Row {
-        Row {
-            number: p.number,
-            due: Some(p.due_date),
-            cents: p.price_cents,
-            paid: None,
-            status: None,
+            paid,
+            status,
         }
     }
 }
@@ -58,60 +48,41 @@ pub fn date_for(iso: &str, l: Lang) -> String {
     Date::parse_iso_prefix(iso).map_or_else(|| iso.to_string(), |d| d.format_for(l))
 }
 
-/// The installments table; `detail`: also the paid and status columns (a
-/// created invoice).
+/// The installments table, with the paid and status columns.
 #[component]
-pub fn InstallmentTable(
-    l: Lang,
-    caption: &'static str,
-    rows: Vec<Row>,
-    detail: bool,
-) -> impl IntoView {
+pub fn InstallmentTable(l: Lang, caption: &'static str, rows: Vec<Row>) -> impl IntoView {
     let total: i64 = rows.iter().map(|r| r.cents).sum();
-    let paid_total: i64 = rows.iter().filter_map(|r| r.paid).sum();
-    let mut head = vec![
+    let paid_total: i64 = rows.iter().map(|r| r.paid).sum();
+    let head = vec![
         (text::INSTALLMENT.t(l), ""),
         (text::DUE_DATE.t(l), ""),
         (text::AMOUNT.t(l), "num"),
+        (text::PAID.t(l), "num"),
+        (text::STATUS.t(l), ""),
     ];
-    let mut foot = vec![
+    let foot = vec![
         Cell::new(text::TOTAL.t(l)),
         Cell::default(),
         Cell::num(format_brl(total, l)),
+        Cell::num(format_brl(paid_total, l)),
+        Cell::default(),
     ];
-    if detail {
-        head.push((text::PAID.t(l), "num"));
-        head.push((text::STATUS.t(l), ""));
-        foot.push(Cell::num(format_brl(paid_total, l)));
-        foot.push(Cell::default());
-    }
     let rows: Vec<Vec<Cell>> = rows
         .into_iter()
         .map(|r| {
-            let mut cells = vec![
+            vec![
                 Cell::new(r.number.to_string()),
                 Cell::new(r.due.map(|d| d.format_for(l)).unwrap_or_default()),
                 Cell::num(format_brl(r.cents, l)),
-            ];
-            if detail {
-                cells.push(Cell::num(format_brl(r.paid.unwrap_or(0), l)));
-                cells.push(match r.status {
-                    Some(s) => Cell {
-                        text: status_name(l, s).to_string(),
-                        badge: status_badge(s),
-                        ..Cell::default()
-                    },
-                    None => Cell::default(),
-                });
-            }
-            cells
+                Cell::num(format_brl(r.paid, l)),
+                Cell {
+                    text: status_name(l, r.status).to_string(),
+                    badge: status_badge(r.status),
+                    ..Cell::default()
+                },
+            ]
         })
         .collect();
-    // A created invoice's five columns do not fit a phone: its rows stack there.
-    let class = if detail {
-        "installments stack"
-    } else {
-        "installments"
-    };
-    view! { <Table class caption head rows foot /> }
+    // Five columns do not fit a phone: the rows stack there.
+    view! { <Table class="installments stack" caption head rows foot /> }
 }

@@ -108,7 +108,7 @@ pub fn Installments(l: Lang, rows: Vec<Row>) -> impl IntoView {
     view! {
         <section aria-label=text::INSTALLMENTS.t(l)>
             <h2>{text::INSTALLMENTS.t(l)}</h2>
-            <InstallmentTable l caption=text::INSTALLMENTS.t(l) rows detail=true />
+            <InstallmentTable l caption=text::INSTALLMENTS.t(l) rows />
         </section>
     }
 }

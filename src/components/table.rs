@@ -1,4 +1,4 @@
-//! The widget's tables: [`Table`] for tables of text (installments, preview,
+//! The widget's tables: [`Table`] for tables of text (installments,
 //! notifications, webhooks), [`ListTable`] for the list screens' tables of links and buttons.
 
 use leptos::prelude::*;

@@ -5,22 +5,21 @@
 //! the server uses). Its state and rules are `state::invoice`.
 
 use leptos::prelude::*;
-use paylink_model::charges::ValueType;
 use paylink_model::{Frequency, InvoiceRequest, InvoiceType, Lang, DESCRIPTION_MAX};
 use paylink_text as text;
 use paylink_ui::payment_types::PaymentTypes;
+use paylink_ui::preview::InstallmentPreview;
+use paylink_ui::terms::TermsFieldset;
 
 use crate::api;
 use crate::components::customer_picker::CustomerPicker;
 use crate::components::editors::{NotificationsEditor, WebhooksEditor};
-use crate::components::installments::{InstallmentTable, Row};
 use crate::i18n;
-use crate::state::invoice::{random_external_id, TermFields};
+use crate::state::invoice::random_external_id;
 use crate::{Ctx, Merchant, Step};
 use paylink_ui::field::{
     AlertBox, AmountField, Checkbox, DateField, ErrorText, Field, Kind, Select, SubmitButton,
 };
-use paylink_ui::form::Form;
 
 /// The merchant's invoice form (`/`, second step).
 #[component]
@@ -226,7 +225,9 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 kind=Kind::Area
                 counter=DESCRIPTION_MAX
             />
-            <TermsFieldset l form t=f.terms />
+            <TermsFieldset l form t=f.terms.terms>
+                <DateField form name="discount.untilDate" label=text::DISCOUNT_UNTIL.t(l) value=f.terms.discount_until l />
+            </TermsFieldset>
             <NotificationsEditor l form rows=f.notifications />
             <WebhooksEditor l form rows=f.webhooks />
             <Field
@@ -237,84 +238,11 @@ pub fn InvoiceForm(l: Lang) -> impl IntoView {
                 kind=Kind::Url
                 placeholder="https://"
             />
-            <Preview l rows=Signal::derive(move || plan.with(|p| p.iter().map(Row::planned).collect())) />
+            <InstallmentPreview l rows=plan empty=text::PREVIEW_EMPTY.t(l) />
             <div class="actions">
                 <SubmitButton busy label=text::CREATE_INVOICE.t(l) l />
                 <button type="button" class="link" on:click=back>{text::BACK_TO_CUSTOMER.t(l)}</button>
             </div>
         </form>
-    }
-}
-
-/// Fine, interest and discount (all optional), named by their API paths
-/// (`fine.type`, `fine.value`, `interest.value`, `discount.type`,
-/// `discount.value`, `discount.untilDate`) and checked live by the model's
-/// rules (`charges::check_terms_into`, through `InvoiceRequest::check_with`).
-#[component]
-pub fn TermsFieldset(l: Lang, form: Form, t: TermFields) -> impl IntoView {
-    let kinds = vec![
-        (
-            ValueType::Percentage.name().into(),
-            text::PERCENTAGE.t(l).into(),
-        ),
-        (
-            ValueType::Fixed.name().into(),
-            text::FIXED_AMOUNT.t(l).into(),
-        ),
-    ];
-    view! {
-        <fieldset class="group terms">
-            <legend>{text::TERMS.t(l)}</legend>
-            <div class="cols">
-                <Select form name="fine.type" label=text::FINE_TYPE.t(l) value=t.fine_type options=kinds.clone() />
-                <Field
-                    form
-                    name="fine.value"
-                    label=text::FINE_VALUE.t(l)
-                    value=t.fine_value
-                    inputmode="decimal"
-                    placeholder="2,00"
-                />
-            </div>
-            <Field
-                form
-                name="interest.value"
-                label=text::INTEREST_VALUE.t(l)
-                value=t.interest_value
-                inputmode="decimal"
-                placeholder="1,00"
-            />
-            <div class="cols">
-                <Select form name="discount.type" label=text::DISCOUNT_TYPE.t(l) value=t.discount_type options=kinds />
-                <Field
-                    form
-                    name="discount.value"
-                    label=text::DISCOUNT_VALUE.t(l)
-                    value=t.discount_value
-                    inputmode="decimal"
-                    placeholder="5,00"
-                />
-                <DateField form name="discount.untilDate" label=text::DISCOUNT_UNTIL.t(l) value=t.discount_until l />
-            </div>
-        </fieldset>
-    }
-}
-
-/// The installment preview: its table, or why there is none yet.
-#[component]
-pub fn Preview(l: Lang, #[prop(into)] rows: Signal<Vec<Row>>) -> impl IntoView {
-    let body = move || {
-        let rows = rows.get();
-        if rows.is_empty() {
-            view! { <p class="muted">{text::PREVIEW_EMPTY.t(l)}</p> }.into_any()
-        } else {
-            view! { <InstallmentTable l caption=text::PREVIEW.t(l) rows detail=false /> }.into_any()
-        }
-    };
-    view! {
-        <section class="preview" aria-label=text::PREVIEW.t(l)>
-            <h2>{text::PREVIEW.t(l)}</h2>
-            {body}
-        </section>
     }
 }

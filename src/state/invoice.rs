@@ -5,12 +5,11 @@
 use leptos::prelude::*;
 use paylink_model::charges::{validate_terms, TermsContext};
 use paylink_model::errors::Msg;
-use paylink_model::money::{cents_to_reais, parse_brl};
+use paylink_model::money::parse_brl;
 use paylink_model::{
     installment_plan, CheckOptions, Date, Errors, Frequency, InvoiceRequest, InvoiceType, Lang,
-    PaymentType, PixAutomaticoRequest, PlannedInstallment, MAX_INSTALLMENTS,
+    PixAutomaticoRequest, PlannedInstallment, MAX_INSTALLMENTS,
 };
-use paylink_text as text;
 use paylink_ui::customer::text;
 use paylink_ui::form::{flag_signal, text_signal, Form};
 
@@ -18,7 +17,7 @@ use crate::components::editors::{trimmed, whole, NotificationRow, WebhookRow};
 use crate::input::brasilia_today;
 
 pub use super::terms::TermFields;
-use super::terms::{iso_date, TERM_FIELDS};
+use super::terms::{iso_date, payment_types, typed_price, TERM_FIELDS};
 
 /// What the person typed in the invoice form.
 #[derive(Clone, Copy)]
@@ -158,23 +157,8 @@ impl InvoiceFields {
             _ => None,
         };
         let by_customer = untrack(|| self.by_customer());
-        let price = match text(self.price) {
-            Some(s) if !by_customer => match parse_brl(&s) {
-                Some(cents) => Some(cents_to_reais(cents)),
-                None => {
-                    bad.insert("price".into(), vec![text::PRICE_FORMAT.t(lang).to_string()]);
-                    None
-                }
-            },
-            _ => None,
-        };
-        let mut payment_types = Vec::new();
-        if self.pix.get_untracked() {
-            payment_types.push(PaymentType::Pix.as_str().to_string());
-        }
-        if self.boleto.get_untracked() {
-            payment_types.push(PaymentType::Boleto.as_str().to_string());
-        }
+        let price = typed_price(&mut bad, lang, self.price, by_customer);
+        let payment_types = payment_types(self.pix, self.boleto);
         let notifications: Vec<_> = self.notifications.with_untracked(|rows| {
             rows.iter()
                 .enumerate()

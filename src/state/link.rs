@@ -3,15 +3,13 @@
 //! the API and `paylink link create` apply), keyed by API field path.
 
 use leptos::prelude::*;
-use paylink_model::charges::{Fine, Interest, ValueType};
 use paylink_model::link_spec::{LinkDiscount, LinkRequest, LINK_FIELDS};
-use paylink_model::money::{cents_to_reais, parse_brl};
-use paylink_model::{Errors, InvoiceType, Lang, Msg, PaymentType};
-use paylink_text as text;
+use paylink_model::{Errors, InvoiceType, Lang, Msg};
 use paylink_ui::customer::text;
 use paylink_ui::form::{flag_signal, text_signal, Form};
+use paylink_ui::terms::Terms;
 
-use super::terms::typed_number;
+use super::terms::{payment_types, typed_price, typed_terms};
 use crate::components::editors::whole;
 
 /// Every field of the link form (`Copy`: signals).
@@ -28,11 +26,7 @@ pub struct LinkFields {
     pub due_in_days: RwSignal<String>,
     pub redirect_to: RwSignal<String>,
     pub slug: RwSignal<String>,
-    pub fine_type: RwSignal<String>,
-    pub fine_value: RwSignal<String>,
-    pub interest_value: RwSignal<String>,
-    pub discount_type: RwSignal<String>,
-    pub discount_value: RwSignal<String>,
+    pub terms: Terms,
     pub discount_days: RwSignal<String>,
 }
 
@@ -56,11 +50,7 @@ impl LinkFields {
             due_in_days: text_signal("3"),
             redirect_to: text_signal(""),
             slug: text_signal(""),
-            fine_type: text_signal(ValueType::Percentage.name()),
-            fine_value: text_signal(""),
-            interest_value: text_signal(""),
-            discount_type: text_signal(ValueType::Percentage.name()),
-            discount_value: text_signal(""),
+            terms: Terms::new(),
             discount_days: text_signal(""),
         }
     }
@@ -77,15 +67,11 @@ impl LinkFields {
             (self.due_in_days, blank.due_in_days),
             (self.redirect_to, blank.redirect_to),
             (self.slug, blank.slug),
-            (self.fine_type, blank.fine_type),
-            (self.fine_value, blank.fine_value),
-            (self.interest_value, blank.interest_value),
-            (self.discount_type, blank.discount_type),
-            (self.discount_value, blank.discount_value),
             (self.discount_days, blank.discount_days),
         ] {
             s.set(b.get_untracked());
         }
+        self.terms.reset();
         self.price_by_customer.set(false);
         self.pix.set(true);
         self.boleto.set(true);
@@ -102,16 +88,7 @@ impl LinkFields {
     pub fn build(&self, lang: Lang) -> (LinkRequest, Errors) {
         let mut bad = Errors::new();
         let by_customer = self.price_by_customer.get_untracked();
-        let price = match text(self.price) {
-            Some(s) if !by_customer => match parse_brl(&s) {
-                Some(cents) => Some(cents_to_reais(cents)),
-                None => {
-                    bad.insert("price".into(), vec![text::PRICE_FORMAT.t(lang).to_string()]);
-                    None
-                }
-            },
-            _ => None,
-        };
+        let price = typed_price(&mut bad, lang, self.price, by_customer);
         let mut int = |path: &str, s: RwSignal<String>| match s.with_untracked(|v| whole(v)) {
             Ok(n) => n,
             Err(()) => {
@@ -130,27 +107,14 @@ impl LinkFields {
         };
         let due_in_days = int("dueInDays", self.due_in_days);
         let discount_days = int("discount.daysBeforeDue", self.discount_days);
-        let mut number = |path: &str, s: RwSignal<String>| typed_number(&mut bad, lang, path, s);
-        let fine = number("fine.value", self.fine_value).map(|value| Fine {
-            kind: text(self.fine_type),
-            value,
-        });
-        let interest =
-            number("interest.value", self.interest_value).map(|value| Interest { value });
-        let discount_value = number("discount.value", self.discount_value);
+        let (fine, interest, discount_value) = typed_terms(&self.terms, lang, &mut bad);
         let discount =
             (discount_value.is_some() || discount_days.is_some()).then(|| LinkDiscount {
-                kind: text(self.discount_type),
+                kind: text(self.terms.discount_type),
                 value: discount_value.flatten(),
                 days_before_due: discount_days,
             });
-        let mut payment_types = Vec::new();
-        if self.pix.get_untracked() {
-            payment_types.push(PaymentType::Pix.as_str().to_string());
-        }
-        if self.boleto.get_untracked() {
-            payment_types.push(PaymentType::Boleto.as_str().to_string());
-        }
+        let payment_types = payment_types(self.pix, self.boleto);
         let req = LinkRequest {
             name: text(self.name),
             description: text(self.description),

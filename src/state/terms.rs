@@ -1,23 +1,20 @@
-//! The fine, interest and discount fields of a form ([`TermFields`]) and how
-//! a typed date or number becomes the request's (`iso_date`,
-//! `typed_number`): the invoice form's and the payment link form's.
+//! The invoice form's fine, interest and discount fields ([`TermFields`]: the shared
+//! [`Terms`] and the discount's date), and how what both the invoice form and the payment link
+//! form type becomes the request's: terms (`typed_terms`), dates (`iso_date`), the price
+//! (`typed_price`) and the payment types checked (`payment_types`).
 
 use leptos::prelude::*;
-use paylink_model::charges::ValueType;
-use paylink_model::money::{cents_to_reais, parse_price_input};
-use paylink_model::{Date, Discount, Errors, Fine, Interest, Lang};
+use paylink_model::money::{cents_to_reais, parse_brl, parse_price_input};
+use paylink_model::{Date, Discount, Errors, Fine, Interest, Lang, PaymentType};
 use paylink_text as text;
 use paylink_ui::customer::text;
 use paylink_ui::form::text_signal;
+use paylink_ui::terms::Terms;
 
-/// What the person typed in the fine, interest and discount fields.
+/// What the person typed in the invoice form's fine, interest and discount fields.
 #[derive(Clone, Copy)]
 pub struct TermFields {
-    pub fine_type: RwSignal<String>,
-    pub fine_value: RwSignal<String>,
-    pub interest_value: RwSignal<String>,
-    pub discount_type: RwSignal<String>,
-    pub discount_value: RwSignal<String>,
+    pub terms: Terms,
     /// As the language writes dates (`dd/mm/aaaa` in pt-BR).
     pub discount_until: RwSignal<String>,
 }
@@ -34,14 +31,9 @@ pub const TERM_FIELDS: [&str; 6] = [
 
 impl TermFields {
     pub(super) fn new() -> Self {
-        let s = || text_signal("");
         TermFields {
-            fine_type: text_signal(ValueType::Percentage.name()),
-            fine_value: s(),
-            interest_value: s(),
-            discount_type: text_signal(ValueType::Percentage.name()),
-            discount_value: s(),
-            discount_until: s(),
+            terms: Terms::new(),
+            discount_until: text_signal(""),
         }
     }
 
@@ -53,22 +45,33 @@ impl TermFields {
         lang: Lang,
         bad: &mut Errors,
     ) -> (Option<Fine>, Option<Interest>, Option<Discount>) {
-        let mut number = |path: &str, s: RwSignal<String>| typed_number(bad, lang, path, s);
-        let fine = number("fine.value", self.fine_value).map(|value| Fine {
-            kind: text(self.fine_type),
-            value,
-        });
-        let interest =
-            number("interest.value", self.interest_value).map(|value| Interest { value });
-        let discount_value = number("discount.value", self.discount_value);
+        let (fine, interest, discount_value) = typed_terms(&self.terms, lang, bad);
         let typed_until = text(self.discount_until).is_some();
         let discount = (discount_value.is_some() || typed_until).then(|| Discount {
-            kind: text(self.discount_type),
+            kind: text(self.terms.discount_type),
             value: discount_value.flatten(),
             until_date: iso_date(bad, lang, "discount.untilDate", self.discount_until),
         });
         (fine, interest, discount)
     }
+}
+
+/// The request's `fine` and `interest`, and the discount's typed value (as [`typed_number`]
+/// gives it), from the fields both forms share; a number that cannot be read puts a message on
+/// its field in `bad`.
+pub(super) fn typed_terms(
+    t: &Terms,
+    lang: Lang,
+    bad: &mut Errors,
+) -> (Option<Fine>, Option<Interest>, Option<Option<f64>>) {
+    let mut number = |path: &str, s: RwSignal<String>| typed_number(bad, lang, path, s);
+    let fine = number("fine.value", t.fine_value).map(|value| Fine {
+        kind: text(t.fine_type),
+        value,
+    });
+    let interest = number("interest.value", t.interest_value).map(|value| Interest { value });
+    let discount_value = number("discount.value", t.discount_value);
+    (fine, interest, discount_value)
 }
 
 /// A date field's text as the request's ISO date: blank is `None`; text
@@ -93,7 +96,7 @@ pub(super) fn iso_date(
 /// A term's amount or percentage field (`2,5`, `10,00`) as the request's number: blank is
 /// `None`; text that does not read as a number is `Some(None)`, with its message put on `path`
 /// in `bad` (the request then says nothing of it).
-pub(crate) fn typed_number(
+fn typed_number(
     bad: &mut Errors,
     lang: Lang,
     path: &str,
@@ -110,4 +113,37 @@ pub(crate) fn typed_number(
             None
         }
     })
+}
+
+/// The price field as the request's reais: blank (or a price the customer states,
+/// `by_customer`) is `None`; text that is not an amount is `None` too, with its message on
+/// `price` in `bad`.
+pub(super) fn typed_price(
+    bad: &mut Errors,
+    lang: Lang,
+    s: RwSignal<String>,
+    by_customer: bool,
+) -> Option<f64> {
+    match text(s) {
+        Some(s) if !by_customer => match parse_brl(&s) {
+            Some(cents) => Some(cents_to_reais(cents)),
+            None => {
+                bad.insert("price".into(), vec![text::PRICE_FORMAT.t(lang).to_string()]);
+                None
+            }
+        },
+        _ => None,
+    }
+}
+
+/// The request's `paymentTypes`: PIX then boleto, those checked.
+pub(super) fn payment_types(pix: RwSignal<bool>, boleto: RwSignal<bool>) -> Vec<String> {
+    let mut types = Vec::new();
+    if pix.get_untracked() {
+        types.push(PaymentType::Pix.as_str().to_string());
+    }
+    if boleto.get_untracked() {
+        types.push(PaymentType::Boleto.as_str().to_string());
+    }
+    types
 }

@@ -12,6 +12,8 @@
 //! * [`confirm`] — an action's inline confirm step;
 //! * [`customer`] — the customer's fields and their controls;
 //! * [`payment_types`] — the payment types' fieldset;
+//! * [`terms`] — the fine, interest and discount fieldset;
+//! * [`preview`] — the installment preview;
 //! * [`status`] — an installment's status: its name and badge;
 //! * [`fetched`] — a screen's fetched data: loading, failure, drawn;
 //! * [`Failure`] — why a call failed, as the forms show it.
@@ -29,7 +31,9 @@ pub mod fetched;
 pub mod field;
 pub mod form;
 pub mod payment_types;
+pub mod preview;
 pub mod status;
+pub mod terms;
 
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,7 +11,7 @@ use paylink_model::money::{cents_to_reais, parse_brl};
 use paylink_model::InvoiceRequest;
 use paylink_model::{
     installment_plan, CustomerRequest, Date, ErrorEnvelope, Errors, InvoiceType, Lang, LinkChoice,
-    PaymentLink, PaymentType,
+    PaymentLink, PaymentType, PlannedInstallment,
 };
 use paylink_text as text;
 use paylink_ui::customer::{text, CustomerFields, CUSTOMER_FIELDS};
@@ -202,7 +202,7 @@ impl Payer {
     }
 
     /// The installments the payer's choice gives (tracked).
-    pub(super) fn plan(&self) -> Vec<(u32, String, i64)> {
+    pub(super) fn plan(&self) -> Vec<PlannedInstallment> {
         let (price, kind, due) = self
             .link
             .with_value(|l| (l.price, l.invoice_type, l.due_date.clone()));
@@ -214,10 +214,7 @@ impl Payer {
             _ => 1,
         };
         match Date::parse_iso(&due) {
-            Some(due) if cents > 0 && count > 0 => installment_plan(cents, count, due)
-                .iter()
-                .map(|i| (i.number, i.due_date.format_for(Lang::PtBr), i.price_cents))
-                .collect(),
+            Some(due) if cents > 0 && count > 0 => installment_plan(cents, count, due),
             _ => Vec::new(),
         }
     }

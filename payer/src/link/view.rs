@@ -9,12 +9,13 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use paylink_model::money::format_brl;
-use paylink_model::{Date, InvoiceType, Lang, PaymentLink, PaymentType};
+use paylink_model::{InvoiceType, Lang, PaymentLink, PaymentType};
 use paylink_text as text;
 use paylink_ui::customer::CustomerFieldset;
 use paylink_ui::field::{AlertBox, AmountField, Select, SubmitButton};
 use paylink_ui::form::Alert;
 use paylink_ui::payment_types::PaymentTypes;
+use paylink_ui::preview::InstallmentPreview;
 
 use super::browser;
 use super::state::{Payer, Posted};
@@ -105,7 +106,7 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
                 options=counts
                 required=true
             />
-            <Preview l p />
+            <InstallmentPreview l rows=Memo::new(move |_| p.plan()) empty=text::PAYER_PREVIEW_EMPTY.t(l) />
         }
     });
     view! {
@@ -134,63 +135,6 @@ fn LinkFormView(l: Lang, p: Payer, summary: RwSignal<bool>, key: String) -> impl
                 <SubmitButton busy label=text::TO_PAYMENT.t(l) l />
             </div>
         </form>
-    }
-}
-
-/// The installment preview: its table, or why there is none yet.
-#[component]
-fn Preview(l: Lang, p: Payer) -> impl IntoView {
-    let rows = Memo::new(move |_| p.plan());
-    let body = move || {
-        let rows = rows.get();
-        if rows.is_empty() {
-            return Either::Left(view! { <p class="muted">{text::PAYER_PREVIEW_EMPTY.t(l)}</p> });
-        }
-        let total: i64 = rows.iter().map(|r| r.2).sum();
-        let rows = rows
-            .into_iter()
-            .map(|(n, due, cents)| {
-                let due = match l {
-                    Lang::PtBr => due,
-                    Lang::En => Date::parse_for(Lang::PtBr, &due)
-                        .map(|d| d.format_for(l))
-                        .unwrap_or(due),
-                };
-                view! {
-                    <tr>
-                        <td>{n}</td>
-                        <td>{due}</td>
-                        <td class="num">{format_brl(cents, l)}</td>
-                    </tr>
-                }
-            })
-            .collect_view();
-        Either::Right(view! {
-            <table class="installments">
-                <caption>{text::PREVIEW.t(l)}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">{text::INSTALLMENT.t(l)}</th>
-                        <th scope="col">{text::DUE_DATE.t(l)}</th>
-                        <th scope="col" class="num">{text::AMOUNT.t(l)}</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-                <tfoot>
-                    <tr>
-                        <th scope="row">{text::TOTAL.t(l)}</th>
-                        <td></td>
-                        <td class="num">{format_brl(total, l)}</td>
-                    </tr>
-                </tfoot>
-            </table>
-        })
-    };
-    view! {
-        <section class="preview" aria-label=text::PREVIEW.t(l)>
-            <h2>{text::PREVIEW.t(l)}</h2>
-            {body}
-        </section>
     }
 }
 

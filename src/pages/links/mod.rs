@@ -6,7 +6,6 @@
 //! creates one, checked live by the model's rules (`LinkRequest::check`).
 
 use leptos::prelude::*;
-use paylink_model::charges::ValueType;
 use paylink_model::link_spec::{LinkList, MerchantLink};
 use paylink_model::money::format_brl;
 use paylink_model::{InvoiceType, Lang, DESCRIPTION_MAX};
@@ -15,6 +14,7 @@ use paylink_ui::fetched::Fetched;
 use paylink_ui::field::{AlertBox, AmountField, Checkbox, Field, Kind, Select, SubmitButton};
 use paylink_ui::form::Form;
 use paylink_ui::payment_types::PaymentTypes;
+use paylink_ui::terms::TermsFieldset;
 
 use crate::api;
 use crate::components::table::ListTable;
@@ -247,16 +247,6 @@ fn LinkFormView(
             text::INSTALLMENTS_UP_TO.t(l).into(),
         ),
     ];
-    let kinds = vec![
-        (
-            ValueType::Percentage.name().into(),
-            text::PERCENTAGE.t(l).into(),
-        ),
-        (
-            ValueType::Fixed.name().into(),
-            text::FIXED_AMOUNT.t(l).into(),
-        ),
-    ];
     let price = move || {
         (!f.price_by_customer.get()).then(|| {
             view! { <AmountField form name="price" label=text::PRICE.t(l) value=f.price /> }
@@ -292,23 +282,10 @@ fn LinkFormView(
             </div>
             <Field form name="dueInDays" label=text::DUE_IN_DAYS.t(l) value=f.due_in_days kind=Kind::Number
                 inputmode="numeric" />
-            <fieldset class="group terms">
-                <legend>{text::TERMS.t(l)}</legend>
-                <div class="cols">
-                    <Select form name="fine.type" label=text::FINE_TYPE.t(l) value=f.fine_type options=kinds.clone() />
-                    <Field form name="fine.value" label=text::FINE_VALUE.t(l) value=f.fine_value inputmode="decimal"
-                        placeholder="2,00" />
-                </div>
-                <Field form name="interest.value" label=text::INTEREST_VALUE.t(l) value=f.interest_value
-                    inputmode="decimal" placeholder="1,00" />
-                <div class="cols">
-                    <Select form name="discount.type" label=text::DISCOUNT_TYPE.t(l) value=f.discount_type options=kinds />
-                    <Field form name="discount.value" label=text::DISCOUNT_VALUE.t(l) value=f.discount_value
-                        inputmode="decimal" placeholder="5,00" />
-                    <Field form name="discount.daysBeforeDue" label=text::DISCOUNT_DAYS.t(l)
-                        value=f.discount_days kind=Kind::Number inputmode="numeric" />
-                </div>
-            </fieldset>
+            <TermsFieldset l form t=f.terms>
+                <Field form name="discount.daysBeforeDue" label=text::DISCOUNT_DAYS.t(l) value=f.discount_days
+                    kind=Kind::Number inputmode="numeric" />
+            </TermsFieldset>
             <Field form name="redirectTo" label=text::LINK_REDIRECT_TO.t(l) value=f.redirect_to kind=Kind::Url
                 placeholder="https://" />
             <div class="actions">
