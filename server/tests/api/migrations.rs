@@ -532,3 +532,68 @@ async fn installments_written_before_0030_get_a_random_txid() {
     seen.dedup();
     assert_eq!(seen.len(), 3, "{txids:?}");
 }
+
+/// The audit trail an older paylink wrote survives 0035 (the trail rebuilt as an append-only
+/// table): every line, listed by time as before, and new lines land after them.
+#[tokio::test]
+async fn audit_lines_written_before_0035_are_kept() {
+    let (_dir, target, pool) = database_before(35).await;
+    sqlx::query(
+        "INSERT INTO operators (id, email, name, password_hash, active, created_at)
+         VALUES ('op', 'ana@loja.example', 'Ana', 'x', 1, '2026-01-01T00:00:00.000Z')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    for (id, action, target_id, at) in [
+        (
+            "0190a1b2-0000-7000-8000-000000000002",
+            "create_customer",
+            Some("cus"),
+            "2026-01-02T00:00:00.000Z",
+        ),
+        (
+            "0190a1b2-0000-7000-8000-000000000001",
+            "login",
+            None,
+            "2026-01-01T00:00:00.000Z",
+        ),
+    ] {
+        sqlx::query(
+            "INSERT INTO operator_audit (id, operator_id, action, target_id, at, client_addr)
+             VALUES ($1, 'op', $2, $3, $4, '203.0.113.7')",
+        )
+        .bind(id)
+        .bind(action)
+        .bind(target_id)
+        .bind(at)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    pool.close().await;
+
+    let db = Db::open(&target).await.unwrap();
+    paylink_server::store::operators::insert_audit(&db, "op", "logout", None, "203.0.113.7")
+        .await
+        .unwrap();
+    let lines: Vec<_> = paylink_server::store::operators::list_audit(&db)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|l| (l.action, l.target_id, l.client_addr))
+        .collect();
+    let addr = "203.0.113.7".to_string();
+    assert_eq!(
+        lines,
+        [
+            ("login".to_string(), None, addr.clone()),
+            (
+                "create_customer".to_string(),
+                Some("cus".to_string()),
+                addr.clone()
+            ),
+            ("logout".to_string(), None, addr),
+        ]
+    );
+}
