@@ -1,5 +1,5 @@
 //! Operator accounts in the database: `operators`, `operator_sessions`,
-//! `login_failures` and `operator_audit` (migration 0010). Times are Unix
+//! `login_failures` and `operator_audit` (migrations 0010 and 0035). Times are Unix
 //! milliseconds, given by the caller (the domain's clock).
 
 use sqlx::Row;
