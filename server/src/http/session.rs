@@ -48,8 +48,10 @@ pub struct Sessions {
     loopback_port: Option<u16>,
     trust_forwarded_for: bool,
     /// The proxy's token when its upstream is paylink's own service: checked
-    /// with the session in one statement ([`TokenChecked`]).
-    proxy_token: Option<String>,
+    /// with the session in one statement ([`TokenChecked`]). Parsed once, here
+    /// (`Some(None)`: not a token at all, refused on every call as
+    /// `auth::verify` refuses it).
+    proxy_token: Option<Option<(String, String)>>,
 }
 
 impl Sessions {
@@ -86,7 +88,7 @@ impl Sessions {
                 .map(|o| o.ascii_serialization()),
             loopback_port,
             trust_forwarded_for,
-            proxy_token,
+            proxy_token: proxy_token.as_deref().map(crate::http::auth::parse_token),
         })
     }
 
@@ -273,7 +275,7 @@ async fn live_operator_and_token(
     s: &Sessions,
     headers: &HeaderMap,
 ) -> Result<(rows::OperatorRow, Option<TokenChecked>), AppError> {
-    let (app_id, secret) = match s.proxy_token.as_deref().map(crate::http::auth::parse_token) {
+    let (app_id, secret) = match &s.proxy_token {
         None => return Ok((live_operator(s, headers).await?, None)),
         // Not a token at all: refused as `auth::verify` refuses it.
         Some(None) => return Ok((live_operator(s, headers).await?, Some(TokenChecked(None)))),
@@ -284,9 +286,9 @@ async fn live_operator_and_token(
     };
     let now_ms = crate::domain::now_ms();
     let (operator, live) =
-        operators::session_operator_and_tokens(&s.db, &s.config, &id, &app_id, now_ms).await?;
+        operators::session_operator_and_tokens(&s.db, &s.config, &id, app_id, now_ms).await?;
     let operator = operator.ok_or(AppError::from(Reason::LoginRequired))?;
-    let app = crate::http::auth::accept(&s.db, &live, &secret, now_ms).await?;
+    let app = crate::http::auth::accept(&s.db, &live, secret, now_ms).await?;
     Ok((operator, Some(TokenChecked(app))))
 }
 
@@ -340,8 +342,12 @@ pub async fn require_operator(
     if changes_state && !s.same_origin(req.headers()) {
         return Err(Reason::CrossOrigin.into());
     }
-    let client_addr = s.client_addr(req.headers(), peer_of(&req));
     let action = Action::of(req.method(), req.uri().path());
+    // Only an audited action's line names the client.
+    let client_addr = match action {
+        Some(_) => s.client_addr(req.headers(), peer_of(&req)),
+        None => String::new(),
+    };
     if let Some(token) = token {
         req.extensions_mut().insert(token);
     }
@@ -382,8 +388,14 @@ struct Action;
 impl Action {
     /// The audited action of a merchant call (lists and reads are not).
     fn of(method: &Method, path: &str) -> Option<(&'static str, Target)> {
-        let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
-        match (method.as_str(), parts.as_slice()) {
+        // The longest audited path has five segments; a longer one is none of them.
+        let mut parts = [""; 5];
+        let mut n = 0;
+        for part in path.trim_start_matches("/api/").split('/') {
+            *parts.get_mut(n)? = part;
+            n += 1;
+        }
+        match (method.as_str(), &parts[..n]) {
             ("POST", ["customers"]) => Some(("create_customer", Target::CreatedId)),
             ("POST", ["invoices"]) => Some(("create_invoice", Target::CreatedId)),
             ("GET", ["invoices.csv"]) => Some(("export", Target::None)),
