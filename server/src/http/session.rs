@@ -388,14 +388,8 @@ struct Action;
 impl Action {
     /// The audited action of a merchant call (lists and reads are not).
     fn of(method: &Method, path: &str) -> Option<(&'static str, Target)> {
-        // The longest audited path has five segments; a longer one is none of them.
-        let mut parts = [""; 5];
-        let mut n = 0;
-        for part in path.trim_start_matches("/api/").split('/') {
-            *parts.get_mut(n)? = part;
-            n += 1;
-        }
-        match (method.as_str(), &parts[..n]) {
+        let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
+        match (method.as_str(), parts.as_slice()) {
             ("POST", ["customers"]) => Some(("create_customer", Target::CreatedId)),
             ("POST", ["invoices"]) => Some(("create_invoice", Target::CreatedId)),
             ("GET", ["invoices.csv"]) => Some(("export", Target::None)),
