@@ -264,13 +264,23 @@ pub async fn session_operator(
     session_id: &str,
 ) -> Result<Option<OperatorRow>, DbError> {
     let hash = session_hash(session_id);
-    match rows::find_session(db, &hash).await? {
-        Some(s) => live(db, config, &hash, s).await,
-        None => Ok(None),
-    }
+    let Some(s) = rows::find_session(db, &hash).await? else {
+        return Ok(None);
+    };
+    let live = keep_live(
+        db,
+        config,
+        &hash,
+        s.operator.active,
+        s.created_ms,
+        s.last_seen_ms,
+    )
+    .await?;
+    Ok(live.then_some(s.operator))
 }
 
-/// [`session_operator`], and the tokens of `application_id` in force now
+/// [`session_operator`]'s operator id (all the middleware in front of a
+/// merchant call reads), and the tokens of `application_id` in force now
 /// (`now_ms`), read by the same statement.
 pub async fn session_operator_and_tokens(
     db: &Db,
@@ -278,34 +288,38 @@ pub async fn session_operator_and_tokens(
     session_id: &str,
     application_id: &str,
     now_ms: i64,
-) -> Result<(Option<OperatorRow>, Vec<LiveToken>), DbError> {
+) -> Result<(Option<String>, Vec<LiveToken>), DbError> {
     let hash = session_hash(session_id);
     let now = paylink_model::date::iso_utc_from_millis(now_ms);
-    match rows::find_session_and_tokens(db, &hash, application_id, &now).await? {
-        Some((s, tokens)) => Ok((live(db, config, &hash, s).await?, tokens)),
-        None => Ok((None, Vec::new())),
-    }
+    let Some((s, tokens)) = rows::find_session_and_tokens(db, &hash, application_id, &now).await?
+    else {
+        return Ok((None, Vec::new()));
+    };
+    let live = keep_live(db, config, &hash, s.active, s.created_ms, s.last_seen_ms).await?;
+    Ok((live.then_some(s.operator_id), tokens))
 }
 
-/// The session's operator if the session is live (its last use recorded at
-/// most once a minute); else it is deleted.
-async fn live(
+/// Whether the session is live (its operator's account on, neither idle nor
+/// too old); its last use is recorded at most once a minute, and a session
+/// that is not live is deleted.
+async fn keep_live(
     db: &Db,
     config: &SessionConfig,
     hash: &str,
-    s: rows::SessionRow,
-) -> Result<Option<OperatorRow>, DbError> {
+    active: bool,
+    created_ms: i64,
+    last_seen_ms: i64,
+) -> Result<bool, DbError> {
     let now = now_ms();
-    let expired =
-        now - s.last_seen_ms >= ms(config.idle) || now - s.created_ms >= ms(config.absolute);
-    if expired || !s.operator.active {
+    let expired = now - last_seen_ms >= ms(config.idle) || now - created_ms >= ms(config.absolute);
+    if expired || !active {
         rows::delete_session(db, hash).await?;
-        return Ok(None);
+        return Ok(false);
     }
-    if now - s.last_seen_ms >= TOUCH_EVERY_MS.min(ms(config.idle) / 2) {
+    if now - last_seen_ms >= TOUCH_EVERY_MS.min(ms(config.idle) / 2) {
         rows::touch_session(db, hash, now).await?;
     }
-    Ok(Some(s.operator))
+    Ok(true)
 }
 
 pub async fn logout(db: &Db, session_id: &str) -> Result<(), DbError> {

@@ -271,14 +271,18 @@ pub(crate) struct TokenChecked(pub Option<Application>);
 
 /// [`live_operator`] and, when the proxy's upstream is in this process, its
 /// token checked by the same statement (as `auth::verify` checks it).
+/// The operator is given by its id (all the audit needs).
 async fn live_operator_and_token(
     s: &Sessions,
     headers: &HeaderMap,
-) -> Result<(rows::OperatorRow, Option<TokenChecked>), AppError> {
+) -> Result<(String, Option<TokenChecked>), AppError> {
     let (app_id, secret) = match &s.proxy_token {
-        None => return Ok((live_operator(s, headers).await?, None)),
+        None => return Ok((live_operator(s, headers).await?.id, None)),
         // Not a token at all: refused as `auth::verify` refuses it.
-        Some(None) => return Ok((live_operator(s, headers).await?, Some(TokenChecked(None)))),
+        Some(None) => {
+            let operator = live_operator(s, headers).await?;
+            return Ok((operator.id, Some(TokenChecked(None))));
+        }
         Some(Some(parsed)) => parsed,
     };
     let Some(id) = s.session_id(headers) else {
@@ -337,7 +341,7 @@ pub async fn require_operator(
     mut req: Request,
     next: Next,
 ) -> Result<Response, AppError> {
-    let (row, token) = live_operator_and_token(&s, req.headers()).await?;
+    let (operator_id, token) = live_operator_and_token(&s, req.headers()).await?;
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if changes_state && !s.same_origin(req.headers()) {
         return Err(Reason::CrossOrigin.into());
@@ -353,7 +357,7 @@ pub async fn require_operator(
     }
     if let Some((name, Target::CreatedId | Target::CreatedSlug)) = &action {
         req.extensions_mut().insert(PendingAudit(AuditLine {
-            operator_id: row.id.clone(),
+            operator_id: operator_id.clone(),
             action: name,
             client_addr: client_addr.clone(),
         }));
@@ -371,7 +375,7 @@ pub async fn require_operator(
         Target::CreatedId => created_id(res, "id").await,
         Target::CreatedSlug => created_id(res, "slug").await,
     };
-    audit(&s.db, &row.id, action, target.as_deref(), &client_addr).await;
+    audit(&s.db, &operator_id, action, target.as_deref(), &client_addr).await;
     Ok(res)
 }
 

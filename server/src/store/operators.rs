@@ -26,6 +26,17 @@ pub struct SessionRow {
     pub last_seen_ms: i64,
 }
 
+/// A session found by its id's hash with no more of its operator than the
+/// middleware in front of each merchant call reads: the id, for the audit,
+/// and whether the account is on.
+#[derive(Clone, Debug)]
+pub struct SessionOperatorId {
+    pub operator_id: String,
+    pub active: bool,
+    pub created_ms: i64,
+    pub last_seen_ms: i64,
+}
+
 /// One audit line.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct AuditRow {
@@ -170,25 +181,27 @@ fn session(r: &DbRow) -> Result<SessionRow, DbError> {
     })
 }
 
-/// [`find_session`] and, in the same statement, the tokens of `application_id`
-/// in force at `now` (what `tokens::live` reads): the proxy checks its own
-/// token beside the operator's session in one round trip instead of two.
+/// [`find_session`] (only the operator's id and whether it is on: the
+/// account's other columns are not read on every merchant call) and, in the
+/// same statement, the tokens of `application_id` in force at `now` (what
+/// `tokens::live` reads): the proxy checks its own token beside the
+/// operator's session in one round trip instead of two.
 pub async fn find_session_and_tokens(
     db: &Db,
     id_hash: &str,
     application_id: &str,
     now: &str,
-) -> Result<Option<(SessionRow, Vec<LiveToken>)>, DbError> {
-    let rows = sqlx::query(&format!(
-        "SELECT {COLUMNS}, s.created_ms, s.last_seen_ms,
+) -> Result<Option<(SessionOperatorId, Vec<LiveToken>)>, DbError> {
+    let rows = sqlx::query(
+        "SELECT o.id, o.active, s.created_ms, s.last_seen_ms,
                 t.id AS token_id, t.secret_hash, t.expires_at, t.last_used_at,
                 a.id AS app_id, a.user_id AS app_user_id, a.name AS app_name
          FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
          LEFT JOIN tokens t ON t.application_id = $2 AND t.revoked_at IS NULL
               AND (t.expires_at IS NULL OR t.expires_at > $3)
          LEFT JOIN applications a ON a.id = t.application_id
-         WHERE s.id_hash = $1"
-    ))
+         WHERE s.id_hash = $1",
+    )
     .bind(id_hash)
     .bind(application_id)
     .bind(now)
@@ -215,7 +228,13 @@ pub async fn find_session_and_tokens(
             name: r.try_get("app_name")?,
         });
     }
-    Ok(Some((session(first)?, tokens)))
+    let session = SessionOperatorId {
+        operator_id: first.try_get("id")?,
+        active: first.try_get::<i64, _>("active")? != 0,
+        created_ms: first.try_get("created_ms")?,
+        last_seen_ms: first.try_get("last_seen_ms")?,
+    };
+    Ok(Some((session, tokens)))
 }
 
 pub async fn touch_session(db: &Db, id_hash: &str, now_ms: i64) -> Result<(), DbError> {
