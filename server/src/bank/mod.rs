@@ -333,10 +333,7 @@ impl PixClient {
         let mut mac = Hmac::<sha2::Sha256>::new_from_slice(self.config.client_secret.as_bytes())
             .expect("HMAC takes any key");
         mac.update(b"paylink API Pix webhook");
-        mac.finalize().into_bytes()[..16]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        hex::encode(&mac.finalize().into_bytes()[..16])
     }
 
     /// `PUT /webhook/{chave}`: the bank posts each Pix to `url` + `/pix`.

@@ -109,10 +109,7 @@ fn dummy_hash() -> &'static str {
 
 /// What the database keeps of a session id: its SHA-256.
 pub fn session_hash(session_id: &str) -> String {
-    Sha256::digest(session_id.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(session_id.as_bytes()))
 }
 
 /// Why an operator was not added.

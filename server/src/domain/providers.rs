@@ -297,12 +297,7 @@ mod tests {
         let body = br#"{"object":"whatsapp_business_account"}"#;
         let mut mac = Hmac::<sha2::Sha256>::new_from_slice(b"app-secret").unwrap();
         mac.update(body);
-        let hex: String = mac
-            .finalize()
-            .into_bytes()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hex = hex::encode(mac.finalize().into_bytes());
         let good = format!("sha256={hex}");
         assert!(whatsapp_signature_ok(&secret, body, Some(&good)));
         assert!(!whatsapp_signature_ok(&secret, b"{}", Some(&good)));

@@ -206,15 +206,11 @@ pub async fn retorno(db: &Db, bytes: &[u8]) -> Result<Applied, SettlementError> 
     }
     let sha256 = {
         use sha2::Digest;
-        hex(&sha2::Sha256::digest(bytes))
+        hex::encode(sha2::Sha256::digest(bytes))
     };
     boletos::apply_retorno(db, &sha256, &items)
         .await
         .map_err(SettlementError::NotApplied)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -22,8 +22,7 @@ use crate::error::{AppError, Reason};
 use crate::store::{tokens, Application, Db, DbError};
 
 pub fn hash_secret(secret: &str) -> String {
-    let digest = Sha256::digest(secret.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
 /// 32 random bytes, URL-safe base64.
@@ -102,20 +101,20 @@ pub(crate) async fn verify(db: &Db, token: &str) -> Result<Option<Application>, 
     };
     let now_ms = crate::domain::now_ms();
     let live = tokens::live(db, &id, &paylink_model::date::iso_utc_from_millis(now_ms)).await?;
-    accept(db, &live, &secret, now_ms).await
+    accept(db, &live, &hash_secret(&secret), now_ms).await
 }
 
 /// The application of the token among `live` (its application's tokens in
-/// force at `now_ms`) whose secret is `secret`, its last use recorded.
+/// force at `now_ms`) whose secret's [`hash_secret`] is `presented`, its
+/// last use recorded.
 pub(crate) async fn accept(
     db: &Db,
     live: &[tokens::LiveToken],
-    secret: &str,
+    presented: &str,
     now_ms: i64,
 ) -> Result<Option<Application>, DbError> {
     let iso = paylink_model::date::iso_utc_from_millis;
     let now = iso(now_ms);
-    let presented = hash_secret(secret);
     let Some(found) = live
         .iter()
         .find(|t| bool::from(presented.as_bytes().ct_eq(t.secret_hash.as_bytes())))

@@ -47,7 +47,7 @@ pub fn request_hash(operation: &str, request: &impl Serialize) -> String {
         .chain_update(b"\n")
         .chain_update(json)
         .finalize();
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(digest)
 }
 
 /// The answer stored for `key` by an earlier request (the same request:

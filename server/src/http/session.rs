@@ -10,7 +10,6 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request, State};
 use axum::http::{header, request::Parts, HeaderMap, HeaderValue, Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
@@ -47,10 +46,10 @@ pub struct Sessions {
     /// server is also reached as `localhost`, `127.0.0.1` or `[::1]` on its port.
     loopback_port: Option<u16>,
     trust_forwarded_for: bool,
-    /// The proxy's token when its upstream is paylink's own service: checked
-    /// with the session in one statement ([`TokenChecked`]). Parsed once, here
-    /// (`Some(None)`: not a token at all, refused on every call as
-    /// `auth::verify` refuses it).
+    /// The proxy's token when its upstream is paylink's own service, as its
+    /// application's id and its secret's hash: checked with the session in one
+    /// statement ([`TokenChecked`]). Parsed and hashed once, here (`Some(None)`:
+    /// not a token at all, refused on every call as `auth::verify` refuses it).
     proxy_token: Option<Option<(String, String)>>,
 }
 
@@ -88,7 +87,10 @@ impl Sessions {
                 .map(|o| o.ascii_serialization()),
             loopback_port,
             trust_forwarded_for,
-            proxy_token: proxy_token.as_deref().map(crate::http::auth::parse_token),
+            proxy_token: proxy_token.as_deref().map(|token| {
+                let (app_id, secret) = crate::http::auth::parse_token(token)?;
+                Some((app_id, crate::http::auth::hash_secret(&secret)))
+            }),
         })
     }
 
@@ -276,7 +278,7 @@ async fn live_operator_and_token(
     s: &Sessions,
     headers: &HeaderMap,
 ) -> Result<(String, Option<TokenChecked>), AppError> {
-    let (app_id, secret) = match &s.proxy_token {
+    let (app_id, secret_hash) = match &s.proxy_token {
         None => return Ok((live_operator(s, headers).await?.id, None)),
         // Not a token at all: refused as `auth::verify` refuses it.
         Some(None) => {
@@ -292,12 +294,12 @@ async fn live_operator_and_token(
     let (operator, live) =
         operators::session_operator_and_tokens(&s.db, &s.config, &id, app_id, now_ms).await?;
     let operator = operator.ok_or(AppError::from(Reason::LoginRequired))?;
-    let app = crate::http::auth::accept(&s.db, &live, secret, now_ms).await?;
+    let app = crate::http::auth::accept(&s.db, &live, secret_hash, now_ms).await?;
     Ok((operator, Some(TokenChecked(app))))
 }
 
 /// A creation's audit line, for its handler to write in the creation's own
-/// transaction (a request extension set by [`require_operator`]); a handler
+/// transaction (a request extension set by [`as_operator`]); a handler
 /// that does marks its answer with [`AuditWritten`], and the others' lines
 /// are written after the answer, as a transaction of their own.
 pub(crate) struct Audit(pub Option<AuditLine>);
@@ -333,15 +335,22 @@ impl<S: Send + Sync> FromRequestParts<S> for Audit {
     }
 }
 
-/// In front of every merchant call: 401 without a live session, 403 for a
-/// state-changing call from another origin, then the call, and its audit
-/// line when it succeeded.
-pub async fn require_operator(
-    State(s): State<Arc<Sessions>>,
+/// Around every merchant call: 401 without a live session, 403 for a
+/// state-changing call from another origin, then `call` (given the proxy's
+/// token when it was checked with the session), and the call's audit line
+/// when it succeeded. A function the proxy's one middleware calls, not a
+/// middleware of its own: a layer is a state clone and a boxed future more
+/// on every merchant call.
+pub(crate) async fn as_operator<F, Fut>(
+    s: &Sessions,
     mut req: Request,
-    next: Next,
-) -> Result<Response, AppError> {
-    let (operator_id, token) = live_operator_and_token(&s, req.headers()).await?;
+    call: F,
+) -> Result<Response, AppError>
+where
+    F: FnOnce(Request, Option<TokenChecked>) -> Fut,
+    Fut: std::future::Future<Output = Result<Response, AppError>>,
+{
+    let (operator_id, token) = live_operator_and_token(s, req.headers()).await?;
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if changes_state && !s.same_origin(req.headers()) {
         return Err(Reason::CrossOrigin.into());
@@ -352,9 +361,6 @@ pub async fn require_operator(
         Some(_) => s.client_addr(req.headers(), peer_of(&req)),
         None => String::new(),
     };
-    if let Some(token) = token {
-        req.extensions_mut().insert(token);
-    }
     if let Some((name, Target::CreatedId | Target::CreatedSlug)) = &action {
         req.extensions_mut().insert(PendingAudit(AuditLine {
             operator_id: operator_id.clone(),
@@ -362,7 +368,7 @@ pub async fn require_operator(
             client_addr: client_addr.clone(),
         }));
     }
-    let res = next.run(req).await;
+    let res = call(req, token).await?;
     let Some((action, target)) = action.filter(|_| res.status().is_success()) else {
         return Ok(res);
     };
@@ -392,8 +398,14 @@ struct Action;
 impl Action {
     /// The audited action of a merchant call (lists and reads are not).
     fn of(method: &Method, path: &str) -> Option<(&'static str, Target)> {
-        let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
-        match (method.as_str(), parts.as_slice()) {
+        // In place, not collected: this runs on every merchant call.
+        let mut parts = [""; 6];
+        let mut n = 0;
+        for part in path.trim_start_matches("/api/").split('/') {
+            *parts.get_mut(n)? = part; // deeper than any merchant route: not an action
+            n += 1;
+        }
+        match (method.as_str(), &parts[..n]) {
             ("POST", ["customers"]) => Some(("create_customer", Target::CreatedId)),
             ("POST", ["invoices"]) => Some(("create_invoice", Target::CreatedId)),
             ("GET", ["invoices.csv"]) => Some(("export", Target::None)),

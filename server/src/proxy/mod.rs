@@ -55,18 +55,14 @@ where
     // for every request, and the whole state is every part of the server.
     let call = upstream::CallState {
         proxy: Handle::from_ref(state),
-        db: crate::store::Db::from_ref(state),
+        sessions: Arc::<Sessions>::from_ref(state),
     };
     merchant_routes()
-        // Each as the proxy's application (or sent to the remote upstream)...
+        // Each after an operator's session and same-origin writes, as the proxy's
+        // application (or sent to the remote upstream); then the audit.
         .route_layer(axum::middleware::from_fn_with_state(
             call,
             upstream::merchant_call,
-        ))
-        // ... after an operator's session, same-origin writes; then the audit.
-        .route_layer(axum::middleware::from_fn_with_state(
-            Arc::<Sessions>::from_ref(state),
-            session::require_operator,
         ))
         .merge(session::router())
 }

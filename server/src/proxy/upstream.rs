@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use crate::error::{AppError, Reason};
 use crate::http::auth::ActingAs;
 use crate::http::extract::RawBody;
-use crate::http::session::{AuditWritten, TokenChecked};
+use crate::http::session::{self, AuditWritten, Sessions, TokenChecked};
 use crate::http::Service;
 use crate::store::Db;
 
@@ -143,7 +143,7 @@ fn proxy_of(proxy: &Handle) -> Result<&Proxy, AppError> {
 #[derive(Clone)]
 pub(crate) struct CallState {
     pub(crate) proxy: Handle,
-    pub(crate) db: Db,
+    pub(crate) sessions: Arc<Sessions>,
 }
 
 /// Request headers worth forwarding; everything else (cookies, the browser's
@@ -178,40 +178,45 @@ pub(crate) async fn forward(
     }
 }
 
-/// In front of every merchant call (`/api/customers`, `/api/invoices`, ...,
-/// each the service's own handler, after the operator's session): with
+/// The one middleware of every merchant call (`/api/customers`,
+/// `/api/invoices`, ..., each the service's own handler), inside the
+/// operator's session ([`session::as_operator`]: its checks and audit): with
 /// paylink's own service the handler runs as the application of the
 /// proxy's token ([`ActingAs`], the token checked as the service would), a
 /// remote upstream is sent the call instead; either answer as
 /// [`pass_through`] makes it.
 pub(crate) async fn merchant_call(
-    State(CallState { proxy, db }): State<CallState>,
-    mut req: Request<Body>,
+    State(CallState { proxy, sessions }): State<CallState>,
+    req: Request<Body>,
     next: Next,
 ) -> Result<Response, AppError> {
-    let Some(proxy) = proxy else {
-        return Err(Reason::ProxyNotConfigured.into());
-    };
-    if let Upstream::Remote { .. } = proxy.upstream {
-        let template = req.extensions().get::<MatchedPath>().cloned();
-        let template = template.as_ref().map_or("", |m| m.as_str());
-        check_params(template, req.uri().path())?;
-        let (method, path, headers, body) = remote_call(req).await?;
-        return forward(Some(proxy), method, path, headers, body).await;
-    }
-    // Checked with the operator's session when it was (one statement), else here.
-    let app = match req.extensions_mut().remove::<TokenChecked>() {
-        Some(TokenChecked(app)) => app,
-        None => proxy.application(&db, &Caller::Token).await?,
-    };
-    let res = match app {
-        Some(app) => {
-            req.extensions_mut().insert(ActingAs(app));
-            next.run(req).await
+    let db = &sessions.db;
+    session::as_operator(&sessions, req, |mut req, token| async move {
+        let Some(proxy) = proxy else {
+            return Err(Reason::ProxyNotConfigured.into());
+        };
+        if let Upstream::Remote { .. } = proxy.upstream {
+            let template = req.extensions().get::<MatchedPath>().cloned();
+            let template = template.as_ref().map_or("", |m| m.as_str());
+            check_params(template, req.uri().path())?;
+            let (method, path, headers, body) = remote_call(req).await?;
+            return forward(Some(proxy), method, path, headers, body).await;
         }
-        None => AppError::new(Reason::Unauthorized).into_response(),
-    };
-    Ok(pass_through(res))
+        // Checked with the operator's session when it was (one statement), else here.
+        let app = match token {
+            Some(TokenChecked(app)) => app,
+            None => proxy.application(db, &Caller::Token).await?,
+        };
+        let res = match app {
+            Some(app) => {
+                req.extensions_mut().insert(ActingAs(app));
+                next.run(req).await
+            }
+            None => AppError::new(Reason::Unauthorized).into_response(),
+        };
+        Ok(pass_through(res))
+    })
+    .await
 }
 
 /// A remote upstream's path is built only from UUIDs, slugs and digits (no

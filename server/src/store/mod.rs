@@ -133,8 +133,9 @@ pub fn new_id() -> String {
 pub fn new_pix_txid() -> String {
     let mut random = [0u8; 13];
     getrandom::getrandom(&mut random).expect("the operating system's random generator");
-    let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
-    hex[..25].to_string()
+    let mut hex = hex::encode(random);
+    hex.truncate(25);
+    hex
 }
 
 fn now_millis() -> i64 {

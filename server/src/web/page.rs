@@ -46,7 +46,7 @@ impl Page {
         let csp =
             content_security_policy(std::str::from_utf8(&html).unwrap_or(""), frame_ancestors);
         let digest = sha2::Sha256::digest(&html);
-        let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+        let hex = hex::encode(&digest[..12]);
         Ok(Page {
             br: Bytes::from(compressed(&path, "br", &html, brotli_bytes, unbrotli)?),
             gzip: Bytes::from(compressed(&path, "gz", &html, gzip_bytes, gunzip)?),
