@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use super::now_ms;
 use crate::store::operators::{self as rows, OperatorRow};
 use crate::store::tokens::LiveToken;
-use crate::store::{Db, DbError};
+use crate::store::{Application, Db, DbError};
 
 /// How long sessions last and how many failed logins are allowed.
 ///
@@ -277,19 +277,18 @@ pub async fn session_operator(
 }
 
 /// [`session_operator`]'s operator id (all the middleware in front of a
-/// merchant call reads), and the tokens of `application_id` in force now
-/// (`now_ms`), read by the same statement.
+/// merchant call reads), and the tokens of `app` in force now (`now_ms`),
+/// read by the same statement.
 pub async fn session_operator_and_tokens(
     db: &Db,
     config: &SessionConfig,
     session_id: &str,
-    application_id: &str,
+    app: &Application,
     now_ms: i64,
 ) -> Result<(Option<String>, Vec<LiveToken>), DbError> {
     let hash = session_hash(session_id);
     let now = paylink_model::date::iso_utc_from_millis(now_ms);
-    let Some((s, tokens)) = rows::find_session_and_tokens(db, &hash, application_id, &now).await?
-    else {
+    let Some((s, tokens)) = rows::find_session_and_tokens(db, &hash, app, &now).await? else {
         return Ok((None, Vec::new()));
     };
     let live = keep_live(db, config, &hash, s.active, s.created_ms, s.last_seen_ms).await?;

@@ -19,7 +19,7 @@ use crate::domain::operators::{self, LoginError, SessionConfig};
 use crate::error::{AppError, Reason};
 use crate::http::extract::{parse_json, RawBody};
 use crate::store::operators::{self as rows, AuditLine};
-use crate::store::{Application, Db};
+use crate::store::{Application, Db, DbError};
 
 /// The cookie's name where it can be `Secure`: the `__Host-` prefix makes the
 /// browser refuse it unless it is Secure, host-only and `Path=/`, so neither
@@ -51,6 +51,10 @@ pub struct Sessions {
     /// statement ([`TokenChecked`]). Parsed and hashed once, here (`Some(None)`:
     /// not a token at all, refused on every call as `auth::verify` refuses it).
     proxy_token: Option<Option<(String, String)>>,
+    /// The proxy token's application, read on its first call and kept: an
+    /// application's id, owner and name are never changed nor deleted, and
+    /// its tokens (what can be revoked) are still read on every call.
+    proxy_application: tokio::sync::OnceCell<Application>,
 }
 
 impl Sessions {
@@ -91,7 +95,21 @@ impl Sessions {
                 let (app_id, secret) = crate::http::auth::parse_token(token)?;
                 Some((app_id, crate::http::auth::hash_secret(&secret)))
             }),
+            proxy_application: tokio::sync::OnceCell::new(),
         })
+    }
+
+    /// The application `id` (the proxy token's), or `None` when there is none.
+    async fn proxy_application(&self, id: &str) -> Result<Option<&Application>, DbError> {
+        if let Some(app) = self.proxy_application.get() {
+            return Ok(Some(app));
+        }
+        let Some(app) = crate::store::applications::find(&self.db, id).await? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            self.proxy_application.get_or_init(|| async { app }).await,
+        ))
     }
 
     fn cookie_name(&self) -> &'static str {
@@ -287,12 +305,17 @@ async fn live_operator_and_token(
         }
         Some(Some(parsed)) => parsed,
     };
+    let Some(app) = s.proxy_application(app_id).await? else {
+        // No such application, so no token of it in force.
+        let operator = live_operator(s, headers).await?;
+        return Ok((operator.id, Some(TokenChecked(None))));
+    };
     let Some(id) = s.session_id(headers) else {
         return Err(Reason::LoginRequired.into());
     };
     let now_ms = crate::domain::now_ms();
     let (operator, live) =
-        operators::session_operator_and_tokens(&s.db, &s.config, &id, app_id, now_ms).await?;
+        operators::session_operator_and_tokens(&s.db, &s.config, &id, app, now_ms).await?;
     let operator = operator.ok_or(AppError::from(Reason::LoginRequired))?;
     let app = crate::http::auth::accept(&s.db, &live, secret_hash, now_ms).await?;
     Ok((operator, Some(TokenChecked(app))))

@@ -5,7 +5,7 @@
 use sqlx::Row;
 
 use crate::store::tokens::LiveToken;
-use crate::store::{new_id, now_iso, Backend, Db, DbError, DbRow, WriteTx};
+use crate::store::{new_id, now_iso, Application, Backend, Db, DbError, DbRow, WriteTx};
 
 /// A stored account.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,27 +183,26 @@ fn session(r: &DbRow) -> Result<SessionRow, DbError> {
 
 /// [`find_session`] (only the operator's id and whether it is on: the
 /// account's other columns are not read on every merchant call) and, in the
-/// same statement, the tokens of `application_id` in force at `now` (what
-/// `tokens::live` reads): the proxy checks its own token beside the
-/// operator's session in one round trip instead of two.
+/// same statement, the tokens of `app` in force at `now` (what `tokens::live`
+/// reads, without its join: the caller has the application's row): the proxy
+/// checks its own token beside the operator's session in one round trip
+/// instead of two.
 pub async fn find_session_and_tokens(
     db: &Db,
     id_hash: &str,
-    application_id: &str,
+    app: &Application,
     now: &str,
 ) -> Result<Option<(SessionOperatorId, Vec<LiveToken>)>, DbError> {
     let rows = sqlx::query(
         "SELECT o.id, o.active, s.created_ms, s.last_seen_ms,
-                t.id AS token_id, t.secret_hash, t.expires_at, t.last_used_at,
-                a.id AS app_id, a.user_id AS app_user_id, a.name AS app_name
+                t.id AS token_id, t.secret_hash, t.expires_at, t.last_used_at
          FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
          LEFT JOIN tokens t ON t.application_id = $2 AND t.revoked_at IS NULL
               AND (t.expires_at IS NULL OR t.expires_at > $3)
-         LEFT JOIN applications a ON a.id = t.application_id
          WHERE s.id_hash = $1",
     )
     .bind(id_hash)
-    .bind(application_id)
+    .bind(&app.id)
     .bind(now)
     .fetch_all(&db.pool)
     .await?;
@@ -212,10 +211,7 @@ pub async fn find_session_and_tokens(
     };
     let mut tokens = Vec::new();
     for r in &rows {
-        let (Some(token_id), Some(id)) = (
-            r.try_get::<Option<String>, _>("token_id")?,
-            r.try_get::<Option<String>, _>("app_id")?,
-        ) else {
+        let Some(token_id) = r.try_get::<Option<String>, _>("token_id")? else {
             continue;
         };
         tokens.push(LiveToken {
@@ -223,9 +219,9 @@ pub async fn find_session_and_tokens(
             secret_hash: r.try_get("secret_hash")?,
             expires_at: r.try_get("expires_at")?,
             last_used_at: r.try_get("last_used_at")?,
-            id,
-            user_id: r.try_get("app_user_id")?,
-            name: r.try_get("app_name")?,
+            id: app.id.clone(),
+            user_id: app.user_id.clone(),
+            name: app.name.clone(),
         });
     }
     let session = SessionOperatorId {

@@ -379,6 +379,22 @@ async fn the_merchant_screens_stop_at_once_when_the_proxys_token_is_revoked() {
     assert_eq!(app.get("/api/session").await.status(), StatusCode::OK);
 }
 
+/// A proxy token of no application at all (well formed, its application's id
+/// unknown) is refused on every merchant call as the service refuses it, the
+/// operator's session standing (so the 401 is the token's); twice, as the
+/// first call reads the application and the next would find it kept.
+#[tokio::test]
+async fn a_proxy_token_of_no_application_is_refused_on_every_call() {
+    use base64::Engine;
+    let token = base64::engine::general_purpose::STANDARD
+        .encode("3f0c9a4e-8d1b-4c2a-9e7f-5b6a1c2d3e4f:not-a-real-secret");
+    let app = spawn_app_with(|_| local_proxy(&token)).await;
+    for _ in 0..2 {
+        envelope(app.get("/api/customers").await, StatusCode::UNAUTHORIZED).await;
+    }
+    assert_eq!(app.get("/api/session").await.status(), StatusCode::OK);
+}
+
 /// A creation through the proxy is audited once, in its own transaction; a
 /// retry with the same Idempotency-Key (the first answer replayed, nothing
 /// created) is audited again, with the same id, as every answered action is.
