@@ -13,7 +13,7 @@ use paylink_model::Violations;
 use sha2::{Digest, Sha256};
 
 use super::now_ms;
-use crate::store::operators::{self as rows, OperatorRow};
+use crate::store::operators::{self as rows, OperatorRow, SessionTimes};
 use crate::store::tokens::LiveToken;
 use crate::store::{Application, Db, DbError};
 
@@ -264,15 +264,7 @@ pub async fn session_operator(
     let Some(s) = rows::find_session(db, &hash).await? else {
         return Ok(None);
     };
-    let live = keep_live(
-        db,
-        config,
-        &hash,
-        s.operator.active,
-        s.created_ms,
-        s.last_seen_ms,
-    )
-    .await?;
+    let live = keep_live(db, config, &hash, s.operator.active, s.times).await?;
     Ok(live.then_some(s.operator))
 }
 
@@ -291,7 +283,7 @@ pub async fn session_operator_and_tokens(
     let Some((s, tokens)) = rows::find_session_and_tokens(db, &hash, app, &now).await? else {
         return Ok((None, Vec::new()));
     };
-    let live = keep_live(db, config, &hash, s.active, s.created_ms, s.last_seen_ms).await?;
+    let live = keep_live(db, config, &hash, s.active, s.times).await?;
     Ok((live.then_some(s.operator_id), tokens))
 }
 
@@ -303,8 +295,10 @@ async fn keep_live(
     config: &SessionConfig,
     hash: &str,
     active: bool,
-    created_ms: i64,
-    last_seen_ms: i64,
+    SessionTimes {
+        created_ms,
+        last_seen_ms,
+    }: SessionTimes,
 ) -> Result<bool, DbError> {
     let now = now_ms();
     let expired = now - last_seen_ms >= ms(config.idle) || now - created_ms >= ms(config.absolute);

@@ -18,12 +18,19 @@ pub struct OperatorRow {
     pub created_at: String,
 }
 
+/// When a session was made and last used (ms since the epoch): what its
+/// idle and absolute limits are measured from.
+#[derive(Clone, Copy, Debug)]
+pub struct SessionTimes {
+    pub created_ms: i64,
+    pub last_seen_ms: i64,
+}
+
 /// A session found by its id's hash, with its operator.
 #[derive(Clone, Debug)]
 pub struct SessionRow {
     pub operator: OperatorRow,
-    pub created_ms: i64,
-    pub last_seen_ms: i64,
+    pub times: SessionTimes,
 }
 
 /// A session found by its id's hash with no more of its operator than the
@@ -33,8 +40,7 @@ pub struct SessionRow {
 pub struct SessionOperatorId {
     pub operator_id: String,
     pub active: bool,
-    pub created_ms: i64,
-    pub last_seen_ms: i64,
+    pub times: SessionTimes,
 }
 
 /// One audit line.
@@ -176,6 +182,12 @@ pub async fn find_session(db: &Db, id_hash: &str) -> Result<Option<SessionRow>, 
 fn session(r: &DbRow) -> Result<SessionRow, DbError> {
     Ok(SessionRow {
         operator: operator(r)?,
+        times: session_times(r)?,
+    })
+}
+
+fn session_times(r: &DbRow) -> Result<SessionTimes, DbError> {
+    Ok(SessionTimes {
         created_ms: r.try_get("created_ms")?,
         last_seen_ms: r.try_get("last_seen_ms")?,
     })
@@ -227,8 +239,7 @@ pub async fn find_session_and_tokens(
     let session = SessionOperatorId {
         operator_id: first.try_get("id")?,
         active: first.try_get::<i64, _>("active")? != 0,
-        created_ms: first.try_get("created_ms")?,
-        last_seen_ms: first.try_get("last_seen_ms")?,
+        times: session_times(first)?,
     };
     Ok(Some((session, tokens)))
 }
