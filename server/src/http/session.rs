@@ -296,17 +296,17 @@ async fn live_operator_and_token(
     s: &Sessions,
     headers: &HeaderMap,
 ) -> Result<(String, Option<TokenChecked>), AppError> {
-    let (app_id, secret_hash) = match &s.proxy_token {
+    let token = match &s.proxy_token {
         None => return Ok((live_operator(s, headers).await?.id, None)),
-        // Not a token at all: refused as `auth::verify` refuses it.
-        Some(None) => {
-            let operator = live_operator(s, headers).await?;
-            return Ok((operator.id, Some(TokenChecked(None))));
-        }
-        Some(Some(parsed)) => parsed,
+        Some(None) => None,
+        Some(Some((app_id, secret_hash))) => s
+            .proxy_application(app_id)
+            .await?
+            .map(|app| (app, secret_hash)),
     };
-    let Some(app) = s.proxy_application(app_id).await? else {
-        // No such application, so no token of it in force.
+    // Not a token at all, or one of no application (so none of its tokens is
+    // in force): refused as `auth::verify` refuses it.
+    let Some((app, secret_hash)) = token else {
         let operator = live_operator(s, headers).await?;
         return Ok((operator.id, Some(TokenChecked(None))));
     };
